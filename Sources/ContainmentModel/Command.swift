@@ -1,0 +1,73 @@
+/// A mutation of the tree (SPEC §2–§6). ``Request`` pairs it with who asks.
+public enum Command: Hashable, Sendable {
+    // Lifecycle (issued by the system)
+    case create(ControllerID, kind: Kind, properties: ControllerProperties = ControllerProperties())
+    case destroy(ControllerID)
+    case attachWindow(WindowID, root: ControllerID, size: Size)
+    case resizeWindow(WindowID, size: Size)
+    /// `nil`: every controller; otherwise those listed (one host's).
+    case memoryWarning([ControllerID]?)
+    // Containment (§2)
+    case addChild(ControllerID, to: ControllerID)
+    case willMove(ControllerID, toParent: ControllerID?)
+    case didMove(ControllerID, toParent: ControllerID)
+    case removeFromParent(ControllerID)
+    // Views (§3, §6)
+    /// Loads the root view if it is not loaded ("asked for").
+    case loadView(ControllerID)
+    /// Inserts a view into a superview (at an index, or on top). A named subview is created by its owner on first use.
+    case addSubview(ViewID, to: ViewID, at: Int? = nil)
+    case removeFromSuperview(ViewID)
+    case setFrame(ViewID, Rect)
+    case setAlpha(ViewID, Double)
+    case setHidden(ViewID, Bool)
+    // Appearance (§4), for manual forwarding
+    case beginAppearance(ControllerID, appearing: Bool, animated: Bool = false)
+    case endAppearance(ControllerID)
+    // Transition (§5)
+    /// Begins; with `duration` 0 it completes at once, otherwise ``completeTransition(in:from:to:)`` ends it.
+    case transition(in: ControllerID, from: ControllerID, to: ControllerID, duration: Double = 0, frame: Rect? = nil)
+    case completeTransition(in: ControllerID, from: ControllerID, to: ControllerID)
+
+    /// The command's name as `ctl` and `ruleViolation` events spell it.
+    public var name: String {
+        switch self {
+        case .create: "create"
+        case .destroy: "destroy"
+        case .attachWindow: "attach"
+        case .resizeWindow: "resize"
+        case .memoryWarning: "memory-warning"
+        case .addChild: "add-child"
+        case .willMove: "will-move"
+        case .didMove: "did-move"
+        case .removeFromParent: "remove"
+        case .loadView: "load-view"
+        case .addSubview: "add-view"
+        case .removeFromSuperview: "remove-view"
+        case .setFrame: "set-frame"
+        case .setAlpha: "set-alpha"
+        case .setHidden: "set-hidden"
+        case .beginAppearance: "appearance-begin"
+        case .endAppearance: "appearance-end"
+        case .transition: "transition"
+        case .completeTransition: "complete-transition"
+        }
+    }
+}
+
+/// A command and the party that issues it.
+public struct Request: Hashable, Sendable {
+    public var command: Command
+    public var by: Party
+
+    public init(_ command: Command, by: Party) {
+        self.command = command
+        self.by = by
+    }
+
+    /// `command` issued by controller `id`.
+    public static func by(_ id: ControllerID, _ command: Command) -> Request { Request(command, by: .controller(id)) }
+
+    /// `command` issued by the system.
+    public static func system(_ command: Command) -> Request { Request(command, by: .system) }
+}

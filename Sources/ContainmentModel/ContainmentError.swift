@@ -1,0 +1,90 @@
+/// A rejected command: a stable code, a sentence naming the controllers involved (SPEC §9).
+///
+/// A command that throws this changes nothing.
+public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    /// A stable error code. New codes may be added without breaking users, so this is a struct, not an enum.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        // §2 containment
+        public static let selfChild = Code("selfChild")
+        public static let cycle = Code("cycle")
+        public static let presentedHasParent = Code("presentedHasParent")
+        public static let unknownController = Code("unknownController")
+        public static let notAChild = Code("notAChild")
+        public static let outOfOrder = Code("outOfOrder")
+        // §3 views
+        public static let frameAuthority = Code("frameAuthority")
+        public static let foreignView = Code("foreignView")
+        public static let hierarchyInconsistency = Code("hierarchyInconsistency")
+        // §4 appearance
+        public static let unbalancedAppearance = Code("unbalancedAppearance")
+        // §5 transition
+        public static let noCommonParent = Code("noCommonParent")
+        public static let sameController = Code("sameController")
+        public static let notInHierarchy = Code("notInHierarchy")
+        public static let transitionInProgress = Code("transitionInProgress")
+        // §7 presentation
+        public static let presentSelf = Code("presentSelf")
+        public static let alreadyPresenting = Code("alreadyPresenting")
+        public static let alreadyPresented = Code("alreadyPresented")
+        public static let presenterNotInWindow = Code("presenterNotInWindow")
+        public static let nothingToDismiss = Code("nothingToDismiss")
+        // §8 standard containers
+        public static let alreadyInStack = Code("alreadyInStack")
+        public static let pushNavigation = Code("pushNavigation")
+        public static let notInStack = Code("notInStack")
+        public static let indexOutOfRange = Code("indexOutOfRange")
+        public static let spineMismatch = Code("spineMismatch")
+        // §9 general
+        public static let duplicateID = Code("duplicateID")
+        public static let unauthorized = Code("unauthorized")
+        public static let malformed = Code("malformed")
+        public static let hostUnavailable = Code("hostUnavailable")
+        public static let timeout = Code("timeout")
+        // Additions of this implementation: an unknown view or window id is named as such.
+        public static let unknownView = Code("unknownView")
+        public static let unknownWindow = Code("unknownWindow")
+
+        /// Every code, in the order SPEC.md introduces them.
+        public static let all: [Code] = [
+            .selfChild, .cycle, .presentedHasParent, .unknownController, .notAChild, .outOfOrder,
+            .frameAuthority, .foreignView, .hierarchyInconsistency, .unbalancedAppearance,
+            .noCommonParent, .sameController, .notInHierarchy, .transitionInProgress,
+            .presentSelf, .alreadyPresenting, .alreadyPresented, .presenterNotInWindow, .nothingToDismiss,
+            .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch,
+            .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .unknownView, .unknownWindow,
+        ]
+
+        /// The code named `rawValue`, if it is one of ``all``.
+        public init?(named rawValue: String) {
+            guard let code = Code.all.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = code
+        }
+    }
+}
+
+/// A rejected batch: the error and the index of the command that failed.
+public struct BatchError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let index: Int
+    public let error: ContainmentError
+
+    public init(index: Int, error: ContainmentError) {
+        self.index = index
+        self.error = error
+    }
+
+    public var description: String { "command \(index + 1): \(error)" }
+}

@@ -1,0 +1,118 @@
+extension ContainmentState {
+    // MARK: SPEC §2
+
+    mutating func addChild(_ childID: ControllerID, to parentID: ControllerID, by party: Party) throws(ContainmentError) {
+        _ = try controller(parentID)
+        let child = try controller(childID)
+        guard party == .controller(parentID) else {
+            throw ContainmentError(.unauthorized, "\(party) may not add children to \(parentID); only \(parentID) may.")
+        }
+        guard childID != parentID else {
+            throw ContainmentError(.selfChild, "\(parentID) cannot be added as a child of itself.")
+        }
+        guard !isAncestor(childID, of: parentID) else {
+            throw ContainmentError(.cycle, "\(childID) is an ancestor of \(parentID); adding it as a child makes a cycle.")
+        }
+        if let presenter = child.presenting {
+            throw ContainmentError(
+                .presentedHasParent,
+                "\(childID) is presented by \(presenter) and cannot be added as a child of \(parentID)."
+            )
+        }
+        if let window = window(rootedAt: childID) {
+            throw ContainmentError(
+                .hierarchyInconsistency,
+                "\(childID) is the root of window \(window.id) and cannot be added as a child of \(parentID)."
+            )
+        }
+        if child.parent == parentID { return }
+        try checkNotTransitioning(childID, action: "moved to \(parentID)")
+        if let oldParent = child.parent { detachFromParent(childID, oldParent) }
+        updateController(childID) {
+            $0.parent = parentID
+            $0.move = .willMove(to: parentID)
+        }
+        updateController(parentID) { $0.children.append(childID) }
+        emit(.willMoveToParent(childID, parent: parentID))
+        emit(.childAdded(childID, parent: parentID))
+    }
+
+    mutating func willMove(_ childID: ControllerID, toParent target: ControllerID?, by party: Party) throws(ContainmentError) {
+        let child = try controller(childID)
+        if let target { _ = try controller(target) }
+        guard let parent = child.parent, party == .controller(parent), target == nil || target == parent else {
+            let asked = target.map { "\($0)" } ?? "nil"
+            throw ContainmentError(
+                .notAChild,
+                "\(childID) is not a child of \(party.controller.map { "\($0)" } ?? "\(party)")"
+                    + (target == nil ? "" : " (willMove(toParent: \(asked)))") + "."
+            )
+        }
+        guard child.move != .willMove(to: target) else {
+            throw ContainmentError(
+                .outOfOrder,
+                "\(childID) already received willMove(toParent: \(target.map { "\($0)" } ?? "nil"))."
+            )
+        }
+        updateController(childID) { $0.move = .willMove(to: target) }
+        emit(.willMoveToParent(childID, parent: target))
+    }
+
+    mutating func didMove(_ childID: ControllerID, toParent parentID: ControllerID, by party: Party) throws(ContainmentError) {
+        let child = try controller(childID)
+        _ = try controller(parentID)
+        guard party == .controller(parentID) else {
+            throw ContainmentError(
+                .unauthorized,
+                "\(party) may not call didMove(toParent: \(parentID)) on \(childID); only \(parentID) may."
+            )
+        }
+        guard child.parent == parentID else {
+            throw ContainmentError(.notAChild, "\(childID) is not a child of \(parentID).")
+        }
+        guard child.move == .willMove(to: parentID) else {
+            throw ContainmentError(
+                .outOfOrder,
+                "\(childID) has not received willMove(toParent: \(parentID)) since it was added; didMove is out of order."
+            )
+        }
+        updateController(childID) { $0.move = .settled }
+        emit(.didMoveToParent(childID, parent: parentID))
+    }
+
+    mutating func removeFromParent(_ childID: ControllerID, by party: Party) throws(ContainmentError) {
+        let child = try controller(childID)
+        guard let parent = child.parent else { return }
+        guard party == .controller(parent) || party == .controller(childID) else {
+            throw ContainmentError(
+                .unauthorized,
+                "\(party) may not remove \(childID) from \(parent); only \(parent) or \(childID) may."
+            )
+        }
+        try checkNotTransitioning(childID, action: "removed from \(parent)")
+        detachFromParent(childID, parent)
+    }
+
+    /// `removeFromParent` itself: the root view detached (with disappearance callbacks when on screen), then
+    /// `childRemoved` and `didMove(toParent: nil)`.
+    mutating func detachFromParent(_ childID: ControllerID, _ parentID: ControllerID) {
+        detachWithAppearance(.root(childID), leaving: childID)
+        updateController(parentID) { $0.children.removeAll { $0 == childID } }
+        updateController(childID) {
+            $0.parent = nil
+            $0.move = .settled
+        }
+        emit(.childRemoved(childID, parent: parentID))
+        emit(.didMoveToParent(childID, parent: nil))
+    }
+
+    func checkNotTransitioning(_ id: ControllerID, action: String) throws(ContainmentError) {
+        if let running = transitions.first(where: { $0.from == id || $0.to == id }) {
+            throw ContainmentError(
+                .transitionInProgress,
+                "\(id) is in a running transition from \(running.from) to \(running.to) in \(running.parent)"
+                    + " and cannot be \(action)."
+            )
+        }
+    }
+}

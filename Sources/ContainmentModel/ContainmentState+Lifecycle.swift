@@ -1,0 +1,149 @@
+extension ContainmentState {
+    // MARK: Controllers
+
+    mutating func create(
+        _ id: ControllerID,
+        kind: Kind,
+        properties: ControllerProperties,
+        by party: Party
+    ) throws(ContainmentError) {
+        guard Self.isValidName(id.rawValue), Self.isValidName(kind.rawValue) else {
+            throw ContainmentError(
+                .malformed,
+                "\"\(id)\" of kind \"\(kind)\": ids and kinds are non-empty, without spaces, \"/\" or control characters."
+            )
+        }
+        guard controllers[id] == nil else { throw ContainmentError(.duplicateID, "A controller \(id) already exists.") }
+        setController(Controller(id: id, kind: kind, properties: properties, serial: takeSerial()), id)
+        emit(.controllerCreated(id, kind: kind))
+    }
+
+    /// Ids, kinds and window names: printable, no spaces, no `/` (it separates a view's owner from its name).
+    public static func isValidName(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "/" }
+    }
+
+    /// Only a controller that stands alone — no parent, children, window, presentation or transition — is destroyed.
+    mutating func destroy(_ id: ControllerID, by party: Party) throws(ContainmentError) {
+        let record = try controller(id)
+        guard party == .system || party == .controller(id) else {
+            throw ContainmentError(.unauthorized, "\(party) may not destroy \(id); only the system or \(id) may.")
+        }
+        var ties: [String] = []
+        if let parent = record.parent { ties.append("is a child of \(parent)") }
+        if !record.children.isEmpty { ties.append("has children") }
+        if let window = window(rootedAt: id) { ties.append("is the root of window \(window.id)") }
+        if record.presenting != nil || record.presented != nil { ties.append("takes part in a presentation") }
+        if transitions.contains(where: { $0.parent == id }) { ties.append("runs a transition") }
+        guard ties.isEmpty else {
+            throw ContainmentError(
+                .hierarchyInconsistency,
+                "\(id) cannot be destroyed: it \(ties.joined(separator: ", "))."
+            )
+        }
+        releaseViews(of: record)
+        setController(nil, id)
+        emit(.controllerDestroyed(id))
+    }
+
+    /// Drops every view `record` owns. Its root view must be detached and hold no child's root view.
+    private mutating func releaseViews(of record: Controller) {
+        for name in record.subviewNames { setView(nil, ViewID(owner: record.id, name: name)) }
+        setView(nil, .root(record.id))
+        updateController(record.id) { $0.subviewNames = [] }
+    }
+
+    // MARK: Windows
+
+    mutating func attachWindow(_ id: WindowID, root rootID: ControllerID, size: Size, by party: Party) throws(ContainmentError) {
+        try checkSystem(party, doing: "attach window \(id)")
+        guard Self.isValidName(id.rawValue), size.isValid else {
+            throw ContainmentError(.malformed, "Window \"\(id)\" of size \(size): a name and a finite size ≥ 0 are needed.")
+        }
+        let root = try controller(rootID)
+        if let parent = root.parent {
+            throw ContainmentError(
+                .hierarchyInconsistency,
+                "\(rootID) is a child of \(parent) and cannot be the root of window \(id)."
+            )
+        }
+        if let other = window(rootedAt: rootID), other.id != id {
+            throw ContainmentError(.hierarchyInconsistency, "\(rootID) is already the root of window \(other.id).")
+        }
+        if let presenter = root.presenting {
+            throw ContainmentError(
+                .hierarchyInconsistency,
+                "\(rootID) is presented by \(presenter) and cannot be the root of window \(id)."
+            )
+        }
+        let old = windows[id]
+        if old?.root == rootID {
+            try resizeWindow(id, to: size, by: party)
+            return
+        }
+        loadViewIfNeeded(rootID)
+        changeFrame(.root(rootID), to: Rect(size: size), by: .window(id))
+        let scope = visibilityScope(under: [.root(rootID)] + (old.map { [.root($0.root)] } ?? []))
+        setWindow(Window(id: id, size: size, root: rootID), id)
+        emit(.windowAttached(rootID, window: id, size: size))
+        finishVisibility(scope)
+    }
+
+    /// A size transition (SPEC §6): `windowResized`, `viewWillTransition(to:)` down the tree where forwarded, then the
+    /// root's frame and layout, top-down.
+    mutating func resizeWindow(_ id: WindowID, to size: Size, by party: Party) throws(ContainmentError) {
+        try checkSystem(party, doing: "resize window \(id)")
+        guard size.isValid else { throw ContainmentError(.malformed, "Size \(size) is not finite or is negative.") }
+        var window = try window(id)
+        guard window.size != size else { return }
+        window.size = size
+        setWindow(window, id)
+        emit(.windowResized(window.root, window: id, size: size))
+        forwardSizeTransition(window.root, size: size)
+        changeFrame(.root(window.root), to: Rect(size: size), by: .window(id))
+    }
+
+    private mutating func forwardSizeTransition(_ id: ControllerID, size: Size) {
+        emit(.viewWillTransitionToSize(id, size: size))
+        guard let record = controllers[id], record.properties.automaticallyForwardsSizeTransitions else { return }
+        for child in record.children { forwardSizeTransition(child, size: size) }
+    }
+
+    private func checkSystem(_ party: Party, doing what: String) throws(ContainmentError) {
+        guard party == .system else {
+            throw ContainmentError(.unauthorized, "\(party) may not \(what); only the system may.")
+        }
+    }
+
+    // MARK: Memory (SPEC §6)
+
+    /// Every target gets `didReceiveMemoryWarning`, in tree order; one that is not on screen releases its views
+    /// (`viewDidUnload`) — a window's root keeps them, as does a controller in a running transition.
+    mutating func memoryWarning(_ targets: [ControllerID]?, by party: Party) throws(ContainmentError) {
+        try checkSystem(party, doing: "send memory warnings")
+        let ids: Set<ControllerID>
+        if let targets {
+            for id in targets { _ = try controller(id) }
+            ids = Set(targets)
+        } else {
+            ids = Set(controllers.keys)
+        }
+        for id in treeOrder(ids) {
+            emit(.didReceiveMemoryWarning(id))
+            guard let record = controllers[id], isViewLoaded(id), !isOnScreen(id), window(rootedAt: id) == nil,
+                !transitions.contains(where: { [$0.parent, $0.from, $0.to].contains(id) })
+            else { continue }
+            unloadViews(of: record)
+        }
+    }
+
+    /// Detaches the root view and every child's root view inside this controller's views, then releases its views.
+    private mutating func unloadViews(of record: Controller) {
+        for child in record.children where views[.root(child)]?.superview != nil {
+            detachWithAppearance(.root(child))
+        }
+        detachWithAppearance(.root(record.id))
+        releaseViews(of: record)
+        emit(.viewDidUnload(record.id))
+    }
+}

@@ -1,0 +1,122 @@
+extension ContainmentState {
+    // MARK: Lookups that reject unknown ids
+
+    func controller(_ id: ControllerID) throws(ContainmentError) -> Controller {
+        guard let controller = controllers[id] else {
+            throw ContainmentError(.unknownController, "There is no controller \(id).")
+        }
+        return controller
+    }
+
+    func window(_ id: WindowID) throws(ContainmentError) -> Window {
+        guard let window = windows[id] else { throw ContainmentError(.unknownWindow, "There is no window \(id).") }
+        return window
+    }
+
+    // MARK: Tree
+
+    /// True when `ancestor` is `id`'s parent, grandparent, … (not `id` itself).
+    public func isAncestor(_ ancestor: ControllerID, of id: ControllerID) -> Bool {
+        var current = controllers[id]?.parent
+        while let parent = current {
+            if parent == ancestor { return true }
+            current = controllers[parent]?.parent
+        }
+        return false
+    }
+
+    /// The window whose root is `id`, if any.
+    public func window(rootedAt id: ControllerID) -> Window? {
+        windows.values.first { $0.root == id }
+    }
+
+    /// The controllers without a parent, in creation order.
+    public var topLevelControllers: [ControllerID] {
+        controllers.values.filter { $0.parent == nil }.sorted { $0.serial < $1.serial }.map(\.id)
+    }
+
+    // MARK: Views
+
+    /// True when the root view of `id` is loaded.
+    public func isViewLoaded(_ id: ControllerID) -> Bool { views[.root(id)] != nil }
+
+    /// The top of the view hierarchy that holds `view`.
+    func topView(of view: ViewID) -> ViewID {
+        var current = view
+        while let superview = views[current]?.superview { current = superview }
+        return current
+    }
+
+    /// True when `view` lies inside `ancestor` (strictly below it).
+    public func isView(_ view: ViewID, inside ancestor: ViewID) -> Bool {
+        var current = views[view]?.superview
+        while let superview = current {
+            if superview == ancestor { return true }
+            current = views[superview]?.superview
+        }
+        return false
+    }
+
+    /// True when `view` is inside the view tree of controller `id` (below its root view).
+    public func isView(_ view: ViewID, inTreeOf id: ControllerID) -> Bool {
+        isView(view, inside: .root(id))
+    }
+
+    /// A view is on screen when it is in the view tree of an attached window and no view on the path is hidden.
+    public func isOnScreen(view: ViewID) -> Bool {
+        var current = view
+        while true {
+            guard let record = views[current], !record.hidden else { return false }
+            guard let superview = record.superview else { break }
+            current = superview
+        }
+        return current.isRoot && window(rootedAt: current.owner) != nil
+    }
+
+    /// A controller is on screen when its root view is (SPEC §4).
+    public func isOnScreen(_ id: ControllerID) -> Bool { isOnScreen(view: .root(id)) }
+
+    /// The controllers whose root views are `view` or inside it, with `view`'s owner first if `view` is a root.
+    func controllersWithRootViews(under view: ViewID) -> [ControllerID] {
+        var found: [ControllerID] = []
+        var stack = [view]
+        while let current = stack.popLast() {
+            if current.isRoot { found.append(current.owner) }
+            if let record = views[current] { stack.append(contentsOf: record.subviews.reversed()) }
+        }
+        return found
+    }
+
+    // MARK: Callback order
+
+    /// The path of child indices from a top-level controller: the sort key of "parent first, then children in
+    /// `children` order, depth first" (SPEC §4).
+    private func treePath(_ id: ControllerID) -> [Int] {
+        var path: [Int] = []
+        var current = id
+        while let record = controllers[current] {
+            guard let parent = record.parent, let parentRecord = controllers[parent] else {
+                path.append(record.serial)
+                break
+            }
+            path.append(parentRecord.children.firstIndex(of: current) ?? 0)
+            current = parent
+        }
+        return path.reversed()
+    }
+
+    /// `ids` in callback order: parent first, then children in `children` order, depth first.
+    func treeOrder(_ ids: Set<ControllerID>) -> [ControllerID] {
+        guard ids.count > 1 else { return Array(ids) }
+        let tops = ids.filter { id in controllers[id]?.parent.map { !ids.contains($0) } ?? true }
+        let sortedTops = tops.map { ($0, treePath($0)) }.sorted { $0.1.lexicographicallyPrecedes($1.1) }.map(\.0)
+        var ordered: [ControllerID] = []
+        ordered.reserveCapacity(ids.count)
+        func visit(_ id: ControllerID) {
+            ordered.append(id)
+            for child in controllers[id]?.children ?? [] where ids.contains(child) { visit(child) }
+        }
+        for top in sortedTops { visit(top) }
+        return ordered
+    }
+}

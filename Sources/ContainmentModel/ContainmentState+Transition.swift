@@ -1,0 +1,79 @@
+extension ContainmentState {
+    // MARK: SPEC §5
+
+    mutating func transition(
+        in parentID: ControllerID,
+        from fromID: ControllerID,
+        to toID: ControllerID,
+        duration: Double,
+        frame: Rect?,
+        by party: Party
+    ) throws(ContainmentError) {
+        let parent = try controller(parentID)
+        let from = try controller(fromID)
+        let to = try controller(toID)
+        guard party == .controller(parentID) else {
+            throw ContainmentError(.unauthorized, "\(party) may not run a transition in \(parentID); only \(parentID) may.")
+        }
+        guard duration.isFinite, duration >= 0, frame?.isValid ?? true else {
+            throw ContainmentError(.malformed, "A transition needs a finite duration ≥ 0 and a valid frame.")
+        }
+        guard fromID != toID else {
+            throw ContainmentError(.sameController, "A transition from \(fromID) to itself is not a transition.")
+        }
+        guard from.parent == parentID, to.parent == parentID else {
+            throw ContainmentError(
+                .noCommonParent,
+                "Children view controllers \(fromID) and \(toID) must have a common parent view controller"
+                    + " when calling transition (\(parentID))."
+            )
+        }
+        try checkNotTransitioning(fromID, action: "transitioned")
+        try checkNotTransitioning(toID, action: "transitioned")
+        guard isView(.root(fromID), inTreeOf: parentID), let superview = views[.root(fromID)]?.superview else {
+            throw ContainmentError(.notInHierarchy, "The root view of \(fromID) is not in the view tree of \(parentID).")
+        }
+        let animated = duration > 0
+        setTransitions(transitions + [RunningTransition(parent: parentID, from: fromID, to: toID, duration: duration)])
+        emit(.transitionBegan(parentID, from: fromID, to: toID))
+        loadViewIfNeeded(toID)
+        if let frame { changeFrame(.root(toID), to: frame, by: party) }
+        detachWithAppearance(.root(toID), animated: animated)
+        // The swap begins: outgoing will-disappear, then incoming will-appear as its view goes in beside the old one.
+        if parent.properties.automaticallyForwardsAppearance, isOnScreen(fromID) {
+            beginAppearance(appearanceTargets(of: fromID), appearing: false, animated: animated)
+        }
+        let scope = visibilityScope(under: [.root(toID)])
+        let index = (views[superview]?.subviews.firstIndex(of: .root(fromID)) ?? -1) + 1
+        attach(.root(toID), to: superview, at: index)
+        finishVisibility(scope, animated: animated, endsNow: false)
+        if duration == 0 { try completeTransition(in: parentID, from: fromID, to: toID, by: party) }
+    }
+
+    mutating func completeTransition(
+        in parentID: ControllerID,
+        from fromID: ControllerID,
+        to toID: ControllerID,
+        by party: Party
+    ) throws(ContainmentError) {
+        _ = try controller(parentID)
+        guard party == .controller(parentID) else {
+            throw ContainmentError(.unauthorized, "\(party) may not complete a transition in \(parentID).")
+        }
+        guard let running = transitions.first(where: { $0.parent == parentID && $0.from == fromID && $0.to == toID })
+        else {
+            throw ContainmentError(
+                .outOfOrder,
+                "No transition from \(fromID) to \(toID) is running in \(parentID); nothing to complete."
+            )
+        }
+        let animated = running.duration > 0
+        setTransitions(transitions.filter { $0 != running })
+        // The old view goes; the swap completes: outgoing did-disappear, then incoming did-appear.
+        detachWithAppearance(.root(fromID), animated: animated)
+        if controllers[parentID]?.properties.automaticallyForwardsAppearance == true {
+            endAppearance(appearanceTargets(of: toID), appearing: true, animated: animated)
+        }
+        emit(.transitionCompleted(parentID, from: fromID, to: toID))
+    }
+}

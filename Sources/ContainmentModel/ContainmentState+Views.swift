@@ -1,0 +1,232 @@
+extension ContainmentState {
+    // MARK: Loading (SPEC §6)
+
+    /// Loads the root view of `id` if it is not loaded: `loadView` then `viewDidLoad`.
+    mutating func loadViewIfNeeded(_ id: ControllerID) {
+        guard views[.root(id)] == nil else { return }
+        setView(View(id: .root(id)), .root(id))
+        emit(.loadView(id))
+        emit(.viewDidLoad(id))
+    }
+
+    mutating func loadViewCommand(_ id: ControllerID, by party: Party) throws(ContainmentError) {
+        _ = try controller(id)
+        loadViewIfNeeded(id)
+    }
+
+    /// The view `id`, loading its owner's views first. A named subview that does not exist yet is created when its
+    /// owner asks for it (`creating`); anyone else gets `unknownView`.
+    mutating func resolveView(_ id: ViewID, creating party: Party? = nil) throws(ContainmentError) -> View {
+        _ = try controller(id.owner)
+        loadViewIfNeeded(id.owner)
+        if let view = views[id] { return view }
+        guard let name = id.name, party == .controller(id.owner) else {
+            throw ContainmentError(.unknownView, "There is no view \(id).")
+        }
+        let view = View(id: id)
+        setView(view, id)
+        updateController(id.owner) { $0.subviewNames.append(name) }
+        return view
+    }
+
+    // MARK: Insertion and removal (R3–R5)
+
+    mutating func addSubview(
+        _ viewID: ViewID,
+        to superviewID: ViewID,
+        at index: Int?,
+        by party: Party
+    ) throws(ContainmentError) {
+        try checkInsertion(of: viewID, into: superviewID, by: party)
+        _ = try resolveView(superviewID, creating: party)
+        let view = try resolveView(viewID, creating: party)
+        guard viewID != superviewID, !isView(superviewID, inside: viewID) else {
+            throw ContainmentError(
+                .hierarchyInconsistency,
+                "View \(viewID) cannot be inserted into \(superviewID), which is inside it."
+            )
+        }
+        let siblings = views[superviewID]?.subviews.filter { $0 != viewID } ?? []
+        if let index, !(0...siblings.count).contains(index) {
+            throw ContainmentError(
+                .indexOutOfRange,
+                "Index \(index) is out of range for the \(siblings.count) subviews of \(superviewID)."
+            )
+        }
+        if view.superview == superviewID {
+            let position = index ?? siblings.count
+            guard views[superviewID]?.subviews.firstIndex(of: viewID) != position else { return }
+            updateView(superviewID) { $0.subviews = siblings }
+            updateView(superviewID) { $0.subviews.insert(viewID, at: position) }
+            emit(.viewInserted(view: viewID, superview: superviewID))
+            return
+        }
+        let scope = visibilityScope(under: [viewID])
+        detachFromSuperview(viewID)
+        attach(viewID, to: superviewID, at: index)
+        finishVisibility(scope)
+    }
+
+    /// R3–R5: who may put which view where.
+    private func checkInsertion(of viewID: ViewID, into superviewID: ViewID, by party: Party) throws(ContainmentError) {
+        let child = try controller(viewID.owner)
+        let destination = try controller(superviewID.owner)
+        if viewID.isRoot {
+            if let window = window(rootedAt: child.id) {
+                throw ContainmentError(
+                    .hierarchyInconsistency,
+                    "\(child.id) is the root of window \(window.id); its view cannot be inserted into \(superviewID)."
+                )
+            }
+            if let parent = child.parent, parent != destination.id {
+                throw ContainmentError(
+                    .hierarchyInconsistency,
+                    "child \(child.id) should have parent \(parent) but requested parent is \(destination.id)."
+                )
+            }
+        }
+        guard let requester = party.controller, requester == destination.id else {
+            throw ContainmentError(
+                .foreignView,
+                "\(party) may not insert views into \(superviewID), which \(destination.id) owns."
+            )
+        }
+        if viewID.isRoot, child.id == requester {
+            throw ContainmentError(
+                .hierarchyInconsistency,
+                "\(requester) cannot insert its own root view into its own view \(superviewID)."
+            )
+        }
+        guard viewID.owner == requester || (viewID.isRoot && child.parent == requester) else {
+            throw ContainmentError(
+                .foreignView,
+                "\(requester) may not insert \(viewID): only its own views and its children's root views."
+            )
+        }
+    }
+
+    mutating func removeFromSuperview(_ viewID: ViewID, by party: Party) throws(ContainmentError) {
+        let owner = try controller(viewID.owner)
+        let allowed =
+            party == .controller(owner.id) && (!viewID.isRoot || views[viewID]?.superview == nil)
+            || (viewID.isRoot && owner.parent.map { party == .controller($0) } == true)
+        guard allowed else {
+            let rule =
+                viewID.isRoot ? "only the parent of \(owner.id) places its root view" : "\(owner.id) owns it"
+            throw ContainmentError(.foreignView, "\(party) may not remove \(viewID): \(rule).")
+        }
+        let view = try resolveView(viewID)
+        guard view.superview != nil else { return }
+        let scope = visibilityScope(under: [viewID])
+        detachFromSuperview(viewID)
+        finishVisibility(scope)
+    }
+
+    /// Removes `viewID` from its superview, if it has one, with a `viewRemoved` event. No appearance callbacks.
+    mutating func detachFromSuperview(_ viewID: ViewID) {
+        guard let superview = views[viewID]?.superview else { return }
+        updateView(superview) { $0.subviews.removeAll { $0 == viewID } }
+        updateView(viewID) { $0.superview = nil }
+        emit(.viewRemoved(view: viewID, superview: superview))
+    }
+
+    /// Inserts a detached `viewID` into `superviewID`, with a `viewInserted` event. No appearance callbacks.
+    mutating func attach(_ viewID: ViewID, to superviewID: ViewID, at index: Int?) {
+        updateView(superviewID) { $0.subviews.insert(viewID, at: index ?? $0.subviews.count) }
+        updateView(viewID) { $0.superview = superviewID }
+        emit(.viewInserted(view: viewID, superview: superviewID))
+    }
+
+    /// Detaches `viewID` with the appearance callbacks that causes.
+    mutating func detachWithAppearance(_ viewID: ViewID, animated: Bool = false, leaving: ControllerID? = nil) {
+        guard views[viewID]?.superview != nil else { return }
+        let scope = visibilityScope(under: [viewID])
+        detachFromSuperview(viewID)
+        finishVisibility(scope, animated: animated, leaving: leaving)
+    }
+
+    // MARK: Properties (R1–R3)
+
+    mutating func setFrame(_ viewID: ViewID, _ frame: Rect, by party: Party) throws(ContainmentError) {
+        guard frame.isValid else {
+            throw ContainmentError(.malformed, "Frame \(frame) of \(viewID) is not finite or has a negative size.")
+        }
+        let owner = try controller(viewID.owner)
+        if viewID.isRoot {
+            try checkFrameAuthority(owner, by: party)
+        } else {
+            try checkOwnership(viewID, by: party, changing: "the frame of")
+        }
+        _ = try resolveView(viewID)
+        changeFrame(viewID, to: frame, by: party)
+    }
+
+    /// R2: the parent; the window for its root; the system for a controller without a parent.
+    private func checkFrameAuthority(_ owner: Controller, by party: Party) throws(ContainmentError) {
+        let authority: Party =
+            if let parent = owner.parent {
+                .controller(parent)
+            } else if let window = window(rootedAt: owner.id) {
+                .window(window.id)
+            } else {
+                .system
+            }
+        let allowed = party == authority || (owner.parent == nil && party == .system)
+        guard allowed else {
+            throw ContainmentError(
+                .frameAuthority,
+                "Only \(authority) may set the frame of \(owner.id)'s root view; \(party) may not."
+            )
+        }
+    }
+
+    /// R1, R3: only the owner changes a view's properties (its root view's frame excepted, see R2).
+    private func checkOwnership(_ viewID: ViewID, by party: Party, changing what: String) throws(ContainmentError) {
+        guard party == .controller(viewID.owner) else {
+            throw ContainmentError(
+                .foreignView,
+                "\(party) may not change \(what) \(viewID): only its owner \(viewID.owner) may."
+            )
+        }
+    }
+
+    /// Sets a loaded view's frame; a root view whose size changes lays out (SPEC §6).
+    mutating func changeFrame(_ viewID: ViewID, to frame: Rect, by party: Party) {
+        guard let old = views[viewID], old.frame != frame else { return }
+        updateView(viewID) {
+            $0.frame = frame
+            $0.frameSetBy = party
+        }
+        emit(.frameChanged(view: viewID, frame: frame, by: party))
+        if viewID.isRoot, old.frame.size != frame.size { layout(viewID.owner) }
+    }
+
+    /// `viewWillLayoutSubviews`, the controller lays out its own views, `viewDidLayoutSubviews`.
+    mutating func layout(_ id: ControllerID) {
+        emit(.viewWillLayoutSubviews(id))
+        emit(.viewDidLayoutSubviews(id))
+    }
+
+    mutating func setAlpha(_ viewID: ViewID, _ alpha: Double, by party: Party) throws(ContainmentError) {
+        guard alpha.isFinite, (0...1).contains(alpha) else {
+            throw ContainmentError(.malformed, "Alpha \(alpha) of \(viewID) is not between 0 and 1.")
+        }
+        _ = try controller(viewID.owner)
+        try checkOwnership(viewID, by: party, changing: "the alpha of")
+        let view = try resolveView(viewID)
+        guard view.alpha != alpha else { return }
+        updateView(viewID) { $0.alpha = alpha }
+        emit(.alphaChanged(view: viewID, alpha: alpha, by: party))
+    }
+
+    mutating func setHidden(_ viewID: ViewID, _ hidden: Bool, by party: Party) throws(ContainmentError) {
+        _ = try controller(viewID.owner)
+        try checkOwnership(viewID, by: party, changing: "whether it hides")
+        let view = try resolveView(viewID)
+        guard view.hidden != hidden else { return }
+        let scope = visibilityScope(under: [viewID])
+        updateView(viewID) { $0.hidden = hidden }
+        emit(.hiddenChanged(view: viewID, hidden: hidden, by: party))
+        finishVisibility(scope)
+    }
+}

@@ -1,0 +1,99 @@
+/// The whole tree: controllers, their views, windows and running transitions — and the one entry point that
+/// applies a command to it (SPEC §2–§6).
+///
+/// `apply` either returns the ordered events of an accepted command (or atomic batch) or throws a typed error and
+/// leaves the state exactly as it was. Deterministic: no clocks, no I/O, no randomness.
+public struct ContainmentState: Sendable {
+    public internal(set) var controllers: [ControllerID: Controller] = [:]
+    public internal(set) var views: [ViewID: View] = [:]
+    public internal(set) var windows: [WindowID: Window] = [:]
+    public internal(set) var transitions: [RunningTransition] = []
+    var nextSerial = 0
+
+    /// Undo records and events of the command being applied; empty between commands.
+    var journal = Journal()
+
+    public init() {}
+
+    // MARK: Entry points
+
+    /// Applies one request. Returns its events in order, or throws and changes nothing.
+    public mutating func apply(_ request: Request) throws(ContainmentError) -> [Event] {
+        journal = Journal()
+        do {
+            try perform(request)
+        } catch {
+            rollBack()
+            throw error
+        }
+        return commit()
+    }
+
+    /// Applies one command issued by `party`.
+    public mutating func apply(_ command: Command, by party: Party) throws(ContainmentError) -> [Event] {
+        try apply(Request(command, by: party))
+    }
+
+    /// Applies requests as one transaction: all in order, or none (the first error is thrown with its index).
+    public mutating func apply(batch requests: [Request]) throws(BatchError) -> [Event] {
+        journal = Journal()
+        for (index, request) in requests.enumerated() {
+            do {
+                try perform(request)
+            } catch {
+                rollBack()
+                throw BatchError(index: index, error: error)
+            }
+        }
+        return commit()
+    }
+
+    /// The `ruleViolation` event to publish for a rejected request (SPEC §3).
+    public static func violation(of request: Request, error: ContainmentError) -> Event {
+        .ruleViolation(
+            request.by.controller,
+            command: request.command.name,
+            by: request.by,
+            code: error.code,
+            message: error.message
+        )
+    }
+
+    // MARK: Dispatch
+
+    mutating func perform(_ request: Request) throws(ContainmentError) {
+        let by = request.by
+        switch request.command {
+        case .create(let id, let kind, let properties): try create(id, kind: kind, properties: properties, by: by)
+        case .destroy(let id): try destroy(id, by: by)
+        case .attachWindow(let window, let root, let size): try attachWindow(window, root: root, size: size, by: by)
+        case .resizeWindow(let window, let size): try resizeWindow(window, to: size, by: by)
+        case .memoryWarning(let targets): try memoryWarning(targets, by: by)
+        case .addChild(let child, let parent): try addChild(child, to: parent, by: by)
+        case .willMove(let child, let parent): try willMove(child, toParent: parent, by: by)
+        case .didMove(let child, let parent): try didMove(child, toParent: parent, by: by)
+        case .removeFromParent(let child): try removeFromParent(child, by: by)
+        case .loadView(let id): try loadViewCommand(id, by: by)
+        case .addSubview(let view, let superview, let index): try addSubview(view, to: superview, at: index, by: by)
+        case .removeFromSuperview(let view): try removeFromSuperview(view, by: by)
+        case .setFrame(let view, let frame): try setFrame(view, frame, by: by)
+        case .setAlpha(let view, let alpha): try setAlpha(view, alpha, by: by)
+        case .setHidden(let view, let hidden): try setHidden(view, hidden, by: by)
+        case .beginAppearance(let id, let appearing, let animated):
+            try beginAppearanceCommand(id, appearing: appearing, animated: animated, by: by)
+        case .endAppearance(let id): try endAppearanceCommand(id, by: by)
+        case .transition(let parent, let from, let to, let duration, let frame):
+            try transition(in: parent, from: from, to: to, duration: duration, frame: frame, by: by)
+        case .completeTransition(let parent, let from, let to):
+            try completeTransition(in: parent, from: from, to: to, by: by)
+        }
+    }
+}
+
+extension ContainmentState: Equatable {
+    /// Two states are equal when their trees are; the journal of a command in progress is not part of the state.
+    public static func == (lhs: ContainmentState, rhs: ContainmentState) -> Bool {
+        lhs.controllers == rhs.controllers && lhs.views == rhs.views && lhs.windows == rhs.windows
+            && lhs.transitions == rhs.transitions && lhs.nextSerial == rhs.nextSerial
+    }
+}

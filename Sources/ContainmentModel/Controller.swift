@@ -1,0 +1,62 @@
+/// Where a controller stands in a containment move (SPEC §2): `willMove(toParent:)` received, not yet settled.
+public enum MoveState: Hashable, Sendable {
+    /// No move under way.
+    case settled
+    /// `willMove(toParent:)` was received with this parent (`nil`: about to leave its parent).
+    case willMove(to: ControllerID?)
+}
+
+/// One node of the tree (SPEC §1).
+public struct Controller: Hashable, Sendable {
+    public let id: ControllerID
+    public let kind: Kind
+    public var properties: ControllerProperties
+    public internal(set) var parent: ControllerID?
+    public internal(set) var children: [ControllerID] = []
+    public internal(set) var presenting: ControllerID?
+    public internal(set) var presented: ControllerID?
+    public internal(set) var appearance = AppearanceState.disappeared
+    public internal(set) var move = MoveState.settled
+    /// The names of the subviews it created (its root view is not listed), in creation order.
+    public internal(set) var subviewNames: [String] = []
+    /// Creation order: it orders parentless controllers in the tree order of callbacks.
+    public let serial: Int
+
+    init(id: ControllerID, kind: Kind, properties: ControllerProperties, serial: Int) {
+        self.id = id
+        self.kind = kind
+        self.properties = properties
+        self.serial = serial
+    }
+
+    public var rootView: ViewID { .root(id) }
+}
+
+/// A view (SPEC §1). It exists only while its owner's views are loaded.
+public struct View: Hashable, Sendable {
+    public let id: ViewID
+    public internal(set) var frame = Rect.zero
+    public internal(set) var alpha = 1.0
+    public internal(set) var hidden = false
+    public internal(set) var superview: ViewID?
+    public internal(set) var subviews: [ViewID] = []
+    /// Who set the frame last (`nil`: never set since the view loaded).
+    public internal(set) var frameSetBy: Party?
+
+    init(id: ViewID) { self.id = id }
+}
+
+/// A named display with a size; its root controller fills it (SPEC §1).
+public struct Window: Hashable, Sendable {
+    public let id: WindowID
+    public internal(set) var size: Size
+    public internal(set) var root: ControllerID
+}
+
+/// A `transition(from:to:)` that began and has not completed (SPEC §5).
+public struct RunningTransition: Hashable, Sendable {
+    public let parent: ControllerID
+    public let from: ControllerID
+    public let to: ControllerID
+    public let duration: Double
+}

@@ -1,0 +1,139 @@
+/// What an accepted command did, in the order the rules fire (SPEC §10).
+///
+/// ``name`` is the stable name `watch --json` prints; ``controller`` is the controller the event is about
+/// (for a view event, the view's owner).
+public enum Event: Hashable, Sendable {
+    // Callbacks
+    case loadView(ControllerID)
+    case viewDidLoad(ControllerID)
+    case viewDidUnload(ControllerID)
+    case willMoveToParent(ControllerID, parent: ControllerID?)
+    case didMoveToParent(ControllerID, parent: ControllerID?)
+    case viewWillAppear(ControllerID, AppearanceFlags)
+    case viewDidAppear(ControllerID, AppearanceFlags)
+    case viewWillDisappear(ControllerID, AppearanceFlags)
+    case viewDidDisappear(ControllerID, AppearanceFlags)
+    case viewWillLayoutSubviews(ControllerID)
+    case viewDidLayoutSubviews(ControllerID)
+    case didReceiveMemoryWarning(ControllerID)
+    case viewWillTransitionToSize(ControllerID, size: Size)
+    // Structure
+    case controllerCreated(ControllerID, kind: Kind)
+    case controllerDestroyed(ControllerID)
+    case childAdded(ControllerID, parent: ControllerID)
+    case childRemoved(ControllerID, parent: ControllerID)
+    case viewInserted(view: ViewID, superview: ViewID)
+    case viewRemoved(view: ViewID, superview: ViewID)
+    case frameChanged(view: ViewID, frame: Rect, by: Party)
+    case alphaChanged(view: ViewID, alpha: Double, by: Party)
+    case hiddenChanged(view: ViewID, hidden: Bool, by: Party)
+    case windowAttached(ControllerID, window: WindowID, size: Size)
+    case windowResized(ControllerID, window: WindowID, size: Size)
+    // Containers
+    case transitionBegan(ControllerID, from: ControllerID, to: ControllerID)
+    case transitionCompleted(ControllerID, from: ControllerID, to: ControllerID)
+    // Rejections
+    case ruleViolation(ControllerID?, command: String, by: Party, code: ContainmentError.Code, message: String)
+
+    /// The stable event name of SPEC §10.
+    public var name: String {
+        switch self {
+        case .loadView: "loadView"
+        case .viewDidLoad: "viewDidLoad"
+        case .viewDidUnload: "viewDidUnload"
+        case .willMoveToParent: "willMoveToParent"
+        case .didMoveToParent: "didMoveToParent"
+        case .viewWillAppear: "viewWillAppear"
+        case .viewDidAppear: "viewDidAppear"
+        case .viewWillDisappear: "viewWillDisappear"
+        case .viewDidDisappear: "viewDidDisappear"
+        case .viewWillLayoutSubviews: "viewWillLayoutSubviews"
+        case .viewDidLayoutSubviews: "viewDidLayoutSubviews"
+        case .didReceiveMemoryWarning: "didReceiveMemoryWarning"
+        case .viewWillTransitionToSize: "viewWillTransitionToSize"
+        case .controllerCreated: "controllerCreated"
+        case .controllerDestroyed: "controllerDestroyed"
+        case .childAdded: "childAdded"
+        case .childRemoved: "childRemoved"
+        case .viewInserted: "viewInserted"
+        case .viewRemoved: "viewRemoved"
+        case .frameChanged: "frameChanged"
+        case .alphaChanged: "alphaChanged"
+        case .hiddenChanged: "hiddenChanged"
+        case .windowAttached: "windowAttached"
+        case .windowResized: "windowResized"
+        case .transitionBegan: "transitionBegan"
+        case .transitionCompleted: "transitionCompleted"
+        case .ruleViolation: "ruleViolation"
+        }
+    }
+
+    /// The controller the event is about; for a view event, the view's owner. `nil` only for a violation by the
+    /// system.
+    public var controller: ControllerID? {
+        switch self {
+        case .loadView(let c), .viewDidLoad(let c), .viewDidUnload(let c), .willMoveToParent(let c, _),
+            .didMoveToParent(let c, _), .viewWillAppear(let c, _), .viewDidAppear(let c, _),
+            .viewWillDisappear(let c, _), .viewDidDisappear(let c, _), .viewWillLayoutSubviews(let c),
+            .viewDidLayoutSubviews(let c), .didReceiveMemoryWarning(let c), .viewWillTransitionToSize(let c, _),
+            .controllerCreated(let c, _), .controllerDestroyed(let c), .childAdded(let c, _),
+            .childRemoved(let c, _), .windowAttached(let c, _, _), .windowResized(let c, _, _),
+            .transitionBegan(let c, _, _), .transitionCompleted(let c, _, _):
+            c
+        case .viewInserted(let view, _), .viewRemoved(let view, _), .frameChanged(let view, _, _),
+            .alphaChanged(let view, _, _), .hiddenChanged(let view, _, _):
+            view.owner
+        case .ruleViolation(let c, _, _, _, _):
+            c
+        }
+    }
+
+    /// True for the callbacks a controller's own code receives (its host delivers them), false for structure events.
+    public var isCallback: Bool {
+        switch self {
+        case .loadView, .viewDidLoad, .viewDidUnload, .willMoveToParent, .didMoveToParent, .viewWillAppear,
+            .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
+            .didReceiveMemoryWarning, .viewWillTransitionToSize:
+            true
+        default:
+            false
+        }
+    }
+}
+
+extension Event: CustomStringConvertible {
+    /// One line: the name, the controller, then the event's fields, e.g. `viewWillAppear(child) movingToParent`.
+    public var description: String {
+        let subject = controller?.rawValue ?? "-"
+        let head = "\(name)(\(subject))"
+        switch self {
+        case .willMoveToParent(_, let parent), .didMoveToParent(_, let parent):
+            return "\(head) parent=\(parent?.rawValue ?? "nil")"
+        case .viewWillAppear(_, let flags), .viewDidAppear(_, let flags), .viewWillDisappear(_, let flags),
+            .viewDidDisappear(_, let flags):
+            return flags == .none ? head : "\(head) \(flags)"
+        case .viewWillTransitionToSize(_, let size):
+            return "\(head) size=\(size)"
+        case .controllerCreated(_, let kind):
+            return "\(head) kind=\(kind)"
+        case .childAdded(_, let parent), .childRemoved(_, let parent):
+            return "\(head) parent=\(parent)"
+        case .viewInserted(let view, let superview), .viewRemoved(let view, let superview):
+            return "\(head) view=\(view) superview=\(superview)"
+        case .frameChanged(let view, let frame, let by):
+            return "\(head) view=\(view) frame=\(frame) by=\(by)"
+        case .alphaChanged(let view, let alpha, let by):
+            return "\(head) view=\(view) alpha=\(alpha.compact) by=\(by)"
+        case .hiddenChanged(let view, let hidden, let by):
+            return "\(head) view=\(view) hidden=\(hidden) by=\(by)"
+        case .windowAttached(_, let window, let size), .windowResized(_, let window, let size):
+            return "\(head) window=\(window) size=\(size)"
+        case .transitionBegan(_, let from, let to), .transitionCompleted(_, let from, let to):
+            return "\(head) from=\(from) to=\(to)"
+        case .ruleViolation(_, let command, let by, let code, let message):
+            return "\(head) command=\(command) by=\(by) code=\(code) message=\(message)"
+        default:
+            return head
+        }
+    }
+}

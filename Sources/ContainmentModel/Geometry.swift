@@ -1,0 +1,53 @@
+/// A width and a height in points.
+public struct Size: Hashable, Sendable, CustomStringConvertible {
+    public var width: Double
+    public var height: Double
+
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    public static let zero = Size(width: 0, height: 0)
+
+    /// Finite and not negative.
+    public var isValid: Bool { width.isFinite && height.isFinite && width >= 0 && height >= 0 }
+
+    public var description: String { "\(width.compact)x\(height.compact)" }
+}
+
+/// A view's frame: origin and size, as doubles (SPEC §1).
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public init(origin x: Double = 0, _ y: Double = 0, size: Size) {
+        self.init(x: x, y: y, width: size.width, height: size.height)
+    }
+
+    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    public var size: Size { Size(width: width, height: height) }
+
+    /// Every coordinate finite and the size not negative.
+    public var isValid: Bool { x.isFinite && y.isFinite && size.isValid }
+
+    public var description: String { "\(x.compact),\(y.compact),\(width.compact),\(height.compact)" }
+}
+
+extension Double {
+    /// `320` rather than `320.0`; fractions kept.
+    var compact: String {
+        if self == rounded(), abs(self) < 1e15 { return String(Int64(self)) }
+        return String(self)
+    }
+}

@@ -1,0 +1,84 @@
+/// The events of the command being applied, and what it changed, so a rejection can restore the state exactly.
+///
+/// Undo records make rejection cheap: the state is never copied, each change stores the value it replaced.
+struct Journal: Sendable {
+    enum Undo: Sendable {
+        case controller(ControllerID, Controller?)
+        case view(ViewID, View?)
+        case window(WindowID, Window?)
+        case transitions([RunningTransition])
+        case nextSerial(Int)
+    }
+
+    var undo: [Undo] = []
+    var events: [Event] = []
+}
+
+extension ContainmentState {
+    // MARK: Journaled mutation: every change of the state goes through these.
+
+    mutating func setController(_ controller: Controller?, _ id: ControllerID) {
+        journal.undo.append(.controller(id, controllers[id]))
+        controllers[id] = controller
+    }
+
+    mutating func updateController(_ id: ControllerID, _ body: (inout Controller) -> Void) {
+        guard var controller = controllers[id] else { return }
+        journal.undo.append(.controller(id, controller))
+        body(&controller)
+        controllers[id] = controller
+    }
+
+    mutating func setView(_ view: View?, _ id: ViewID) {
+        journal.undo.append(.view(id, views[id]))
+        views[id] = view
+    }
+
+    mutating func updateView(_ id: ViewID, _ body: (inout View) -> Void) {
+        guard var view = views[id] else { return }
+        journal.undo.append(.view(id, view))
+        body(&view)
+        views[id] = view
+    }
+
+    mutating func setWindow(_ window: Window?, _ id: WindowID) {
+        journal.undo.append(.window(id, windows[id]))
+        windows[id] = window
+    }
+
+    mutating func setTransitions(_ running: [RunningTransition]) {
+        journal.undo.append(.transitions(transitions))
+        transitions = running
+    }
+
+    mutating func takeSerial() -> Int {
+        journal.undo.append(.nextSerial(nextSerial))
+        defer { nextSerial += 1 }
+        return nextSerial
+    }
+
+    mutating func emit(_ event: Event) {
+        journal.events.append(event)
+    }
+
+    /// Restores every value the command replaced, newest first, and drops its events.
+    mutating func rollBack() {
+        for record in journal.undo.reversed() {
+            switch record {
+            case .controller(let id, let old): controllers[id] = old
+            case .view(let id, let old): views[id] = old
+            case .window(let id, let old): windows[id] = old
+            case .transitions(let old): transitions = old
+            case .nextSerial(let old): nextSerial = old
+            }
+        }
+        journal = Journal()
+    }
+
+    /// Keeps the changes and returns the events.
+    mutating func commit() -> [Event] {
+        let events = journal.events
+        journal = Journal()
+        return events
+    }
+}

@@ -1,0 +1,6 @@
+import ArgumentParser
+
+@main
+struct Containment: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Containment.")
+}

@@ -1,0 +1,73 @@
+import ContainmentModel
+import Testing
+
+/// A state under test with helpers that assert acceptance or the exact rejection.
+struct Harness {
+    var state = ContainmentState()
+
+    /// Applies the requests as one batch and returns the events' descriptions; records an issue if rejected.
+    @discardableResult
+    mutating func ok(_ requests: Request..., sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+        ok(batch: requests, sourceLocation: sourceLocation)
+    }
+
+    @discardableResult
+    mutating func ok(batch requests: [Request], sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+        do {
+            return try state.apply(batch: requests).map(\.description)
+        } catch {
+            Issue.record("rejected: \(error)", sourceLocation: sourceLocation)
+            return []
+        }
+    }
+
+    /// Asserts that the request (or batch) is rejected with `code`, and that the state did not change.
+    @discardableResult
+    mutating func fails(
+        _ code: ContainmentError.Code,
+        _ requests: Request...,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> ContainmentError? {
+        let before = state
+        defer { #expect(state == before, "a rejected command changed the state", sourceLocation: sourceLocation) }
+        do {
+            let events = try state.apply(batch: requests)
+            Issue.record("accepted, expected \(code): \(events)", sourceLocation: sourceLocation)
+            return nil
+        } catch {
+            #expect(error.error.code == code, "\(error)", sourceLocation: sourceLocation)
+            return error.error
+        }
+    }
+
+    // MARK: Fixtures
+
+    /// Creates content controllers.
+    mutating func create(_ ids: ControllerID..., properties: ControllerProperties = ControllerProperties()) {
+        for id in ids { ok(.system(.create(id, kind: .content, properties: properties))) }
+    }
+
+    /// Creates `root` and attaches it to window `main` of 1024×768.
+    mutating func window(root: ControllerID = "root", properties: ControllerProperties = ControllerProperties()) {
+        create(root, properties: properties)
+        ok(.system(.attachWindow("main", root: root, size: Size(width: 1024, height: 768))))
+    }
+
+    /// `displayContentController:` of `child` in `parent` at `frame`.
+    mutating func embed(
+        _ child: ControllerID,
+        in parent: ControllerID,
+        superview: ViewID? = nil,
+        frame: Rect = Rect(x: 0, y: 0, width: 320, height: 480),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        ok(
+            batch: SeedListings.displayContentController(child, in: parent, superview: superview, frame: frame),
+            sourceLocation: sourceLocation
+        )
+    }
+
+    func appearance(_ id: ControllerID) -> AppearanceState? { state.controllers[id]?.appearance }
+}
+
+let phone = Rect(x: 0, y: 0, width: 320, height: 480)
