@@ -59,4 +59,11 @@ public struct RunningTransition: Hashable, Sendable {
     public let from: ControllerID
     public let to: ControllerID
     public let duration: Double
+
+    public init(parent: ControllerID, from: ControllerID, to: ControllerID, duration: Double) {
+        self.parent = parent
+        self.from = from
+        self.to = to
+        self.duration = duration
+    }
 }
