@@ -1,0 +1,117 @@
+import ContainmentModel
+
+/// Checks a state's structure and an event stream's history independently of the model's own code paths.
+struct InvariantChecker {
+    /// Shadow of the tree built from events alone.
+    var parent: [ControllerID: ControllerID] = [:]
+    var windowRoots: [WindowID: ControllerID] = [:]
+    var appearance: [ControllerID: AppearanceState] = [:]
+    var loaded: Set<ControllerID> = []
+
+    /// Follows one accepted command's events; returns what broke.
+    mutating func follow(_ events: [Event]) -> [String] {
+        var problems: [String] = []
+        // A window sets its new root's frame just before the `windowAttached` event of the same command.
+        var attaching: [WindowID: ControllerID] = [:]
+        for case .windowAttached(let id, let window, _) in events { attaching[window] = id }
+        for event in events {
+            switch event {
+            case .controllerCreated(let id, _):
+                appearance[id] = .disappeared
+            case .controllerDestroyed(let id):
+                appearance[id] = nil
+                loaded.remove(id)
+            case .childAdded(let id, let newParent):
+                if parent[id] != nil { problems.append("\(event): added while it still has a parent") }
+                parent[id] = newParent
+            case .childRemoved(let id, let oldParent):
+                if parent[id] != oldParent { problems.append("\(event): removed from a parent it did not have") }
+                parent[id] = nil
+            case .windowAttached(let id, let window, _):
+                windowRoots[window] = id
+            case .loadView(let id):
+                if loaded.contains(id) { problems.append("\(event): loaded twice") }
+                loaded.insert(id)
+            case .viewDidUnload(let id):
+                loaded.remove(id)
+            case .frameChanged(let view, _, let by) where view.isRoot:
+                let owner = view.owner
+                let allowed: Bool =
+                    if let parent = parent[owner] {
+                        by == .controller(parent)
+                    } else if case .window(let window) = by {
+                        windowRoots[window] == owner || attaching[window] == owner
+                    } else {
+                        by == .system
+                    }
+                if !allowed { problems.append("\(event): root frame set by an unauthorised party") }
+            case .viewWillAppear(let id, _), .viewWillDisappear(let id, _), .viewDidAppear(let id, _),
+                .viewDidDisappear(let id, _):
+                let state = appearance[id] ?? .disappeared
+                let next: AppearanceState? =
+                    switch event {
+                    case .viewWillAppear: state.begin(appearing: true)
+                    case .viewWillDisappear: state.begin(appearing: false)
+                    case .viewDidAppear: state == .appearing ? .appeared : nil
+                    default: state == .disappearing ? .disappeared : nil
+                    }
+                if let next { appearance[id] = next } else { problems.append("\(event) while \(state)") }
+            default:
+                break
+            }
+        }
+        return problems
+    }
+
+    /// Structural invariants of a state, and agreement with the shadow.
+    func check(_ state: ContainmentState, autoOnly: Bool) -> [String] {
+        var problems: [String] = []
+        for (id, controller) in state.controllers {
+            // Acyclic: walking up ends within the controller count.
+            var steps = 0
+            var current = controller.parent
+            while let up = current, steps <= state.controllers.count {
+                current = state.controllers[up]?.parent
+                steps += 1
+            }
+            if steps > state.controllers.count { problems.append("cycle through \(id)") }
+            if let parent = controller.parent {
+                if state.controllers[parent]?.children.contains(id) != true {
+                    problems.append("\(id) names parent \(parent), which does not list it")
+                }
+                // Every child's root view is in its parent's tree or nowhere.
+                if let superview = state.views[.root(id)]?.superview, superview.owner != parent {
+                    problems.append("\(id)'s root view is in \(superview), not in its parent \(parent)'s views")
+                }
+            } else if state.window(rootedAt: id) == nil, state.views[.root(id)]?.superview != nil {
+                problems.append("\(id) has no parent but its root view has a superview")
+            }
+            for child in controller.children where state.controllers[child]?.parent != id {
+                problems.append("\(id) lists child \(child), whose parent is not \(id)")
+            }
+            if Set(controller.children).count != controller.children.count { problems.append("\(id) lists a child twice") }
+            if parent[id] != controller.parent { problems.append("events say \(id)'s parent is \(parent[id].map { "\($0)" } ?? "nil")") }
+            if appearance[id] != controller.appearance {
+                problems.append("events say \(id) is \(appearance[id].map { "\($0)" } ?? "-"), state says \(controller.appearance)")
+            }
+            if loaded.contains(id) != state.isViewLoaded(id) { problems.append("events disagree on whether \(id) is loaded") }
+            if autoOnly, state.transitions.isEmpty {
+                let expected: AppearanceState = state.isOnScreen(id) ? .appeared : .disappeared
+                if controller.appearance != expected {
+                    problems.append("\(id) is \(controller.appearance) but on screen is \(state.isOnScreen(id))")
+                }
+            }
+        }
+        for (viewID, view) in state.views {
+            if state.controllers[viewID.owner] == nil { problems.append("view \(viewID) outlives its owner") }
+            if let superview = view.superview, state.views[superview]?.subviews.contains(viewID) != true {
+                problems.append("\(viewID)'s superview \(superview) does not list it")
+            }
+            for subview in view.subviews where state.views[subview]?.superview != viewID {
+                problems.append("\(viewID) lists \(subview), whose superview is not \(viewID)")
+            }
+            if state.isView(viewID, inside: viewID) { problems.append("view cycle through \(viewID)") }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,156 @@
+import ContainmentModel
+
+/// SplitMix64: a small, seedable generator, so a failing seed replays exactly.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random requests over a small pool of ids, valid and invalid: mostly issued by the natural party, sometimes by
+/// anyone. With `manual` false there is no manual forwarding and no explicit appearance call, and transitions are
+/// instant, so every controller's appearance must match whether it is on screen.
+struct RandomCommands {
+    var rng: SplitMix64
+    let manual: Bool
+    let ids: [ControllerID] = (0..<10).map { ControllerID("c\($0)") }
+    let windows: [WindowID] = ["w0", "w1"]
+    let names = ["a", "b"]
+
+    init(seed: UInt64, manual: Bool) {
+        rng = SplitMix64(seed: seed)
+        self.manual = manual
+    }
+
+    mutating func id() -> ControllerID { ids.randomElement(using: &rng)! }
+    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &rng) < percent }
+
+    mutating func view(of owner: ControllerID? = nil) -> ViewID {
+        let owner = owner ?? id()
+        return chance(50) ? .root(owner) : ViewID(owner: owner, name: names.randomElement(using: &rng)!)
+    }
+
+    mutating func rect() -> Rect {
+        if chance(3) { return Rect(x: 0, y: 0, width: -5, height: 1) }
+        return Rect(
+            x: Double(Int.random(in: -100...400, using: &rng)),
+            y: Double(Int.random(in: -100...400, using: &rng)),
+            width: Double([0, 100, 320, 768].randomElement(using: &rng)!),
+            height: Double([0, 100, 480, 1024].randomElement(using: &rng)!)
+        )
+    }
+
+    /// The party that would naturally issue a command about `id` (its parent), or sometimes anyone.
+    mutating func party(natural: Party, in state: ContainmentState) -> Party {
+        guard chance(15) else { return natural }
+        return chance(20) ? .system : .controller(id())
+    }
+
+    func parentParty(of id: ControllerID, in state: ContainmentState) -> Party {
+        state.controllers[id]?.parent.map { .controller($0) } ?? .system
+    }
+
+    /// One step: a single request or a batch.
+    mutating func next(in state: ContainmentState) -> [Request] {
+        let child = id()
+        let parent = id()
+        switch Int.random(in: 0..<100, using: &rng) {
+        case 0..<8 where state.controllers.count < ids.count || chance(10):
+            var properties = ControllerProperties()
+            if manual { properties.automaticallyForwardsAppearance = chance(70) }
+            properties.automaticallyForwardsSizeTransitions = chance(70)
+            return [.system(.create(child, kind: .content, properties: properties))]
+        case 8..<16:
+            return [Request(.addChild(child, to: parent), by: party(natural: .controller(parent), in: state))]
+        case 16..<26:
+            let superview = chance(70) ? ViewID.root(parent) : ViewID(owner: parent, name: "a")
+            return SeedListings.displayContentController(child, in: parent, superview: superview, frame: rect())
+        case 26..<31:
+            let owner = state.controllers[child]?.parent ?? parent
+            return SeedListings.hideContentController(child, in: owner)
+        case 31..<35:
+            let natural = parentParty(of: child, in: state)
+            return [Request(.willMove(child, toParent: chance(50) ? nil : parent), by: party(natural: natural, in: state))]
+        case 35..<39:
+            let owner = state.controllers[child]?.parent ?? parent
+            return [Request(.didMove(child, toParent: owner), by: party(natural: .controller(owner), in: state))]
+        case 39..<43:
+            return [Request(.removeFromParent(child), by: party(natural: parentParty(of: child, in: state), in: state))]
+        case 43..<53:
+            let superview = view(of: chance(60) ? state.controllers[child]?.parent ?? parent : parent)
+            let moved = chance(60) ? ViewID.root(child) : view(of: superview.owner)
+            let index: Int? = chance(20) ? Int.random(in: 0...3, using: &rng) : nil
+            return [
+                Request(.addSubview(moved, to: superview, at: index), by: party(natural: .controller(superview.owner), in: state))
+            ]
+        case 53..<58:
+            let target = view(of: child)
+            let natural: Party = target.isRoot ? parentParty(of: child, in: state) : .controller(child)
+            return [Request(.removeFromSuperview(target), by: party(natural: natural, in: state))]
+        case 58..<66:
+            let target = view(of: child)
+            let natural: Party =
+                if !target.isRoot {
+                    .controller(child)
+                } else if let window = state.window(rootedAt: child) {
+                    .window(window.id)
+                } else {
+                    parentParty(of: child, in: state)
+                }
+            return [Request(.setFrame(target, rect()), by: party(natural: natural, in: state))]
+        case 66..<68:
+            return [Request(.setAlpha(view(of: child), chance(5) ? 2 : 0.5), by: party(natural: .controller(child), in: state))]
+        case 68..<73:
+            return [Request(.setHidden(view(of: child), chance(50)), by: party(natural: .controller(child), in: state))]
+        case 73..<79 where manual:
+            let command: Command =
+                chance(50) ? .beginAppearance(child, appearing: chance(50), animated: chance(50)) : .endAppearance(child)
+            return [Request(command, by: party(natural: parentParty(of: child, in: state), in: state))]
+        case 73..<84:
+            var owner = state.controllers[child]?.parent ?? parent
+            var child = child
+            var siblings = state.controllers[owner]?.children ?? []
+            // Mostly a real candidate: a container with an embedded child and another child.
+            if chance(70), let container = state.controllers.values.filter({ $0.children.count >= 2 }).randomElement(using: &rng),
+                let embedded = container.children.filter({ state.isView(.root($0), inTreeOf: container.id) })
+                    .randomElement(using: &rng)
+            {
+                owner = container.id
+                child = embedded
+                siblings = container.children.filter { $0 != embedded }
+            }
+            let to = siblings.randomElement(using: &rng) ?? id()
+            let duration: Double = manual && chance(50) ? 0.25 : 0
+            if chance(30), manual {
+                return state.cycleRequests(from: child, to: id(), in: owner, duration: duration)
+            }
+            return [
+                Request(
+                    .transition(in: owner, from: child, to: to, duration: duration, frame: chance(50) ? rect() : nil),
+                    by: party(natural: .controller(owner), in: state)
+                )
+            ]
+        case 84..<88:
+            guard let running = state.transitions.randomElement(using: &rng) else { return [] }
+            return [.by(running.parent, .completeTransition(in: running.parent, from: running.from, to: running.to))]
+        case 88..<90:
+            return [.system(.memoryWarning(chance(50) ? nil : [child, parent]))]
+        case 90..<94:
+            let size = Size(width: Double([320, 768, 1024].randomElement(using: &rng)!), height: 480)
+            return [.system(.attachWindow(windows.randomElement(using: &rng)!, root: child, size: size))]
+        case 94..<96:
+            let size = Size(width: Double([320, 768, 1024].randomElement(using: &rng)!), height: 600)
+            return [.system(.resizeWindow(windows.randomElement(using: &rng)!, size: size))]
+        case 96..<98:
+            return [Request(.destroy(child), by: party(natural: .system, in: state))]
+        default:
+            return [Request(.loadView(child), by: .controller(parent))]
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ContainmentModel
+import Foundation
+import Testing
+
+/// Thousands of random commands, valid and invalid, checked after every step. A failure names its seed and step;
+/// `CONTAINMENT_SEED=N swift test --filter RandomizedTests` replays that seed alone.
+@Suite struct RandomizedTests {
+    static let steps = 2_500
+    static var seeds: [UInt64] {
+        if let text = ProcessInfo.processInfo.environment["CONTAINMENT_SEED"], let seed = UInt64(text) { return [seed] }
+        return Array(1...12)
+    }
+
+    struct Tally {
+        var accepted = 0
+        var rejected = 0
+        var events = 0
+    }
+
+    static func run(seed: UInt64, manual: Bool) -> Tally {
+        var generator = RandomCommands(seed: seed, manual: manual)
+        var state = ContainmentState()
+        var checker = InvariantChecker()
+        var tally = Tally()
+        for step in 0..<steps {
+            let requests = generator.next(in: state)
+            guard !requests.isEmpty else { continue }
+            let before = state
+            let context = "seed \(seed) (manual: \(manual)) step \(step): \(requests.map { "\($0.command) by \($0.by)" })"
+            do {
+                let events = try state.apply(batch: requests)
+                tally.accepted += 1
+                tally.events += events.count
+                let problems = checker.follow(events) + checker.check(state, autoOnly: !manual)
+                if !problems.isEmpty {
+                    Issue.record("\(context)\nevents: \(events.map(\.description))\nproblems: \(problems)")
+                    return tally
+                }
+            } catch {
+                tally.rejected += 1
+                if state != before {
+                    Issue.record("\(context): rejected with \(error) but the state changed")
+                    return tally
+                }
+            }
+        }
+        return tally
+    }
+
+    @Test(arguments: seeds)
+    func manualAndAutomaticMixed(seed: UInt64) {
+        let tally = Self.run(seed: seed, manual: true)
+        #expect(tally.accepted > Self.steps / 5, "too few accepted commands to mean much: \(tally)")
+        #expect(tally.rejected > Self.steps / 10, "too few rejections to mean much: \(tally)")
+    }
+
+    /// Without manual forwarding, every controller's appearance must equal whether it is on screen, after every step.
+    @Test(arguments: seeds)
+    func automaticForwardingTracksTheScreen(seed: UInt64) {
+        let tally = Self.run(seed: seed, manual: false)
+        #expect(tally.accepted > Self.steps / 5, "too few accepted commands to mean much: \(tally)")
+    }
+}
