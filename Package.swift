@@ -33,7 +33,11 @@ let package = Package(
         // The wire protocol and socket roles (grows in the runtime issue).
         .target(name: "ContainmentBus", dependencies: ["ContainmentModel", "ZeroMQ"], swiftSettings: strict),
         // Supervisor, hosts and controller actors (grows in the runtime issue).
-        .target(name: "ContainmentRuntime", dependencies: ["ContainmentBus", "ContainmentModel"], swiftSettings: strict),
+        .target(
+            name: "ContainmentRuntime",
+            dependencies: ["ContainmentBus", "ContainmentModel"],
+            swiftSettings: strict
+        ),
 
         .executableTarget(
             name: "containment",

@@ -1,7 +1,8 @@
 extension ContainmentState {
     // MARK: SPEC §2
 
-    mutating func addChild(_ childID: ControllerID, to parentID: ControllerID, by party: Party) throws(ContainmentError) {
+    mutating func addChild(_ childID: ControllerID, to parentID: ControllerID, by party: Party) throws(ContainmentError)
+    {
         _ = try controller(parentID)
         let child = try controller(childID)
         guard party == .controller(parentID) else {
@@ -11,7 +12,10 @@ extension ContainmentState {
             throw ContainmentError(.selfChild, "\(parentID) cannot be added as a child of itself.")
         }
         guard !isAncestor(childID, of: parentID) else {
-            throw ContainmentError(.cycle, "\(childID) is an ancestor of \(parentID); adding it as a child makes a cycle.")
+            throw ContainmentError(
+                .cycle,
+                "\(childID) is an ancestor of \(parentID); adding it as a child makes a cycle."
+            )
         }
         if let presenter = child.presenting {
             throw ContainmentError(
@@ -37,7 +41,11 @@ extension ContainmentState {
         emit(.childAdded(childID, parent: parentID))
     }
 
-    mutating func willMove(_ childID: ControllerID, toParent target: ControllerID?, by party: Party) throws(ContainmentError) {
+    mutating func willMove(
+        _ childID: ControllerID,
+        toParent target: ControllerID?,
+        by party: Party
+    ) throws(ContainmentError) {
         let child = try controller(childID)
         if let target { _ = try controller(target) }
         guard let parent = child.parent, party == .controller(parent), target == nil || target == parent else {
@@ -58,7 +66,11 @@ extension ContainmentState {
         emit(.willMoveToParent(childID, parent: target))
     }
 
-    mutating func didMove(_ childID: ControllerID, toParent parentID: ControllerID, by party: Party) throws(ContainmentError) {
+    mutating func didMove(
+        _ childID: ControllerID,
+        toParent parentID: ControllerID,
+        by party: Party
+    ) throws(ContainmentError) {
         let child = try controller(childID)
         _ = try controller(parentID)
         guard party == .controller(parentID) else {

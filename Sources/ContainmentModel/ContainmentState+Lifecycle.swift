@@ -55,10 +55,18 @@ extension ContainmentState {
 
     // MARK: Windows
 
-    mutating func attachWindow(_ id: WindowID, root rootID: ControllerID, size: Size, by party: Party) throws(ContainmentError) {
+    mutating func attachWindow(
+        _ id: WindowID,
+        root rootID: ControllerID,
+        size: Size,
+        by party: Party
+    ) throws(ContainmentError) {
         try checkSystem(party, doing: "attach window \(id)")
         guard Self.isValidName(id.rawValue), size.isValid else {
-            throw ContainmentError(.malformed, "Window \"\(id)\" of size \(size): a name and a finite size ≥ 0 are needed.")
+            throw ContainmentError(
+                .malformed,
+                "Window \"\(id)\" of size \(size): a name and a finite size ≥ 0 are needed."
+            )
         }
         let root = try controller(rootID)
         if let parent = root.parent {

@@ -13,7 +13,10 @@ extension ContainmentState {
         let from = try controller(fromID)
         let to = try controller(toID)
         guard party == .controller(parentID) else {
-            throw ContainmentError(.unauthorized, "\(party) may not run a transition in \(parentID); only \(parentID) may.")
+            throw ContainmentError(
+                .unauthorized,
+                "\(party) may not run a transition in \(parentID); only \(parentID) may."
+            )
         }
         guard duration.isFinite, duration >= 0, frame?.isValid ?? true else {
             throw ContainmentError(.malformed, "A transition needs a finite duration ≥ 0 and a valid frame.")
@@ -31,7 +34,10 @@ extension ContainmentState {
         try checkNotTransitioning(fromID, action: "transitioned")
         try checkNotTransitioning(toID, action: "transitioned")
         guard isView(.root(fromID), inTreeOf: parentID), let superview = views[.root(fromID)]?.superview else {
-            throw ContainmentError(.notInHierarchy, "The root view of \(fromID) is not in the view tree of \(parentID).")
+            throw ContainmentError(
+                .notInHierarchy,
+                "The root view of \(fromID) is not in the view tree of \(parentID)."
+            )
         }
         let animated = duration > 0
         setTransitions(transitions + [RunningTransition(parent: parentID, from: fromID, to: toID, duration: duration)])

@@ -159,7 +159,12 @@ import Testing
         h.fails(.unbalancedAppearance, .by("manual", .endAppearance("c")))
         // When the manual container goes, its child gets nothing automatically.
         let removal = h.ok(.by("root", .removeFromSuperview(.root("manual"))))
-        #expect(removal == ["viewWillDisappear(manual)", "viewRemoved(manual) view=manual superview=root", "viewDidDisappear(manual)"])
+        #expect(
+            removal == [
+                "viewWillDisappear(manual)", "viewRemoved(manual) view=manual superview=root",
+                "viewDidDisappear(manual)",
+            ]
+        )
         #expect(h.appearance("c") == .appeared)
         h.ok(.by("manual", .beginAppearance("c", appearing: false)), .by("manual", .endAppearance("c")))
         #expect(h.appearance("c") == .disappeared)
@@ -176,12 +181,18 @@ import Testing
         #expect(h.state.isOnScreen("c"))
         #expect(
             h.ok(.by("root", .setHidden(wrapper, true)))
-                == ["viewWillDisappear(c)", "hiddenChanged(root) view=root/wrapper hidden=true by=root", "viewDidDisappear(c)"]
+                == [
+                    "viewWillDisappear(c)", "hiddenChanged(root) view=root/wrapper hidden=true by=root",
+                    "viewDidDisappear(c)",
+                ]
         )
         #expect(!h.state.isOnScreen("c"))
         #expect(
             h.ok(.by("root", .setHidden(wrapper, false)))
-                == ["viewWillAppear(c)", "hiddenChanged(root) view=root/wrapper hidden=false by=root", "viewDidAppear(c)"]
+                == [
+                    "viewWillAppear(c)", "hiddenChanged(root) view=root/wrapper hidden=false by=root",
+                    "viewDidAppear(c)",
+                ]
         )
         // The child hiding its own root view takes only itself off screen.
         #expect(
@@ -247,7 +258,10 @@ import Testing
         // Settled: a later view move carries no move flag.
         #expect(
             h.ok(.by("root", .removeFromSuperview(.root("c"))))
-                == ["viewWillDisappear(c)", "viewWillDisappear(gc)", "viewRemoved(c) view=c superview=root", "viewDidDisappear(c)", "viewDidDisappear(gc)"]
+                == [
+                    "viewWillDisappear(c)", "viewWillDisappear(gc)", "viewRemoved(c) view=c superview=root",
+                    "viewDidDisappear(c)", "viewDidDisappear(gc)",
+                ]
         )
     }
 }

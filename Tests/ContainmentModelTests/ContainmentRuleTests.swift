@@ -87,7 +87,9 @@ import Testing
         #expect(h.ok(.by("p", .didMove("c", toParent: "p"))) == ["didMoveToParent(c) parent=p"])
         // A second didMove has no willMove before it.
         let error = h.fails(.outOfOrder, .by("p", .didMove("c", toParent: "p")))
-        #expect(error?.message == "c has not received willMove(toParent: p) since it was added; didMove is out of order.")
+        #expect(
+            error?.message == "c has not received willMove(toParent: p) since it was added; didMove is out of order."
+        )
         // willMove(nil) then didMove(p) is out of order too.
         h.ok(.by("p", .willMove("c", toParent: nil)))
         h.fails(.outOfOrder, .by("p", .didMove("c", toParent: "p")))
@@ -136,6 +138,8 @@ import Testing
         h.create("p", "c", "x")
         h.ok(.by("p", .addChild("c", to: "p")))
         h.fails(.unauthorized, .by("x", .removeFromParent("c")))
-        #expect(h.ok(.by("c", .removeFromParent("c"))) == ["childRemoved(c) parent=p", "didMoveToParent(c) parent=nil"])
+        #expect(
+            h.ok(.by("c", .removeFromParent("c"))) == ["childRemoved(c) parent=p", "didMoveToParent(c) parent=nil"]
+        )
     }
 }

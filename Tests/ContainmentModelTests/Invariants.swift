@@ -89,12 +89,20 @@ struct InvariantChecker {
             for child in controller.children where state.controllers[child]?.parent != id {
                 problems.append("\(id) lists child \(child), whose parent is not \(id)")
             }
-            if Set(controller.children).count != controller.children.count { problems.append("\(id) lists a child twice") }
-            if parent[id] != controller.parent { problems.append("events say \(id)'s parent is \(parent[id].map { "\($0)" } ?? "nil")") }
-            if appearance[id] != controller.appearance {
-                problems.append("events say \(id) is \(appearance[id].map { "\($0)" } ?? "-"), state says \(controller.appearance)")
+            if Set(controller.children).count != controller.children.count {
+                problems.append("\(id) lists a child twice")
             }
-            if loaded.contains(id) != state.isViewLoaded(id) { problems.append("events disagree on whether \(id) is loaded") }
+            if parent[id] != controller.parent {
+                problems.append("events say \(id)'s parent is \(parent[id].map { "\($0)" } ?? "nil")")
+            }
+            if appearance[id] != controller.appearance {
+                problems.append(
+                    "events say \(id) is \(appearance[id].map { "\($0)" } ?? "-"), state says \(controller.appearance)"
+                )
+            }
+            if loaded.contains(id) != state.isViewLoaded(id) {
+                problems.append("events disagree on whether \(id) is loaded")
+            }
             if autoOnly, state.transitions.isEmpty {
                 let expected: AppearanceState = state.isOnScreen(id) ? .appeared : .disappeared
                 if controller.appearance != expected {

@@ -61,7 +61,11 @@ import Testing
         #expect(h.ok(.by("p", .setFrame(.root("c"), Rect(x: 5, y: 5, width: 100, height: 480)))) == [])
         // A subview's size change lays nothing out.
         h.ok(.by("c", .addSubview(ViewID(owner: "c", name: "v"), to: .root("c"))))
-        #expect(h.ok(.by("c", .setFrame(ViewID(owner: "c", name: "v"), phone))) == ["frameChanged(c) view=c/v frame=0,0,320,480 by=c"])
+        #expect(
+            h.ok(.by("c", .setFrame(ViewID(owner: "c", name: "v"), phone))) == [
+                "frameChanged(c) view=c/v frame=0,0,320,480 by=c"
+            ]
+        )
     }
 
     @Test func memoryWarningUnloadsOnlyWhatIsOffScreen() {
@@ -127,7 +131,13 @@ import Testing
         h.fails(.unknownWindow, .system(.resizeWindow("other", size: Size(width: 1, height: 1))))
         h.fails(.malformed, .system(.resizeWindow("main", size: Size(width: -1, height: 1))))
         h.fails(.unauthorized, .by("root", .resizeWindow("main", size: Size(width: 1, height: 1))))
-        h.fails(.hierarchyInconsistency, .system(.attachWindow("second", root: "auto", size: Size(width: 1, height: 1))))
-        h.fails(.hierarchyInconsistency, .system(.attachWindow("second", root: "root", size: Size(width: 1, height: 1))))
+        h.fails(
+            .hierarchyInconsistency,
+            .system(.attachWindow("second", root: "auto", size: Size(width: 1, height: 1)))
+        )
+        h.fails(
+            .hierarchyInconsistency,
+            .system(.attachWindow("second", root: "root", size: Size(width: 1, height: 1)))
+        )
     }
 }

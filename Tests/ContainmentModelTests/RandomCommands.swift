@@ -76,7 +76,9 @@ struct RandomCommands {
             return SeedListings.hideContentController(child, in: owner)
         case 31..<35:
             let natural = parentParty(of: child, in: state)
-            return [Request(.willMove(child, toParent: chance(50) ? nil : parent), by: party(natural: natural, in: state))]
+            return [
+                Request(.willMove(child, toParent: chance(50) ? nil : parent), by: party(natural: natural, in: state))
+            ]
         case 35..<39:
             let owner = state.controllers[child]?.parent ?? parent
             return [Request(.didMove(child, toParent: owner), by: party(natural: .controller(owner), in: state))]
@@ -87,7 +89,10 @@ struct RandomCommands {
             let moved = chance(60) ? ViewID.root(child) : view(of: superview.owner)
             let index: Int? = chance(20) ? Int.random(in: 0...3, using: &rng) : nil
             return [
-                Request(.addSubview(moved, to: superview, at: index), by: party(natural: .controller(superview.owner), in: state))
+                Request(
+                    .addSubview(moved, to: superview, at: index),
+                    by: party(natural: .controller(superview.owner), in: state)
+                )
             ]
         case 53..<58:
             let target = view(of: child)
@@ -105,19 +110,26 @@ struct RandomCommands {
                 }
             return [Request(.setFrame(target, rect()), by: party(natural: natural, in: state))]
         case 66..<68:
-            return [Request(.setAlpha(view(of: child), chance(5) ? 2 : 0.5), by: party(natural: .controller(child), in: state))]
+            return [
+                Request(
+                    .setAlpha(view(of: child), chance(5) ? 2 : 0.5),
+                    by: party(natural: .controller(child), in: state)
+                )
+            ]
         case 68..<73:
             return [Request(.setHidden(view(of: child), chance(50)), by: party(natural: .controller(child), in: state))]
         case 73..<79 where manual:
             let command: Command =
-                chance(50) ? .beginAppearance(child, appearing: chance(50), animated: chance(50)) : .endAppearance(child)
+                chance(50)
+                ? .beginAppearance(child, appearing: chance(50), animated: chance(50)) : .endAppearance(child)
             return [Request(command, by: party(natural: parentParty(of: child, in: state), in: state))]
         case 73..<84:
             var owner = state.controllers[child]?.parent ?? parent
             var child = child
             var siblings = state.controllers[owner]?.children ?? []
             // Mostly a real candidate: a container with an embedded child and another child.
-            if chance(70), let container = state.controllers.values.filter({ $0.children.count >= 2 }).randomElement(using: &rng),
+            if chance(70),
+                let container = state.controllers.values.filter({ $0.children.count >= 2 }).randomElement(using: &rng),
                 let embedded = container.children.filter({ state.isView(.root($0), inTreeOf: container.id) })
                     .randomElement(using: &rng)
             {

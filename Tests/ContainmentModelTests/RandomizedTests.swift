@@ -26,7 +26,8 @@ import Testing
             let requests = generator.next(in: state)
             guard !requests.isEmpty else { continue }
             let before = state
-            let context = "seed \(seed) (manual: \(manual)) step \(step): \(requests.map { "\($0.command) by \($0.by)" })"
+            let context =
+                "seed \(seed) (manual: \(manual)) step \(step): \(requests.map { "\($0.command) by \($0.by)" })"
             do {
                 let events = try state.apply(batch: requests)
                 tally.accepted += 1

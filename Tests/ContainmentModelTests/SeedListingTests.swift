@@ -128,7 +128,12 @@ import Testing
         #expect(h.state == before)
         do {
             _ = try h.state.apply(
-                batch: SeedListings.displayContentController("content", in: "root", superview: .root("stranger"), frame: phone)
+                batch: SeedListings.displayContentController(
+                    "content",
+                    in: "root",
+                    superview: .root("stranger"),
+                    frame: phone
+                )
             )
         } catch {
             #expect(error.index == 2)

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# All the tests on a fresh machine: install what is missing, check the format, build with warnings as errors,
+# run every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+bash scripts/setup.sh
+
+echo "== format (swift format lint --strict)"
+swift format lint --strict --recursive Package.swift Sources Tests
+
+echo "== build (warnings are errors)"
+quiet_swift build --build-tests
+
+echo "== tests"
+swift test --skip-build
