@@ -1,1 +1,7 @@
+#ifndef CZEROMQ_SHIM_H
+#define CZEROMQ_SHIM_H
+
+// The libzmq C API (stable part only), for the ZeroMQ Swift wrapper. No other target imports this module.
 #include <zmq.h>
+
+#endif

@@ -1,0 +1,56 @@
+internal import CZeroMQ
+
+// Every libzmq call that can fail goes through one of the two entry points below, which share one retry loop:
+// the errno is read with `zmq_errno()` straight after the call (nothing can run in between that could change it),
+// `EINTR` (a signal arrived while libzmq was blocked) is retried, and every other failure becomes a `ZMQError`
+// naming the operation. Modelled on `syscall(blocking:where:_:)` in swift-nio's `Sources/NIOPosix/System.swift`.
+
+/// Calls a libzmq function that reports failure by returning -1 and setting `zmq_errno()`.
+///
+/// - Parameters:
+///   - operation: What was attempted, for the error (e.g. `"zmq_bind(tcp://127.0.0.1:*)"`); only evaluated on failure.
+///   - body: The libzmq call. It is called again when it fails with `EINTR`, so it must be safe to repeat.
+/// - Returns: The non-negative result of `body`.
+/// - Throws: ``ZMQError`` for every failure except `EINTR`.
+@inline(__always)
+@discardableResult
+func zmqCall(_ operation: @autoclosure () -> String, _ body: () -> CInt) throws(ZMQError) -> CInt {
+    try retryingInterruptedCalls(operation) {
+        let result = body()
+        return result == -1 ? nil : result
+    }
+}
+
+/// Calls a libzmq function that reports failure by returning `NULL` and setting `zmq_errno()`.
+///
+/// - Parameters:
+///   - operation: What was attempted, for the error; only evaluated on failure.
+///   - body: The libzmq call. It is called again when it fails with `EINTR`, so it must be safe to repeat.
+/// - Returns: The non-`NULL` result of `body`.
+/// - Throws: ``ZMQError`` for every failure except `EINTR`.
+@inline(__always)
+func zmqPointerCall<Pointer>(
+    _ operation: @autoclosure () -> String,
+    _ body: () -> Pointer?
+) throws(ZMQError) -> Pointer {
+    try retryingInterruptedCalls(operation, body)
+}
+
+/// The one retry loop behind ``zmqCall(_:_:)`` and ``zmqPointerCall(_:_:)``: `body` returns `nil` on failure, and
+/// `zmq_errno()` is read before anything else runs.
+@inline(__always)
+private func retryingInterruptedCalls<Result>(
+    _ operation: () -> String,
+    _ body: () -> Result?
+) throws(ZMQError) -> Result {
+    while true {
+        if let result = body() {
+            return result
+        }
+        let code = zmq_errno()
+        if code == EINTR {
+            continue
+        }
+        throw ZMQError(ZMQError.Code(rawValue: code), operation: operation())
+    }
+}
