@@ -15,7 +15,11 @@ let package = Package(
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // The pure rules of SPEC.md: value types, no I/O, no clocks.
@@ -30,12 +34,28 @@ let package = Package(
         // The safe Swift wrapper over libzmq: the only code that touches C pointers.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: strict),
 
-        // The wire protocol and socket roles (grows in the runtime issue).
-        .target(name: "ContainmentBus", dependencies: ["ContainmentModel", "ZeroMQ"], swiftSettings: strict),
-        // Supervisor, hosts and controller actors (grows in the runtime issue).
+        // The wire protocol (proto/containment.proto, generated code committed), its codec, topics, the read model of
+        // the tree that snapshots and events build, and the client side of the command socket.
+        .target(
+            name: "ContainmentBus",
+            dependencies: [
+                "ContainmentModel",
+                "ZeroMQ",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            swiftSettings: strict
+        ),
+        // The supervisor, hosts and controller actors, configuration and topologies.
         .target(
             name: "ContainmentRuntime",
-            dependencies: ["ContainmentBus", "ContainmentModel"],
+            dependencies: [
+                "ContainmentBus",
+                "ContainmentModel",
+                "ZeroMQ",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: strict
         ),
 
@@ -43,13 +63,25 @@ let package = Package(
             name: "containment",
             dependencies: [
                 "ContainmentModel",
+                "ContainmentBus",
                 "ContainmentRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
 
         .testTarget(name: "ContainmentModelTests", dependencies: ["ContainmentModel"], swiftSettings: strict),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strict),
+        .testTarget(
+            name: "ContainmentBusTests",
+            dependencies: ["ContainmentBus", "ContainmentModel"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RuntimeTests",
+            dependencies: ["ContainmentBus", "ContainmentModel", "ZeroMQ"],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -62,7 +62,7 @@ public struct ContainmentState: Sendable {
     // MARK: Dispatch
 
     mutating func perform(_ request: Request) throws(ContainmentError) {
-        let by = request.by
+        let by = request.by == .natural ? naturalParty(for: request.command) : request.by
         switch request.command {
         case .create(let id, let kind, let properties): try create(id, kind: kind, properties: properties, by: by)
         case .destroy(let id): try destroy(id, by: by)

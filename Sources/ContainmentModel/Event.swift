@@ -32,8 +32,11 @@ public enum Event: Hashable, Sendable {
     // Containers
     case transitionBegan(ControllerID, from: ControllerID, to: ControllerID)
     case transitionCompleted(ControllerID, from: ControllerID, to: ControllerID)
-    // Rejections
+    // Runtime: rejections, and the hosts the supervisor watches (the model never emits the host events)
     case ruleViolation(ControllerID?, command: String, by: Party, code: ContainmentError.Code, message: String)
+    case hostUp(host: String, pid: Int)
+    case hostDown(host: String)
+    case hostRestarted(host: String, pid: Int)
 
     /// The stable event name of SPEC §10.
     public var name: String {
@@ -65,6 +68,9 @@ public enum Event: Hashable, Sendable {
         case .transitionBegan: "transitionBegan"
         case .transitionCompleted: "transitionCompleted"
         case .ruleViolation: "ruleViolation"
+        case .hostUp: "hostUp"
+        case .hostDown: "hostDown"
+        case .hostRestarted: "hostRestarted"
         }
     }
 
@@ -85,6 +91,8 @@ public enum Event: Hashable, Sendable {
             view.owner
         case .ruleViolation(let c, _, _, _, _):
             c
+        case .hostUp, .hostDown, .hostRestarted:
+            nil
         }
     }
 
@@ -132,6 +140,10 @@ extension Event: CustomStringConvertible {
             return "\(head) from=\(from) to=\(to)"
         case .ruleViolation(_, let command, let by, let code, let message):
             return "\(head) command=\(command) by=\(by) code=\(code) message=\(message)"
+        case .hostUp(let host, let pid), .hostRestarted(let host, let pid):
+            return "\(head) host=\(host) pid=\(pid)"
+        case .hostDown(let host):
+            return "\(head) host=\(host)"
         default:
             return head
         }

@@ -6,6 +6,9 @@ public enum Party: Hashable, Sendable, CustomStringConvertible {
     case controller(ControllerID)
     case window(WindowID)
     case system
+    /// Whoever the rules expect to issue the command (its parent for a frame, the parent for addChild, …), resolved
+    /// by ``ContainmentState/naturalParty(for:)`` when the command is applied. Written as the empty string.
+    case natural
 
     public var controller: ControllerID? {
         guard case .controller(let id) = self else { return nil }
@@ -18,12 +21,15 @@ public enum Party: Hashable, Sendable, CustomStringConvertible {
         case .controller(let id): id.rawValue
         case .window(let id): "window:\(id.rawValue)"
         case .system: "system"
+        case .natural: ""
         }
     }
 
     /// Parses what ``description`` prints.
     public init(parsing text: String) {
-        if text == "system" {
+        if text.isEmpty {
+            self = .natural
+        } else if text == "system" {
             self = .system
         } else if text.hasPrefix("window:") {
             self = .window(WindowID(String(text.dropFirst("window:".count))))

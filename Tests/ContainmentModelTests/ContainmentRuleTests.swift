@@ -143,3 +143,32 @@ import Testing
         )
     }
 }
+
+/// A request without an explicit requester acts as the party the rules expect, resolved when it is applied.
+@Suite struct NaturalPartyTests {
+    @Test func naturalPartiesFollowTheRules() {
+        var h = Harness()
+        h.window()
+        h.create("c")
+        let events = h.ok(
+            Request(.addChild("c", to: "root"), by: .natural),
+            Request(.setFrame(.root("c"), phone), by: .natural),
+            Request(.addSubview(.root("c"), to: .root("root")), by: .natural),
+            Request(.didMove("c", toParent: "root"), by: .natural)
+        )
+        #expect(events.contains("frameChanged(c) view=c frame=0,0,320,480 by=root"))
+        #expect(h.state.naturalParty(for: .setFrame(.root("root"), phone)) == .window("main"))
+        #expect(h.state.naturalParty(for: .setAlpha(.root("c"), 1)) == .controller("c"))
+        #expect(h.state.naturalParty(for: .removeFromSuperview(.root("c"))) == .controller("root"))
+        #expect(h.state.naturalParty(for: .create("x", kind: .content)) == .system)
+        // Resolution happens command by command inside a batch: after removeFromParent, c has no parent.
+        let hide = h.ok(
+            Request(.willMove("c", toParent: nil), by: .natural),
+            Request(.removeFromParent("c"), by: .natural),
+            Request(.setFrame(.root("c"), .zero), by: .natural)
+        )
+        #expect(hide.contains("frameChanged(c) view=c frame=0,0,0,0 by=system"))
+        #expect(Party(parsing: "") == .natural)
+        #expect(Party(parsing: "window:main") == .window("main"))
+    }
+}

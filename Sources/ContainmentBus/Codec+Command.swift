@@ -1,0 +1,218 @@
+import ContainmentModel
+
+extension Containment_V1_Properties {
+    public init(_ properties: ControllerProperties) {
+        self.init()
+        let defaults = ControllerProperties()
+        if properties.automaticallyForwardsAppearance != defaults.automaticallyForwardsAppearance {
+            automaticallyForwardsAppearance = properties.automaticallyForwardsAppearance
+        }
+        if properties.automaticallyForwardsSizeTransitions != defaults.automaticallyForwardsSizeTransitions {
+            automaticallyForwardsSizeTransitions = properties.automaticallyForwardsSizeTransitions
+        }
+        if properties.definesPresentationContext { definesPresentationContext = true }
+        if properties.providesPresentationContextTransitionStyle { providesPresentationContextTransitionStyle = true }
+        if properties.modalPresentationStyle != defaults.modalPresentationStyle {
+            modalPresentationStyle = properties.modalPresentationStyle.rawValue
+        }
+        if properties.modalTransitionStyle != defaults.modalTransitionStyle {
+            modalTransitionStyle = properties.modalTransitionStyle.rawValue
+        }
+        if let title = properties.title { self.title = title }
+        if let tabItem = properties.tabItem { self.tabItem = tabItem }
+        if let navigationItem = properties.navigationItem { self.navigationItem = navigationItem }
+    }
+
+    public func model() throws(ContainmentError) -> ControllerProperties {
+        var properties = ControllerProperties()
+        if hasAutomaticallyForwardsAppearance { properties.automaticallyForwardsAppearance = automaticallyForwardsAppearance }
+        if hasAutomaticallyForwardsSizeTransitions {
+            properties.automaticallyForwardsSizeTransitions = automaticallyForwardsSizeTransitions
+        }
+        if hasDefinesPresentationContext { properties.definesPresentationContext = definesPresentationContext }
+        if hasProvidesPresentationContextTransitionStyle {
+            properties.providesPresentationContextTransitionStyle = providesPresentationContextTransitionStyle
+        }
+        if hasModalPresentationStyle {
+            guard let style = ModalPresentationStyle(rawValue: modalPresentationStyle) else {
+                throw .malformed("Unknown modal presentation style \"\(modalPresentationStyle)\".")
+            }
+            properties.modalPresentationStyle = style
+        }
+        if hasModalTransitionStyle {
+            guard let style = ModalTransitionStyle(rawValue: modalTransitionStyle) else {
+                throw .malformed("Unknown modal transition style \"\(modalTransitionStyle)\".")
+            }
+            properties.modalTransitionStyle = style
+        }
+        if hasTitle { properties.title = title }
+        if hasTabItem { properties.tabItem = tabItem }
+        if hasNavigationItem { properties.navigationItem = navigationItem }
+        return properties
+    }
+}
+
+extension WireCommand {
+    /// The wire form of `request`; `host` is the host a created controller should run on.
+    public init(_ request: Request, host: String? = nil) {
+        self.init()
+        by = request.by.description
+        switch request.command {
+        case .create(let id, let kind, let properties):
+            create = .with {
+                $0.id = id.rawValue
+                $0.kind = kind.rawValue
+                $0.properties = Containment_V1_Properties(properties)
+                $0.host = host ?? ""
+            }
+        case .destroy(let id): destroy = .with { $0.id = id.rawValue }
+        case .attachWindow(let window, let root, let size):
+            attachWindow = .with {
+                $0.window = window.rawValue
+                $0.root = root.rawValue
+                $0.size = Containment_V1_Size(size)
+            }
+        case .resizeWindow(let window, let size):
+            resizeWindow = .with {
+                $0.window = window.rawValue
+                $0.size = Containment_V1_Size(size)
+            }
+        case .memoryWarning(let targets):
+            memoryWarning = .with {
+                $0.all = targets == nil
+                $0.controllers = targets?.map(\.rawValue) ?? []
+            }
+        case .addChild(let child, let parent):
+            addChild = .with {
+                $0.child = child.rawValue
+                $0.parent = parent.rawValue
+            }
+        case .willMove(let child, let parent):
+            willMove = .with {
+                $0.child = child.rawValue
+                if let parent { $0.parent = parent.rawValue }
+            }
+        case .didMove(let child, let parent):
+            didMove = .with {
+                $0.child = child.rawValue
+                $0.parent = parent.rawValue
+            }
+        case .removeFromParent(let child): removeFromParent = .with { $0.child = child.rawValue }
+        case .loadView(let id): loadView = .with { $0.controller = id.rawValue }
+        case .addSubview(let view, let superview, let index):
+            addSubview = .with {
+                $0.view = view.description
+                $0.superview = superview.description
+                if let index { $0.index = Int32(clamping: index) }
+            }
+        case .removeFromSuperview(let view): removeFromSuperview = .with { $0.view = view.description }
+        case .setFrame(let view, let frame):
+            setFrame = .with {
+                $0.view = view.description
+                $0.frame = Containment_V1_Rect(frame)
+            }
+        case .setAlpha(let view, let alpha):
+            setAlpha = .with {
+                $0.view = view.description
+                $0.alpha = alpha
+            }
+        case .setHidden(let view, let hidden):
+            setHidden = .with {
+                $0.view = view.description
+                $0.hidden = hidden
+            }
+        case .beginAppearance(let id, let appearing, let animated):
+            beginAppearance = .with {
+                $0.controller = id.rawValue
+                $0.appearing = appearing
+                $0.animated = animated
+            }
+        case .endAppearance(let id): endAppearance = .with { $0.controller = id.rawValue }
+        case .transition(let parent, let from, let to, let duration, let frame):
+            transition = .with {
+                $0.parent = parent.rawValue
+                $0.from = from.rawValue
+                $0.to = to.rawValue
+                $0.duration = duration
+                if let frame { $0.frame = Containment_V1_Rect(frame) }
+            }
+        case .completeTransition(let parent, let from, let to):
+            completeTransition = .with {
+                $0.parent = parent.rawValue
+                $0.from = from.rawValue
+                $0.to = to.rawValue
+            }
+        }
+    }
+
+    /// The party that issues it.
+    public var party: Party { Party(parsing: by) }
+
+    /// The model request it carries, or `malformed`.
+    ///
+    /// A memory warning to a host is resolved by the supervisor, which knows the host's controllers (`hostTargets`).
+    public func request(hostTargets: (String) -> [ControllerID] = { _ in [] }) throws(ContainmentError) -> Request {
+        guard !by.isEmpty else { throw .malformed("The command names no party in `by`.") }
+        guard let kind else { throw .malformed("The command has no kind.") }
+        let command: Command
+        switch kind {
+        case .create(let m):
+            command = .create(try controllerID(m.id, field: "create.id"), kind: Kind(m.kind), properties: try m.properties.model())
+        case .destroy(let m): command = .destroy(try controllerID(m.id, field: "destroy.id"))
+        case .attachWindow(let m):
+            command = .attachWindow(WindowID(m.window), root: try controllerID(m.root, field: "root"), size: m.size.model)
+        case .resizeWindow(let m): command = .resizeWindow(WindowID(m.window), size: m.size.model)
+        case .memoryWarning(let m):
+            if m.all {
+                command = .memoryWarning(nil)
+            } else if !m.host.isEmpty {
+                command = .memoryWarning(hostTargets(m.host))
+            } else {
+                command = .memoryWarning(m.controllers.map { ControllerID($0) })
+            }
+        case .addChild(let m):
+            command = .addChild(try controllerID(m.child, field: "child"), to: try controllerID(m.parent, field: "parent"))
+        case .willMove(let m):
+            command = .willMove(
+                try controllerID(m.child, field: "child"),
+                toParent: m.hasParent ? try controllerID(m.parent, field: "parent") : nil
+            )
+        case .didMove(let m):
+            command = .didMove(try controllerID(m.child, field: "child"), toParent: try controllerID(m.parent, field: "parent"))
+        case .removeFromParent(let m): command = .removeFromParent(try controllerID(m.child, field: "child"))
+        case .loadView(let m): command = .loadView(try controllerID(m.controller, field: "controller"))
+        case .addSubview(let m):
+            command = .addSubview(
+                try viewID(m.view, field: "view"),
+                to: try viewID(m.superview, field: "superview"),
+                at: m.hasIndex ? Int(m.index) : nil
+            )
+        case .removeFromSuperview(let m): command = .removeFromSuperview(try viewID(m.view, field: "view"))
+        case .setFrame(let m): command = .setFrame(try viewID(m.view, field: "view"), m.frame.model)
+        case .setAlpha(let m): command = .setAlpha(try viewID(m.view, field: "view"), m.alpha)
+        case .setHidden(let m): command = .setHidden(try viewID(m.view, field: "view"), m.hidden)
+        case .beginAppearance(let m):
+            command = .beginAppearance(
+                try controllerID(m.controller, field: "controller"),
+                appearing: m.appearing,
+                animated: m.animated
+            )
+        case .endAppearance(let m): command = .endAppearance(try controllerID(m.controller, field: "controller"))
+        case .transition(let m):
+            command = .transition(
+                in: try controllerID(m.parent, field: "parent"),
+                from: try controllerID(m.from, field: "from"),
+                to: try controllerID(m.to, field: "to"),
+                duration: m.duration,
+                frame: m.hasFrame ? m.frame.model : nil
+            )
+        case .completeTransition(let m):
+            command = .completeTransition(
+                in: try controllerID(m.parent, field: "parent"),
+                from: try controllerID(m.from, field: "from"),
+                to: try controllerID(m.to, field: "to")
+            )
+        }
+        return Request(command, by: party)
+    }
+}

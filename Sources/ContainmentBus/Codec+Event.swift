@@ -1,0 +1,155 @@
+import ContainmentModel
+
+extension Containment_V1_AppearanceFlags {
+    public init(_ flags: AppearanceFlags) {
+        self.init()
+        animated = flags.animated
+        movingToParent = flags.movingToParent
+        movingFromParent = flags.movingFromParent
+        beingPresented = flags.beingPresented
+        beingDismissed = flags.beingDismissed
+    }
+
+    public var model: AppearanceFlags {
+        AppearanceFlags(
+            animated: animated,
+            movingToParent: movingToParent,
+            movingFromParent: movingFromParent,
+            beingPresented: beingPresented,
+            beingDismissed: beingDismissed
+        )
+    }
+}
+
+extension WireEvent {
+    /// The wire form of `event`, stamped with its sequence number, time and command; `host` names the host of a
+    /// created controller.
+    public init(_ event: Event, seq: UInt64, timeUnixNanos: Int64, commandID: UInt64, host: String = "") {
+        self.init()
+        self.seq = seq
+        self.timeUnixNanos = timeUnixNanos
+        self.commandID = commandID
+        name = event.name
+        controller = event.controller?.rawValue ?? ""
+        switch event {
+        case .loadView, .viewDidLoad, .viewDidUnload, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
+            .didReceiveMemoryWarning, .controllerDestroyed:
+            break
+        case .willMoveToParent(_, let parent), .didMoveToParent(_, let parent):
+            if let parent { self.parent = parent.rawValue }
+        case .viewWillAppear(_, let flags), .viewDidAppear(_, let flags), .viewWillDisappear(_, let flags),
+            .viewDidDisappear(_, let flags):
+            self.flags = Containment_V1_AppearanceFlags(flags)
+        case .viewWillTransitionToSize(_, let size):
+            self.size = Containment_V1_Size(size)
+        case .controllerCreated(_, let kind):
+            self.kind = kind.rawValue
+            self.host = host
+        case .childAdded(_, let parent), .childRemoved(_, let parent):
+            self.parent = parent.rawValue
+        case .viewInserted(let view, let superview), .viewRemoved(let view, let superview):
+            self.view = view.description
+            self.superview = superview.description
+        case .frameChanged(let view, let frame, let by):
+            self.view = view.description
+            self.frame = Containment_V1_Rect(frame)
+            self.by = by.description
+        case .alphaChanged(let view, let alpha, let by):
+            self.view = view.description
+            self.alpha = alpha
+            self.by = by.description
+        case .hiddenChanged(let view, let hidden, let by):
+            self.view = view.description
+            self.hidden = hidden
+            self.by = by.description
+        case .windowAttached(_, let window, let size), .windowResized(_, let window, let size):
+            self.window = window.rawValue
+            self.size = Containment_V1_Size(size)
+        case .transitionBegan(_, let from, let to), .transitionCompleted(_, let from, let to):
+            self.from = from.rawValue
+            self.to = to.rawValue
+        case .ruleViolation(_, let command, let by, let code, let message):
+            self.command = command
+            self.by = by.description
+            self.code = code.rawValue
+            self.message = message
+        case .hostUp(let host, let pid), .hostRestarted(let host, let pid):
+            self.host = host
+            self.pid = Int32(clamping: pid)
+        case .hostDown(let host):
+            self.host = host
+        }
+    }
+
+    /// The model event it carries (the stamp and a created controller's host are not part of it).
+    public func model() throws(ContainmentError) -> Event {
+        let id = ControllerID(controller)
+        func view(_ text: String) throws(ContainmentError) -> ViewID { try viewID(text, field: "view") }
+        switch name {
+        case "loadView": return .loadView(id)
+        case "viewDidLoad": return .viewDidLoad(id)
+        case "viewDidUnload": return .viewDidUnload(id)
+        case "willMoveToParent": return .willMoveToParent(id, parent: hasParent ? ControllerID(parent) : nil)
+        case "didMoveToParent": return .didMoveToParent(id, parent: hasParent ? ControllerID(parent) : nil)
+        case "viewWillAppear": return .viewWillAppear(id, flags.model)
+        case "viewDidAppear": return .viewDidAppear(id, flags.model)
+        case "viewWillDisappear": return .viewWillDisappear(id, flags.model)
+        case "viewDidDisappear": return .viewDidDisappear(id, flags.model)
+        case "viewWillLayoutSubviews": return .viewWillLayoutSubviews(id)
+        case "viewDidLayoutSubviews": return .viewDidLayoutSubviews(id)
+        case "didReceiveMemoryWarning": return .didReceiveMemoryWarning(id)
+        case "viewWillTransitionToSize": return .viewWillTransitionToSize(id, size: size.model)
+        case "controllerCreated": return .controllerCreated(id, kind: Kind(kind))
+        case "controllerDestroyed": return .controllerDestroyed(id)
+        case "childAdded": return .childAdded(id, parent: ControllerID(parent))
+        case "childRemoved": return .childRemoved(id, parent: ControllerID(parent))
+        case "viewInserted": return .viewInserted(view: try view(self.view), superview: try view(superview))
+        case "viewRemoved": return .viewRemoved(view: try view(self.view), superview: try view(superview))
+        case "frameChanged": return .frameChanged(view: try view(self.view), frame: frame.model, by: Party(parsing: by))
+        case "alphaChanged": return .alphaChanged(view: try view(self.view), alpha: alpha, by: Party(parsing: by))
+        case "hiddenChanged": return .hiddenChanged(view: try view(self.view), hidden: hidden, by: Party(parsing: by))
+        case "windowAttached": return .windowAttached(id, window: WindowID(window), size: size.model)
+        case "windowResized": return .windowResized(id, window: WindowID(window), size: size.model)
+        case "transitionBegan": return .transitionBegan(id, from: ControllerID(from), to: ControllerID(to))
+        case "transitionCompleted": return .transitionCompleted(id, from: ControllerID(from), to: ControllerID(to))
+        case "ruleViolation":
+            return .ruleViolation(
+                controller.isEmpty ? nil : id,
+                command: command,
+                by: Party(parsing: by),
+                code: ContainmentError.Code(named: code) ?? ContainmentError.Code(code),
+                message: message
+            )
+        case "hostUp": return .hostUp(host: host, pid: Int(pid))
+        case "hostDown": return .hostDown(host: host)
+        case "hostRestarted": return .hostRestarted(host: host, pid: Int(pid))
+        default: throw .malformed("Unknown event \"\(name)\".")
+        }
+    }
+
+    /// The topic frame it is published under: `CATEGORY/NAME/CONTROLLER` (see docs/PROTOCOL.md).
+    public var topic: String { "\(EventCategory(eventName: name).rawValue)/\(name)/\(controller)" }
+}
+
+/// The groups of SPEC §10, the first part of an event's topic.
+public enum EventCategory: String, CaseIterable, Sendable {
+    case callbacks, structure, presentation, containers, runtime
+
+    public init(eventName: String) {
+        switch eventName {
+        case "loadView", "viewDidLoad", "viewDidUnload", "willMoveToParent", "didMoveToParent", "viewWillAppear",
+            "viewDidAppear", "viewWillDisappear", "viewDidDisappear", "viewWillLayoutSubviews", "viewDidLayoutSubviews",
+            "didReceiveMemoryWarning", "viewWillTransitionToSize":
+            self = .callbacks
+        case "presented", "dismissed":
+            self = .presentation
+        case "transitionBegan", "transitionCompleted", "navigationWillShow", "navigationDidShow", "selectionChanged",
+            "pagesChanged", "menuVisibilityChanged":
+            self = .containers
+        case "ruleViolation", "hostUp", "hostDown", "hostRestarted":
+            self = .runtime
+        default:
+            self = .structure
+        }
+    }
+}

@@ -1,0 +1,37 @@
+extension ContainmentState {
+    /// The party the rules expect to issue `command` now: the one a request without an explicit requester acts as.
+    ///
+    /// The system for lifecycle commands; the parent for containment, transitions, appearance and a child's root
+    /// frame; a window for its root's frame; the owner for a view's other properties and its subviews.
+    public func naturalParty(for command: Command) -> Party {
+        func parentOr(_ id: ControllerID, _ fallback: Party) -> Party {
+            controllers[id]?.parent.map { .controller($0) } ?? fallback
+        }
+        switch command {
+        case .create, .destroy, .attachWindow, .resizeWindow, .memoryWarning:
+            return .system
+        case .addChild(_, let parent), .didMove(_, let parent):
+            return .controller(parent)
+        case .willMove(let child, _):
+            return parentOr(child, .system)
+        case .removeFromParent(let child):
+            return parentOr(child, .controller(child))
+        case .loadView(let id):
+            return .controller(id)
+        case .addSubview(_, let superview, _):
+            return .controller(superview.owner)
+        case .removeFromSuperview(let view):
+            return view.isRoot ? parentOr(view.owner, .controller(view.owner)) : .controller(view.owner)
+        case .setFrame(let view, _):
+            guard view.isRoot else { return .controller(view.owner) }
+            if let window = window(rootedAt: view.owner) { return parentOr(view.owner, .window(window.id)) }
+            return parentOr(view.owner, .system)
+        case .setAlpha(let view, _), .setHidden(let view, _):
+            return .controller(view.owner)
+        case .beginAppearance(let id, _, _), .endAppearance(let id):
+            return parentOr(id, .system)
+        case .transition(let parent, _, _, _, _), .completeTransition(let parent, _, _):
+            return .controller(parent)
+        }
+    }
+}
