@@ -65,8 +65,10 @@ let package = Package(
                 "ContainmentModel",
                 "ContainmentBus",
                 "ContainmentRuntime",
+                "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

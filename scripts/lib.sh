@@ -10,3 +10,34 @@ quiet_swift() {
     set -e
     return "$status"
 }
+
+# The run directory every command and script uses: CONTAINMENT_RUN_DIR, or $TMPDIR/containment-$USER.
+# Exported, so the binaries started from a script agree with it.
+containment_run_dir() {
+    local user="${USER:-${LOGNAME:-$(id -un 2>/dev/null || id -u)}}"
+    local tmp="${TMPDIR:-/tmp}"
+    echo "${CONTAINMENT_RUN_DIR:-${tmp%/}/containment-$user}"
+}
+
+# The built `containment` binary, building it first when it is missing.
+containment_bin() {
+    local bin
+    bin="$(swift build --show-bin-path 2>/dev/null)/containment"
+    if [ ! -x "$bin" ]; then
+        quiet_swift build --product containment >&2
+    fi
+    echo "$bin"
+}
+
+# True when the process runs: exists and is not a zombie waiting for its (re)parent to reap it.
+process_alive() {
+    kill -0 "$1" 2>/dev/null || return 1
+    local state
+    state="$(ps -o stat= -p "$1" 2>/dev/null)" || return 1
+    [ -n "$state" ] && [ "${state:0:1}" != "Z" ]
+}
+
+# True when the pid file names a live process.
+pid_alive() {
+    [ -f "$1" ] && process_alive "$(cat "$1")"
+}

@@ -25,7 +25,9 @@ extension Containment_V1_Properties {
 
     public func model() throws(ContainmentError) -> ControllerProperties {
         var properties = ControllerProperties()
-        if hasAutomaticallyForwardsAppearance { properties.automaticallyForwardsAppearance = automaticallyForwardsAppearance }
+        if hasAutomaticallyForwardsAppearance {
+            properties.automaticallyForwardsAppearance = automaticallyForwardsAppearance
+        }
         if hasAutomaticallyForwardsSizeTransitions {
             properties.automaticallyForwardsSizeTransitions = automaticallyForwardsSizeTransitions
         }
@@ -145,22 +147,29 @@ extension WireCommand {
         }
     }
 
-    /// The party that issues it.
+    /// The party that issues it; an empty `by` is the natural party (``Party/natural``).
     public var party: Party { Party(parsing: by) }
 
     /// The model request it carries, or `malformed`.
     ///
     /// A memory warning to a host is resolved by the supervisor, which knows the host's controllers (`hostTargets`).
     public func request(hostTargets: (String) -> [ControllerID] = { _ in [] }) throws(ContainmentError) -> Request {
-        guard !by.isEmpty else { throw .malformed("The command names no party in `by`.") }
         guard let kind else { throw .malformed("The command has no kind.") }
         let command: Command
         switch kind {
         case .create(let m):
-            command = .create(try controllerID(m.id, field: "create.id"), kind: Kind(m.kind), properties: try m.properties.model())
+            command = .create(
+                try controllerID(m.id, field: "create.id"),
+                kind: Kind(m.kind),
+                properties: try m.properties.model()
+            )
         case .destroy(let m): command = .destroy(try controllerID(m.id, field: "destroy.id"))
         case .attachWindow(let m):
-            command = .attachWindow(WindowID(m.window), root: try controllerID(m.root, field: "root"), size: m.size.model)
+            command = .attachWindow(
+                WindowID(m.window),
+                root: try controllerID(m.root, field: "root"),
+                size: m.size.model
+            )
         case .resizeWindow(let m): command = .resizeWindow(WindowID(m.window), size: m.size.model)
         case .memoryWarning(let m):
             if m.all {
@@ -171,14 +180,20 @@ extension WireCommand {
                 command = .memoryWarning(m.controllers.map { ControllerID($0) })
             }
         case .addChild(let m):
-            command = .addChild(try controllerID(m.child, field: "child"), to: try controllerID(m.parent, field: "parent"))
+            command = .addChild(
+                try controllerID(m.child, field: "child"),
+                to: try controllerID(m.parent, field: "parent")
+            )
         case .willMove(let m):
             command = .willMove(
                 try controllerID(m.child, field: "child"),
                 toParent: m.hasParent ? try controllerID(m.parent, field: "parent") : nil
             )
         case .didMove(let m):
-            command = .didMove(try controllerID(m.child, field: "child"), toParent: try controllerID(m.parent, field: "parent"))
+            command = .didMove(
+                try controllerID(m.child, field: "child"),
+                toParent: try controllerID(m.parent, field: "parent")
+            )
         case .removeFromParent(let m): command = .removeFromParent(try controllerID(m.child, field: "child"))
         case .loadView(let m): command = .loadView(try controllerID(m.controller, field: "controller"))
         case .addSubview(let m):

@@ -57,7 +57,9 @@ extension Containment_V1_Rect {
 // MARK: Ids
 
 func viewID(_ text: String, field: String) throws(ContainmentError) -> ViewID {
-    guard let view = ViewID(parsing: text) else { throw .malformed("\(field) \"\(text)\" is not a view (ID or ID/NAME).") }
+    guard let view = ViewID(parsing: text) else {
+        throw .malformed("\(field) \"\(text)\" is not a view (ID or ID/NAME).")
+    }
     return view
 }
 

@@ -2,14 +2,18 @@ import ArgumentParser
 
 /// `containment`: one executable, a subcommand per role.
 @main
-struct Containment: ParsableCommand {
+struct Containment: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "containment",
         abstract: "A multi-process runtime for view-controller trees.",
         discussion: """
-            The supervisor, hosts, ctl, watch and tree arrive with the runtime; today `demo` plays the seeds' \
-            container listings through the model and prints their events.
+            Daemons: `supervisor` (the authority) and `host` (runs controller actors). Clients: `ctl` (one verb per \
+            command), `watch` (the event stream), `tree` (the hierarchy now), `inspect` (what one actor received). \
+            Every command honours CONTAINMENT_RUN_DIR (sockets, pid files, logs).
             """,
-        subcommands: [DemoCommand.self]
+        subcommands: [
+            SupervisorCommand.self, HostCommand.self, CtlCommand.self, WatchCommand.self, TreeCommand.self,
+            InspectCommand.self, WaitCommand.self, TopologyCommand.self, DemoCommand.self,
+        ]
     )
 }

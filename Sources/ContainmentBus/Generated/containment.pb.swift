@@ -1422,6 +1422,31 @@ public nonisolated struct Containment_V1_Delivery: Sendable {
   public init() {}
 }
 
+/// One accepted command (or batch) as the supervisor journals it before replying: the journal file is a sequence of
+/// these, each preceded by its length as a varint (protobuf's length-delimited stream). Replaying the commands in
+/// order through the model gives the published events.
+public nonisolated struct Containment_V1_JournalRecord: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var commandID: UInt64 = 0
+
+  public var timeUnixNanos: Int64 = 0
+
+  /// as applied: an empty `by` is the natural party; a create names its host
+  public var commands: [Containment_V1_Command] = []
+
+  /// the seq of its first event
+  public var firstSeq: UInt64 = 0
+
+  public var eventCount: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "containment.v1"
@@ -3984,6 +4009,56 @@ nonisolated extension Containment_V1_Delivery: SwiftProtobuf.Message, SwiftProto
 
   public static func ==(lhs: Containment_V1_Delivery, rhs: Containment_V1_Delivery) -> Bool {
     if lhs.events != rhs.events {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".JournalRecord"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{3}time_unix_nanos\0\u{1}commands\0\u{3}first_seq\0\u{3}event_count\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.commandID) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.timeUnixNanos) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.commands) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.firstSeq) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.eventCount) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.commandID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.commandID, fieldNumber: 1)
+    }
+    if self.timeUnixNanos != 0 {
+      try visitor.visitSingularInt64Field(value: self.timeUnixNanos, fieldNumber: 2)
+    }
+    if !self.commands.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.commands, fieldNumber: 3)
+    }
+    if self.firstSeq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.firstSeq, fieldNumber: 4)
+    }
+    if self.eventCount != 0 {
+      try visitor.visitSingularUInt32Field(value: self.eventCount, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_JournalRecord, rhs: Containment_V1_JournalRecord) -> Bool {
+    if lhs.commandID != rhs.commandID {return false}
+    if lhs.timeUnixNanos != rhs.timeUnixNanos {return false}
+    if lhs.commands != rhs.commands {return false}
+    if lhs.firstSeq != rhs.firstSeq {return false}
+    if lhs.eventCount != rhs.eventCount {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,118 @@
+import ContainmentModel
+import ZeroMQ
+
+/// The client side of the supervisor's command socket: a DEALER that sends one request at a time and waits for its
+/// reply. For `ctl`, `tree`, `watch --from-start` and tests; hosts keep their own DEALER in their loop.
+///
+/// Not `Sendable`: it owns a socket.
+public final class CommandClient {
+    private let socket: Socket
+    private let endpoint: String
+    private let timeout: Duration
+    private var nextRequestID: UInt64 = 1
+
+    /// Connects to the supervisor's command endpoint; replies must come within `timeout`.
+    public init(context: Context, endpoint: String, timeout: Duration = .seconds(5)) throws(ContainmentError) {
+        self.endpoint = endpoint
+        self.timeout = timeout
+        do {
+            socket = try context.socket(.dealer)
+            try socket.set(.receiveTimeout, to: timeout)
+            try socket.set(.sendTimeout, to: timeout)
+            try socket.connect(endpoint)
+        } catch {
+            throw ContainmentError(.hostUnavailable, "Cannot connect to the supervisor at \(endpoint): \(error).")
+        }
+    }
+
+    /// Sends `message` with a fresh request id and returns the reply that carries it.
+    public func request(_ message: ClientMessage) throws(ContainmentError) -> ServerMessage {
+        var message = message
+        message.requestID = nextRequestID
+        nextRequestID += 1
+        do {
+            guard try socket.send([message.bytes]) else { throw timedOut() }
+            while true {
+                guard let frames = try socket.receive() else { throw timedOut() }
+                guard frames.count == 1 else { continue }
+                let reply = try ServerMessage.decode(frames[0])
+                if reply.requestID == message.requestID { return reply }
+            }
+        } catch let error as ContainmentError {
+            throw error
+        } catch {
+            throw ContainmentError(.hostUnavailable, "The supervisor at \(endpoint) cannot be reached: \(error).")
+        }
+    }
+
+    private func timedOut() -> ContainmentError {
+        ContainmentError(
+            .timeout,
+            "No reply from the supervisor at \(endpoint) within \(timeout) (is it running? see scripts/status.sh)."
+        )
+    }
+
+    /// Submits commands as one transaction; returns what was accepted or throws the rejection.
+    public func submit(_ commands: [WireCommand]) throws(RemoteError) -> Containment_V1_Accepted {
+        let reply: ServerMessage
+        do {
+            reply = try request(.with { $0.commands = .with { $0.commands = commands } })
+        } catch {
+            throw RemoteError(error)
+        }
+        switch reply.body {
+        case .accepted(let accepted): return accepted
+        case .error(let error): throw RemoteError(error)
+        default: throw RemoteError(.malformed("The supervisor answered a command with something else."))
+        }
+    }
+
+    /// The whole state at the latest sequence number.
+    public func snapshot() throws(ContainmentError) -> WireSnapshot {
+        let reply = try request(.with { $0.snapshot = Containment_V1_SnapshotRequest() })
+        switch reply.body {
+        case .snapshot(let snapshot): return snapshot
+        case .error(let error): throw RemoteError(error).error
+        default: throw .malformed("The supervisor answered a snapshot request with something else.")
+        }
+    }
+
+    /// The callbacks one controller's actor received, in order, as its host reports them.
+    public func inspect(_ controller: ControllerID) throws(ContainmentError) -> Containment_V1_InspectReply {
+        let reply = try request(.with { $0.inspect = .with { $0.controller = controller.rawValue } })
+        switch reply.body {
+        case .inspectReply(let inspected): return inspected
+        case .error(let error): throw RemoteError(error).error
+        default: throw .malformed("The supervisor answered an inspect request with something else.")
+        }
+    }
+}
+
+/// A rejection as the supervisor reports it: the error and, for a batch, the index of the failing command.
+public struct RemoteError: Error, Sendable, CustomStringConvertible {
+    public let error: ContainmentError
+    public let index: Int
+
+    public init(_ error: ContainmentError, index: Int = 0) {
+        self.error = error
+        self.index = index
+    }
+
+    public init(_ wire: Containment_V1_Error) {
+        self.init(
+            ContainmentError(ContainmentError.Code(named: wire.code) ?? ContainmentError.Code(wire.code), wire.message),
+            index: Int(wire.index)
+        )
+    }
+
+    public var description: String { "\(error.code): \(error.message)" }
+}
+
+extension Containment_V1_Error {
+    public init(_ error: ContainmentError, index: Int = 0) {
+        self.init()
+        code = error.code.rawValue
+        message = error.message
+        self.index = Int32(clamping: index)
+    }
+}

@@ -1,0 +1,64 @@
+import ContainmentModel
+
+extension WireSnapshot {
+    /// The whole state after event `seq`, with each controller's host and the hosts' status.
+    public init(
+        state: ContainmentState,
+        seq: UInt64,
+        hosts: [Containment_V1_HostState],
+        hostOf: (ControllerID) -> String
+    ) {
+        self.init()
+        self.seq = seq
+        controllers = state.controllers.values.sorted { $0.serial < $1.serial }.map { controller in
+            Containment_V1_ControllerState(
+                controller,
+                host: hostOf(controller.id),
+                view: state.views[controller.rootView]
+            )
+        }
+        windows = state.windows.values.sorted { $0.id < $1.id }.map { window in
+            .with {
+                $0.id = window.id.rawValue
+                $0.root = window.root.rawValue
+                $0.size = Containment_V1_Size(window.size)
+            }
+        }
+        self.hosts = hosts.sorted { $0.name < $1.name }
+        views = state.views.values.sorted { $0.id.description < $1.id.description }.map { view in
+            .with {
+                $0.id = view.id.description
+                $0.frame = Containment_V1_Rect(view.frame)
+                $0.alpha = view.alpha
+                $0.hidden = view.hidden
+                if let superview = view.superview { $0.superview = superview.description }
+                $0.subviews = view.subviews.map(\.description)
+            }
+        }
+        transitions = state.transitions.map { transition in
+            .with {
+                $0.parent = transition.parent.rawValue
+                $0.from = transition.from.rawValue
+                $0.to = transition.to.rawValue
+                $0.duration = transition.duration
+            }
+        }
+    }
+}
+
+extension Containment_V1_ControllerState {
+    public init(_ controller: Controller, host: String, view: View?) {
+        self.init()
+        id = controller.id.rawValue
+        kind = controller.kind.rawValue
+        self.host = host
+        if let parent = controller.parent { self.parent = parent.rawValue }
+        children = controller.children.map(\.rawValue)
+        appearance = controller.appearance.rawValue
+        viewLoaded = view != nil
+        if let view { frame = Containment_V1_Rect(view.frame) }
+        if let presenting = controller.presenting { self.presenting = presenting.rawValue }
+        if let presented = controller.presented { self.presented = presented.rawValue }
+        properties = Containment_V1_Properties(controller.properties)
+    }
+}

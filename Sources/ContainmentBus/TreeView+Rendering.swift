@@ -1,0 +1,91 @@
+import ContainmentModel
+import Foundation
+
+extension TreeView {
+    /// The tree as text: each window and its root's subtree, then the controllers in no window.
+    public func rendered() -> String {
+        var lines: [String] = []
+        var shown: Set<String> = []
+        func describe(_ node: Node) -> String {
+            var parts = [node.id, node.kind]
+            if !node.host.isEmpty {
+                let pid = hosts[node.host].map { $0.up ? " pid=\($0.pid)" : " (down)" } ?? ""
+                parts.append("host=\(node.host)\(pid)")
+            }
+            parts.append(node.frame.map { "frame=\($0)" } ?? "(view not loaded)")
+            parts.append(node.appearance)
+            if let presenting = node.presenting { parts.append("presented-by=\(presenting)") }
+            if let presented = node.presented { parts.append("presents=\(presented)") }
+            return parts.joined(separator: "  ")
+        }
+        func walk(_ id: String, prefix: String, last: Bool, top: Bool) {
+            guard let node = nodes[id], shown.insert(id).inserted else { return }
+            lines.append((top ? "" : prefix + (last ? "└─ " : "├─ ")) + describe(node))
+            let childPrefix = top ? "" : prefix + (last ? "   " : "│  ")
+            for (index, child) in node.children.enumerated() {
+                walk(child, prefix: childPrefix, last: index == node.children.count - 1, top: false)
+            }
+        }
+        for name in windows.keys.sorted() {
+            guard let window = windows[name] else { continue }
+            lines.append("window \(name) \(window.size)")
+            walk(window.root, prefix: "", last: true, top: false)
+        }
+        let loose = order.filter { nodes[$0]?.parent == nil && !shown.contains($0) }
+        if !loose.isEmpty {
+            lines.append("no window")
+            for (index, id) in loose.enumerated() { walk(id, prefix: "", last: index == loose.count - 1, top: false) }
+        }
+        if !hosts.isEmpty {
+            lines.append("hosts")
+            for name in hosts.keys.sorted() {
+                guard let host = hosts[name] else { continue }
+                lines.append("   \(name)  pid=\(host.pid)  \(host.up ? "up" : "down")")
+            }
+        }
+        lines.append("at seq \(seq)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The tree as one JSON object (keys sorted): `seq`, `controllers` (creation order), `windows`, `hosts`.
+    public func json() -> String {
+        let controllers: [[String: Any]] = order.compactMap { id in
+            guard let node = nodes[id] else { return nil }
+            var object: [String: Any] = [
+                "id": node.id, "kind": node.kind, "host": node.host, "children": node.children,
+                "appearance": node.appearance,
+            ]
+            object["parent"] = node.parent ?? NSNull()
+            object["frame"] = node.frame.map { [$0.x, $0.y, $0.width, $0.height] } ?? NSNull()
+            object["pid"] = hosts[node.host].map { $0.pid } ?? NSNull()
+            object["presenting"] = node.presenting ?? NSNull()
+            object["presented"] = node.presented ?? NSNull()
+            return object
+        }
+        let windowObjects = windows.keys.sorted().compactMap { name -> [String: Any]? in
+            guard let window = windows[name] else { return nil }
+            return ["name": name, "root": window.root, "size": [window.size.width, window.size.height]]
+        }
+        let hostObjects = hosts.keys.sorted().compactMap { name -> [String: Any]? in
+            guard let host = hosts[name] else { return nil }
+            return ["name": name, "pid": host.pid, "up": host.up]
+        }
+        let object: [String: Any] = [
+            "seq": seq, "controllers": controllers, "windows": windowObjects, "hosts": hostObjects,
+        ]
+        return JSONText.encode(object)
+    }
+}
+
+/// Deterministic JSON text (sorted keys, no escaped slashes) for the command-line tools.
+public enum JSONText {
+    public static func encode(_ object: Any) -> String {
+        guard JSONSerialization.isValidJSONObject(object),
+            let data = try? JSONSerialization.data(
+                withJSONObject: object,
+                options: [.sortedKeys, .withoutEscapingSlashes]
+            )
+        else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,81 @@
+import ContainmentModel
+import Foundation
+
+extension WireEvent {
+    /// The object `watch --json` prints: `seq`, `event` (SPEC §10's name), `controller`, `time` (Unix nanoseconds),
+    /// `command` id, then the fields this event has, by SPEC §10's names.
+    public var jsonObject: [String: Any] {
+        var object: [String: Any] = [
+            "seq": seq, "event": name, "controller": controller, "time": timeUnixNanos, "commandId": commandID,
+        ]
+        func rect(_ r: Containment_V1_Rect) -> [Double] { [r.x, r.y, r.width, r.height] }
+        func size(_ s: Containment_V1_Size) -> [Double] { [s.width, s.height] }
+        switch name {
+        case "willMoveToParent", "didMoveToParent":
+            object["parent"] = hasParent ? parent : NSNull()
+        case "childAdded", "childRemoved":
+            object["parent"] = parent
+        case "viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear":
+            object["animated"] = flags.animated
+            object["movingToParent"] = flags.movingToParent
+            object["movingFromParent"] = flags.movingFromParent
+            object["beingPresented"] = flags.beingPresented
+            object["beingDismissed"] = flags.beingDismissed
+        case "viewWillTransitionToSize":
+            object["size"] = size(self.size)
+        case "controllerCreated":
+            object["kind"] = kind
+            object["host"] = host
+        case "viewInserted", "viewRemoved":
+            object["view"] = view
+            object["superview"] = superview
+        case "frameChanged":
+            object["view"] = view
+            object["frame"] = rect(frame)
+            object["by"] = by
+        case "alphaChanged":
+            object["view"] = view
+            object["alpha"] = alpha
+            object["by"] = by
+        case "hiddenChanged":
+            object["view"] = view
+            object["hidden"] = hidden
+            object["by"] = by
+        case "windowAttached", "windowResized":
+            object["window"] = window
+            object["size"] = size(self.size)
+        case "transitionBegan", "transitionCompleted":
+            object["from"] = from
+            object["to"] = to
+        case "ruleViolation":
+            object["command"] = command
+            object["by"] = by
+            object["code"] = code
+            object["message"] = message
+        case "hostUp", "hostRestarted":
+            object["host"] = host
+            object["pid"] = pid
+        case "hostDown":
+            object["host"] = host
+        default:
+            break
+        }
+        return object
+    }
+
+    /// One line of JSON.
+    public var json: String { JSONText.encode(jsonObject) }
+
+    /// One human line: the sequence number and the event as the model describes it.
+    public var line: String {
+        let text = (try? model().description) ?? "\(name)(\(controller))"
+        let hostSuffix = name == "controllerCreated" && !host.isEmpty ? " host=\(host)" : ""
+        return "\(String(seq).leftPadded(to: 6))  \(text)\(hostSuffix)"
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,67 @@
+import ContainmentBus
+import ContainmentModel
+
+/// What a controller does: user code a host wraps in the controller's actor.
+///
+/// A behavior receives every callback of its controller in SPEC order, one at a time, and acts through
+/// ``ControllerRef`` — adding children, setting frames, embedding — as its controller, whichever process runs the
+/// target. Register custom kinds with a ``BehaviorRegistry``.
+public protocol ControllerBehavior: Sendable {
+    /// One callback (`loadView`, `viewWillAppear`, `viewWillLayoutSubviews`, …), in order.
+    mutating func handle(_ callback: Event, controller: ControllerRef) async
+}
+
+/// A content controller: it has no children to lay out and no views of its own beyond its root.
+public struct ContentBehavior: ControllerBehavior {
+    public init() {}
+    public mutating func handle(_ callback: Event, controller: ControllerRef) async {}
+}
+
+/// A custom container: on every layout it stacks its children's root views vertically, each the container's full
+/// width and an equal share of its height — as their parent, the one party allowed to (SPEC §3, R2).
+public struct StackBehavior: ControllerBehavior {
+    private var size = Size.zero
+
+    public init() {}
+
+    public mutating func handle(_ callback: Event, controller: ControllerRef) async {
+        guard case .viewWillLayoutSubviews = callback else { return }
+        guard let snapshot = try? await controller.snapshot(),
+            let me = snapshot.controllers.first(where: { $0.id == controller.id.rawValue }), me.hasFrame
+        else { return }
+        let frame = me.frame.model
+        let embedded = me.children.filter { child in
+            snapshot.views.contains { $0.id == child && $0.hasSuperview }
+        }
+        guard !embedded.isEmpty else { return }
+        let share = frame.height / Double(embedded.count)
+        let commands = embedded.enumerated().map { index, child in
+            Command.setFrame(
+                .root(ControllerID(child)),
+                Rect(x: 0, y: share * Double(index), width: frame.width, height: share)
+            )
+        }
+        _ = try? await controller.perform(commands)
+    }
+}
+
+/// Which behavior runs each kind of controller in a host.
+public struct BehaviorRegistry: Sendable {
+    private var makers: [String: @Sendable () -> any ControllerBehavior]
+
+    /// `content` and the `stack` example container; other kinds run as content until registered.
+    public init() {
+        makers = [
+            Kind.content.rawValue: { ContentBehavior() },
+            "stack": { StackBehavior() },
+        ]
+    }
+
+    public mutating func register(_ kind: Kind, _ make: @escaping @Sendable () -> any ControllerBehavior) {
+        makers[kind.rawValue] = make
+    }
+
+    public func behavior(for kind: String) -> any ControllerBehavior {
+        makers[kind]?() ?? ContentBehavior()
+    }
+}

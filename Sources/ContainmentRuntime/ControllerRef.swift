@@ -1,0 +1,55 @@
+import ContainmentBus
+import ContainmentModel
+
+/// A controller's handle on the runtime: every command it issues goes to the supervisor as this controller, so the
+/// rules are checked against who is really asking, whichever process runs the controllers it names.
+public struct ControllerRef: Sendable {
+    public let id: ControllerID
+    let runtime: HostRuntime
+
+    /// Applies commands as one transaction, issued by this controller; returns the events or throws the rejection.
+    @discardableResult
+    public func perform(_ commands: [Command]) async throws(RemoteError) -> [WireEvent] {
+        let wires = commands.map { WireCommand(Request($0, by: .controller(id))) }
+        let reply = await runtime.request(.with { $0.commands = .with { $0.commands = wires } })
+        switch reply.body {
+        case .accepted(let accepted): return accepted.events
+        case .error(let error): throw RemoteError(error)
+        default: throw RemoteError(.malformed("The supervisor answered a command with something else."))
+        }
+    }
+
+    public func addChild(_ child: ControllerID) async throws(RemoteError) {
+        try await perform([.addChild(child, to: id)])
+    }
+
+    public func setFrame(of view: ViewID, to frame: Rect) async throws(RemoteError) {
+        try await perform([.setFrame(view, frame)])
+    }
+
+    /// The seeds' `displayContentController:` as one transaction.
+    public func embed(_ child: ControllerID, in superview: ViewID? = nil, frame: Rect) async throws(RemoteError) {
+        try await perform(
+            SeedListings.displayContentController(child, in: id, superview: superview, frame: frame).map(\.command)
+        )
+    }
+
+    /// The seeds' `hideContentController:` as one transaction.
+    public func unembed(_ child: ControllerID) async throws(RemoteError) {
+        try await perform(SeedListings.hideContentController(child, in: id).map(\.command))
+    }
+
+    public func transition(from: ControllerID, to: ControllerID, duration: Double = 0) async throws(RemoteError) {
+        try await perform([.transition(in: id, from: from, to: to, duration: duration)])
+    }
+
+    /// The whole state now.
+    public func snapshot() async throws(RemoteError) -> WireSnapshot {
+        let reply = await runtime.request(.with { $0.snapshot = Containment_V1_SnapshotRequest() })
+        switch reply.body {
+        case .snapshot(let snapshot): return snapshot
+        case .error(let error): throw RemoteError(error)
+        default: throw RemoteError(.malformed("The supervisor answered a snapshot request with something else."))
+        }
+    }
+}

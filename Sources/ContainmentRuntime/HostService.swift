@@ -1,0 +1,112 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+import Logging
+import ServiceLifecycle
+import ZeroMQ
+
+/// `containment host --name NAME` as a `Service`: the socket loop on its own thread and a dispatcher task that hands
+/// each controller actor its callbacks in order. Graceful shutdown says goodbye to the supervisor and stops.
+public struct HostService: Service {
+    let name: String
+    let config: RuntimeConfig
+    let kinds: BehaviorRegistry
+    let pidFile: String?
+    let logger: Logger
+
+    public init(
+        name: String,
+        config: RuntimeConfig,
+        kinds: BehaviorRegistry = BehaviorRegistry(),
+        pidFile: String?,
+        logger: Logger
+    ) {
+        self.name = name
+        self.config = config
+        self.kinds = kinds
+        self.pidFile = pidFile
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        try RunDirectory.prepare(config.runDirectory)
+        let context = try Context()
+        let inboxEndpoint = "inproc://host-outbox"
+        let (jobs, continuation) = AsyncStream<HostJob>.makeStream()
+        let name = name
+        let config = config
+        let logger = logger
+        // inproc lets the outbox connect before the loop's inbox binds.
+        let runtime = HostRuntime(name: name, outbox: try Outbox(context: context, endpoint: inboxEndpoint))
+        if let pidFile { try RunDirectory.writePID(to: pidFile) }
+        defer { if let pidFile { RunDirectory.remove(pidFile) } }
+        try await withGracefulShutdownHandler {
+            async let served: Void = runOnThread(named: "host-\(name)") {
+                do {
+                    try HostLoop(
+                        name: name,
+                        context: context,
+                        config: config,
+                        inboxEndpoint: inboxEndpoint,
+                        runtime: runtime,
+                        jobs: continuation,
+                        logger: logger
+                    ).run()
+                } catch {
+                    continuation.finish()
+                    throw error
+                }
+            }
+            await Dispatcher(runtime: runtime, kinds: kinds, logger: logger).run(jobs)
+            try await served
+        } onGracefulShutdown: {
+            logger.info("host stopping", metadata: ["host": "\(name)"])
+            Task { await runtime.outbox.stop() }
+        }
+        await runtime.outbox.close()
+        context.terminate()
+    }
+}
+
+/// Runs the host's controller actors: one job at a time, so each actor gets its callbacks in the order the
+/// supervisor sent them.
+struct Dispatcher {
+    let runtime: HostRuntime
+    let kinds: BehaviorRegistry
+    let logger: Logger
+
+    func run(_ jobs: AsyncStream<HostJob>) async {
+        var actors: [ControllerID: ControllerActor] = [:]
+        func adopt(_ id: ControllerID, kind: String) {
+            guard actors[id] == nil else { return }
+            actors[id] = ControllerActor(id: id, kind: kind, behavior: kinds.behavior(for: kind), runtime: runtime)
+        }
+        for await job in jobs {
+            switch job {
+            case .adopt(let controllers):
+                for controller in controllers { adopt(ControllerID(controller.id), kind: controller.kind) }
+            case .deliver(let events):
+                for event in events {
+                    let id = ControllerID(event.controller)
+                    switch event.name {
+                    case "controllerCreated": adopt(id, kind: event.kind)
+                    case "controllerDestroyed": actors[id] = nil
+                    default: await actors[id]?.receive(event)
+                    }
+                }
+            case .inspect(let requestID, let id):
+                let callbacks = await actors[id]?.received ?? []
+                await runtime.outbox.send(
+                    .with {
+                        $0.requestID = requestID
+                        $0.inspectReply = .with {
+                            $0.controller = id.rawValue
+                            $0.host = runtime.name
+                            $0.callbacks = callbacks
+                        }
+                    }
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Yams
+
+/// The runtime's settings: where the sockets are, how long to wait, how often hosts beat. A `Sendable` value with
+/// defaults; ``load(from:environment:)`` reads `Config/runtime.yaml`'s keys (documented there) over them.
+public struct RuntimeConfig: Sendable, Equatable {
+    /// Sockets, pid files, logs and the journal (`CONTAINMENT_RUN_DIR`; default `$TMPDIR/containment-$USER`).
+    public var runDirectory: String
+    /// The supervisor's ROUTER: commands, snapshots, host registration.
+    public var commandEndpoint: String
+    /// The supervisor's PUB: every event.
+    public var eventEndpoint: String
+    /// How long a client waits for a reply.
+    public var requestTimeout: Duration = .seconds(5)
+    /// How often a host tells the supervisor it is alive.
+    public var heartbeatInterval: Duration = .milliseconds(500)
+    /// After this long without a heartbeat, the supervisor declares a host down.
+    public var heartbeatTimeout: Duration = .milliseconds(2_000)
+    /// The journal of accepted commands.
+    public var journalPath: String
+
+    public init(runDirectory: String) {
+        self.runDirectory = runDirectory
+        commandEndpoint = "ipc://\(runDirectory)/command.sock"
+        eventEndpoint = "ipc://\(runDirectory)/events.sock"
+        journalPath = "\(runDirectory)/journal.log"
+    }
+
+    /// `CONTAINMENT_RUN_DIR`, or `$TMPDIR/containment-$USER` (`/tmp` when `TMPDIR` is unset).
+    public static func defaultRunDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        if let directory = environment["CONTAINMENT_RUN_DIR"], !directory.isEmpty { return directory }
+        let temporary = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let user = environment["USER"] ?? environment["LOGNAME"] ?? String(getuid())
+        return "\(temporary.hasSuffix("/") ? String(temporary.dropLast()) : temporary)/containment-\(user)"
+    }
+
+    /// The defaults for the run directory, then the keys of the YAML file at `path` (if any), with `{run}` in a value
+    /// replaced by the run directory.
+    public static func load(
+        from path: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> RuntimeConfig {
+        let run = defaultRunDirectory(environment: environment)
+        var config = RuntimeConfig(runDirectory: run)
+        guard let path else { return config }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError("Cannot read the runtime configuration \(path): \(error.localizedDescription)")
+        }
+        let file: File
+        do {
+            file = try YAMLDecoder().decode(File.self, from: text)
+        } catch {
+            throw ConfigError("The runtime configuration \(path) is not valid: \(error)")
+        }
+        func expand(_ value: String) -> String { value.replacingOccurrences(of: "{run}", with: run) }
+        if let value = file.command { config.commandEndpoint = expand(value) }
+        if let value = file.events { config.eventEndpoint = expand(value) }
+        if let value = file.journal { config.journalPath = expand(value) }
+        if let value = file.requestTimeoutMs { config.requestTimeout = .milliseconds(value) }
+        if let value = file.heartbeatIntervalMs { config.heartbeatInterval = .milliseconds(value) }
+        if let value = file.heartbeatTimeoutMs { config.heartbeatTimeout = .milliseconds(value) }
+        return config
+    }
+
+    /// The keys of `Config/runtime.yaml`.
+    private struct File: Decodable {
+        var command: String?
+        var events: String?
+        var journal: String?
+        var requestTimeoutMs: Int?
+        var heartbeatIntervalMs: Int?
+        var heartbeatTimeoutMs: Int?
+    }
+}
+
+/// A configuration or topology file that cannot be used, with the reason.
+public struct ConfigError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

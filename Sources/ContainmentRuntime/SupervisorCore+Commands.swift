@@ -1,0 +1,132 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+
+extension SupervisorCore {
+    /// Validates and applies commands as one transaction. On success: journal, publish, deliver, reply (when
+    /// `sender` is given). On rejection: a `ruleViolation` event for a rule broken, and the error returned.
+    ///
+    /// A host may only act as the controllers it runs; a client (ctl) may act as anyone.
+    @discardableResult
+    func submit(_ commands: [WireCommand], from sender: [UInt8]?, requestID: UInt64 = 0) -> RemoteError? {
+        let host = sender.flatMap { hostNames[$0] }
+        var requests: [Request] = []
+        var journaled = commands
+        var created: [ControllerID: String] = [:]
+        guard !commands.isEmpty else { return RemoteError(.malformed("The batch holds no command.")) }
+        for (index, wire) in commands.enumerated() {
+            let request: Request
+            do {
+                request = try wire.request(hostTargets: { name in self.controllers(on: name) })
+            } catch {
+                return RemoteError(error, index: index)
+            }
+            if let host {
+                guard case .controller(let id) = request.by, hostOf[id] == host else {
+                    return RemoteError(
+                        ContainmentError(
+                            .unauthorized,
+                            "Host \(host) may act only as a controller it runs, not as \(request.by.description.isEmpty ? "an unnamed party" : request.by.description)."
+                        ),
+                        index: index
+                    )
+                }
+            }
+            if case .create(let id, _, _) = request.command {
+                let assigned = wire.create.host.isEmpty ? (host ?? leastLoadedHost()) : wire.create.host
+                created[id] = assigned
+                journaled[index].create.host = assigned
+            }
+            requests.append(request)
+        }
+        let commandID = nextCommandID
+        nextCommandID += 1
+        let time = Self.now()
+        let events: [Event]
+        do {
+            events = try state.apply(batch: requests)
+        } catch {
+            publish(
+                ContainmentState.violation(of: requests[error.index], error: error.error),
+                commandID: commandID,
+                time: time
+            )
+            return RemoteError(error.error, index: error.index)
+        }
+        for (id, host) in created where !host.isEmpty {
+            hostOf[id] = host
+            if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: clock.now) }
+        }
+        let firstSeq = seq + 1
+        do {
+            try journal.append(
+                .with {
+                    $0.commandID = commandID
+                    $0.timeUnixNanos = time
+                    $0.commands = journaled
+                    $0.firstSeq = firstSeq
+                    $0.eventCount = UInt32(clamping: events.count)
+                }
+            )
+        } catch {
+            logger.error("cannot write the journal \(journal.path): \(error)")
+        }
+        let wires = events.map { publish($0, commandID: commandID, time: time) }
+        deliver(wires)
+        for event in events {
+            if case .controllerDestroyed(let id) = event { hostOf[id] = nil }
+        }
+        scheduleTransitions(requests)
+        if let sender {
+            reply(
+                to: sender,
+                requestID: requestID,
+                .accepted(
+                    .with {
+                        $0.commandID = commandID
+                        $0.events = wires
+                    }
+                )
+            )
+        }
+        return nil
+    }
+
+    func controllers(on host: String) -> [ControllerID] {
+        hostOf.filter { $0.value == host }.map(\.key).sorted()
+    }
+
+    /// The connected host running the fewest controllers; empty when none is connected.
+    func leastLoadedHost() -> String {
+        var load: [String: Int] = [:]
+        for host in hostOf.values { load[host, default: 0] += 1 }
+        return hosts.values.filter(\.up).map(\.name).min { (load[$0] ?? 0, $0) < (load[$1] ?? 0, $1) } ?? ""
+    }
+
+    /// A transition with a duration completes when it has run that long, unless a later command completes it first.
+    private func scheduleTransitions(_ requests: [Request]) {
+        for request in requests {
+            guard case .transition(let parent, let from, let to, let duration, _) = request.command, duration > 0,
+                let running = state.transitions.first(where: { $0.parent == parent && $0.from == from && $0.to == to })
+            else { continue }
+            timers.append(
+                TransitionTimer(deadline: clock.now + .milliseconds(Int64(duration * 1000)), transition: running)
+            )
+        }
+    }
+
+    func fireTimers() {
+        let now = clock.now
+        let due = timers.filter { $0.deadline <= now }
+        guard !due.isEmpty else { return }
+        timers.removeAll { $0.deadline <= now }
+        for timer in due where state.transitions.contains(timer.transition) {
+            let running = timer.transition
+            let request = Request.by(
+                running.parent,
+                .completeTransition(in: running.parent, from: running.from, to: running.to)
+            )
+            submit([WireCommand(request)], from: nil)
+        }
+    }
+}

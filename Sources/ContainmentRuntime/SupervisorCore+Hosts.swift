@@ -1,0 +1,170 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+
+extension SupervisorCore {
+    // MARK: Registration and liveness
+
+    /// A host registers (again): it gets its controllers, then every callback it missed.
+    func welcome(_ hello: Containment_V1_Hello, from sender: [UInt8], requestID: UInt64) {
+        guard hello.protocolVersion == protocolVersion else {
+            reply(
+                to: sender,
+                requestID: requestID,
+                .error(
+                    .init(.malformed("Protocol \(hello.protocolVersion) is not spoken here (\(protocolVersion) is)."))
+                )
+            )
+            return
+        }
+        guard ContainmentState.isValidName(hello.host) else {
+            reply(to: sender, requestID: requestID, .error(.init(.malformed("\"\(hello.host)\" is not a host name."))))
+            return
+        }
+        var record = hosts[hello.host] ?? HostRecord(name: hello.host, lastSeen: clock.now)
+        if let old = record.routingID { hostNames[old] = nil }
+        let restarted = record.everConnected
+        record.routingID = sender
+        record.pid = hello.pid
+        record.up = true
+        record.everConnected = true
+        record.lastSeen = clock.now
+        let pending = record.pending
+        record.pending = []
+        hosts[hello.host] = record
+        hostNames[sender] = hello.host
+        let pid = Int(hello.pid)
+        publish(
+            restarted ? .hostRestarted(host: hello.host, pid: pid) : .hostUp(host: hello.host, pid: pid),
+            commandID: 0,
+            time: Self.now()
+        )
+        logger.info("host \(restarted ? "restarted" : "up")", metadata: ["host": "\(hello.host)", "pid": "\(pid)"])
+        let owned = controllers(on: hello.host).compactMap { state.controllers[$0] }.sorted { $0.serial < $1.serial }
+        reply(
+            to: sender,
+            requestID: requestID,
+            .welcome(
+                .with {
+                    $0.controllers = owned.map {
+                        Containment_V1_ControllerState($0, host: hello.host, view: state.views[$0.rootView])
+                    }
+                    $0.heartbeatIntervalMs = UInt32(clamping: config.heartbeatInterval.milliseconds)
+                }
+            )
+        )
+        if !pending.isEmpty { sendDelivery(pending, to: hello.host) }
+    }
+
+    func beat(_ name: String, from sender: [UInt8]) {
+        guard hostNames[sender] == name, var record = hosts[name] else { return }
+        record.lastSeen = clock.now
+        if !record.up {
+            record.up = true
+            hosts[name] = record
+            publish(.hostUp(host: name, pid: Int(record.pid)), commandID: 0, time: Self.now())
+        } else {
+            hosts[name] = record
+        }
+    }
+
+    func hostLeft(_ name: String, from sender: [UInt8]) {
+        guard hostNames[sender] == name else { return }
+        hostNames[sender] = nil
+        hosts[name]?.routingID = nil
+        markDown(name, reason: "said goodbye")
+    }
+
+    func checkHeartbeats() {
+        let now = clock.now
+        for (name, record) in hosts where record.up && now - record.lastSeen > config.heartbeatTimeout {
+            markDown(name, reason: "missed its heartbeats")
+        }
+    }
+
+    private func markDown(_ name: String, reason: String) {
+        guard hosts[name]?.up == true else { return }
+        hosts[name]?.up = false
+        publish(.hostDown(host: name), commandID: 0, time: Self.now())
+        logger.warning("host down", metadata: ["host": "\(name)", "reason": "\(reason)"])
+    }
+
+    // MARK: Callbacks to hosts
+
+    /// Sends each host the callbacks (and creations, destructions) of the controllers it runs, in event order.
+    func deliver(_ events: [WireEvent]) {
+        var byHost: [String: [WireEvent]] = [:]
+        var order: [String] = []
+        for event in events where Self.isDelivered(event.name) {
+            guard let host = hostOf[ControllerID(event.controller)] else { continue }
+            if byHost[host] == nil { order.append(host) }
+            byHost[host, default: []].append(event)
+        }
+        for host in order {
+            if let batch = byHost[host] { sendDelivery(batch, to: host) }
+        }
+    }
+
+    static func isDelivered(_ name: String) -> Bool {
+        EventCategory(eventName: name) == .callbacks || name == "controllerCreated" || name == "controllerDestroyed"
+    }
+
+    func sendDelivery(_ events: [WireEvent], to host: String) {
+        guard var record = hosts[host] else { return }
+        guard record.up, let peer = record.routingID,
+            send(.with { $0.body = .delivery(.with { $0.events = events }) }, to: peer)
+        else {
+            record.pending.append(contentsOf: events)
+            hosts[host] = record
+            return
+        }
+    }
+
+    // MARK: Inspect
+
+    func forwardInspect(_ request: Containment_V1_InspectRequest, from client: [UInt8], requestID: UInt64) {
+        let id = ControllerID(request.controller)
+        guard state.controllers[id] != nil, let host = hostOf[id] else {
+            let message =
+                state.controllers[id] == nil ? "There is no controller \(id)." : "No host runs \(id)."
+            reply(to: client, requestID: requestID, .error(.init(ContainmentError(.unknownController, message))))
+            return
+        }
+        guard let record = hosts[host], record.up, let peer = record.routingID else {
+            reply(
+                to: client,
+                requestID: requestID,
+                .error(.init(ContainmentError(.hostUnavailable, "Host \(host), which runs \(id), is not connected.")))
+            )
+            return
+        }
+        let forwardID = nextForwardID
+        nextForwardID += 1
+        inspects = inspects.filter { $0.value.deadline > clock.now }
+        inspects[forwardID] = ForwardedInspect(
+            client: client,
+            requestID: requestID,
+            deadline: clock.now + config.requestTimeout
+        )
+        send(
+            .with {
+                $0.requestID = forwardID
+                $0.body = .inspect(request)
+            },
+            to: peer
+        )
+    }
+
+    func relayInspect(_ inspected: Containment_V1_InspectReply, requestID: UInt64) {
+        guard let pending = inspects.removeValue(forKey: requestID) else { return }
+        reply(to: pending.client, requestID: pending.requestID, .inspectReply(inspected))
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,74 @@
+import ContainmentBus
+import Foundation
+import Logging
+import ServiceLifecycle
+import ZeroMQ
+
+/// `containment supervisor` as a `Service`: the loop on a thread of its own, stopped by graceful shutdown
+/// (SIGTERM/SIGINT through the `ServiceGroup`), with its pid file written once it serves and removed when it stops.
+public struct SupervisorService: Service {
+    let config: RuntimeConfig
+    let topology: Topology?
+    let pidFile: String?
+    let logger: Logger
+
+    public init(config: RuntimeConfig, topology: Topology?, pidFile: String?, logger: Logger) {
+        self.config = config
+        self.topology = topology
+        self.pidFile = pidFile
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        try RunDirectory.prepare(config.runDirectory)
+        let context = try Context()
+        let config = config
+        let topology = topology
+        let logger = logger
+        let pidFile = pidFile
+        try await withGracefulShutdownHandler {
+            try await runOnThread(named: "supervisor") {
+                let core = try SupervisorCore(context: context, config: config, logger: logger)
+                if let topology { try core.apply(topology) }
+                if let pidFile { try RunDirectory.writePID(to: pidFile) }
+                defer { if let pidFile { RunDirectory.remove(pidFile) } }
+                core.run()
+            }
+        } onGracefulShutdown: {
+            logger.info("supervisor stopping")
+            context.shutdown()
+        }
+        context.terminate()
+        RunDirectory.removeSocket(config.commandEndpoint)
+        RunDirectory.removeSocket(config.eventEndpoint)
+    }
+}
+
+/// The run directory's files: made before the daemons start, removed when they stop.
+enum RunDirectory {
+    static func prepare(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw ConfigError("Cannot create the run directory \(path): \(error.localizedDescription)")
+        }
+    }
+
+    static func writePID(to path: String) throws {
+        do {
+            try "\(getpid())\n".write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw ConfigError("Cannot write the pid file \(path): \(error.localizedDescription)")
+        }
+    }
+
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// libzmq leaves an `ipc://` socket file behind when its context ends without an explicit unbind.
+    static func removeSocket(_ endpoint: String) {
+        guard endpoint.hasPrefix("ipc://") else { return }
+        remove(String(endpoint.dropFirst("ipc://".count)))
+    }
+}

@@ -1,0 +1,184 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+import Yams
+
+/// Which controllers exist, of which kind, in which host, under which parent, and the window — read from a
+/// `Config/topologies/*.yaml` file. The supervisor applies it at start as ordinary commands.
+public struct Topology: Sendable, Equatable {
+    public struct Window: Sendable, Equatable {
+        public var name: String
+        public var size: Size
+        public var root: String
+    }
+
+    public struct Controller: Sendable, Equatable {
+        public var id: String
+        public var kind: String
+        public var host: String
+        public var parent: String?
+        /// Embedded in the parent's root view (displayContentController) at this frame; `nil`: only added as a child.
+        public var frame: Rect?
+        public var properties: ControllerProperties
+    }
+
+    public var window: Window?
+    public var hosts: [String]
+    public var controllers: [Controller]
+
+    /// Reads and checks a topology file.
+    public static func load(path: String) throws -> Topology {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError("Cannot read the topology \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try parse(text)
+        } catch let error as ConfigError {
+            throw ConfigError("\(path): \(error.description)")
+        } catch {
+            throw ConfigError("\(path) is not a valid topology: \(error)")
+        }
+    }
+
+    public static func parse(_ text: String) throws -> Topology {
+        let file = try YAMLDecoder().decode(File.self, from: text)
+        var hosts = file.hosts ?? []
+        var controllers: [Controller] = []
+        for entry in file.controllers {
+            var properties = ControllerProperties()
+            if entry.manualAppearance == true { properties.automaticallyForwardsAppearance = false }
+            if entry.manualSizeTransitions == true { properties.automaticallyForwardsSizeTransitions = false }
+            if let value = entry.definesPresentationContext { properties.definesPresentationContext = value }
+            if let value = entry.providesPresentationContextTransitionStyle {
+                properties.providesPresentationContextTransitionStyle = value
+            }
+            if let value = entry.presentationStyle {
+                guard let style = ModalPresentationStyle(rawValue: value) else {
+                    throw ConfigError("controller \(entry.id): unknown presentationStyle \(value)")
+                }
+                properties.modalPresentationStyle = style
+            }
+            if let value = entry.transitionStyle {
+                guard let style = ModalTransitionStyle(rawValue: value) else {
+                    throw ConfigError("controller \(entry.id): unknown transitionStyle \(value)")
+                }
+                properties.modalTransitionStyle = style
+            }
+            properties.title = entry.title
+            let frame: Rect?
+            switch entry.embed {
+            case nil, .flag(false): frame = nil
+            case .flag(true): frame = .zero  // resolved below: the parent's bounds
+            case .frame(let values):
+                guard values.count == 4 else { throw ConfigError("controller \(entry.id): embed takes [x, y, w, h]") }
+                frame = Rect(x: values[0], y: values[1], width: values[2], height: values[3])
+            }
+            if !hosts.contains(entry.host) { hosts.append(entry.host) }
+            controllers.append(
+                Controller(
+                    id: entry.id,
+                    kind: entry.kind ?? "content",
+                    host: entry.host,
+                    parent: entry.parent,
+                    frame: frame,
+                    properties: properties
+                )
+            )
+        }
+        let ids = Set(controllers.map(\.id))
+        guard ids.count == controllers.count else { throw ConfigError("a controller id appears twice") }
+        for controller in controllers {
+            if let parent = controller.parent, !ids.contains(parent) {
+                throw ConfigError("controller \(controller.id): unknown parent \(parent)")
+            }
+        }
+        var window: Window?
+        if let entry = file.window {
+            guard ids.contains(entry.root) else {
+                throw ConfigError("window \(entry.name): unknown root \(entry.root)")
+            }
+            window = Window(name: entry.name, size: Size(width: entry.width, height: entry.height), root: entry.root)
+        }
+        return Topology(window: window, hosts: hosts, controllers: controllers)
+    }
+
+    /// The topology as requests: every controller created on its host, the window attached, then, in file order,
+    /// each child added by its parent — and embedded (the seeds' displayContentController) where asked, full size in
+    /// its parent unless a frame is given.
+    public func requests() -> [(request: Request, host: String?)] {
+        var result: [(request: Request, host: String?)] = controllers.map { controller in
+            (
+                .system(
+                    .create(ControllerID(controller.id), kind: Kind(controller.kind), properties: controller.properties)
+                ), controller.host
+            )
+        }
+        var sizes: [String: Size] = [:]
+        if let window {
+            result.append(
+                (.system(.attachWindow(WindowID(window.name), root: ControllerID(window.root), size: window.size)), nil)
+            )
+            sizes[window.root] = window.size
+        }
+        for controller in controllers {
+            guard let parent = controller.parent else { continue }
+            let child = ControllerID(controller.id)
+            let parentID = ControllerID(parent)
+            guard var frame = controller.frame else {
+                result.append((.by(parentID, .addChild(child, to: parentID)), nil))
+                continue
+            }
+            if frame == .zero { frame = Rect(size: sizes[parent] ?? .zero) }
+            sizes[controller.id] = frame.size
+            for request in SeedListings.displayContentController(child, in: parentID, frame: frame) {
+                result.append((request, nil))
+            }
+        }
+        return result
+    }
+
+    private struct File: Decodable {
+        var window: WindowEntry?
+        var hosts: [String]?
+        var controllers: [ControllerEntry]
+    }
+
+    private struct WindowEntry: Decodable {
+        var name: String
+        var width: Double
+        var height: Double
+        var root: String
+    }
+
+    private struct ControllerEntry: Decodable {
+        var id: String
+        var kind: String?
+        var host: String
+        var parent: String?
+        var embed: Embed?
+        var title: String?
+        var manualAppearance: Bool?
+        var manualSizeTransitions: Bool?
+        var definesPresentationContext: Bool?
+        var providesPresentationContextTransitionStyle: Bool?
+        var presentationStyle: String?
+        var transitionStyle: String?
+    }
+
+    private enum Embed: Decodable {
+        case flag(Bool)
+        case frame([Double])
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let flag = try? container.decode(Bool.self) {
+                self = .flag(flag)
+            } else {
+                self = .frame(try container.decode([Double].self))
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import ContainmentBus
+import ContainmentModel
+
+extension CtlVerbs {
+    struct AddChild: CtlVerb {
+        static let configuration = CommandConfiguration(commandName: "add-child", abstract: "addChild (SPEC §2).")
+        @Argument var parent: String
+        @Argument var child: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.addChild(ControllerID(child), to: ControllerID(parent)), options)]
+        }
+    }
+
+    struct WillMove: CtlVerb {
+        static let configuration = CommandConfiguration(commandName: "will-move", abstract: "willMove(toParent:).")
+        @Argument var child: String
+        @Option(help: "The parent, or `none` for nil.") var to: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.willMove(ControllerID(child), toParent: to == "none" ? nil : ControllerID(to)), options)]
+        }
+    }
+
+    struct DidMove: CtlVerb {
+        static let configuration = CommandConfiguration(commandName: "did-move", abstract: "didMove(toParent:).")
+        @Argument var child: String
+        @Option var to: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.didMove(ControllerID(child), toParent: ControllerID(to)), options)]
+        }
+    }
+
+    struct Remove: CtlVerb {
+        static let configuration = CommandConfiguration(abstract: "removeFromParent.")
+        @Argument var child: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.removeFromParent(ControllerID(child)), options)]
+        }
+    }
+
+    struct Embed: CtlVerb {
+        static let configuration = CommandConfiguration(
+            abstract: "The seeds' displayContentController: addChild, frame, add the view, didMove — one transaction."
+        )
+        @Argument var parent: String
+        @Argument var child: String
+        @Option(name: .customLong("in"), help: "The parent's view to embed into (default: its root view).")
+        var superview: String?
+        @Option(help: "x,y,width,height (default: the parent's bounds).") var frame: String?
+        @OptionGroup var options: CtlOptions
+
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            let frame: Rect
+            if let text = self.frame {
+                frame = try Parse.rect(text)
+            } else {
+                let parentState = try state().controllers.first { $0.id == parent }
+                frame = Rect(size: parentState.map { $0.hasFrame ? $0.frame.model.size : .zero } ?? .zero)
+            }
+            let superview = try self.superview.map { try Parse.view($0) }
+            return SeedListings.displayContentController(
+                ControllerID(child),
+                in: ControllerID(parent),
+                superview: superview,
+                frame: frame
+            ).map { Request($0.command, options) }
+        }
+    }
+
+    struct Unembed: CtlVerb {
+        static let configuration = CommandConfiguration(
+            abstract: "The seeds' hideContentController: willMove(nil), remove the view, removeFromParent."
+        )
+        @Argument var child: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            // The container is the child's parent: the natural party of each of the three.
+            SeedListings.hideContentController(ControllerID(child), in: ControllerID(child)).map {
+                Request($0.command, options)
+            }
+        }
+    }
+
+    struct Appearance: CtlVerb {
+        static let configuration = CommandConfiguration(
+            abstract: "beginAppearanceTransition / endAppearanceTransition, for manual forwarding (SPEC §4).",
+            usage:
+                "containment ctl appearance C begin --appearing|--disappearing [--animated]\ncontainment ctl appearance C end"
+        )
+        enum Phase: String, ExpressibleByArgument { case begin, end }
+        @Argument var controller: String
+        @Argument var phase: Phase
+        @Flag(name: .customLong("appearing")) var appearing = false
+        @Flag(name: .customLong("disappearing")) var disappearing = false
+        @Flag var animated = false
+        @OptionGroup var options: CtlOptions
+
+        func validate() throws {
+            if phase == .begin, appearing == disappearing {
+                throw ValidationError("begin takes exactly one of --appearing and --disappearing")
+            }
+            if phase == .end, appearing || disappearing || animated {
+                throw ValidationError("end takes no direction")
+            }
+        }
+
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            let id = ControllerID(controller)
+            switch phase {
+            case .begin: return [Request(.beginAppearance(id, appearing: appearing, animated: animated), options)]
+            case .end: return [Request(.endAppearance(id), options)]
+            }
+        }
+    }
+
+    struct Transition: CtlVerb {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "transition(from:to:duration:) in a parent (SPEC §5); the supervisor completes it after --duration."
+        )
+        @Argument var parent: String
+        @Argument var from: String
+        @Argument var to: String
+        @Option(help: "Seconds; 0 completes at once.") var duration = 0.0
+        @Option(help: "The new child's frame, x,y,width,height.") var frame: String?
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            let command = Command.transition(
+                in: ControllerID(parent),
+                from: ControllerID(from),
+                to: ControllerID(to),
+                duration: duration,
+                frame: try frame.map { try Parse.rect($0) }
+            )
+            return [Request(command, options)]
+        }
+    }
+
+    struct CompleteTransition: CtlVerb {
+        static let configuration = CommandConfiguration(
+            commandName: "complete-transition",
+            abstract: "Complete a running transition now."
+        )
+        @Argument var parent: String
+        @Argument var from: String
+        @Argument var to: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [
+                Request(
+                    .completeTransition(in: ControllerID(parent), from: ControllerID(from), to: ControllerID(to)),
+                    options
+                )
+            ]
+        }
+    }
+}

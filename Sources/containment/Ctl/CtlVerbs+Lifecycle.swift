@@ -1,0 +1,126 @@
+import ArgumentParser
+import ContainmentBus
+import ContainmentModel
+
+enum CtlVerbs {
+    static let all: [any ParsableCommand.Type] = [
+        Create.self, Destroy.self, Attach.self, Resize.self, MemoryWarning.self, AddChild.self, WillMove.self,
+        DidMove.self, Remove.self, Embed.self, Unembed.self, LoadView.self, AddView.self, RemoveView.self,
+        SetFrame.self, SetAlpha.self, SetHidden.self, Appearance.self, Transition.self, CompleteTransition.self,
+        Batch.self,
+    ]
+
+    struct Create: CtlVerb {
+        static let configuration = CommandConfiguration(abstract: "Create a controller (SPEC §1).")
+        @Argument var id: String
+        @Option(help: "content, navigation, tab, page, split, menu, or a custom kind a host registers.")
+        var kind = "content"
+        @Option(help: "The host process that runs it; default: the least loaded connected host.")
+        var host: String?
+        @Flag(help: "automaticallyForwardsAppearance = false (the container forwards appearance itself).")
+        var manualAppearance = false
+        @Flag(help: "automaticallyForwardsSizeTransitions = false.")
+        var manualSizeTransitions = false
+        @Flag(help: "definesPresentationContext = true.")
+        var definesContext = false
+        @Flag(help: "providesPresentationContextTransitionStyle = true.")
+        var providesContextStyle = false
+        @Option(
+            help:
+                "modalPresentationStyle: fullScreen, pageSheet, formSheet, currentContext, overFullScreen, overCurrentContext."
+        )
+        var presentationStyle: String?
+        @Option(help: "modalTransitionStyle: coverVertical, flipHorizontal, crossDissolve, partialCurl.")
+        var transitionStyle: String?
+        @Option(help: "The title.") var title: String?
+        @Option(help: "The tab bar item's title.") var tabItem: String?
+        @Option(help: "The navigation item's title.") var navigationItem: String?
+        @OptionGroup var options: CtlOptions
+
+        func properties() throws -> ControllerProperties {
+            var properties = ControllerProperties()
+            properties.automaticallyForwardsAppearance = !manualAppearance
+            properties.automaticallyForwardsSizeTransitions = !manualSizeTransitions
+            properties.definesPresentationContext = definesContext
+            properties.providesPresentationContextTransitionStyle = providesContextStyle
+            if let presentationStyle {
+                guard let style = ModalPresentationStyle(rawValue: presentationStyle) else {
+                    throw ValidationError("unknown presentation style \(presentationStyle)")
+                }
+                properties.modalPresentationStyle = style
+            }
+            if let transitionStyle {
+                guard let style = ModalTransitionStyle(rawValue: transitionStyle) else {
+                    throw ValidationError("unknown transition style \(transitionStyle)")
+                }
+                properties.modalTransitionStyle = style
+            }
+            properties.title = title
+            properties.tabItem = tabItem
+            properties.navigationItem = navigationItem
+            return properties
+        }
+
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.create(ControllerID(id), kind: Kind(kind), properties: try properties()), options)]
+        }
+
+        /// A create carries its host on the wire, so it is sent here rather than through `requests`.
+        func run() async throws {
+            let connection = try Connection(options.runtime)
+            try submit(try wireCommands(), through: connection, options: options)
+        }
+
+        func wireCommands() throws -> [WireCommand] {
+            try requests { WireSnapshot() }.map { WireCommand($0, host: host) }
+        }
+    }
+
+    struct Destroy: CtlVerb {
+        static let configuration = CommandConfiguration(abstract: "Destroy a controller that stands alone.")
+        @Argument var id: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.destroy(ControllerID(id)), options)]
+        }
+    }
+
+    struct Attach: CtlVerb {
+        static let configuration = CommandConfiguration(abstract: "Make a controller the root of a window.")
+        @Argument var id: String
+        @Option var window: String
+        @Option(help: "WIDTHxHEIGHT") var size: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.attachWindow(WindowID(window), root: ControllerID(id), size: try Parse.size(size)), options)]
+        }
+    }
+
+    struct Resize: CtlVerb {
+        static let configuration = CommandConfiguration(abstract: "Resize a window (a size transition, SPEC §6).")
+        @Argument var window: String
+        @Argument(help: "WIDTHxHEIGHT") var size: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.resizeWindow(WindowID(window), size: try Parse.size(size)), options)]
+        }
+    }
+
+    struct MemoryWarning: CtlVerb {
+        static let configuration = CommandConfiguration(
+            commandName: "memory-warning",
+            abstract: "Send a memory warning to every controller, one host's, or those named."
+        )
+        @Option(help: "Only the controllers this host runs.") var host: String?
+        @Argument var controllers: [String] = []
+        @OptionGroup var options: CtlOptions
+
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            if let host {
+                let ids = try state().controllers.filter { $0.host == host }.map { ControllerID($0.id) }
+                return [Request(.memoryWarning(ids), options)]
+            }
+            return [Request(.memoryWarning(controllers.isEmpty ? nil : controllers.map { ControllerID($0) }), options)]
+        }
+    }
+}

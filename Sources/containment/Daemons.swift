@@ -1,0 +1,81 @@
+import ArgumentParser
+import ContainmentRuntime
+import Logging
+import ServiceLifecycle
+
+/// Options shared by the daemons.
+struct DaemonOptions: ParsableArguments {
+    @OptionGroup var runtime: RuntimeOptions
+
+    @Option(help: "Write the process id here once serving; removed on exit.")
+    var pidFile: String?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func logger(_ label: String) throws -> Logger {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: label)
+        logger.logLevel = level
+        return logger
+    }
+}
+
+/// Runs one service until SIGTERM or SIGINT, then shuts it down gracefully.
+func serve(_ service: some Service, logger: Logger) async throws {
+    let group = ServiceGroup(
+        configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    )
+    try await group.run()
+}
+
+struct SupervisorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "supervisor",
+        abstract: "Run the supervisor: the authority that validates, orders, journals and publishes every mutation."
+    )
+
+    @OptionGroup var daemon: DaemonOptions
+
+    @Option(help: "A topology to create at start (Config/topologies/*.yaml).")
+    var topology: String?
+
+    func run() async throws {
+        let logger = try daemon.logger("containment.supervisor")
+        let config = try daemon.runtime.load()
+        let topology: Topology?
+        do {
+            topology = try self.topology.map { try Topology.load(path: $0) }
+        } catch let error as ConfigError {
+            throw ValidationError(error.description)
+        }
+        try await serve(
+            SupervisorService(config: config, topology: topology, pidFile: daemon.pidFile, logger: logger),
+            logger: logger
+        )
+    }
+}
+
+struct HostCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "host",
+        abstract: "Run a host: a process that runs controller actors, one actor per controller."
+    )
+
+    @OptionGroup var daemon: DaemonOptions
+
+    @Option(help: "The host's name, as topologies and `ctl create --host` name it.")
+    var name: String
+
+    func run() async throws {
+        let logger = try daemon.logger("containment.host.\(name)")
+        let config = try daemon.runtime.load()
+        try await serve(
+            HostService(name: name, config: config, pidFile: daemon.pidFile, logger: logger),
+            logger: logger
+        )
+    }
+}

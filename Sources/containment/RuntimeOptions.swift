@@ -1,0 +1,46 @@
+import ArgumentParser
+import ContainmentBus
+import ContainmentModel
+import ContainmentRuntime
+import ZeroMQ
+
+/// The options every client and daemon shares.
+struct RuntimeOptions: ParsableArguments {
+    @Option(name: .long, help: "The runtime settings (YAML, see Config/runtime.yaml); default: built-in defaults.")
+    var config: String?
+
+    func load() throws -> RuntimeConfig {
+        do {
+            return try RuntimeConfig.load(from: config)
+        } catch let error as ConfigError {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+/// A connection to the supervisor's command socket for one client command.
+struct Connection {
+    let context: Context
+    let client: CommandClient
+    let config: RuntimeConfig
+
+    init(_ options: RuntimeOptions) throws {
+        config = try options.load()
+        do {
+            context = try Context()
+        } catch {
+            throw CleanExit.message("cannot start ZeroMQ: \(error)")
+        }
+        client = try CommandClient(context: context, endpoint: config.commandEndpoint, timeout: config.requestTimeout)
+    }
+}
+
+/// Exit codes of the clients: 1 for a rejected command, 3 when the runtime cannot be reached.
+enum ExitStatus {
+    static let rejected = ExitCode(1)
+    static let unreachable = ExitCode(3)
+
+    static func of(_ code: ContainmentError.Code) -> ExitCode {
+        code == .timeout || code == .hostUnavailable ? unreachable : rejected
+    }
+}

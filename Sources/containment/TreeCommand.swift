@@ -1,0 +1,96 @@
+import ArgumentParser
+import ContainmentBus
+import ContainmentModel
+import Foundation
+
+/// `containment tree`: the hierarchy now, from a snapshot.
+struct TreeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tree",
+        abstract: "Show the hierarchy now: kinds, host and pid, root frames, appearance states, presentation links."
+    )
+
+    @Flag(help: "One JSON object: seq, controllers, windows, hosts.")
+    var json = false
+
+    @OptionGroup var runtime: RuntimeOptions
+
+    func run() async throws {
+        let connection = try Connection(runtime)
+        let snapshot: WireSnapshot
+        do {
+            snapshot = try connection.client.snapshot()
+        } catch {
+            FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
+            throw ExitStatus.of(error.code)
+        }
+        let tree = TreeView(snapshot: snapshot)
+        print(json ? tree.json() : tree.rendered())
+    }
+}
+
+/// `containment inspect ID`: the callbacks one controller's actor received, in order, as its host reports them.
+struct InspectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show the callbacks one controller's actor received, in the order it received them."
+    )
+
+    @Argument var controller: String
+
+    @Flag(help: "One JSON object per callback.")
+    var json = false
+
+    @OptionGroup var runtime: RuntimeOptions
+
+    func run() async throws {
+        let connection = try Connection(runtime)
+        do {
+            let inspected = try connection.client.inspect(ControllerID(controller))
+            if !json {
+                print("\(inspected.controller) on host \(inspected.host): \(inspected.callbacks.count) callbacks")
+            }
+            for event in inspected.callbacks { print(json ? event.json : event.line) }
+        } catch {
+            FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
+            throw ExitStatus.of(error.code)
+        }
+    }
+}
+
+/// `containment wait`: returns once the supervisor answers and the named hosts are up (for scripts).
+struct WaitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wait",
+        abstract: "Wait until the supervisor answers and the given hosts are connected."
+    )
+
+    @Option(help: "Comma-separated host names that must be up.")
+    var hosts: String = ""
+
+    @Option(help: "Give up after this many seconds (exit 3).")
+    var timeout: Double = 15
+
+    @OptionGroup var runtime: RuntimeOptions
+
+    func run() async throws {
+        let wanted = Set(hosts.split(separator: ",").map(String.init))
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        var config = try runtime.load()
+        config.requestTimeout = .milliseconds(500)
+        var missing = wanted
+        while ContinuousClock.now < deadline {
+            if let connection = try? Connection(runtime), let snapshot = try? connection.client.snapshot() {
+                let up = Set(snapshot.hosts.filter(\.up).map(\.name))
+                missing = wanted.subtracting(up)
+                if missing.isEmpty { return }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let what =
+            missing.isEmpty
+            ? "the supervisor did not answer" : "hosts not up: \(missing.sorted().joined(separator: ", "))"
+        FileHandle.standardError.write(Data("wait: timed out after \(timeout) s: \(what)\n".utf8))
+        throw ExitStatus.unreachable
+    }
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Stops every daemon of the run directory with SIGTERM (hosts first, then the supervisor), waits for them, and
+# checks that no process, socket or pid file is left behind. Exit 1 if something had to be killed or cleaned.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+run_dir="$(containment_run_dir)"
+[ -d "$run_dir" ] || { echo "down: nothing runs in $run_dir"; exit 0; }
+status=0
+
+stop() {  # stop PIDFILE
+    local file="$1" pid
+    pid="$(cat "$file" 2>/dev/null)" || return 0
+    if ! process_alive "$pid"; then
+        echo "down: $(basename "$file" .pid) (pid $pid) was not running; removing its stale pid file" >&2
+        rm -f "$file"
+        status=1
+        return 0
+    fi
+    kill -TERM "$pid"
+    for _ in $(seq 1 100); do
+        process_alive "$pid" || break
+        sleep 0.1
+    done
+    if process_alive "$pid"; then
+        echo "down: $(basename "$file" .pid) (pid $pid) ignored SIGTERM for 10 s; killing it" >&2
+        kill -KILL "$pid"
+        rm -f "$file"
+        status=1
+    fi
+}
+
+shopt -s nullglob
+for file in "$run_dir"/host-*.pid; do stop "$file"; done
+[ -f "$run_dir/supervisor.pid" ] && stop "$run_dir/supervisor.pid"
+
+left=("$run_dir"/*.pid "$run_dir"/*.sock)
+if [ ${#left[@]} -gt 0 ]; then
+    echo "down: left behind, now removed: ${left[*]}" >&2
+    rm -f "${left[@]}"
+    status=1
+fi
+[ $status -eq 0 ] && echo "down: stopped; nothing left in $run_dir but logs and the journal"
+exit $status
