@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // Tests only: runs the daemons, scripts and clients as real processes.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // The pure rules of SPEC.md: value types, no I/O, no clocks.
@@ -82,7 +84,13 @@ let package = Package(
         ),
         .testTarget(
             name: "RuntimeTests",
-            dependencies: ["ContainmentBus", "ContainmentModel", "ZeroMQ"],
+            dependencies: [
+                "ContainmentBus",
+                "ContainmentModel",
+                "ContainmentRuntime",
+                "ZeroMQ",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ],
             swiftSettings: strict
         ),
     ]

@@ -1,4 +1,5 @@
 import ContainmentModel
+import Foundation
 import ZeroMQ
 
 /// The client side of the supervisor's command socket: a DEALER that sends one request at a time and waits for its
@@ -15,6 +16,12 @@ public final class CommandClient {
     public init(context: Context, endpoint: String, timeout: Duration = .seconds(5)) throws(ContainmentError) {
         self.endpoint = endpoint
         self.timeout = timeout
+        if endpoint.hasPrefix("ipc://"), access(String(endpoint.dropFirst("ipc://".count)), F_OK) != 0 {
+            throw ContainmentError(
+                .hostUnavailable,
+                "No supervisor listens at \(endpoint) (is it running? see scripts/status.sh)."
+            )
+        }
         do {
             socket = try context.socket(.dealer)
             try socket.set(.receiveTimeout, to: timeout)

@@ -28,7 +28,7 @@ public struct ViewID: Hashable, Sendable, CustomStringConvertible {
 
     public var isRoot: Bool { name == nil }
 
-    /// Parses `C` or `C/NAME`; `nil` when the text is empty or has an empty part.
+    /// Parses `C` or `C/NAME`; `nil` when the text is empty, has an empty part or a second `/`.
     public init?(parsing text: String) {
         guard let slash = text.firstIndex(of: "/") else {
             guard !text.isEmpty else { return nil }
@@ -37,7 +37,7 @@ public struct ViewID: Hashable, Sendable, CustomStringConvertible {
         }
         let owner = String(text[..<slash])
         let name = String(text[text.index(after: slash)...])
-        guard !owner.isEmpty, !name.isEmpty else { return nil }
+        guard !owner.isEmpty, !name.isEmpty, !name.contains("/") else { return nil }
         self.init(owner: ControllerID(owner), name: name)
     }
 

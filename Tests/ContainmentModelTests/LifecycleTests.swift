@@ -141,3 +141,12 @@ import Testing
         )
     }
 }
+
+@Suite struct IdentifierTests {
+    @Test func viewIDsParse() {
+        #expect(ViewID(parsing: "c") == .root("c"))
+        #expect(ViewID(parsing: "c/label") == ViewID(owner: "c", name: "label"))
+        #expect(ViewID(parsing: "c/label")?.description == "c/label")
+        for bad in ["", "/x", "c/", "a//b", "a/b/c"] { #expect(ViewID(parsing: bad) == nil, "\(bad)") }
+    }
+}

@@ -50,7 +50,7 @@ extension CtlVerbs {
         @Argument var child: String
         @Option(name: .customLong("in"), help: "The parent's view to embed into (default: its root view).")
         var superview: String?
-        @Option(help: "x,y,width,height (default: the parent's bounds).") var frame: String?
+        @Option(parsing: .unconditional, help: "x,y,width,height (default: the parent's bounds).") var frame: String?
         @OptionGroup var options: CtlOptions
 
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
@@ -126,7 +126,7 @@ extension CtlVerbs {
         @Argument var from: String
         @Argument var to: String
         @Option(help: "Seconds; 0 completes at once.") var duration = 0.0
-        @Option(help: "The new child's frame, x,y,width,height.") var frame: String?
+        @Option(parsing: .unconditional, help: "The new child's frame, x,y,width,height.") var frame: String?
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             let command = Command.transition(

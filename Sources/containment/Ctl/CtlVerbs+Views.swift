@@ -41,10 +41,16 @@ extension CtlVerbs {
             abstract: "Set a view's frame (a root view's only by its parent, SPEC §3 R2)."
         )
         @Argument var view: String
-        @Argument(help: "x,y,width,height") var frame: String
+        /// Captured as "unrecognized" so a negative origin (`-320,0,320,480`) is a value, not an option.
+        @Argument(parsing: .allUnrecognized, help: "x,y,width,height") var frame: [String]
         @OptionGroup var options: CtlOptions
+
+        func validate() throws {
+            guard frame.count == 1 else { throw ValidationError("set-frame takes one frame: x,y,width,height") }
+        }
+
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
-            [Request(.setFrame(try Parse.view(view), try Parse.rect(frame)), options)]
+            [Request(.setFrame(try Parse.view(view), try Parse.rect(frame[0])), options)]
         }
     }
 

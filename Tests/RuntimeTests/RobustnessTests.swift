@@ -1,0 +1,124 @@
+import ContainmentBus
+import ContainmentModel
+import ContainmentRuntime
+import Foundation
+import Testing
+import ZeroMQ
+
+/// Bad input on the supervisor's sockets, and clean shutdown.
+@Suite(.serialized) struct RobustnessTests {
+    static let topology = """
+        window: {name: main, width: 800, height: 600, root: solo}
+        controllers:
+          - {id: solo, kind: content, host: h0}
+        """
+
+    /// A raw DEALER on the command socket.
+    static func receive(_ socket: Socket) throws -> ServerMessage? {
+        guard let frames = try socket.receive(), frames.count == 1 else { return nil }
+        return try ServerMessage.decode(frames[0])
+    }
+
+    @Test func malformedFramesGetAnErrorAndTheSupervisorKeepsServing() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology)
+        let config = RuntimeConfig(runDirectory: runtime.runDirectory)
+        let context = try Context()
+        let dealer = try context.socket(.dealer)
+        try dealer.set(.receiveTimeout, to: .seconds(5))
+        try dealer.connect(config.commandEndpoint)
+
+        // Not a protobuf message at all.
+        _ = try dealer.send([[0xFF, 0xFF, 0xFF, 0x07, 0x00]])
+        let garbage = try #require(try Self.receive(dealer))
+        guard case .error(let error) = garbage.body else {
+            Issue.record("expected an error, got \(garbage)")
+            return
+        }
+        #expect(error.code == "malformed")
+        #expect(garbage.requestID == 0)
+
+        // Three frames where one is expected.
+        _ = try dealer.send([[1], [2], [3]])
+        let frames = try #require(try Self.receive(dealer))
+        guard case .error(let framesError) = frames.body else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(framesError.code == "malformed")
+        #expect(framesError.message == "A request is exactly one frame; got 3.")
+
+        // A well-formed message with no body, and a command that names an impossible view.
+        _ = try dealer.send([ClientMessage.with { $0.requestID = 7 }.bytes])
+        let empty = try #require(try Self.receive(dealer))
+        #expect(empty.requestID == 7)
+        guard case .error(let emptyError) = empty.body else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(emptyError.code == "malformed")
+        var command = WireCommand()
+        command.setFrame = .with { $0.view = "a//b" }
+        _ = try dealer.send([
+            ClientMessage.with {
+                $0.requestID = 8
+                $0.commands = .with { $0.commands = [command] }
+            }.bytes
+        ])
+        let badView = try #require(try Self.receive(dealer))
+        guard case .error(let viewError) = badView.body else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(viewError.code == "malformed")
+
+        // Garbage on the event socket's endpoint is nobody's input: a PUB does not read. The supervisor still serves.
+        _ = try dealer.send([
+            ClientMessage.with {
+                $0.requestID = 9
+                $0.snapshot = .init()
+            }.bytes
+        ])
+        let snapshot = try #require(try Self.receive(dealer))
+        #expect(snapshot.requestID == 9)
+        guard case .snapshot(let state) = snapshot.body else {
+            Issue.record("expected a snapshot")
+            return
+        }
+        #expect(state.controllers.map(\.id) == ["solo"])
+        dealer.close()
+        context.terminate()
+
+        let log = (try? String(contentsOfFile: runtime.runDirectory + "/logs/supervisor.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("dropped an undecodable request"))
+        #expect(log.contains("dropped a message of 3 frames"))
+        #expect(try await runtime.containment("tree").status == 0)
+        #expect(try await runtime.stop().status == 0)
+    }
+
+    @Test func downLeavesNoProcessSocketOrPidFile() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology)
+        let directory = runtime.runDirectory
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        let pidFiles = files.filter { $0.hasSuffix(".pid") }.sorted()
+        #expect(pidFiles == ["host-h0.pid", "supervisor.pid"])
+        #expect(files.contains("command.sock") && files.contains("events.sock"))
+        let pids = pidFiles.compactMap { name in
+            (try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)).flatMap {
+                Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+        #expect(pids.count == 2)
+        let down = try await runtime.script("down.sh", [])
+        #expect(down.status == 0, "\(down.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(left.filter { $0.hasSuffix(".pid") || $0.hasSuffix(".sock") }.isEmpty, "left: \(left)")
+        for pid in pids {
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            // Gone, or a zombie waiting for its reparented parent to reap it: no longer running either way.
+            #expect(state.isEmpty || state.contains(") Z "), "process \(pid) still runs: \(state)")
+        }
+        let status = try await runtime.script("status.sh", [])
+        #expect(status.status == 3)
+        #expect(try await runtime.stop().status == 0)
+    }
+}

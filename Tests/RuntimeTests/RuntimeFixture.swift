@@ -1,0 +1,143 @@
+import ContainmentBus
+import ContainmentModel
+import ContainmentRuntime
+import Foundation
+import Subprocess
+import Synchronization
+import SystemPackage
+import Testing
+
+/// A real runtime for one test: the supervisor and hosts started by `scripts/up.sh` in a fresh run directory, driven
+/// through the built `containment` binary, stopped by `scripts/down.sh`.
+final class RuntimeFixture: Sendable {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The `containment` binary beside the test bundle (or `CONTAINMENT_BIN`).
+    static let binary: String = {
+        if let path = ProcessInfo.processInfo.environment["CONTAINMENT_BIN"] { return path }
+        let bundle = Bundle.main.bundleURL.deletingLastPathComponent()
+        let candidates = [bundle, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        for directory in candidates {
+            let path = directory.appendingPathComponent("containment").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return repository.appendingPathComponent(".build/debug/containment").path
+    }()
+
+    let runDirectory: String
+    let topologyPath: String
+    private let stopped = Mutex(false)
+
+    /// Starts the runtime for a topology given as YAML text.
+    init(topology: String) async throws {
+        runDirectory =
+            FileManager.default.temporaryDirectory
+            .appendingPathComponent("containment-test-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: runDirectory, withIntermediateDirectories: true)
+        topologyPath = runDirectory + "/topology.yaml"
+        try topology.write(toFile: topologyPath, atomically: true, encoding: .utf8)
+        let up = try await script("up.sh", [topologyPath])
+        guard up.status == 0 else {
+            throw FixtureError("scripts/up.sh failed (\(up.status)): \(up.stderr)\n\(logs())")
+        }
+    }
+
+    /// Stops the runtime with scripts/down.sh; call it at the end of every test.
+    func stop() async throws -> Output {
+        stopped.withLock { $0 = true }
+        let output = try await script("down.sh", [])
+        try? FileManager.default.removeItem(atPath: runDirectory)
+        return output
+    }
+
+    deinit {
+        if !stopped.withLock({ $0 }) {
+            // A test that failed before its stop(): do not leave daemons behind.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [Self.repository.appendingPathComponent("scripts/down.sh").path]
+            process.environment = [
+                "CONTAINMENT_RUN_DIR": runDirectory, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "",
+            ]
+            try? process.run()
+        }
+    }
+
+    struct Output: Sendable {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    func script(_ name: String, _ arguments: [String]) async throws -> Output {
+        try await run("/bin/bash", [Self.repository.appendingPathComponent("scripts/\(name)").path] + arguments)
+    }
+
+    /// Runs `containment ARGUMENTS` to completion.
+    func containment(_ arguments: String..., input: String? = nil) async throws -> Output {
+        try await run(Self.binary, arguments, input: input)
+    }
+
+    func run(_ executable: String, _ arguments: [String], input: String? = nil) async throws -> Output {
+        let environment = Environment.inherit.updating([
+            "CONTAINMENT_RUN_DIR": runDirectory, "CONTAINMENT_BIN": Self.binary,
+        ])
+        let result = try await Subprocess.run(
+            .path(FilePath(executable)),
+            arguments: Arguments(arguments),
+            environment: environment,
+            workingDirectory: FilePath(Self.repository.path),
+            input: .string(input ?? ""),
+            output: .string(limit: 16 << 20),
+            error: .string(limit: 16 << 20)
+        )
+        let status: Int32 =
+            switch result.terminationStatus {
+            case .exited(let code): code
+            case .signaled(let signal): 128 + signal
+            }
+        return Output(status: status, stdout: result.standardOutput, stderr: result.standardError)
+    }
+
+    /// The logs of the daemons, for failure messages.
+    func logs() -> String {
+        let directory = runDirectory + "/logs"
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return files.sorted().map { name in
+            "== \(name)\n" + ((try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)) ?? "")
+        }.joined(separator: "\n")
+    }
+
+    /// `tree --json` parsed.
+    func treeJSON() async throws -> [String: Any] {
+        let output = try await containment("tree", "--json")
+        guard output.status == 0, let object = JSON.object(output.stdout) else {
+            throw FixtureError("tree --json failed (\(output.status)): \(output.stderr)")
+        }
+        return object
+    }
+}
+
+extension RuntimeFixture.Output {
+    /// The event descriptions of `ctl` / `inspect` lines (`SEQ  DESCRIPTION`), without the sequence numbers.
+    var eventDescriptions: [String] {
+        lines.compactMap { line in
+            let trimmed = line.drop { $0 == " " }
+            guard let space = trimmed.firstIndex(of: " "), trimmed[..<space].allSatisfy(\.isNumber) else { return nil }
+            return String(trimmed[space...].drop { $0 == " " })
+        }
+    }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+enum JSON {
+    static func object(_ text: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+    }
+}

@@ -1,0 +1,486 @@
+"""A Python client, written from docs/PROTOCOL.md alone, against a real runtime (scripts/up.sh, menu topology).
+
+Run with scripts/test-python-client.sh (it installs pyzmq, protobuf and pytest). The `containment` binary is
+CONTAINMENT_BIN, or the one `swift build --show-bin-path` names.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from containment_client import (  # noqa: E402
+    Client,
+    Mirror,
+    Tree,
+    category_of,
+    default_endpoints,
+    load_bindings,
+    read_journal,
+    topic_of,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+TOPOLOGY = "Config/topologies/menu.yaml"
+CONTROLLERS = ["menu", "first", "second", "third"]
+HOSTS = ["first-host", "menu-host", "second-host", "third-host"]
+
+# `ctl embed menu third`: third is already menu's child in menu.yaml, so addChild changes nothing (no
+# willMoveToParent, no childAdded); the view loads, gets its frame, goes in, appears, then didMove.
+EMBED_EXISTING_CHILD = [
+    "loadView",
+    "viewDidLoad",
+    "frameChanged",
+    "viewWillLayoutSubviews",
+    "viewDidLayoutSubviews",
+    "viewWillAppear",
+    "viewInserted",
+    "viewDidAppear",
+    "didMoveToParent",
+]
+# `ctl embed menu py` for a controller with no parent yet: the whole displayContentController listing.
+EMBED_NEW_CHILD = ["willMoveToParent", "childAdded"] + EMBED_EXISTING_CHILD
+
+
+# ---- Fixtures ----------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def pb(tmp_path_factory):
+    """Python code protoc generates from proto/containment.proto, in a temporary directory."""
+    return load_bindings(REPO / "proto", tmp_path_factory.mktemp("generated"))
+
+
+@pytest.fixture(scope="session")
+def containment_bin() -> str:
+    path = os.environ.get("CONTAINMENT_BIN")
+    if not path:
+        bin_dir = subprocess.run(
+            ["swift", "build", "--show-bin-path"], cwd=REPO, check=True, capture_output=True, text=True
+        ).stdout.strip()
+        path = os.path.join(bin_dir, "containment")
+    assert os.access(path, os.X_OK), f"no containment binary at {path}: swift build --product containment"
+    return path
+
+
+@dataclass
+class Runtime:
+    run_dir: str
+    env: dict
+    bin: str
+    pb: object
+    clients: list = field(default_factory=list)
+
+    @property
+    def command(self) -> str:
+        return default_endpoints(self.run_dir)[0]
+
+    @property
+    def events(self) -> str:
+        return default_endpoints(self.run_dir)[1]
+
+    def client(self, topics=("",)) -> Client:
+        client = Client(self.pb, self.command, self.events, topics=topics)
+        self.clients.append(client)
+        return client
+
+    def containment(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [self.bin, *args], cwd=REPO, env=self.env, capture_output=True, text=True, timeout=60
+        )
+
+    def ctl(self, *args: str) -> subprocess.CompletedProcess:
+        return self.containment("ctl", *args)
+
+    def logs(self) -> str:
+        text = []
+        for log in sorted(Path(self.run_dir, "logs").glob("*.log")):
+            text.append(f"--- {log.name}\n{log.read_text(errors='replace')[-3000:]}")
+        return "\n".join(text)
+
+
+def short_temp_dir() -> str:
+    """A fresh run directory whose socket paths fit in an ipc:// address (about 100 bytes)."""
+    base = tempfile.gettempdir()
+    if len(base) > 40:
+        base = "/tmp"
+    return tempfile.mkdtemp(prefix="containment-py-", dir=base)
+
+
+@pytest.fixture
+def runtime(pb, containment_bin):
+    """The menu topology in a fresh run directory; stopped with scripts/down.sh, which must exit 0."""
+    run_dir = short_temp_dir()
+    env = dict(os.environ, CONTAINMENT_RUN_DIR=run_dir)
+    env.pop("CONTAINMENT_CONFIG", None)
+    rt = Runtime(run_dir=run_dir, env=env, bin=containment_bin, pb=pb)
+    try:
+        up = subprocess.run(
+            ["bash", "scripts/up.sh", TOPOLOGY], cwd=REPO, env=env, capture_output=True, text=True, timeout=180
+        )
+        assert up.returncode == 0, f"up.sh failed ({up.returncode}):\n{up.stdout}\n{up.stderr}\n{rt.logs()}"
+        yield rt
+    finally:
+        for client in rt.clients:
+            client.close()
+        down = subprocess.run(
+            ["bash", "scripts/down.sh"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert down.returncode == 0, f"down.sh failed ({down.returncode}):\n{down.stdout}\n{down.stderr}"
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def command(pb, by: str, **kind):
+    """A Command: command(pb, "system", create=dict(id="x", kind="content"))."""
+    (name, fields), = kind.items()
+    message = pb.Command(by=by)
+    getattr(message, name).SetInParent()
+    for key, value in fields.items():
+        target = getattr(message, name)
+        if isinstance(value, dict):
+            getattr(target, key).CopyFrom(type(getattr(target, key))(**value))
+        else:
+            setattr(target, key, value)
+    return message
+
+
+def names(events) -> list[str]:
+    return [e.name for e in events]
+
+
+def assert_consecutive(events, after: int):
+    assert [e.seq for e in events] == list(range(after + 1, after + 1 + len(events)))
+
+
+def assert_same_tree(a: Tree, b: Tree):
+    assert a.seq == b.seq
+    assert a.order == b.order
+    assert a.nodes == b.nodes
+    assert a.windows == b.windows
+    assert a.hosts == b.hosts
+
+
+# ---- Tests -------------------------------------------------------------------------------------------------------
+
+
+def test_snapshot_lists_the_topology(runtime, pb):
+    client = runtime.client()
+    snapshot = client.snapshot()
+    assert snapshot.seq > 0
+    assert [c.id for c in snapshot.controllers] == CONTROLLERS  # creation order
+    by_id = {c.id: c for c in snapshot.controllers}
+    assert by_id["menu"].kind == "menu" and by_id["first"].kind == "content"
+    for c in CONTROLLERS:
+        assert by_id[c].host == f"{c}-host"
+    assert not by_id["menu"].HasField("parent")
+    assert list(by_id["menu"].children) == ["first", "second", "third"]
+    assert all(by_id[c].parent == "menu" for c in ["first", "second", "third"])
+    assert by_id["menu"].appearance == "appeared" and by_id["first"].appearance == "appeared"
+    assert by_id["second"].appearance == "disappeared" and not by_id["second"].view_loaded
+    assert not by_id["second"].HasField("frame")
+    assert by_id["first"].properties.title == "First"
+    assert [(h.name, h.up) for h in snapshot.hosts] == [(h, True) for h in HOSTS]
+    assert all(h.pid > 0 for h in snapshot.hosts)
+    assert [(w.id, w.root, w.size.width, w.size.height) for w in snapshot.windows] == [("main", "menu", 1024, 768)]
+    views = {v.id: v for v in snapshot.views}
+    assert views["first"].superview == "menu" and "first" in views["menu"].subviews
+
+    # `containment tree --json` reads the same snapshot.
+    tree = runtime.containment("tree", "--json")
+    assert tree.returncode == 0, tree.stderr
+    shown = json.loads(tree.stdout)
+    assert shown["seq"] == snapshot.seq
+    assert [c["id"] for c in shown["controllers"]] == CONTROLLERS
+
+
+def test_embed_events_follow_the_snapshot(runtime, pb):
+    client = runtime.client()
+    # A second subscriber, to two prefixes: runtime/ lets it settle (see Client.settle).
+    callbacks_only = runtime.client(topics=("callbacks/", "runtime/"))
+    callbacks_only.settle()
+    client.settle()
+    mirror = Mirror(client)
+    start = mirror.tree.seq
+
+    done = runtime.ctl("embed", "menu", "third", "--frame", "0,0,100,100", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    events = mirror.until(lambda e: e.name == "didMoveToParent")
+
+    assert names(events) == EMBED_EXISTING_CHILD
+    assert_consecutive(events, after=start)
+    assert mirror.snapshots == 1  # nothing was missed
+    assert all(e.controller == "third" for e in events)
+    assert len({e.command_id for e in events}) == 1 and events[0].command_id > 0
+    topics = [t for t, _ in mirror.applied]
+    assert topics[0] == "callbacks/loadView/third"
+    assert topics[2] == "structure/frameChanged/third"
+    assert topics == [topic_of(e) for e in events]
+    framed = events[2]
+    assert (framed.view, framed.by) == ("third", "menu")
+    assert (framed.frame.x, framed.frame.y, framed.frame.width, framed.frame.height) == (0, 0, 100, 100)
+    inserted = events[6]
+    assert (inserted.view, inserted.superview) == ("third", "menu")
+    appeared = events[7]
+    assert appeared.flags.moving_to_parent and not appeared.flags.animated
+    assert events[-1].HasField("parent") and events[-1].parent == "menu"
+
+    # The fold agrees with a new snapshot.
+    assert mirror.tree.nodes["third"].appearance == "appeared"
+    assert mirror.tree.nodes["third"].frame == (0, 0, 100, 100)
+    assert_same_tree(mirror.tree, Tree(client.snapshot()))
+
+    # The subscriber to the callbacks/ and runtime/ prefixes gets the callbacks only (of this command), in order.
+    got = callbacks_only.events_until(lambda e: e.name == "didMoveToParent")
+    got = [(t, e) for t, e in got if e.seq > start]
+    assert names(e for _, e in got) == [n for n in EMBED_EXISTING_CHILD if category_of(n) == "callbacks"]
+    assert all(t.startswith("callbacks/") for t, _ in got)
+    assert [e.seq for _, e in got] == [e.seq for e in events if category_of(e.name) == "callbacks"]
+
+
+def test_rejected_set_frame_is_a_rule_violation(runtime, pb):
+    client = runtime.client()
+    client.settle()
+    mirror = Mirror(client)
+    start = mirror.tree.seq
+
+    rejected = runtime.ctl("set-frame", "second", "0,0,10,10", "--by", "second")
+    assert rejected.returncode == 1
+    assert rejected.stderr.startswith("frameAuthority: ")
+    (violation,) = mirror.until(lambda e: e.name == "ruleViolation")
+    assert violation.seq == start + 1
+    assert violation.code == "frameAuthority"
+    assert violation.command == "set-frame"
+    assert violation.by == "second" and violation.controller == "second"
+    assert violation.message
+    assert mirror.applied[-1][0] == "runtime/ruleViolation/second"
+
+    # The same from Python: an Error reply, and one more ruleViolation with the next seq.
+    reply = client.submit([command(pb, "second", set_frame=dict(view="second", frame=dict(width=10, height=10)))])
+    assert reply.WhichOneof("body") == "error"
+    assert (reply.error.code, reply.error.index) == ("frameAuthority", 0)
+    (again,) = mirror.until(lambda e: e.name == "ruleViolation")
+    assert again.seq == start + 2 and again.code == "frameAuthority"
+    assert again.command_id > violation.command_id
+    assert mirror.snapshots == 1
+
+
+def test_malformed_frames_get_an_error_and_the_socket_still_works(runtime, pb):
+    client = runtime.client()
+    # Not protobuf: field 13 with wire type 6 does not exist.
+    client.send_raw([b"not a protobuf message \xff\xff"])
+    reply = client.receive_reply()
+    assert reply.WhichOneof("body") == "error"
+    assert reply.error.code == "malformed"
+    assert reply.request_id == 0
+
+    # Two frames: one request is exactly one frame.
+    client.send_raw([pb.ClientMessage(request_id=9).SerializeToString(), b"extra"])
+    reply = client.receive_reply()
+    assert (reply.request_id, reply.error.code) == (0, "malformed")
+
+    # A message without a body: malformed, with its request id echoed.
+    client.send_raw([pb.ClientMessage(request_id=11).SerializeToString()])
+    reply = client.receive_reply()
+    assert (reply.request_id, reply.error.code) == (11, "malformed")
+
+    # A valid snapshot request on the same socket.
+    message = pb.ClientMessage(request_id=12)
+    message.snapshot.SetInParent()
+    reply = client.request(message)
+    assert reply.request_id == 12
+    assert reply.WhichOneof("body") == "snapshot"
+    assert [c.id for c in reply.snapshot.controllers] == CONTROLLERS
+
+
+def test_batch_from_python_creates_a_controller(runtime, pb):
+    client = runtime.client()
+    client.settle()
+    mirror = Mirror(client)
+    start = mirror.tree.seq
+
+    message = pb.ClientMessage(request_id=42)
+    message.commands.commands.append(command(pb, "system", create=dict(id="py", kind="content")))
+    reply = client.request(message)
+    assert reply.request_id == 42
+    assert reply.WhichOneof("body") == "accepted", reply
+    (created,) = reply.accepted.events
+    assert (created.name, created.controller, created.kind) == ("controllerCreated", "py", "content")
+    assert created.host in HOSTS
+    assert created.seq == start + 1 and created.command_id == reply.accepted.command_id
+
+    (published,) = mirror.until(lambda e: e.name == "controllerCreated")
+    assert published == created
+    assert mirror.applied[-1][0] == "structure/controllerCreated/py"
+
+    snapshot = client.snapshot()
+    py = [c for c in snapshot.controllers if c.id == "py"]
+    assert len(py) == 1 and py[0].kind == "content" and py[0].host == created.host
+    assert not py[0].HasField("parent") and py[0].appearance == "disappeared"
+    assert [c.id for c in snapshot.controllers] == CONTROLLERS + ["py"]
+    assert_same_tree(mirror.tree, Tree(snapshot))
+
+    # A batch is one transaction: the failing command's index, nothing applied, one ruleViolation.
+    reply = client.submit(
+        [
+            command(pb, "system", create=dict(id="py2", kind="content")),
+            command(pb, "system", create=dict(id="first", kind="content")),
+        ]
+    )
+    assert reply.WhichOneof("body") == "error"
+    assert (reply.error.code, reply.error.index) == ("duplicateID", 1)
+    (violation,) = mirror.until(lambda e: e.name == "ruleViolation")
+    assert (violation.command, violation.by, violation.controller) == ("create", "system", "")
+    assert mirror.applied[-1][0] == "runtime/ruleViolation/"
+    assert "py2" not in [c.id for c in client.snapshot().controllers]
+
+    # Embedding a controller that has no parent yet: the whole displayContentController listing.
+    done = runtime.ctl("embed", "menu", "py", "--frame", "0,0,50,50", "--quiet")
+    assert done.returncode == 0, done.stderr
+    events = mirror.until(lambda e: e.name == "didMoveToParent")
+    assert names(events) == EMBED_NEW_CHILD
+    assert_consecutive(events, after=violation.seq)
+    assert events[0].HasField("parent") and events[0].parent == "menu"
+    assert events[1].parent == "menu"
+    assert mirror.snapshots == 1
+    assert_same_tree(mirror.tree, Tree(client.snapshot()))
+
+
+def test_journal_records_the_accepted_commands(runtime, pb):
+    client = runtime.client()
+    client.settle()  # rejected probes: a command id each, no record
+    reply = client.submit([command(pb, "", create=dict(id="journaled", kind="content"))])
+    assert reply.WhichOneof("body") == "accepted"
+    snapshot = client.snapshot()
+
+    records = read_journal(pb, Path(runtime.run_dir, "journal.log"))
+    assert records, "the topology's commands are journaled too"
+    ids = [r.command_id for r in records]
+    assert ids == sorted(set(ids)) and ids[0] == 1
+    for before, after in zip(records, records[1:]):
+        assert after.first_seq >= before.first_seq + before.event_count
+    last = records[-1]
+    assert last.command_id == reply.accepted.command_id
+    assert last.first_seq == reply.accepted.events[0].seq and last.event_count == len(reply.accepted.events)
+    (journaled,) = last.commands
+    assert journaled.create.id == "journaled"
+    assert journaled.by == ""  # empty: the natural party
+    assert journaled.create.host == reply.accepted.events[0].host != ""  # as applied: the host is named
+    assert last.first_seq + last.event_count - 1 == snapshot.seq
+
+
+def test_host_exchange(runtime, pb):
+    watcher = runtime.client()
+    watcher.settle()
+    mirror = Mirror(watcher)
+    host = runtime.client(topics=())  # its DEALER plays a host
+    other = runtime.client(topics=())
+
+    def hello(version=1, request_id=100):
+        message = pb.ClientMessage(request_id=request_id)
+        message.hello.host, message.hello.pid, message.hello.protocol_version = "pyhost", os.getpid(), version
+        return host.request(message)
+
+    def beat():
+        message = pb.ClientMessage()
+        message.heartbeat.host = "pyhost"
+        host.dealer.send(message.SerializeToString())  # no reply
+
+    refused = hello(version=99, request_id=99)
+    assert (refused.request_id, refused.error.code) == (99, "malformed")
+
+    welcome = hello()
+    assert welcome.request_id == 100 and welcome.WhichOneof("body") == "welcome"
+    assert len(welcome.welcome.controllers) == 0 and welcome.welcome.heartbeat_interval_ms > 0
+    (up,) = mirror.until(lambda e: e.name == "hostUp")
+    assert (up.host, up.pid, up.controller, up.command_id) == ("pyhost", os.getpid(), "", 0)
+    assert mirror.applied[-1][0] == "runtime/hostUp/"
+
+    # A controller created on it: a Delivery (request_id 0) with controllerCreated.
+    beat()
+    reply = other.submit([command(pb, "system", create=dict(id="pc", kind="content", host="pyhost"))])
+    assert reply.WhichOneof("body") == "accepted"
+    delivery = host.receive_reply()
+    assert delivery.request_id == 0 and delivery.WhichOneof("body") == "delivery"
+    assert [(e.name, e.controller, e.host) for e in delivery.delivery.events] == [
+        ("controllerCreated", "pc", "pyhost")
+    ]
+
+    # The host acts as the controller it runs; its callbacks come back as a Delivery.
+    beat()
+    accepted = host.submit([command(pb, "pc", load_view=dict(controller="pc"))])
+    assert accepted.WhichOneof("body") == "accepted"
+    delivery = host.receive_reply()
+    assert names(delivery.delivery.events) == ["loadView", "viewDidLoad"]
+    assert [e.seq for e in delivery.delivery.events] == [e.seq for e in accepted.accepted.events]
+    # ... and only as those.
+    refused = host.submit([command(pb, "menu", load_view=dict(controller="second"))])
+    assert (refused.error.code, refused.error.index) == ("unauthorized", 0)
+
+    # An inspect of pc is forwarded to this host; its answer is relayed with the client's request id.
+    beat()
+    ask = pb.ClientMessage(request_id=77)
+    ask.inspect.controller = "pc"
+    other.dealer.send(ask.SerializeToString())
+    forwarded = host.receive_reply()
+    assert forwarded.WhichOneof("body") == "inspect" and forwarded.inspect.controller == "pc"
+    answer = pb.ClientMessage(request_id=forwarded.request_id)
+    answer.inspect_reply.controller, answer.inspect_reply.host = "pc", "pyhost"
+    answer.inspect_reply.callbacks.extend(delivery.delivery.events)
+    host.dealer.send(answer.SerializeToString())
+    relayed = other.receive_reply()
+    assert relayed.request_id == 77 and relayed.WhichOneof("body") == "inspect_reply"
+    assert names(relayed.inspect_reply.callbacks) == ["loadView", "viewDidLoad"]
+
+    # An inspect of a controller a real host runs.
+    ask = pb.ClientMessage()
+    ask.inspect.controller = "first"
+    inspected = other.request(ask)
+    assert inspected.inspect_reply.host == "first-host"
+    assert {"loadView", "viewDidLoad", "viewWillAppear", "viewDidAppear", "didMoveToParent"} <= set(
+        names(inspected.inspect_reply.callbacks)
+    )
+
+    # Goodbye: hostDown. Hello again: hostRestarted.
+    bye = pb.ClientMessage()
+    bye.goodbye.host = "pyhost"
+    host.dealer.send(bye.SerializeToString())
+    (down,) = [e for e in mirror.until(lambda e: e.name == "hostDown") if e.name == "hostDown"]
+    assert down.host == "pyhost"
+    assert hello(request_id=101).WhichOneof("body") == "welcome"
+    restarted = mirror.until(lambda e: e.name == "hostRestarted")[-1]
+    assert (restarted.host, restarted.pid) == ("pyhost", os.getpid())
+    host.dealer.send(bye.SerializeToString())
+    mirror.until(lambda e: e.name == "hostDown")
+    assert mirror.snapshots == 1
+    assert_same_tree(mirror.tree, Tree(watcher.snapshot()))
+
+
+def test_a_gap_takes_a_new_snapshot(runtime, pb):
+    # Subscribed to callbacks/ and runtime/ only, the mirror misses the structure events: the first one missing
+    # shows as a gap, and the mirror takes a new snapshot (the Clone pattern's recovery) instead of folding past it.
+    client = runtime.client(topics=("callbacks/", "runtime/"))
+    client.settle()
+    mirror = Mirror(client)
+    start = mirror.tree.seq
+    done = runtime.ctl("embed", "menu", "third", "--frame", "0,0,100,100", "--quiet")
+    assert done.returncode == 0, done.stderr
+    # loadView and viewDidLoad follow the snapshot; frameChanged (structure) is missing, so viewWillLayoutSubviews
+    # leaves a gap: the new snapshot holds the whole command, and the rest of its callbacks are duplicates.
+    deadline = time.monotonic() + 10
+    while mirror.snapshots < 2 or mirror.tree.seq < start + len(EMBED_EXISTING_CHILD):
+        assert time.monotonic() < deadline, f"folded {names(e for _, e in mirror.applied)}"
+        mirror.pump(0.2)
+    assert names(e for _, e in mirror.applied) == ["loadView", "viewDidLoad"]
+    assert mirror.snapshots == 2
+    assert_same_tree(mirror.tree, Tree(client.snapshot()))
