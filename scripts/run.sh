@@ -1,10 +1,47 @@
 #!/usr/bin/env bash
-# The main job on a fresh machine: install what is missing, build, and run.
-# For now: the seeds' three container listings played through the model, with their events.
+# The main job on a fresh machine: install what is missing, build, start the supervisor and the hosts of the default
+# topology (seed 004's menu, each child in its own process), drive a short scenario through `ctl`, show the `watch`
+# stream and the `tree`, and stop everything.
+#   scripts/run.sh [TOPOLOGY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 bash scripts/setup.sh
 quiet_swift build --product containment >&2
-exec "$(swift build --show-bin-path)/containment" demo "$@"
+bin="$(swift build --show-bin-path)/containment"
+topology="${1:-Config/topologies/menu.yaml}"
+export CONTAINMENT_RUN_DIR="$(containment_run_dir)"
+
+trap 'bash scripts/down.sh >/dev/null || true' EXIT
+bash scripts/up.sh "$topology"
+
+watch_log="$CONTAINMENT_RUN_DIR/logs/run-watch.log"
+"$bin" watch --idle-timeout 2 >"$watch_log" 2>&1 &
+watcher=$!
+sleep 0.3
+
+step() { printf '\n$ containment %s\n' "$*"; "$bin" "$@" || true; }
+echo
+echo "== the scenario"
+step ctl transition menu first second --duration 0.3 --frame 0,0,1024,768
+sleep 0.5
+step ctl set-frame second 0,0,10,10 --by second
+step ctl embed menu third --frame 0,668,1024,100 --quiet
+step ctl unembed third --quiet
+step ctl resize main 768x1024 --quiet
+step ctl memory-warning --quiet
+wait "$watcher" || true
+
+echo
+echo "== the watch stream (containment watch)"
+cat "$watch_log"
+echo
+echo "== the tree (containment tree)"
+"$bin" tree
+echo
+echo "== what one actor received (containment inspect second)"
+"$bin" inspect second
+echo
+bash scripts/down.sh
+trap - EXIT
