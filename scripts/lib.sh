@@ -19,9 +19,10 @@ containment_run_dir() {
     echo "${CONTAINMENT_RUN_DIR:-${tmp%/}/containment-$user}"
 }
 
-# The built `containment` binary, building it first when it is missing.
+# The `containment` binary: CONTAINMENT_BIN, or the built one (built first when it is missing).
 containment_bin() {
     local bin
+    if [ -n "${CONTAINMENT_BIN:-}" ]; then echo "$CONTAINMENT_BIN"; return; fi
     bin="$(swift build --show-bin-path 2>/dev/null)/containment"
     if [ ! -x "$bin" ]; then
         quiet_swift build --product containment >&2

@@ -15,3 +15,6 @@ quiet_swift build --build-tests
 
 echo "== tests"
 swift test --skip-build
+
+echo "== the protocol from another language (Python, pyzmq)"
+bash scripts/test-python-client.sh

@@ -2,7 +2,7 @@
 # Starts the supervisor and the hosts of a topology in the background, with pid files and logs in the run directory,
 # and returns once every host is connected.
 #   scripts/up.sh [TOPOLOGY]      (default: Config/topologies/menu.yaml)
-# Honours CONTAINMENT_RUN_DIR and CONTAINMENT_CONFIG (a runtime.yaml). Stop with scripts/down.sh.
+# Honours CONTAINMENT_RUN_DIR and CONTAINMENT_CONFIG (a runtime.yaml, read by every command). Stop with scripts/down.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -10,8 +10,6 @@ source scripts/lib.sh
 topology="${1:-Config/topologies/menu.yaml}"
 run_dir="$(containment_run_dir)"
 export CONTAINMENT_RUN_DIR="$run_dir"
-config_args=()
-if [ -n "${CONTAINMENT_CONFIG:-}" ]; then config_args=(--config "$CONTAINMENT_CONFIG"); fi
 bin="$(containment_bin)"
 
 if pid_alive "$run_dir/supervisor.pid"; then
@@ -21,14 +19,14 @@ fi
 hosts="$("$bin" topology "$topology")"
 mkdir -p "$run_dir/logs"
 
-nohup "$bin" supervisor "${config_args[@]}" --topology "$topology" --pid-file "$run_dir/supervisor.pid" \
+nohup "$bin" supervisor --topology "$topology" --pid-file "$run_dir/supervisor.pid" \
     >>"$run_dir/logs/supervisor.log" 2>&1 &
-"$bin" wait "${config_args[@]}" --timeout 20 || { echo "up: the supervisor did not start; see $run_dir/logs/supervisor.log" >&2; exit 1; }
+"$bin" wait --timeout 20 || { echo "up: the supervisor did not start; see $run_dir/logs/supervisor.log" >&2; exit 1; }
 
 for host in $hosts; do
-    nohup "$bin" host "${config_args[@]}" --name "$host" --pid-file "$run_dir/host-$host.pid" \
+    nohup "$bin" host --name "$host" --pid-file "$run_dir/host-$host.pid" \
         >>"$run_dir/logs/host-$host.log" 2>&1 &
 done
-"$bin" wait "${config_args[@]}" --hosts "$(echo $hosts | tr ' ' ',')" --timeout 20 \
+"$bin" wait --hosts "$(echo $hosts | tr ' ' ',')" --timeout 20 \
     || { echo "up: hosts did not connect; see $run_dir/logs/" >&2; exit 1; }
 echo "up: supervisor and $(echo $hosts | wc -w) hosts ($(echo $hosts | tr '\n' ' ' | sed 's/ $//')) in $run_dir"

@@ -71,3 +71,27 @@ public struct Request: Hashable, Sendable {
     /// `command` issued by the system.
     public static func system(_ command: Command) -> Request { Request(command, by: .system) }
 }
+
+extension Command {
+    /// The controller the command is about: the one created, added, moved, framed, transitioned in; `nil` for a
+    /// window resize or a memory warning.
+    public var subject: ControllerID? {
+        switch self {
+        case .create(let id, _, _), .destroy(let id), .loadView(let id), .beginAppearance(let id, _, _),
+            .endAppearance(let id):
+            id
+        case .attachWindow(_, let root, _):
+            root
+        case .resizeWindow, .memoryWarning:
+            nil
+        case .addChild(let child, _), .willMove(let child, _), .didMove(let child, _), .removeFromParent(let child):
+            child
+        case .addSubview(let view, _, _), .removeFromSuperview(let view), .setFrame(let view, _),
+            .setAlpha(let view, _),
+            .setHidden(let view, _):
+            view.owner
+        case .transition(let parent, _, _, _, _), .completeTransition(let parent, _, _):
+            parent
+        }
+    }
+}

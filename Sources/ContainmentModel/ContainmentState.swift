@@ -48,12 +48,14 @@ public struct ContainmentState: Sendable {
         return commit()
     }
 
-    /// The `ruleViolation` event to publish for a rejected request (SPEC §3).
-    public static func violation(of request: Request, error: ContainmentError) -> Event {
-        .ruleViolation(
-            request.by.controller,
+    /// The `ruleViolation` event to publish for a rejected request (SPEC §3): about the controller the command names
+    /// first, by the party that asked (the natural party resolved against this state).
+    public func violation(of request: Request, error: ContainmentError) -> Event {
+        let by = request.by == .natural ? naturalParty(for: request.command) : request.by
+        return .ruleViolation(
+            request.command.subject ?? by.controller,
             command: request.command.name,
-            by: request.by,
+            by: by,
             code: error.code,
             message: error.message
         )

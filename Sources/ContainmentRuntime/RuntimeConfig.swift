@@ -36,15 +36,17 @@ public struct RuntimeConfig: Sendable, Equatable {
         return "\(temporary.hasSuffix("/") ? String(temporary.dropLast()) : temporary)/containment-\(user)"
     }
 
-    /// The defaults for the run directory, then the keys of the YAML file at `path` (if any), with `{run}` in a value
-    /// replaced by the run directory.
+    /// The defaults for the run directory, then the keys of the YAML file at `path` (or `CONTAINMENT_CONFIG`), with
+    /// `{run}` in a value replaced by the run directory.
     public static func load(
         from path: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> RuntimeConfig {
         let run = defaultRunDirectory(environment: environment)
         var config = RuntimeConfig(runDirectory: run)
-        guard let path else { return config }
+        guard let path = path ?? environment["CONTAINMENT_CONFIG"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return config
+        }
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)

@@ -47,7 +47,7 @@ extension SupervisorCore {
             events = try state.apply(batch: requests)
         } catch {
             publish(
-                ContainmentState.violation(of: requests[error.index], error: error.error),
+                state.violation(of: requests[error.index], error: error.error),
                 commandID: commandID,
                 time: time
             )

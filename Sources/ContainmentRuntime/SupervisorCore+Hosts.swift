@@ -56,16 +56,29 @@ extension SupervisorCore {
         if !pending.isEmpty { sendDelivery(pending, to: hello.host) }
     }
 
+    /// A heartbeat. From a connection that never registered (the supervisor restarted since): ask it to say hello.
+    /// From a host declared down: it is up again, and gets the callbacks it missed.
     func beat(_ name: String, from sender: [UInt8]) {
-        guard hostNames[sender] == name, var record = hosts[name] else { return }
-        record.lastSeen = clock.now
-        if !record.up {
-            record.up = true
-            hosts[name] = record
-            publish(.hostUp(host: name, pid: Int(record.pid)), commandID: 0, time: Self.now())
-        } else {
-            hosts[name] = record
+        guard hostNames[sender] == name, var record = hosts[name] else {
+            reply(
+                to: sender,
+                requestID: 0,
+                .error(.init(ContainmentError(.hostUnavailable, "Host \(name) is not registered here: send Hello.")))
+            )
+            return
         }
+        record.lastSeen = clock.now
+        guard !record.up else {
+            hosts[name] = record
+            return
+        }
+        record.up = true
+        let pending = record.pending
+        record.pending = []
+        hosts[name] = record
+        publish(.hostUp(host: name, pid: Int(record.pid)), commandID: 0, time: Self.now())
+        logger.info("host up again", metadata: ["host": "\(name)"])
+        if !pending.isEmpty { sendDelivery(pending, to: name) }
     }
 
     func hostLeft(_ name: String, from sender: [UInt8]) {
@@ -140,10 +153,11 @@ extension SupervisorCore {
         }
         let forwardID = nextForwardID
         nextForwardID += 1
-        inspects = inspects.filter { $0.value.deadline > clock.now }
         inspects[forwardID] = ForwardedInspect(
             client: client,
             requestID: requestID,
+            host: peer,
+            controller: id,
             deadline: clock.now + config.requestTimeout
         )
         send(
@@ -155,9 +169,29 @@ extension SupervisorCore {
         )
     }
 
-    func relayInspect(_ inspected: Containment_V1_InspectReply, requestID: UInt64) {
-        guard let pending = inspects.removeValue(forKey: requestID) else { return }
+    /// A host's answer goes back to the client that asked, if it comes from the host that was asked.
+    func relayInspect(_ inspected: Containment_V1_InspectReply, requestID: UInt64, from sender: [UInt8]) {
+        guard let pending = inspects[requestID], pending.host == sender else {
+            logger.warning("dropped an inspect reply nobody asked that peer for", metadata: ["request": "\(requestID)"])
+            return
+        }
+        inspects[requestID] = nil
         reply(to: pending.client, requestID: pending.requestID, .inspectReply(inspected))
+    }
+
+    /// Inspects a host did not answer in time get a `timeout` error.
+    func expireInspects() {
+        let now = clock.now
+        for (id, pending) in inspects where pending.deadline <= now {
+            inspects[id] = nil
+            reply(
+                to: pending.client,
+                requestID: pending.requestID,
+                .error(
+                    .init(ContainmentError(.timeout, "The host running \(pending.controller) did not answer in time."))
+                )
+            )
+        }
     }
 }
 

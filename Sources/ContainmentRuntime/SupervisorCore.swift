@@ -29,6 +29,8 @@ final class SupervisorCore {
     struct ForwardedInspect {
         var client: [UInt8]
         var requestID: UInt64
+        var host: [UInt8]
+        var controller: ControllerID
         var deadline: ContinuousClock.Instant
     }
 
@@ -90,6 +92,7 @@ final class SupervisorCore {
                 if !ready.isEmpty { try drainRouter() }
                 fireTimers()
                 checkHeartbeats()
+                expireInspects()
             } catch let error where error.code == .contextTerminated {
                 break
             } catch {
@@ -104,6 +107,7 @@ final class SupervisorCore {
         var wait = config.heartbeatInterval
         let now = clock.now
         for timer in timers { wait = min(wait, max(.zero, timer.deadline - now)) }
+        for inspect in inspects.values { wait = min(wait, max(.zero, inspect.deadline - now)) }
         return wait
     }
 
@@ -152,7 +156,7 @@ final class SupervisorCore {
         case .inspect(let request):
             forwardInspect(request, from: sender, requestID: message.requestID)
         case .inspectReply(let inspected):
-            relayInspect(inspected, requestID: message.requestID)
+            relayInspect(inspected, requestID: message.requestID, from: sender)
         case nil:
             reply(to: sender, requestID: message.requestID, .error(.init(.malformed("The request has no body."))))
         }

@@ -56,7 +56,7 @@ private struct Scene {
             for event in try state.apply(batch: requests) { emit(event) }
         } catch {
             print("   rejected: \(error.error.code): \(error.error.message)")
-            emit(ContainmentState.violation(of: requests[error.index], error: error.error))
+            emit(state.violation(of: requests[error.index], error: error.error))
         }
         print()
     }

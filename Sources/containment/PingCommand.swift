@@ -15,7 +15,8 @@ struct PingCommand: AsyncParsableCommand {
     )
 
     @Option(help: "How many round trips.") var count = 1_000
-    @Option(help: "The controller whose loaded view to ask for (default: the first in the tree).") var controller: String?
+    @Option(help: "The controller whose loaded view to ask for (default: the first in the tree).") var controller:
+        String?
     @Flag(help: "Time snapshot requests instead of commands.") var snapshot = false
     @OptionGroup var runtime: RuntimeOptions
 
@@ -48,7 +49,10 @@ struct PingCommand: AsyncParsableCommand {
         samples.sort()
         func percentile(_ p: Double) -> String {
             let sample = samples[min(samples.count - 1, Int(Double(samples.count) * p))]
-            return String(format: "%.1f µs", Double(sample.components.attoseconds) / 1e12 + Double(sample.components.seconds) * 1e6)
+            return String(
+                format: "%.1f µs",
+                Double(sample.components.attoseconds) / 1e12 + Double(sample.components.seconds) * 1e6
+            )
         }
         print(
             "\(count) \(snapshot ? "snapshot" : "command") round trips: p50 \(percentile(0.5)), p90 \(percentile(0.9)), "

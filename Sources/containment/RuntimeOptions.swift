@@ -6,7 +6,11 @@ import ZeroMQ
 
 /// The options every client and daemon shares.
 struct RuntimeOptions: ParsableArguments {
-    @Option(name: .long, help: "The runtime settings (YAML, see Config/runtime.yaml); default: built-in defaults.")
+    @Option(
+        name: .long,
+        help:
+            "The runtime settings (YAML, see Config/runtime.yaml); default: CONTAINMENT_CONFIG, else built-in defaults."
+    )
     var config: String?
 
     func load() throws -> RuntimeConfig {

@@ -47,19 +47,28 @@ struct WatchCommand: AsyncParsableCommand {
         if let idleTimeout { try subscriber.set(.receiveTimeout, to: .milliseconds(Int64(idleTimeout * 1000))) }
         var printer = EventPrinter(json: json, controllers: Set(controller), checkGaps: topic.isEmpty, limit: count)
         if fromStart {
-            // The Clone pattern: subscribe first, then take the snapshot, then skip what it already holds. If the
-            // subscription was not yet in place for the first events after the snapshot, take a newer one.
+            // The Clone pattern: subscribe first, then take the snapshot, then skip what it already holds. If events
+            // between the snapshot and the first one received are missing (the subscription was not yet in place),
+            // take a newer snapshot and print it: a later snapshot replaces the earlier one.
             let client = try CommandClient(
                 context: context,
                 endpoint: config.commandEndpoint,
                 timeout: config.requestTimeout
             )
-            var tree = TreeView(snapshot: try await settledSnapshot(client, subscriber))
+            try await Task.sleep(for: .milliseconds(100))
+            var tree = TreeView(snapshot: try client.snapshot())
             printer.printSnapshot(tree)
-            printer.lastSeq = tree.seq
-            while let frames = try subscriber.receive(), !printer.done {
+            var first = true
+            while !printer.done, let frames = try subscriber.receive() {
                 guard frames.count == 2, let event = try? WireEvent.decode(frames[1]) else { continue }
-                if case .duplicate = tree.apply(event) { continue }
+                if event.seq <= tree.seq { continue }
+                if first, topic.isEmpty, event.seq > tree.seq + 1 {
+                    tree = TreeView(snapshot: try client.snapshot())
+                    printer.printSnapshot(tree)
+                    if event.seq <= tree.seq { continue }
+                }
+                first = false
+                tree.apply(event)
                 printer.print(event)
             }
         } else {
@@ -68,12 +77,6 @@ struct WatchCommand: AsyncParsableCommand {
                 printer.print(event)
             }
         }
-    }
-
-    /// A snapshot taken once the subscription delivers: the first live event must follow it directly (or be in it).
-    private func settledSnapshot(_ client: CommandClient, _ subscriber: Socket) async throws -> WireSnapshot {
-        try await Task.sleep(for: .milliseconds(100))
-        return try client.snapshot()
     }
 }
 
@@ -95,7 +98,8 @@ struct EventPrinter {
 
     var done: Bool { limit.map { printed >= $0 } ?? false }
 
-    func printSnapshot(_ tree: TreeView) {
+    mutating func printSnapshot(_ tree: TreeView) {
+        lastSeq = tree.seq
         if json {
             write("{\"snapshot\":\(tree.json())}")
         } else {

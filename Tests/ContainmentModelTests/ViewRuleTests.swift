@@ -134,7 +134,7 @@ import Testing
         let request = Request.by("c", .setFrame(.root("c"), phone))
         let error = h.fails(.frameAuthority, request)
         guard let error else { return }
-        let event = ContainmentState.violation(of: request, error: error)
+        let event = h.state.violation(of: request, error: error)
         #expect(
             event.description
                 == "ruleViolation(c) command=set-frame by=c code=frameAuthority message=Only p may set the frame of c's root view; c may not."

@@ -122,3 +122,77 @@ import ZeroMQ
         #expect(try await runtime.stop().status == 0)
     }
 }
+
+/// Hosts that stall or lose their supervisor come back without losing a callback.
+@Suite(.serialized) struct HostLivenessTests {
+    static let settings = """
+        heartbeatIntervalMs: 100
+        heartbeatTimeoutMs: 500
+        """
+
+    static let topology = """
+        window: {name: main, width: 800, height: 600, root: box}
+        controllers:
+          - {id: box, kind: content, host: h0}
+          - {id: late, kind: content, host: h1, parent: box}
+        """
+
+    static func hostUp(_ name: String, in runtime: RuntimeFixture) async throws -> Bool? {
+        let hosts = try await runtime.treeJSON()["hosts"] as? [[String: Any]] ?? []
+        return hosts.first { $0["name"] as? String == name }?["up"] as? Bool
+    }
+
+    static func waitFor(_ up: Bool, host: String, in runtime: RuntimeFixture) async throws -> Bool {
+        for _ in 0..<100 {
+            if try await hostUp(host, in: runtime) == up { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    @Test func aStalledHostGetsTheCallbacksItMissed() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology, settings: Self.settings)
+        let pid = try String(contentsOfFile: runtime.runDirectory + "/host-h1.pid", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await runtime.run("/bin/kill", ["-STOP", pid]).status == 0)
+        #expect(try await Self.waitFor(false, host: "h1", in: runtime))
+        let embed = try await runtime.containment("ctl", "embed", "box", "late", "--frame", "0,0,100,100", "--quiet")
+        #expect(embed.status == 0, "\(embed.stderr)")
+        #expect(try await runtime.run("/bin/kill", ["-CONT", pid]).status == 0)
+        #expect(try await Self.waitFor(true, host: "h1", in: runtime))
+        var callbacks: [String] = []
+        for _ in 0..<100 {
+            callbacks = try await runtime.containment("inspect", "late").eventDescriptions
+            if callbacks.last == "didMoveToParent(late) parent=box" { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(
+            callbacks == [
+                "willMoveToParent(late) parent=box", "loadView(late)", "viewDidLoad(late)",
+                "viewWillLayoutSubviews(late)",
+                "viewDidLayoutSubviews(late)", "viewWillAppear(late) movingToParent",
+                "viewDidAppear(late) movingToParent",
+                "didMoveToParent(late) parent=box",
+            ]
+        )
+        #expect(try await runtime.stop().status == 0)
+    }
+
+    @Test func hostsRegisterAgainWithANewSupervisor() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology, settings: Self.settings)
+        let pidFile = runtime.runDirectory + "/supervisor.pid"
+        let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await runtime.run("/bin/kill", ["-TERM", pid]).status == 0)
+        for _ in 0..<100 where FileManager.default.fileExists(atPath: pidFile) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(!FileManager.default.fileExists(atPath: pidFile))
+        let supervisor = Task {
+            try await runtime.containment("supervisor", "--pid-file", pidFile)
+        }
+        let wait = try await runtime.containment("wait", "--hosts", "h0,h1", "--timeout", "15")
+        #expect(wait.status == 0, "\(wait.stderr)")
+        #expect(try await runtime.stop().status == 0)
+        #expect(try await supervisor.value.status == 0)
+    }
+}

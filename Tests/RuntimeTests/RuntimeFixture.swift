@@ -27,16 +27,20 @@ final class RuntimeFixture: Sendable {
 
     let runDirectory: String
     let topologyPath: String
+    let configPath: String?
     private let stopped = Mutex(false)
 
-    /// Starts the runtime for a topology given as YAML text.
-    init(topology: String) async throws {
+    /// Starts the runtime for a topology given as YAML text, with runtime settings given as YAML text.
+    init(topology: String, settings: String? = nil) async throws {
         runDirectory =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("containment-test-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: runDirectory, withIntermediateDirectories: true)
         topologyPath = runDirectory + "/topology.yaml"
         try topology.write(toFile: topologyPath, atomically: true, encoding: .utf8)
+        let configFile = runDirectory + "/runtime.yaml"
+        configPath = settings == nil ? nil : configFile
+        if let settings { try settings.write(toFile: configFile, atomically: true, encoding: .utf8) }
         let up = try await script("up.sh", [topologyPath])
         guard up.status == 0 else {
             throw FixtureError("scripts/up.sh failed (\(up.status)): \(up.stderr)\n\(logs())")
@@ -82,7 +86,7 @@ final class RuntimeFixture: Sendable {
 
     func run(_ executable: String, _ arguments: [String], input: String? = nil) async throws -> Output {
         let environment = Environment.inherit.updating([
-            "CONTAINMENT_RUN_DIR": runDirectory, "CONTAINMENT_BIN": Self.binary,
+            "CONTAINMENT_RUN_DIR": runDirectory, "CONTAINMENT_BIN": Self.binary, "CONTAINMENT_CONFIG": configPath ?? "",
         ])
         let result = try await Subprocess.run(
             .path(FilePath(executable)),

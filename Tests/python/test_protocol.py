@@ -340,8 +340,8 @@ def test_batch_from_python_creates_a_controller(runtime, pb):
     assert reply.WhichOneof("body") == "error"
     assert (reply.error.code, reply.error.index) == ("duplicateID", 1)
     (violation,) = mirror.until(lambda e: e.name == "ruleViolation")
-    assert (violation.command, violation.by, violation.controller) == ("create", "system", "")
-    assert mirror.applied[-1][0] == "runtime/ruleViolation/"
+    assert (violation.command, violation.by, violation.controller) == ("create", "system", "first")
+    assert mirror.applied[-1][0] == "runtime/ruleViolation/first"
     assert "py2" not in [c.id for c in client.snapshot().controllers]
 
     # Embedding a controller that has no parent yet: the whole displayContentController listing.

@@ -162,8 +162,10 @@ public nonisolated struct Containment_V1_Properties: Sendable {
   fileprivate var _navigationItem: String? = nil
 }
 
-/// One command and who issues it. `by` is a controller id, "window:NAME" or "system".
-/// A view is written "ID" (the controller's root view) or "ID/NAME" (a named subview it owns).
+/// One command and who issues it. `by` is a controller id, "window:NAME", "system", or empty: the party the rules
+/// expect for this command (its parent for a child's frame, ...), resolved by the supervisor when it applies it.
+/// A host may only name a controller it runs. A view is written "ID" (the controller's root view) or "ID/NAME" (a
+/// named subview it owns).
 public nonisolated struct Containment_V1_Command: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -718,7 +720,8 @@ public nonisolated struct Containment_V1_AppearanceFlags: Sendable {
 }
 
 /// One event. `name` is SPEC §10's name; `controller` the controller it is about (for a view event, the view's
-/// owner; empty for a runtime event about a host). The other fields are set for the events that have them.
+/// owner; for a ruleViolation, the controller the rejected command names first; empty for host events and for a
+/// violation naming none). The other fields are set for the events that have them.
 public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -730,13 +733,13 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._seq = newValue}
   }
 
-  /// when the supervisor accepted the command
+  /// when the supervisor handled the command (or noticed the host)
   public var timeUnixNanos: Int64 {
     get {_storage._timeUnixNanos}
     set {_uniqueStorage()._timeUnixNanos = newValue}
   }
 
-  /// the accepted command (or batch) that caused it; 0 for runtime events
+  /// the command (or batch) that caused it, accepted or rejected; 0 for host events
   public var commandID: UInt64 {
     get {_storage._commandID}
     set {_uniqueStorage()._commandID = newValue}

@@ -1,0 +1,99 @@
+import ContainmentBus
+import ContainmentModel
+import ContainmentRuntime
+import Foundation
+import Testing
+import ZeroMQ
+
+/// Controller code running in a host acts through the runtime as its controller, and only as that controller.
+@Suite(.serialized) struct ControllerCodeTests {
+    static let topology = """
+        window: {name: main, width: 1280, height: 800, root: shell}
+        controllers:
+          - {id: shell, kind: content, host: shell-host}
+          - {id: main, kind: stack, host: ui-host, parent: shell, embed: [0, 0, 1280, 800]}
+          - {id: top, kind: content, host: ui-host, parent: main, embed: [0, 0, 10, 10]}
+          - {id: bottom, kind: content, host: detail-host, parent: main, embed: [0, 10, 10, 10]}
+        """
+
+    static func frames(_ tree: [String: Any]) -> [String: [Double]] {
+        var frames: [String: [Double]] = [:]
+        for controller in tree["controllers"] as? [[String: Any]] ?? [] {
+            if let id = controller["id"] as? String, let frame = controller["frame"] as? [Double] { frames[id] = frame }
+        }
+        return frames
+    }
+
+    /// The `stack` container's own code, in its host, lays out its children (in two processes) when its size changes.
+    @Test func aCustomContainerLaysOutItsChildrenAsTheirParent() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology)
+        let resized = try await runtime.containment("ctl", "set-frame", "main", "0,0,600,400")
+        #expect(resized.status == 0, "\(resized.stderr)")
+        var frames: [String: [Double]] = [:]
+        for _ in 0..<100 {
+            frames = Self.frames(try await runtime.treeJSON())
+            if frames["bottom"] == [0, 200, 600, 200] { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(frames["top"] == [0, 0, 600, 200])
+        #expect(frames["bottom"] == [0, 200, 600, 200])
+        // It was the container that set them, from its host, as itself.
+        let bottom = try await runtime.containment("inspect", "bottom")
+        #expect(
+            bottom.eventDescriptions.suffix(2) == ["viewWillLayoutSubviews(bottom)", "viewDidLayoutSubviews(bottom)"]
+        )
+        #expect(try await runtime.stop().status == 0)
+    }
+
+    /// A host may act only as a controller it runs: the supervisor knows which controller is asking.
+    @Test func aHostCannotActAsAControllerItDoesNotRun() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology)
+        let config = RuntimeConfig(runDirectory: runtime.runDirectory)
+        let context = try Context()
+        let impostor = try context.socket(.dealer)
+        try impostor.set(.receiveTimeout, to: .seconds(5))
+        try impostor.connect(config.commandEndpoint)
+        func exchange(_ message: ClientMessage) throws -> ServerMessage? {
+            _ = try impostor.send([message.bytes])
+            while let frames = try impostor.receive() {
+                let reply = try ServerMessage.decode(frames[0])
+                if reply.requestID == message.requestID { return reply }
+            }
+            return nil
+        }
+        // It registers as a new host, which runs nothing.
+        let welcome = try exchange(
+            .with {
+                $0.requestID = 1
+                $0.hello = .with {
+                    $0.host = "impostor"
+                    $0.pid = 1
+                    $0.protocolVersion = protocolVersion
+                }
+            }
+        )
+        guard case .welcome(let welcomed) = welcome?.body else {
+            Issue.record("no welcome: \(String(describing: welcome))")
+            return
+        }
+        #expect(welcomed.controllers.isEmpty)
+        // Acting as the shell — which may set main's frame — is refused: this host does not run the shell.
+        let command = WireCommand(Request.by("shell", .setFrame(.root("main"), Rect(x: 0, y: 0, width: 1, height: 1))))
+        let reply = try exchange(
+            .with {
+                $0.requestID = 2
+                $0.commands = .with { $0.commands = [command] }
+            }
+        )
+        guard case .error(let error) = reply?.body else {
+            Issue.record("accepted: \(String(describing: reply))")
+            return
+        }
+        #expect(error.code == "unauthorized")
+        #expect(error.message == "Host impostor may act only as a controller it runs, not as shell.")
+        impostor.close()
+        context.terminate()
+        #expect(Self.frames(try await runtime.treeJSON())["main"] == [0, 0, 1280, 800])
+        #expect(try await runtime.stop().status == 0)
+    }
+}
