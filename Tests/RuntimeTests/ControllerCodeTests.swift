@@ -48,15 +48,10 @@ import ZeroMQ
     /// A host may act only as a controller it runs: the supervisor knows which controller is asking.
     @Test func aHostCannotActAsAControllerItDoesNotRun() async throws {
         let runtime = try await RuntimeFixture(topology: Self.topology)
-        let config = RuntimeConfig(runDirectory: runtime.runDirectory)
-        let context = try Context()
-        let impostor = try context.socket(.dealer)
-        try impostor.set(.receiveTimeout, to: .seconds(5))
-        try impostor.connect(config.commandEndpoint)
+        let (context, impostor) = try runtime.rawDealer()
         func exchange(_ message: ClientMessage) throws -> ServerMessage? {
             _ = try impostor.send([message.bytes])
-            while let frames = try impostor.receive() {
-                let reply = try ServerMessage.decode(frames[0])
+            while let reply = try impostor.receiveServerMessage() {
                 if reply.requestID == message.requestID { return reply }
             }
             return nil

@@ -13,23 +13,13 @@ import ZeroMQ
           - {id: solo, kind: content, host: h0}
         """
 
-    /// A raw DEALER on the command socket.
-    static func receive(_ socket: Socket) throws -> ServerMessage? {
-        guard let frames = try socket.receive(), frames.count == 1 else { return nil }
-        return try ServerMessage.decode(frames[0])
-    }
-
     @Test func malformedFramesGetAnErrorAndTheSupervisorKeepsServing() async throws {
         let runtime = try await RuntimeFixture(topology: Self.topology)
-        let config = RuntimeConfig(runDirectory: runtime.runDirectory)
-        let context = try Context()
-        let dealer = try context.socket(.dealer)
-        try dealer.set(.receiveTimeout, to: .seconds(5))
-        try dealer.connect(config.commandEndpoint)
+        let (context, dealer) = try runtime.rawDealer()
 
         // Not a protobuf message at all.
         _ = try dealer.send([[0xFF, 0xFF, 0xFF, 0x07, 0x00]])
-        let garbage = try #require(try Self.receive(dealer))
+        let garbage = try #require(try dealer.receiveServerMessage())
         guard case .error(let error) = garbage.body else {
             Issue.record("expected an error, got \(garbage)")
             return
@@ -39,7 +29,7 @@ import ZeroMQ
 
         // Three frames where one is expected.
         _ = try dealer.send([[1], [2], [3]])
-        let frames = try #require(try Self.receive(dealer))
+        let frames = try #require(try dealer.receiveServerMessage())
         guard case .error(let framesError) = frames.body else {
             Issue.record("expected an error")
             return
@@ -49,7 +39,7 @@ import ZeroMQ
 
         // A well-formed message with no body, and a command that names an impossible view.
         _ = try dealer.send([ClientMessage.with { $0.requestID = 7 }.bytes])
-        let empty = try #require(try Self.receive(dealer))
+        let empty = try #require(try dealer.receiveServerMessage())
         #expect(empty.requestID == 7)
         guard case .error(let emptyError) = empty.body else {
             Issue.record("expected an error")
@@ -64,7 +54,7 @@ import ZeroMQ
                 $0.commands = .with { $0.commands = [command] }
             }.bytes
         ])
-        let badView = try #require(try Self.receive(dealer))
+        let badView = try #require(try dealer.receiveServerMessage())
         guard case .error(let viewError) = badView.body else {
             Issue.record("expected an error")
             return
@@ -78,7 +68,7 @@ import ZeroMQ
                 $0.snapshot = .init()
             }.bytes
         ])
-        let snapshot = try #require(try Self.receive(dealer))
+        let snapshot = try #require(try dealer.receiveServerMessage())
         #expect(snapshot.requestID == 9)
         guard case .snapshot(let state) = snapshot.body else {
             Issue.record("expected a snapshot")

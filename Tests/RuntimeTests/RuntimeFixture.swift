@@ -6,6 +6,7 @@ import Subprocess
 import Synchronization
 import SystemPackage
 import Testing
+import ZeroMQ
 
 /// A real runtime for one test: the supervisor and hosts started by `scripts/up.sh` in a fresh run directory, driven
 /// through the built `containment` binary, stopped by `scripts/down.sh`.
@@ -132,6 +133,26 @@ extension RuntimeFixture.Output {
             guard let space = trimmed.firstIndex(of: " "), trimmed[..<space].allSatisfy(\.isNumber) else { return nil }
             return String(trimmed[space...].drop { $0 == " " })
         }
+    }
+}
+
+extension RuntimeFixture {
+    /// A DEALER of the test's own on the supervisor's command socket, for raw frames; `context.terminate()` after
+    /// closing it.
+    func rawDealer() throws -> (context: Context, socket: Socket) {
+        let context = try Context()
+        let socket = try context.socket(.dealer)
+        try socket.set(.receiveTimeout, to: .seconds(5))
+        try socket.connect(RuntimeConfig(runDirectory: runDirectory).commandEndpoint)
+        return (context, socket)
+    }
+}
+
+extension Socket {
+    /// The next single-frame ServerMessage, or `nil` after the receive timeout.
+    func receiveServerMessage() throws -> ServerMessage? {
+        guard let frames = try receive(), frames.count == 1 else { return nil }
+        return try ServerMessage.decode(frames[0])
     }
 }
 
