@@ -14,7 +14,7 @@ echo "== build (warnings are errors)"
 quiet_swift build --build-tests
 
 echo "== tests"
-swift test --skip-build
+quiet_swift test --skip-build
 
 echo "== the protocol from another language (Python, pyzmq)"
 bash scripts/test-python-client.sh

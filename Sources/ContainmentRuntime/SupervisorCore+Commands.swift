@@ -54,7 +54,7 @@ extension SupervisorCore {
             return RemoteError(error.error, index: error.index)
         }
         for (id, host) in created where !host.isEmpty {
-            hostOf[id] = host
+            assign(id, to: host)
             if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: clock.now) }
         }
         let firstSeq = seq + 1
@@ -74,7 +74,7 @@ extension SupervisorCore {
         let wires = events.map { publish($0, commandID: commandID, time: time) }
         deliver(wires)
         for event in events {
-            if case .controllerDestroyed(let id) = event { hostOf[id] = nil }
+            if case .controllerDestroyed(let id) = event { assign(id, to: nil) }
         }
         scheduleTransitions(requests)
         if let sender {
@@ -96,11 +96,16 @@ extension SupervisorCore {
         hostOf.filter { $0.value == host }.map(\.key).sorted()
     }
 
-    /// The connected host running the fewest controllers; empty when none is connected.
+    /// Records which host runs a controller (`nil`: none any more), keeping each host's count.
+    func assign(_ id: ControllerID, to host: String?) {
+        if let old = hostOf[id] { hostLoad[old, default: 1] -= 1 }
+        hostOf[id] = host
+        if let host { hostLoad[host, default: 0] += 1 }
+    }
+
+    /// The connected host running the fewest controllers (ties: by name); empty when none is connected.
     func leastLoadedHost() -> String {
-        var load: [String: Int] = [:]
-        for host in hostOf.values { load[host, default: 0] += 1 }
-        return hosts.values.filter(\.up).map(\.name).min { (load[$0] ?? 0, $0) < (load[$1] ?? 0, $1) } ?? ""
+        hosts.values.filter(\.up).map(\.name).min { (hostLoad[$0] ?? 0, $0) < (hostLoad[$1] ?? 0, $1) } ?? ""
     }
 
     /// A transition with a duration completes when it has run that long, unless a later command completes it first.

@@ -47,6 +47,8 @@ final class SupervisorCore {
     var hosts: [String: HostRecord] = [:]
     var hostNames: [[UInt8]: String] = [:]
     var hostOf: [ControllerID: String] = [:]
+    /// How many controllers each host runs.
+    var hostLoad: [String: Int] = [:]
     var timers: [TransitionTimer] = []
     var inspects: [UInt64: ForwardedInspect] = [:]
     var nextForwardID: UInt64 = 1
