@@ -144,6 +144,19 @@ extension WireCommand {
                 $0.from = from.rawValue
                 $0.to = to.rawValue
             }
+        case .present(let presented, let presenter, let style, let transitionStyle, let animated):
+            present = .with {
+                $0.presented = presented.rawValue
+                $0.presenter = presenter.rawValue
+                if let style { $0.style = style.rawValue }
+                if let transitionStyle { $0.transitionStyle = transitionStyle.rawValue }
+                $0.animated = animated
+            }
+        case .dismiss(let id, let animated):
+            dismiss = .with {
+                $0.controller = id.rawValue
+                $0.animated = animated
+            }
         }
     }
 
@@ -227,6 +240,30 @@ extension WireCommand {
                 from: try controllerID(m.from, field: "from"),
                 to: try controllerID(m.to, field: "to")
             )
+        case .present(let m):
+            var style: ModalPresentationStyle?
+            if m.hasStyle {
+                guard let known = ModalPresentationStyle(rawValue: m.style) else {
+                    throw .malformed("Unknown modal presentation style \"\(m.style)\".")
+                }
+                style = known
+            }
+            var transitionStyle: ModalTransitionStyle?
+            if m.hasTransitionStyle {
+                guard let known = ModalTransitionStyle(rawValue: m.transitionStyle) else {
+                    throw .malformed("Unknown modal transition style \"\(m.transitionStyle)\".")
+                }
+                transitionStyle = known
+            }
+            command = .present(
+                try controllerID(m.presented, field: "presented"),
+                on: try controllerID(m.presenter, field: "presenter"),
+                style: style,
+                transitionStyle: transitionStyle,
+                animated: m.animated
+            )
+        case .dismiss(let m):
+            command = .dismiss(try controllerID(m.controller, field: "controller"), animated: m.animated)
         }
         return Request(command, by: party)
     }

@@ -78,6 +78,12 @@ extension WireEvent {
             self.pid = Int32(clamping: pid)
         case .hostDown(let host):
             self.host = host
+        case .presented(_, let presentation), .dismissed(_, let presentation):
+            presenter = presentation.presenter.rawValue
+            context = presentation.context.rawValue
+            style = presentation.style.rawValue
+            transitionStyle = presentation.transitionStyle.rawValue
+            hidesContext = presentation.hidesContext
         }
     }
 
@@ -120,6 +126,19 @@ extension WireEvent {
                 code: ContainmentError.Code(named: code) ?? ContainmentError.Code(code),
                 message: message
             )
+        case "presented", "dismissed":
+            guard let style = ModalPresentationStyle(rawValue: style),
+                let transitionStyle = ModalTransitionStyle(rawValue: transitionStyle)
+            else { throw .malformed("Unknown presentation styles \"\(self.style)\", \"\(self.transitionStyle)\".") }
+            let presentation = Presentation(
+                presenter: ControllerID(presenter),
+                context: ControllerID(context),
+                style: style,
+                transitionStyle: transitionStyle,
+                hidesContext: hidesContext
+            )
+            return name == "presented"
+                ? .presented(id, presentation: presentation) : .dismissed(id, presentation: presentation)
         case "hostUp": return .hostUp(host: host, pid: Int(pid))
         case "hostDown": return .hostDown(host: host)
         case "hostRestarted": return .hostRestarted(host: host, pid: Int(pid))

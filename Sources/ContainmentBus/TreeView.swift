@@ -101,6 +101,12 @@ public struct TreeView: Hashable, Sendable {
             windows[event.window] = WindowInfo(root: id, size: event.size.model)
         case "windowResized":
             windows[event.window]?.size = event.size.model
+        case "presented":
+            nodes[id]?.presenting = event.context
+            nodes[event.context]?.presented = id
+        case "dismissed":
+            nodes[id]?.presenting = nil
+            nodes[event.context]?.presented = nil
         case "hostUp", "hostRestarted":
             hosts[event.host] = HostInfo(pid: Int(event.pid), up: true)
         case "hostDown":

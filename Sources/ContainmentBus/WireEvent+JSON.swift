@@ -57,6 +57,12 @@ extension WireEvent {
             object["pid"] = pid
         case "hostDown":
             object["host"] = host
+        case "presented", "dismissed":
+            object["presenter"] = presenter
+            object["context"] = context
+            object["style"] = style
+            object["transitionStyle"] = transitionStyle
+            object["hidesContext"] = hidesContext
         default:
             break
         }

@@ -28,6 +28,17 @@ public enum Command: Hashable, Sendable {
     /// Begins; with `duration` 0 it completes at once, otherwise ``completeTransition(in:from:to:)`` ends it.
     case transition(in: ControllerID, from: ControllerID, to: ControllerID, duration: Double = 0, frame: Rect? = nil)
     case completeTransition(in: ControllerID, from: ControllerID, to: ControllerID)
+    // Presentation (§7)
+    /// Presents a controller on a presenter; `style` and `transitionStyle` override the presented controller's own.
+    case present(
+        ControllerID,
+        on: ControllerID,
+        style: ModalPresentationStyle? = nil,
+        transitionStyle: ModalTransitionStyle? = nil,
+        animated: Bool = false
+    )
+    /// Dismisses what `X` (or its subtree) presents, or `X` itself when it is presented.
+    case dismiss(ControllerID, animated: Bool = false)
 
     /// The command's name as `ctl` and `ruleViolation` events spell it.
     public var name: String {
@@ -51,6 +62,8 @@ public enum Command: Hashable, Sendable {
         case .endAppearance: "appearance-end"
         case .transition: "transition"
         case .completeTransition: "complete-transition"
+        case .present: "present"
+        case .dismiss: "dismiss"
         }
     }
 }
@@ -92,6 +105,8 @@ extension Command {
             view.owner
         case .transition(let parent, _, _, _, _), .completeTransition(let parent, _, _):
             parent
+        case .present(let presented, _, _, _, _), .dismiss(let presented, _):
+            presented
         }
     }
 }

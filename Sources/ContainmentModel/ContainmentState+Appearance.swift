@@ -4,6 +4,13 @@ struct VisibilityChange {
     var appearing: [ControllerID] = []
 }
 
+/// The controllers being presented or dismissed by a command: their callbacks carry `beingPresented` or
+/// `beingDismissed`.
+struct PresentationMove {
+    var controllers: Set<ControllerID>
+    var presenting: Bool
+}
+
 /// The on-screen state of the controllers under some views before a view operation, and where its events start.
 struct VisibilityScope {
     let before: [ControllerID: Bool]
@@ -71,9 +78,17 @@ extension ContainmentState {
     }
 
     /// The flags of a callback to `id`: the move flags are set only for a controller in the middle of a move.
-    func appearanceFlags(_ id: ControllerID, animated: Bool, leaving: ControllerID?) -> AppearanceFlags {
-        guard let record = controllers[id] else { return AppearanceFlags(animated: animated) }
+    func appearanceFlags(
+        _ id: ControllerID,
+        animated: Bool,
+        leaving: ControllerID?,
+        presentation: PresentationMove? = nil
+    ) -> AppearanceFlags {
         var flags = AppearanceFlags(animated: animated)
+        if let presentation, presentation.controllers.contains(id) {
+            if presentation.presenting { flags.beingPresented = true } else { flags.beingDismissed = true }
+        }
+        guard let record = controllers[id] else { return flags }
         if let parent = record.parent, record.move == .willMove(to: parent) { flags.movingToParent = true }
         if record.move == .willMove(to: nil) || leaving == id { flags.movingFromParent = true }
         return flags
@@ -84,11 +99,12 @@ extension ContainmentState {
         _ ids: [ControllerID],
         appearing: Bool,
         animated: Bool,
-        leaving: ControllerID? = nil
+        leaving: ControllerID? = nil,
+        presentation: PresentationMove? = nil
     ) {
         for id in ids {
             guard let next = controllers[id]?.appearance.begin(appearing: appearing) else { continue }
-            let flags = appearanceFlags(id, animated: animated, leaving: leaving)
+            let flags = appearanceFlags(id, animated: animated, leaving: leaving, presentation: presentation)
             updateController(id) { $0.appearance = next }
             emit(appearing ? .viewWillAppear(id, flags) : .viewWillDisappear(id, flags))
         }
@@ -99,12 +115,13 @@ extension ContainmentState {
         _ ids: [ControllerID],
         appearing: Bool?,
         animated: Bool = false,
-        leaving: ControllerID? = nil
+        leaving: ControllerID? = nil,
+        presentation: PresentationMove? = nil
     ) {
         for id in ids {
             guard let state = controllers[id]?.appearance, let next = state.end else { continue }
             if let appearing, appearing != (state == .appearing) { continue }
-            let flags = appearanceFlags(id, animated: animated, leaving: leaving)
+            let flags = appearanceFlags(id, animated: animated, leaving: leaving, presentation: presentation)
             updateController(id) { $0.appearance = next }
             emit(next == .appeared ? .viewDidAppear(id, flags) : .viewDidDisappear(id, flags))
         }

@@ -32,6 +32,10 @@ extension ContainmentState {
             return parentOr(id, .system)
         case .transition(let parent, _, _, _, _), .completeTransition(let parent, _, _):
             return .controller(parent)
+        case .present(_, let presenter, _, _, _):
+            return .controller(presenter)
+        case .dismiss(let id, _):
+            return presentations[id].map { .controller($0.presenter) } ?? .controller(id)
         }
     }
 }

@@ -17,6 +17,12 @@ extension ContainmentState {
                 "\(childID) is an ancestor of \(parentID); adding it as a child makes a cycle."
             )
         }
+        guard !isBelow(parentID, presentationsOf: childID) else {
+            throw ContainmentError(
+                .cycle,
+                "\(parentID) is presented over \(childID)'s subtree; adding \(childID) under it makes a presentation loop."
+            )
+        }
         if let presenter = child.presenting {
             throw ContainmentError(
                 .presentedHasParent,
@@ -126,5 +132,20 @@ extension ContainmentState {
                     + " and cannot be \(action)."
             )
         }
+    }
+}
+
+extension ContainmentState {
+    /// True when `id` stands, through parents and presentations, on `candidate`: walking up from `id` — to the
+    /// parent, or from a presented controller to its context — reaches `candidate`.
+    func isBelow(_ id: ControllerID, presentationsOf candidate: ControllerID) -> Bool {
+        var current: ControllerID? = id
+        var steps = 0
+        while let step = current, steps <= controllers.count {
+            if step == candidate { return true }
+            current = controllers[step]?.parent ?? controllers[step]?.presenting
+            steps += 1
+        }
+        return false
     }
 }

@@ -109,6 +109,7 @@ extension ContainmentState {
         emit(.windowResized(window.root, window: id, size: size))
         forwardSizeTransition(window.root, size: size)
         changeFrame(.root(window.root), to: Rect(size: size), by: .window(id))
+        reframePresentations(in: window)
     }
 
     private mutating func forwardSizeTransition(_ id: ControllerID, size: Size) {
@@ -126,7 +127,8 @@ extension ContainmentState {
     // MARK: Memory (SPEC §6)
 
     /// Every target gets `didReceiveMemoryWarning`, in tree order; one that is not on screen releases its views
-    /// (`viewDidUnload`) — a window's root keeps them, as does a controller in a running transition.
+    /// (`viewDidUnload`) — a window's root keeps them, as does a controller in a running transition, and one that is
+    /// only covered by a presentation (its views hold the context the presentation stands on).
     mutating func memoryWarning(_ targets: [ControllerID]?, by party: Party) throws(ContainmentError) {
         try checkSystem(party, doing: "send memory warnings")
         let ids: Set<ControllerID>
@@ -138,7 +140,9 @@ extension ContainmentState {
         }
         for id in treeOrder(ids) {
             emit(.didReceiveMemoryWarning(id))
-            guard let record = controllers[id], isViewLoaded(id), !isOnScreen(id), window(rootedAt: id) == nil,
+            guard let record = controllers[id], isViewLoaded(id), !isPlaced(view: .root(id)),
+                window(rootedAt: id) == nil,
+                record.presenting == nil,
                 !transitions.contains(where: { [$0.parent, $0.from, $0.to].contains(id) })
             else { continue }
             unloadViews(of: record)

@@ -62,26 +62,57 @@ extension ContainmentState {
         isView(view, inside: .root(id))
     }
 
-    /// A view is on screen when it is in the view tree of an attached window and no view on the path is hidden.
+    /// A view is on screen when it is in the view tree of an attached window (directly, or in a presented
+    /// controller's tree placed over one), no view on the path is hidden, and no presentation that hides its context
+    /// covers it (SPEC §4, §7).
     public func isOnScreen(view: ViewID) -> Bool {
+        isPlaced(view: view) && !isCovered(view: view)
+    }
+
+    /// In a window's tree, or a presented controller's tree whose context is, with no hidden view on the way.
+    public func isPlaced(view: ViewID) -> Bool {
         var current = view
         while true {
             guard let record = views[current], !record.hidden else { return false }
             guard let superview = record.superview else { break }
             current = superview
         }
-        return current.isRoot && window(rootedAt: current.owner) != nil
+        guard current.isRoot else { return false }
+        if window(rootedAt: current.owner) != nil { return true }
+        if let presentation = presentations[current.owner] { return isPlaced(view: .root(presentation.context)) }
+        return false
+    }
+
+    /// Under a presentation that takes its context's subtree off screen.
+    func isCovered(view: ViewID) -> Bool {
+        presentations.values.contains { presentation in
+            presentation.hidesContext
+                && (view == .root(presentation.context) || isView(view, inside: .root(presentation.context)))
+        }
+    }
+
+    /// The window a controller's views are placed in (through presentations), if any.
+    public func window(placing id: ControllerID) -> Window? {
+        let top = topView(of: .root(id))
+        guard top.isRoot else { return nil }
+        if let window = window(rootedAt: top.owner) { return window }
+        if let presentation = presentations[top.owner] { return window(placing: presentation.context) }
+        return nil
     }
 
     /// A controller is on screen when its root view is (SPEC §4).
     public func isOnScreen(_ id: ControllerID) -> Bool { isOnScreen(view: .root(id)) }
 
-    /// The controllers whose root views are `view` or inside it, with `view`'s owner first if `view` is a root.
+    /// The controllers whose root views are `view` or inside it — and, past a presentation context, the presented
+    /// controller's tree placed over it.
     func controllersWithRootViews(under view: ViewID) -> [ControllerID] {
         var found: [ControllerID] = []
         var stack = [view]
         while let current = stack.popLast() {
-            if current.isRoot { found.append(current.owner) }
+            if current.isRoot {
+                found.append(current.owner)
+                if let presented = controllers[current.owner]?.presented { stack.append(.root(presented)) }
+            }
             if let record = views[current] { stack.append(contentsOf: record.subviews.reversed()) }
         }
         return found

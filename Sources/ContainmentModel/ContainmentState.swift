@@ -8,6 +8,8 @@ public struct ContainmentState: Sendable {
     public internal(set) var views: [ViewID: View] = [:]
     public internal(set) var windows: [WindowID: Window] = [:]
     public internal(set) var transitions: [RunningTransition] = []
+    /// Each presented controller's presentation, by presented controller.
+    public internal(set) var presentations: [ControllerID: Presentation] = [:]
     var nextSerial = 0
 
     /// Undo records and events of the command being applied; empty between commands.
@@ -88,6 +90,17 @@ public struct ContainmentState: Sendable {
             try transition(in: parent, from: from, to: to, duration: duration, frame: frame, by: by)
         case .completeTransition(let parent, let from, let to):
             try completeTransition(in: parent, from: from, to: to, by: by)
+        case .present(let presented, let presenter, let style, let transitionStyle, let animated):
+            try present(
+                presented,
+                on: presenter,
+                style: style,
+                transitionStyle: transitionStyle,
+                animated: animated,
+                by: by
+            )
+        case .dismiss(let id, let animated):
+            try dismiss(id, animated: animated, by: by)
         }
     }
 }
@@ -97,5 +110,6 @@ extension ContainmentState: Equatable {
     public static func == (lhs: ContainmentState, rhs: ContainmentState) -> Bool {
         lhs.controllers == rhs.controllers && lhs.views == rhs.views && lhs.windows == rhs.windows
             && lhs.transitions == rhs.transitions && lhs.nextSerial == rhs.nextSerial
+            && lhs.presentations == rhs.presentations
     }
 }

@@ -67,3 +67,29 @@ public struct RunningTransition: Hashable, Sendable {
         self.duration = duration
     }
 }
+
+/// A presented controller's presentation (SPEC §7): who asked, which controller's context it covers, how.
+public struct Presentation: Hashable, Sendable {
+    /// The controller that asked to present.
+    public let presenter: ControllerID
+    /// The context controller: `presented.presenting`, the one whose `presented` it is.
+    public let context: ControllerID
+    public let style: ModalPresentationStyle
+    public let transitionStyle: ModalTransitionStyle
+    /// Whether it takes the context's subtree off screen (full screen, current context, a sheet that fell back).
+    public let hidesContext: Bool
+
+    public init(
+        presenter: ControllerID,
+        context: ControllerID,
+        style: ModalPresentationStyle,
+        transitionStyle: ModalTransitionStyle,
+        hidesContext: Bool
+    ) {
+        self.presenter = presenter
+        self.context = context
+        self.style = style
+        self.transitionStyle = transitionStyle
+        self.hidesContext = hidesContext
+    }
+}

@@ -29,6 +29,9 @@ public enum Event: Hashable, Sendable {
     case hiddenChanged(view: ViewID, hidden: Bool, by: Party)
     case windowAttached(ControllerID, window: WindowID, size: Size)
     case windowResized(ControllerID, window: WindowID, size: Size)
+    // Presentation
+    case presented(ControllerID, presentation: Presentation)
+    case dismissed(ControllerID, presentation: Presentation)
     // Containers
     case transitionBegan(ControllerID, from: ControllerID, to: ControllerID)
     case transitionCompleted(ControllerID, from: ControllerID, to: ControllerID)
@@ -65,6 +68,8 @@ public enum Event: Hashable, Sendable {
         case .hiddenChanged: "hiddenChanged"
         case .windowAttached: "windowAttached"
         case .windowResized: "windowResized"
+        case .presented: "presented"
+        case .dismissed: "dismissed"
         case .transitionBegan: "transitionBegan"
         case .transitionCompleted: "transitionCompleted"
         case .ruleViolation: "ruleViolation"
@@ -84,7 +89,8 @@ public enum Event: Hashable, Sendable {
             .viewDidLayoutSubviews(let c), .didReceiveMemoryWarning(let c), .viewWillTransitionToSize(let c, _),
             .controllerCreated(let c, _), .controllerDestroyed(let c), .childAdded(let c, _),
             .childRemoved(let c, _), .windowAttached(let c, _, _), .windowResized(let c, _, _),
-            .transitionBegan(let c, _, _), .transitionCompleted(let c, _, _):
+            .transitionBegan(let c, _, _), .transitionCompleted(let c, _, _), .presented(let c, _),
+            .dismissed(let c, _):
             c
         case .viewInserted(let view, _), .viewRemoved(let view, _), .frameChanged(let view, _, _),
             .alphaChanged(let view, _, _), .hiddenChanged(let view, _, _):
@@ -138,6 +144,9 @@ extension Event: CustomStringConvertible {
             return "\(head) window=\(window) size=\(size)"
         case .transitionBegan(_, let from, let to), .transitionCompleted(_, let from, let to):
             return "\(head) from=\(from) to=\(to)"
+        case .presented(_, let p), .dismissed(_, let p):
+            return "\(head) presenter=\(p.presenter) context=\(p.context) style=\(p.style.rawValue)"
+                + " transitionStyle=\(p.transitionStyle.rawValue)"
         case .ruleViolation(_, let command, let by, let code, let message):
             return "\(head) command=\(command) by=\(by) code=\(code) message=\(message)"
         case .hostUp(let host, let pid), .hostRestarted(let host, let pid):

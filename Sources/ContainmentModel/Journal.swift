@@ -7,6 +7,7 @@ struct Journal: Sendable {
         case view(ViewID, View?)
         case window(WindowID, Window?)
         case transitions([RunningTransition])
+        case presentation(ControllerID, Presentation?)
         case nextSerial(Int)
     }
 
@@ -51,6 +52,11 @@ extension ContainmentState {
         transitions = running
     }
 
+    mutating func setPresentation(_ presentation: Presentation?, _ id: ControllerID) {
+        journal.undo.append(.presentation(id, presentations[id]))
+        presentations[id] = presentation
+    }
+
     mutating func takeSerial() -> Int {
         journal.undo.append(.nextSerial(nextSerial))
         defer { nextSerial += 1 }
@@ -69,6 +75,7 @@ extension ContainmentState {
             case .view(let id, let old): views[id] = old
             case .window(let id, let old): windows[id] = old
             case .transitions(let old): transitions = old
+            case .presentation(let id, let old): presentations[id] = old
             case .nextSerial(let old): nextSerial = old
             }
         }

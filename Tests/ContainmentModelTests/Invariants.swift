@@ -7,6 +7,8 @@ struct InvariantChecker {
     var windowRoots: [WindowID: ControllerID] = [:]
     var appearance: [ControllerID: AppearanceState] = [:]
     var loaded: Set<ControllerID> = []
+    /// Context → presented, from `presented` / `dismissed` events.
+    var presentedOn: [ControllerID: ControllerID] = [:]
 
     /// Follows one accepted command's events; returns what broke.
     mutating func follow(_ events: [Event]) -> [String] {
@@ -34,6 +36,14 @@ struct InvariantChecker {
                 loaded.insert(id)
             case .viewDidUnload(let id):
                 loaded.remove(id)
+            case .presented(let id, let presentation):
+                if let other = presentedOn[presentation.context] {
+                    problems.append("\(event): \(presentation.context) already presents \(other)")
+                }
+                presentedOn[presentation.context] = id
+            case .dismissed(let id, let presentation):
+                if presentedOn[presentation.context] != id { problems.append("\(event): it was not presented there") }
+                presentedOn[presentation.context] = nil
             case .frameChanged(let view, _, let by) where view.isRoot:
                 let owner = view.owner
                 let allowed: Bool =

@@ -60,7 +60,7 @@ struct RandomCommands {
     mutating func next(in state: ContainmentState) -> [Request] {
         let child = id()
         let parent = id()
-        switch Int.random(in: 0..<100, using: &rng) {
+        switch Int.random(in: 0..<110, using: &rng) {
         case 0..<8 where state.controllers.count < ids.count || chance(10):
             var properties = ControllerProperties()
             if manual { properties.automaticallyForwardsAppearance = chance(70) }
@@ -161,8 +161,23 @@ struct RandomCommands {
             return [.system(.resizeWindow(windows.randomElement(using: &rng)!, size: size))]
         case 96..<98:
             return [Request(.destroy(child), by: party(natural: .system, in: state))]
-        default:
+        case 98..<100:
             return [Request(.loadView(child), by: .controller(parent))]
+        case 100..<106:
+            // Mostly on a presenter that is on screen, so that many presentations are accepted.
+            let onScreen = state.controllers.keys.filter { state.isOnScreen($0) }.sorted()
+            let parent = chance(70) ? onScreen.randomElement(using: &rng) ?? parent : parent
+            let style = chance(40) ? nil : ModalPresentationStyle.allCases.randomElement(using: &rng)
+            return [
+                Request(
+                    .present(child, on: parent, style: style, animated: chance(50)),
+                    by: party(natural: .controller(parent), in: state)
+                )
+            ]
+        default:
+            let target =
+                state.presentations.keys.sorted().randomElement(using: &rng).flatMap { chance(70) ? $0 : nil } ?? child
+            return [Request(.dismiss(target, animated: chance(50)), by: party(natural: .natural, in: state))]
         }
     }
 }

@@ -327,6 +327,22 @@ public nonisolated struct Containment_V1_Command: Sendable {
     set {kind = .completeTransition(newValue)}
   }
 
+  public var present: Containment_V1_Present {
+    get {
+      if case .present(let v)? = kind {return v}
+      return Containment_V1_Present()
+    }
+    set {kind = .present(newValue)}
+  }
+
+  public var dismiss: Containment_V1_Dismiss {
+    get {
+      if case .dismiss(let v)? = kind {return v}
+      return Containment_V1_Dismiss()
+    }
+    set {kind = .dismiss(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -349,6 +365,8 @@ public nonisolated struct Containment_V1_Command: Sendable {
     case endAppearance(Containment_V1_EndAppearance)
     case transition(Containment_V1_Transition)
     case completeTransition(Containment_V1_CompleteTransition)
+    case present(Containment_V1_Present)
+    case dismiss(Containment_V1_Dismiss)
 
   }
 
@@ -699,6 +717,61 @@ public nonisolated struct Containment_V1_CompleteTransition: Sendable {
   public init() {}
 }
 
+/// SPEC §7: present `presented` on `presenter`; absent styles: the presented controller's own.
+public nonisolated struct Containment_V1_Present: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var presented: String = String()
+
+  public var presenter: String = String()
+
+  /// fullScreen, pageSheet, formSheet, currentContext, overFullScreen, ...
+  public var style: String {
+    get {_style ?? String()}
+    set {_style = newValue}
+  }
+  /// Returns true if `style` has been explicitly set.
+  public var hasStyle: Bool {self._style != nil}
+  /// Clears the value of `style`. Subsequent reads from it will return its default value.
+  public mutating func clearStyle() {self._style = nil}
+
+  /// coverVertical, flipHorizontal, crossDissolve, partialCurl
+  public var transitionStyle: String {
+    get {_transitionStyle ?? String()}
+    set {_transitionStyle = newValue}
+  }
+  /// Returns true if `transitionStyle` has been explicitly set.
+  public var hasTransitionStyle: Bool {self._transitionStyle != nil}
+  /// Clears the value of `transitionStyle`. Subsequent reads from it will return its default value.
+  public mutating func clearTransitionStyle() {self._transitionStyle = nil}
+
+  public var animated: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _style: String? = nil
+  fileprivate var _transitionStyle: String? = nil
+}
+
+/// Dismisses what `controller` (or its subtree) presents, or `controller` itself when it is presented.
+public nonisolated struct Containment_V1_Dismiss: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var controller: String = String()
+
+  public var animated: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Containment_V1_AppearanceFlags: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -876,6 +949,36 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   public var pid: Int32 {
     get {_storage._pid}
     set {_uniqueStorage()._pid = newValue}
+  }
+
+  /// presented, dismissed: who asked to present
+  public var presenter: String {
+    get {_storage._presenter}
+    set {_uniqueStorage()._presenter = newValue}
+  }
+
+  /// presented, dismissed: the context controller (the presented one's `presenting`)
+  public var context: String {
+    get {_storage._context}
+    set {_uniqueStorage()._context = newValue}
+  }
+
+  /// presented, dismissed: the modal presentation style
+  public var style: String {
+    get {_storage._style}
+    set {_uniqueStorage()._style = newValue}
+  }
+
+  /// presented, dismissed: the modal transition style
+  public var transitionStyle: String {
+    get {_storage._transitionStyle}
+    set {_uniqueStorage()._transitionStyle = newValue}
+  }
+
+  /// presented, dismissed: whether it takes the context's subtree off screen
+  public var hidesContext: Bool {
+    get {_storage._hidesContext}
+    set {_uniqueStorage()._hidesContext = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1610,7 +1713,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1866,6 +1969,32 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
           self.kind = .completeTransition(v)
         }
       }()
+      case 29: try {
+        var v: Containment_V1_Present?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .present(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .present(v)
+        }
+      }()
+      case 30: try {
+        var v: Containment_V1_Dismiss?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .dismiss(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .dismiss(v)
+        }
+      }()
       default: break
       }
     }
@@ -1955,6 +2084,14 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
     case .completeTransition?: try {
       guard case .completeTransition(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 28)
+    }()
+    case .present?: try {
+      guard case .present(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 29)
+    }()
+    case .dismiss?: try {
+      guard case .dismiss(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 30)
     }()
     case nil: break
     }
@@ -2687,6 +2824,95 @@ nonisolated extension Containment_V1_CompleteTransition: SwiftProtobuf.Message, 
   }
 }
 
+nonisolated extension Containment_V1_Present: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Present"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}presented\0\u{1}presenter\0\u{1}style\0\u{3}transition_style\0\u{1}animated\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.presented) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.presenter) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self._style) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self._transitionStyle) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.animated) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.presented.isEmpty {
+      try visitor.visitSingularStringField(value: self.presented, fieldNumber: 1)
+    }
+    if !self.presenter.isEmpty {
+      try visitor.visitSingularStringField(value: self.presenter, fieldNumber: 2)
+    }
+    try { if let v = self._style {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._transitionStyle {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+    } }()
+    if self.animated != false {
+      try visitor.visitSingularBoolField(value: self.animated, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Present, rhs: Containment_V1_Present) -> Bool {
+    if lhs.presented != rhs.presented {return false}
+    if lhs.presenter != rhs.presenter {return false}
+    if lhs._style != rhs._style {return false}
+    if lhs._transitionStyle != rhs._transitionStyle {return false}
+    if lhs.animated != rhs.animated {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Dismiss: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Dismiss"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0\u{1}animated\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.controller) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.animated) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.controller.isEmpty {
+      try visitor.visitSingularStringField(value: self.controller, fieldNumber: 1)
+    }
+    if self.animated != false {
+      try visitor.visitSingularBoolField(value: self.animated, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Dismiss, rhs: Containment_V1_Dismiss) -> Bool {
+    if lhs.controller != rhs.controller {return false}
+    if lhs.animated != rhs.animated {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AppearanceFlags"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}animated\0\u{3}moving_to_parent\0\u{3}moving_from_parent\0\u{3}being_presented\0\u{3}being_dismissed\0")
@@ -2739,7 +2965,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -2765,6 +2991,11 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _code: String = String()
     var _message: String = String()
     var _pid: Int32 = 0
+    var _presenter: String = String()
+    var _context: String = String()
+    var _style: String = String()
+    var _transitionStyle: String = String()
+    var _hidesContext: Bool = false
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2798,6 +3029,11 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _code = source._code
       _message = source._message
       _pid = source._pid
+      _presenter = source._presenter
+      _context = source._context
+      _style = source._style
+      _transitionStyle = source._transitionStyle
+      _hidesContext = source._hidesContext
     }
   }
 
@@ -2839,6 +3075,11 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 25: try { try decoder.decodeSingularStringField(value: &_storage._code) }()
         case 26: try { try decoder.decodeSingularStringField(value: &_storage._message) }()
         case 27: try { try decoder.decodeSingularInt32Field(value: &_storage._pid) }()
+        case 28: try { try decoder.decodeSingularStringField(value: &_storage._presenter) }()
+        case 29: try { try decoder.decodeSingularStringField(value: &_storage._context) }()
+        case 30: try { try decoder.decodeSingularStringField(value: &_storage._style) }()
+        case 31: try { try decoder.decodeSingularStringField(value: &_storage._transitionStyle) }()
+        case 32: try { try decoder.decodeSingularBoolField(value: &_storage._hidesContext) }()
         default: break
         }
       }
@@ -2920,6 +3161,21 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if _storage._pid != 0 {
         try visitor.visitSingularInt32Field(value: _storage._pid, fieldNumber: 27)
       }
+      if !_storage._presenter.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._presenter, fieldNumber: 28)
+      }
+      if !_storage._context.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._context, fieldNumber: 29)
+      }
+      if !_storage._style.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._style, fieldNumber: 30)
+      }
+      if !_storage._transitionStyle.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._transitionStyle, fieldNumber: 31)
+      }
+      if _storage._hidesContext != false {
+        try visitor.visitSingularBoolField(value: _storage._hidesContext, fieldNumber: 32)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2952,6 +3208,11 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._code != rhs_storage._code {return false}
         if _storage._message != rhs_storage._message {return false}
         if _storage._pid != rhs_storage._pid {return false}
+        if _storage._presenter != rhs_storage._presenter {return false}
+        if _storage._context != rhs_storage._context {return false}
+        if _storage._style != rhs_storage._style {return false}
+        if _storage._transitionStyle != rhs_storage._transitionStyle {return false}
+        if _storage._hidesContext != rhs_storage._hidesContext {return false}
         return true
       }
       if !storagesAreEqual {return false}

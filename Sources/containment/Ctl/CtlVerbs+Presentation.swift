@@ -1,0 +1,55 @@
+import ArgumentParser
+import ContainmentBus
+import ContainmentModel
+
+extension CtlVerbs {
+    struct Present: CtlVerb {
+        static let configuration = CommandConfiguration(
+            abstract: "Present a controller on a presenter (SPEC §7).",
+            usage: "containment ctl present PRESENTER PRESENTED [--style S] [--transition T] [--animated]"
+        )
+        @Argument var presenter: String
+        @Argument var presented: String
+        @Option(help: "fullScreen, pageSheet, formSheet, currentContext, overFullScreen, overCurrentContext.")
+        var style: String?
+        @Option(help: "coverVertical, flipHorizontal, crossDissolve, partialCurl.") var transition: String?
+        @Flag var animated = false
+        @OptionGroup var options: CtlOptions
+
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            let style = try self.style.map { text in
+                guard let style = ModalPresentationStyle(rawValue: text) else {
+                    throw ValidationError("unknown presentation style \(text)")
+                }
+                return style
+            }
+            let transition = try self.transition.map { text in
+                guard let style = ModalTransitionStyle(rawValue: text) else {
+                    throw ValidationError("unknown transition style \(text)")
+                }
+                return style
+            }
+            let command = Command.present(
+                ControllerID(presented),
+                on: ControllerID(presenter),
+                style: style,
+                transitionStyle: transition,
+                animated: animated
+            )
+            return [Request(command, options)]
+        }
+    }
+
+    struct Dismiss: CtlVerb {
+        static let configuration = CommandConfiguration(
+            abstract: "Dismiss what a controller (or its subtree) presents, or the controller itself if presented."
+        )
+        @Argument var controller: String
+        @Flag var animated = false
+        @OptionGroup var options: CtlOptions
+
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.dismiss(ControllerID(controller), animated: animated), options)]
+        }
+    }
+}
