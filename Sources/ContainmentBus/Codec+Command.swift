@@ -157,6 +157,51 @@ extension WireCommand {
                 $0.controller = id.rawValue
                 $0.animated = animated
             }
+        case .push(let pushed, let navigation, let animated):
+            push = .with {
+                $0.pushed = pushed.rawValue
+                $0.navigation = navigation.rawValue
+                $0.animated = animated
+            }
+        case .pop(let navigation, let animated):
+            pop = .with {
+                $0.navigation = navigation.rawValue
+                $0.animated = animated
+            }
+        case .popTo(let target, let navigation, let animated):
+            popTo = .with {
+                $0.target = target.rawValue
+                $0.navigation = navigation.rawValue
+                $0.animated = animated
+            }
+        case .popToRoot(let navigation, let animated):
+            popToRoot = .with {
+                $0.navigation = navigation.rawValue
+                $0.animated = animated
+            }
+        case .setStack(let navigation, let stack):
+            setStack = .with {
+                $0.navigation = navigation.rawValue
+                $0.stack = stack.map(\.rawValue)
+            }
+        case .setChildren(let container, let children):
+            setChildren = .with {
+                $0.container = container.rawValue
+                $0.children = children.map(\.rawValue)
+            }
+        case .select(let container, let selection):
+            select = .with {
+                $0.container = container.rawValue
+                switch selection {
+                case .index(let index): $0.index = Int32(clamping: index)
+                case .controller(let id): $0.controller = id.rawValue
+                }
+            }
+        case .setMenuVisible(let menu, let visible):
+            setMenuVisible = .with {
+                $0.menu = menu.rawValue
+                $0.visible = visible
+            }
         }
     }
 
@@ -264,6 +309,40 @@ extension WireCommand {
             )
         case .dismiss(let m):
             command = .dismiss(try controllerID(m.controller, field: "controller"), animated: m.animated)
+        case .push(let m):
+            command = .push(
+                try controllerID(m.pushed, field: "pushed"),
+                on: try controllerID(m.navigation, field: "navigation"),
+                animated: m.animated
+            )
+        case .pop(let m):
+            command = .pop(try controllerID(m.navigation, field: "navigation"), animated: m.animated)
+        case .popTo(let m):
+            command = .popTo(
+                try controllerID(m.target, field: "target"),
+                in: try controllerID(m.navigation, field: "navigation"),
+                animated: m.animated
+            )
+        case .popToRoot(let m):
+            command = .popToRoot(try controllerID(m.navigation, field: "navigation"), animated: m.animated)
+        case .setStack(let m):
+            var stack: [ControllerID] = []
+            for id in m.stack { stack.append(try controllerID(id, field: "stack")) }
+            command = .setStack(try controllerID(m.navigation, field: "navigation"), stack)
+        case .setChildren(let m):
+            var children: [ControllerID] = []
+            for id in m.children { children.append(try controllerID(id, field: "children")) }
+            command = .setChildren(try controllerID(m.container, field: "container"), children)
+        case .select(let m):
+            let selection: Selection
+            switch m.target {
+            case .index(let index)?: selection = .index(Int(index))
+            case .controller(let id)?: selection = .controller(try controllerID(id, field: "controller"))
+            case nil: throw .malformed("select names neither an index nor a controller.")
+            }
+            command = .select(try controllerID(m.container, field: "container"), selection)
+        case .setMenuVisible(let m):
+            command = .setMenuVisible(try controllerID(m.menu, field: "menu"), m.visible)
         }
         return Request(command, by: party)
     }

@@ -78,6 +78,13 @@ extension WireEvent {
             self.pid = Int32(clamping: pid)
         case .hostDown(let host):
             self.host = host
+        case .navigationWillShow(_, let shown), .navigationDidShow(_, let shown):
+            child = shown.rawValue
+        case .selectionChanged(_, let selected, let index):
+            child = selected?.rawValue ?? ""
+            if let index { self.index = Int32(clamping: index) }
+        case .menuVisibilityChanged(_, let visible):
+            self.visible = visible
         case .presented(_, let presentation), .dismissed(_, let presentation):
             presenter = presentation.presenter.rawValue
             context = presentation.context.rawValue
@@ -126,6 +133,15 @@ extension WireEvent {
                 code: ContainmentError.Code(named: code) ?? ContainmentError.Code(code),
                 message: message
             )
+        case "navigationWillShow": return .navigationWillShow(id, shown: ControllerID(child))
+        case "navigationDidShow": return .navigationDidShow(id, shown: ControllerID(child))
+        case "selectionChanged":
+            return .selectionChanged(
+                id,
+                selected: child.isEmpty ? nil : ControllerID(child),
+                index: hasIndex ? Int(index) : nil
+            )
+        case "menuVisibilityChanged": return .menuVisibilityChanged(id, visible: visible)
         case "presented", "dismissed":
             guard let style = ModalPresentationStyle(rawValue: style),
                 let transitionStyle = ModalTransitionStyle(rawValue: transitionStyle)

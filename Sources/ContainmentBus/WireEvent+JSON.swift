@@ -57,6 +57,13 @@ extension WireEvent {
             object["pid"] = pid
         case "hostDown":
             object["host"] = host
+        case "navigationWillShow", "navigationDidShow":
+            object["shown"] = child
+        case "selectionChanged":
+            object["selected"] = child.isEmpty ? NSNull() : child
+            object["index"] = hasIndex ? Int(index) : NSNull()
+        case "menuVisibilityChanged":
+            object["visible"] = visible
         case "presented", "dismissed":
             object["presenter"] = presenter
             object["context"] = context

@@ -39,6 +39,16 @@ public enum Command: Hashable, Sendable {
     )
     /// Dismisses what `X` (or its subtree) presents, or `X` itself when it is presented.
     case dismiss(ControllerID, animated: Bool = false)
+    // Standard containers (§8)
+    case push(ControllerID, on: ControllerID, animated: Bool = false)
+    case pop(ControllerID, animated: Bool = false)
+    case popTo(ControllerID, in: ControllerID, animated: Bool = false)
+    case popToRoot(ControllerID, animated: Bool = false)
+    case setStack(ControllerID, [ControllerID])
+    /// A tab or menu container's children.
+    case setChildren(ControllerID, [ControllerID])
+    case select(ControllerID, Selection)
+    case setMenuVisible(ControllerID, Bool)
 
     /// The command's name as `ctl` and `ruleViolation` events spell it.
     public var name: String {
@@ -64,6 +74,14 @@ public enum Command: Hashable, Sendable {
         case .completeTransition: "complete-transition"
         case .present: "present"
         case .dismiss: "dismiss"
+        case .push: "push"
+        case .pop: "pop"
+        case .popTo: "pop-to"
+        case .popToRoot: "pop-to-root"
+        case .setStack: "set-stack"
+        case .setChildren: "set-children"
+        case .select: "select"
+        case .setMenuVisible: "menu-visible"
         }
     }
 }
@@ -107,6 +125,24 @@ extension Command {
             parent
         case .present(let presented, _, _, _, _), .dismiss(let presented, _):
             presented
+        case .push(_, let container, _), .pop(let container, _), .popTo(_, let container, _),
+            .popToRoot(let container, _),
+            .setStack(let container, _), .setChildren(let container, _), .select(let container, _),
+            .setMenuVisible(let container, _):
+            container
+        }
+    }
+}
+
+/// What `select` picks in a tab or menu container.
+public enum Selection: Hashable, Sendable, CustomStringConvertible {
+    case index(Int)
+    case controller(ControllerID)
+
+    public var description: String {
+        switch self {
+        case .index(let index): String(index)
+        case .controller(let id): id.rawValue
         }
     }
 }

@@ -36,6 +36,11 @@ extension ContainmentState {
             return .controller(presenter)
         case .dismiss(let id, _):
             return presentations[id].map { .controller($0.presenter) } ?? .controller(id)
+        case .push(_, let container, _), .pop(let container, _), .popTo(_, let container, _),
+            .popToRoot(let container, _),
+            .setStack(let container, _), .setChildren(let container, _), .select(let container, _),
+            .setMenuVisible(let container, _):
+            return .controller(container)
         }
     }
 }

@@ -204,6 +204,7 @@ extension ContainmentState {
     /// `viewWillLayoutSubviews`, the controller lays out its own views, `viewDidLayoutSubviews`.
     mutating func layout(_ id: ControllerID) {
         emit(.viewWillLayoutSubviews(id))
+        layoutContainerViews(id)
         emit(.viewDidLayoutSubviews(id))
     }
 

@@ -101,6 +101,16 @@ public struct ContainmentState: Sendable {
             )
         case .dismiss(let id, let animated):
             try dismiss(id, animated: animated, by: by)
+        case .push(let pushed, let navigation, let animated):
+            try push(pushed, on: navigation, animated: animated, by: by)
+        case .pop(let navigation, let animated): try pop(navigation, animated: animated, by: by)
+        case .popTo(let target, let navigation, let animated):
+            try popTo(target, in: navigation, animated: animated, by: by)
+        case .popToRoot(let navigation, let animated): try popToRoot(navigation, animated: animated, by: by)
+        case .setStack(let navigation, let stack): try setStack(navigation, stack, by: by)
+        case .setChildren(let id, let children): try setChildren(id, children, by: by)
+        case .select(let id, let selection): try select(id, selection, by: by)
+        case .setMenuVisible(let id, let visible): try setMenuVisible(id, visible, by: by)
         }
     }
 }

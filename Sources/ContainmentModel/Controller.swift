@@ -17,6 +17,10 @@ public struct Controller: Hashable, Sendable {
     public internal(set) var presented: ControllerID?
     public internal(set) var appearance = AppearanceState.disappeared
     public internal(set) var move = MoveState.settled
+    /// A tab or menu container's selected child (a navigation controller's top is its last child).
+    public internal(set) var selected: ControllerID?
+    /// Whether a menu container shows its menu view.
+    public internal(set) var menuVisible = false
     /// The names of the subviews it created (its root view is not listed), in creation order.
     public internal(set) var subviewNames: [String] = []
     /// Creation order: it orders parentless controllers in the tree order of callbacks.

@@ -35,6 +35,11 @@ public enum Event: Hashable, Sendable {
     // Containers
     case transitionBegan(ControllerID, from: ControllerID, to: ControllerID)
     case transitionCompleted(ControllerID, from: ControllerID, to: ControllerID)
+    case navigationWillShow(ControllerID, shown: ControllerID)
+    case navigationDidShow(ControllerID, shown: ControllerID)
+    /// A tab or menu container's selection; `nil` for none.
+    case selectionChanged(ControllerID, selected: ControllerID?, index: Int?)
+    case menuVisibilityChanged(ControllerID, visible: Bool)
     // Runtime: rejections, and the hosts the supervisor watches (the model never emits the host events)
     case ruleViolation(ControllerID?, command: String, by: Party, code: ContainmentError.Code, message: String)
     case hostUp(host: String, pid: Int)
@@ -72,6 +77,10 @@ public enum Event: Hashable, Sendable {
         case .dismissed: "dismissed"
         case .transitionBegan: "transitionBegan"
         case .transitionCompleted: "transitionCompleted"
+        case .navigationWillShow: "navigationWillShow"
+        case .navigationDidShow: "navigationDidShow"
+        case .selectionChanged: "selectionChanged"
+        case .menuVisibilityChanged: "menuVisibilityChanged"
         case .ruleViolation: "ruleViolation"
         case .hostUp: "hostUp"
         case .hostDown: "hostDown"
@@ -90,7 +99,8 @@ public enum Event: Hashable, Sendable {
             .controllerCreated(let c, _), .controllerDestroyed(let c), .childAdded(let c, _),
             .childRemoved(let c, _), .windowAttached(let c, _, _), .windowResized(let c, _, _),
             .transitionBegan(let c, _, _), .transitionCompleted(let c, _, _), .presented(let c, _),
-            .dismissed(let c, _):
+            .dismissed(let c, _), .navigationWillShow(let c, _), .navigationDidShow(let c, _),
+            .selectionChanged(let c, _, _), .menuVisibilityChanged(let c, _):
             c
         case .viewInserted(let view, _), .viewRemoved(let view, _), .frameChanged(let view, _, _),
             .alphaChanged(let view, _, _), .hiddenChanged(let view, _, _):
@@ -144,6 +154,12 @@ extension Event: CustomStringConvertible {
             return "\(head) window=\(window) size=\(size)"
         case .transitionBegan(_, let from, let to), .transitionCompleted(_, let from, let to):
             return "\(head) from=\(from) to=\(to)"
+        case .navigationWillShow(_, let shown), .navigationDidShow(_, let shown):
+            return "\(head) shown=\(shown)"
+        case .selectionChanged(_, let selected, let index):
+            return "\(head) selected=\(selected?.rawValue ?? "nil") index=\(index.map(String.init) ?? "nil")"
+        case .menuVisibilityChanged(_, let visible):
+            return "\(head) visible=\(visible)"
         case .presented(_, let p), .dismissed(_, let p):
             return "\(head) presenter=\(p.presenter) context=\(p.context) style=\(p.style.rawValue)"
                 + " transitionStyle=\(p.transitionStyle.rawValue)"

@@ -20,6 +20,8 @@ struct RandomCommands {
     var rng: SplitMix64
     let manual: Bool
     let ids: [ControllerID] = (0..<10).map { ControllerID("c\($0)") }
+    /// Standard containers: children of others like any controller, but parents only through their own verbs.
+    let containers: [(ControllerID, Kind)] = [("nav0", .navigation), ("tab0", .tab), ("menu0", .menu)]
     let windows: [WindowID] = ["w0", "w1"]
     let names = ["a", "b"]
 
@@ -56,12 +58,43 @@ struct RandomCommands {
         state.controllers[id]?.parent.map { .controller($0) } ?? .system
     }
 
+    /// A standard container's own verb, on a container that exists (or not, now and then).
+    mutating func containerCommand(in state: ContainmentState) -> [Request] {
+        let (container, kind) = containers.randomElement(using: &rng)!
+        let children = state.controllers[container]?.children ?? []
+        let some = ids.filter { _ in chance(25) }
+        let command: Command
+        switch kind {
+        case .navigation:
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0, 1: command = .push(chance(80) ? id() : container, on: container, animated: chance(50))
+            case 2: command = .pop(container, animated: chance(50))
+            case 3: command = .popTo(children.randomElement(using: &rng) ?? id(), in: container)
+            default: command = chance(50) ? .popToRoot(container) : .setStack(container, some)
+            }
+        case .menu where chance(20):
+            command = .setMenuVisible(container, chance(50))
+        default:
+            if chance(40) {
+                command = .setChildren(container, some)
+            } else if chance(50) {
+                command = .select(container, .index(Int.random(in: -1...4, using: &rng)))
+            } else {
+                command = .select(container, .controller(children.randomElement(using: &rng) ?? id()))
+            }
+        }
+        return [Request(command, by: party(natural: .controller(container), in: state))]
+    }
+
     /// One step: a single request or a batch.
     mutating func next(in state: ContainmentState) -> [Request] {
         let child = id()
         let parent = id()
-        switch Int.random(in: 0..<110, using: &rng) {
-        case 0..<8 where state.controllers.count < ids.count || chance(10):
+        switch Int.random(in: 0..<125, using: &rng) {
+        case 0..<8 where state.controllers.count < ids.count + containers.count || chance(10):
+            if chance(25), let (id, kind) = containers.randomElement(using: &rng) {
+                return [.system(.create(id, kind: kind))]
+            }
             var properties = ControllerProperties()
             if manual { properties.automaticallyForwardsAppearance = chance(70) }
             properties.automaticallyForwardsSizeTransitions = chance(70)
@@ -69,6 +102,7 @@ struct RandomCommands {
         case 8..<16:
             return [Request(.addChild(child, to: parent), by: party(natural: .controller(parent), in: state))]
         case 16..<26:
+            let child = chance(20) ? containers.randomElement(using: &rng)!.0 : child
             let superview = chance(70) ? ViewID.root(parent) : ViewID(owner: parent, name: "a")
             return SeedListings.displayContentController(child, in: parent, superview: superview, frame: rect())
         case 26..<31:
@@ -174,6 +208,8 @@ struct RandomCommands {
                     by: party(natural: .controller(parent), in: state)
                 )
             ]
+        case 110..<125:
+            return containerCommand(in: state)
         default:
             let target =
                 state.presentations.keys.sorted().randomElement(using: &rng).flatMap { chance(70) ? $0 : nil } ?? child

@@ -343,6 +343,70 @@ public nonisolated struct Containment_V1_Command: Sendable {
     set {kind = .dismiss(newValue)}
   }
 
+  public var push: Containment_V1_Push {
+    get {
+      if case .push(let v)? = kind {return v}
+      return Containment_V1_Push()
+    }
+    set {kind = .push(newValue)}
+  }
+
+  public var pop: Containment_V1_Pop {
+    get {
+      if case .pop(let v)? = kind {return v}
+      return Containment_V1_Pop()
+    }
+    set {kind = .pop(newValue)}
+  }
+
+  public var popTo: Containment_V1_PopTo {
+    get {
+      if case .popTo(let v)? = kind {return v}
+      return Containment_V1_PopTo()
+    }
+    set {kind = .popTo(newValue)}
+  }
+
+  public var popToRoot: Containment_V1_PopToRoot {
+    get {
+      if case .popToRoot(let v)? = kind {return v}
+      return Containment_V1_PopToRoot()
+    }
+    set {kind = .popToRoot(newValue)}
+  }
+
+  public var setStack: Containment_V1_SetStack {
+    get {
+      if case .setStack(let v)? = kind {return v}
+      return Containment_V1_SetStack()
+    }
+    set {kind = .setStack(newValue)}
+  }
+
+  public var setChildren: Containment_V1_SetChildren {
+    get {
+      if case .setChildren(let v)? = kind {return v}
+      return Containment_V1_SetChildren()
+    }
+    set {kind = .setChildren(newValue)}
+  }
+
+  public var select: Containment_V1_Select {
+    get {
+      if case .select(let v)? = kind {return v}
+      return Containment_V1_Select()
+    }
+    set {kind = .select(newValue)}
+  }
+
+  public var setMenuVisible: Containment_V1_SetMenuVisible {
+    get {
+      if case .setMenuVisible(let v)? = kind {return v}
+      return Containment_V1_SetMenuVisible()
+    }
+    set {kind = .setMenuVisible(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -367,6 +431,14 @@ public nonisolated struct Containment_V1_Command: Sendable {
     case completeTransition(Containment_V1_CompleteTransition)
     case present(Containment_V1_Present)
     case dismiss(Containment_V1_Dismiss)
+    case push(Containment_V1_Push)
+    case pop(Containment_V1_Pop)
+    case popTo(Containment_V1_PopTo)
+    case popToRoot(Containment_V1_PopToRoot)
+    case setStack(Containment_V1_SetStack)
+    case setChildren(Containment_V1_SetChildren)
+    case select(Containment_V1_Select)
+    case setMenuVisible(Containment_V1_SetMenuVisible)
 
   }
 
@@ -772,6 +844,146 @@ public nonisolated struct Containment_V1_Dismiss: Sendable {
   public init() {}
 }
 
+/// SPEC §8, issued by (or on behalf of) the container.
+public nonisolated struct Containment_V1_Push: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var pushed: String = String()
+
+  public var navigation: String = String()
+
+  public var animated: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_Pop: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var navigation: String = String()
+
+  public var animated: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_PopTo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var target: String = String()
+
+  public var navigation: String = String()
+
+  public var animated: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_PopToRoot: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var navigation: String = String()
+
+  public var animated: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_SetStack: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var navigation: String = String()
+
+  public var stack: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_SetChildren: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// a tab or menu controller
+  public var container: String = String()
+
+  public var children: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_Select: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var container: String = String()
+
+  public var target: Containment_V1_Select.OneOf_Target? = nil
+
+  public var index: Int32 {
+    get {
+      if case .index(let v)? = target {return v}
+      return 0
+    }
+    set {target = .index(newValue)}
+  }
+
+  public var controller: String {
+    get {
+      if case .controller(let v)? = target {return v}
+      return String()
+    }
+    set {target = .controller(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Target: Equatable, Sendable {
+    case index(Int32)
+    case controller(String)
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_SetMenuVisible: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var menu: String = String()
+
+  public var visible: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Containment_V1_AppearanceFlags: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -979,6 +1191,28 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   public var hidesContext: Bool {
     get {_storage._hidesContext}
     set {_uniqueStorage()._hidesContext = newValue}
+  }
+
+  /// navigationWillShow, navigationDidShow: the shown; selectionChanged: the selected
+  public var child: String {
+    get {_storage._child}
+    set {_uniqueStorage()._child = newValue}
+  }
+
+  /// selectionChanged: the selected index (absent: no selection)
+  public var index: Int32 {
+    get {_storage._index ?? 0}
+    set {_uniqueStorage()._index = newValue}
+  }
+  /// Returns true if `index` has been explicitly set.
+  public var hasIndex: Bool {_storage._index != nil}
+  /// Clears the value of `index`. Subsequent reads from it will return its default value.
+  public mutating func clearIndex() {_uniqueStorage()._index = nil}
+
+  /// menuVisibilityChanged
+  public var visible: Bool {
+    get {_storage._visible}
+    set {_uniqueStorage()._visible = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1713,7 +1947,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1995,6 +2229,110 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
           self.kind = .dismiss(v)
         }
       }()
+      case 31: try {
+        var v: Containment_V1_Push?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .push(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .push(v)
+        }
+      }()
+      case 32: try {
+        var v: Containment_V1_Pop?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .pop(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .pop(v)
+        }
+      }()
+      case 33: try {
+        var v: Containment_V1_PopTo?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .popTo(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .popTo(v)
+        }
+      }()
+      case 34: try {
+        var v: Containment_V1_PopToRoot?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .popToRoot(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .popToRoot(v)
+        }
+      }()
+      case 35: try {
+        var v: Containment_V1_SetStack?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .setStack(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .setStack(v)
+        }
+      }()
+      case 36: try {
+        var v: Containment_V1_SetChildren?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .setChildren(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .setChildren(v)
+        }
+      }()
+      case 37: try {
+        var v: Containment_V1_Select?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .select(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .select(v)
+        }
+      }()
+      case 38: try {
+        var v: Containment_V1_SetMenuVisible?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .setMenuVisible(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .setMenuVisible(v)
+        }
+      }()
       default: break
       }
     }
@@ -2092,6 +2430,38 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
     case .dismiss?: try {
       guard case .dismiss(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 30)
+    }()
+    case .push?: try {
+      guard case .push(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 31)
+    }()
+    case .pop?: try {
+      guard case .pop(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 32)
+    }()
+    case .popTo?: try {
+      guard case .popTo(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 33)
+    }()
+    case .popToRoot?: try {
+      guard case .popToRoot(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 34)
+    }()
+    case .setStack?: try {
+      guard case .setStack(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 35)
+    }()
+    case .setChildren?: try {
+      guard case .setChildren(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 36)
+    }()
+    case .select?: try {
+      guard case .select(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 37)
+    }()
+    case .setMenuVisible?: try {
+      guard case .setMenuVisible(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 38)
     }()
     case nil: break
     }
@@ -2913,6 +3283,323 @@ nonisolated extension Containment_V1_Dismiss: SwiftProtobuf.Message, SwiftProtob
   }
 }
 
+nonisolated extension Containment_V1_Push: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Push"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}pushed\0\u{1}navigation\0\u{1}animated\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.pushed) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.navigation) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.animated) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.pushed.isEmpty {
+      try visitor.visitSingularStringField(value: self.pushed, fieldNumber: 1)
+    }
+    if !self.navigation.isEmpty {
+      try visitor.visitSingularStringField(value: self.navigation, fieldNumber: 2)
+    }
+    if self.animated != false {
+      try visitor.visitSingularBoolField(value: self.animated, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Push, rhs: Containment_V1_Push) -> Bool {
+    if lhs.pushed != rhs.pushed {return false}
+    if lhs.navigation != rhs.navigation {return false}
+    if lhs.animated != rhs.animated {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Pop: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Pop"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}navigation\0\u{1}animated\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.navigation) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.animated) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.navigation.isEmpty {
+      try visitor.visitSingularStringField(value: self.navigation, fieldNumber: 1)
+    }
+    if self.animated != false {
+      try visitor.visitSingularBoolField(value: self.animated, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Pop, rhs: Containment_V1_Pop) -> Bool {
+    if lhs.navigation != rhs.navigation {return false}
+    if lhs.animated != rhs.animated {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_PopTo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PopTo"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}target\0\u{1}navigation\0\u{1}animated\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.target) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.navigation) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.animated) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.target.isEmpty {
+      try visitor.visitSingularStringField(value: self.target, fieldNumber: 1)
+    }
+    if !self.navigation.isEmpty {
+      try visitor.visitSingularStringField(value: self.navigation, fieldNumber: 2)
+    }
+    if self.animated != false {
+      try visitor.visitSingularBoolField(value: self.animated, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_PopTo, rhs: Containment_V1_PopTo) -> Bool {
+    if lhs.target != rhs.target {return false}
+    if lhs.navigation != rhs.navigation {return false}
+    if lhs.animated != rhs.animated {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_PopToRoot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PopToRoot"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}navigation\0\u{1}animated\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.navigation) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.animated) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.navigation.isEmpty {
+      try visitor.visitSingularStringField(value: self.navigation, fieldNumber: 1)
+    }
+    if self.animated != false {
+      try visitor.visitSingularBoolField(value: self.animated, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_PopToRoot, rhs: Containment_V1_PopToRoot) -> Bool {
+    if lhs.navigation != rhs.navigation {return false}
+    if lhs.animated != rhs.animated {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_SetStack: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SetStack"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}navigation\0\u{1}stack\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.navigation) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.stack) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.navigation.isEmpty {
+      try visitor.visitSingularStringField(value: self.navigation, fieldNumber: 1)
+    }
+    if !self.stack.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.stack, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_SetStack, rhs: Containment_V1_SetStack) -> Bool {
+    if lhs.navigation != rhs.navigation {return false}
+    if lhs.stack != rhs.stack {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_SetChildren: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SetChildren"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}container\0\u{1}children\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.container) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.children) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.container.isEmpty {
+      try visitor.visitSingularStringField(value: self.container, fieldNumber: 1)
+    }
+    if !self.children.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.children, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_SetChildren, rhs: Containment_V1_SetChildren) -> Bool {
+    if lhs.container != rhs.container {return false}
+    if lhs.children != rhs.children {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Select: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Select"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}container\0\u{1}index\0\u{1}controller\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.container) }()
+      case 2: try {
+        var v: Int32?
+        try decoder.decodeSingularInt32Field(value: &v)
+        if let v = v {
+          if self.target != nil {try decoder.handleConflictingOneOf()}
+          self.target = .index(v)
+        }
+      }()
+      case 3: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.target != nil {try decoder.handleConflictingOneOf()}
+          self.target = .controller(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.container.isEmpty {
+      try visitor.visitSingularStringField(value: self.container, fieldNumber: 1)
+    }
+    switch self.target {
+    case .index?: try {
+      guard case .index(let v)? = self.target else { preconditionFailure() }
+      try visitor.visitSingularInt32Field(value: v, fieldNumber: 2)
+    }()
+    case .controller?: try {
+      guard case .controller(let v)? = self.target else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 3)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Select, rhs: Containment_V1_Select) -> Bool {
+    if lhs.container != rhs.container {return false}
+    if lhs.target != rhs.target {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_SetMenuVisible: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SetMenuVisible"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}menu\0\u{1}visible\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.menu) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.visible) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.menu.isEmpty {
+      try visitor.visitSingularStringField(value: self.menu, fieldNumber: 1)
+    }
+    if self.visible != false {
+      try visitor.visitSingularBoolField(value: self.visible, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_SetMenuVisible, rhs: Containment_V1_SetMenuVisible) -> Bool {
+    if lhs.menu != rhs.menu {return false}
+    if lhs.visible != rhs.visible {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AppearanceFlags"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}animated\0\u{3}moving_to_parent\0\u{3}moving_from_parent\0\u{3}being_presented\0\u{3}being_dismissed\0")
@@ -2965,7 +3652,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -2996,6 +3683,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _style: String = String()
     var _transitionStyle: String = String()
     var _hidesContext: Bool = false
+    var _child: String = String()
+    var _index: Int32? = nil
+    var _visible: Bool = false
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -3034,6 +3724,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _style = source._style
       _transitionStyle = source._transitionStyle
       _hidesContext = source._hidesContext
+      _child = source._child
+      _index = source._index
+      _visible = source._visible
     }
   }
 
@@ -3080,6 +3773,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 30: try { try decoder.decodeSingularStringField(value: &_storage._style) }()
         case 31: try { try decoder.decodeSingularStringField(value: &_storage._transitionStyle) }()
         case 32: try { try decoder.decodeSingularBoolField(value: &_storage._hidesContext) }()
+        case 33: try { try decoder.decodeSingularStringField(value: &_storage._child) }()
+        case 34: try { try decoder.decodeSingularInt32Field(value: &_storage._index) }()
+        case 35: try { try decoder.decodeSingularBoolField(value: &_storage._visible) }()
         default: break
         }
       }
@@ -3176,6 +3872,15 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if _storage._hidesContext != false {
         try visitor.visitSingularBoolField(value: _storage._hidesContext, fieldNumber: 32)
       }
+      if !_storage._child.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._child, fieldNumber: 33)
+      }
+      try { if let v = _storage._index {
+        try visitor.visitSingularInt32Field(value: v, fieldNumber: 34)
+      } }()
+      if _storage._visible != false {
+        try visitor.visitSingularBoolField(value: _storage._visible, fieldNumber: 35)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -3213,6 +3918,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._style != rhs_storage._style {return false}
         if _storage._transitionStyle != rhs_storage._transitionStyle {return false}
         if _storage._hidesContext != rhs_storage._hidesContext {return false}
+        if _storage._child != rhs_storage._child {return false}
+        if _storage._index != rhs_storage._index {return false}
+        if _storage._visible != rhs_storage._visible {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -1,0 +1,336 @@
+/// Geometry of the standard containers' own views.
+enum ContainerMetrics {
+    static let navigationBarHeight = 44.0
+    static let tabBarHeight = 49.0
+    static let menuWidth = 320.0
+}
+
+extension ContainmentState {
+    // MARK: SPEC §8 — built only from the containment primitives, issued by the container itself
+
+    func container(_ id: ControllerID, kind: Kind, for verb: String) throws(ContainmentError) -> Controller {
+        let record = try controller(id)
+        guard record.kind == kind else {
+            throw ContainmentError(.malformed, "\(verb) needs a \(kind) controller; \(id) is a \(record.kind).")
+        }
+        return record
+    }
+
+    func checkContainerParty(_ party: Party, _ id: ControllerID, verb: String) throws(ContainmentError) {
+        guard party == .controller(id) else {
+            throw ContainmentError(.unauthorized, "\(party) may not \(verb) \(id); only \(id) may.")
+        }
+    }
+
+    // MARK: Navigation
+
+    mutating func push(
+        _ pushed: ControllerID,
+        on navigation: ControllerID,
+        animated: Bool,
+        by party: Party
+    ) throws(ContainmentError) {
+        let record = try container(navigation, kind: .navigation, for: "push")
+        let child = try controller(pushed)
+        try checkContainerParty(party, navigation, verb: "push onto")
+        guard !record.children.contains(pushed) else {
+            throw ContainmentError(
+                .alreadyInStack,
+                "Pushing the same view controller instance (\(pushed)) more than once is not supported."
+            )
+        }
+        guard child.kind != .navigation else {
+            throw ContainmentError(.pushNavigation, "Pushing a navigation controller (\(pushed)) is not supported.")
+        }
+        emit(.navigationWillShow(navigation, shown: pushed))
+        try addChild(pushed, to: navigation, by: party)
+        try show(pushed, in: navigation, replacing: record.children.last, animated: animated)
+        try didMove(pushed, toParent: navigation, by: party)
+        emit(.navigationDidShow(navigation, shown: pushed))
+    }
+
+    mutating func pop(_ navigation: ControllerID, animated: Bool, by party: Party) throws(ContainmentError) {
+        let record = try container(navigation, kind: .navigation, for: "pop")
+        try checkContainerParty(party, navigation, verb: "pop")
+        guard record.children.count > 1 else { return }
+        try popTo(record.children[record.children.count - 2], in: navigation, animated: animated, by: party)
+    }
+
+    mutating func popToRoot(_ navigation: ControllerID, animated: Bool, by party: Party) throws(ContainmentError) {
+        let record = try container(navigation, kind: .navigation, for: "pop to root")
+        try checkContainerParty(party, navigation, verb: "pop")
+        guard let root = record.children.first else { return }
+        try popTo(root, in: navigation, animated: animated, by: party)
+    }
+
+    /// Pops everything above `target`; only the old top gets disappearance callbacks.
+    mutating func popTo(
+        _ target: ControllerID,
+        in navigation: ControllerID,
+        animated: Bool,
+        by party: Party
+    ) throws(ContainmentError) {
+        let record = try container(navigation, kind: .navigation, for: "pop")
+        try checkContainerParty(party, navigation, verb: "pop")
+        guard let index = record.children.firstIndex(of: target) else {
+            throw ContainmentError(.notInStack, "\(target) is not in the navigation stack of \(navigation).")
+        }
+        guard let top = record.children.last, top != target else { return }
+        emit(.navigationWillShow(navigation, shown: target))
+        for above in record.children[(index + 1)...] {
+            try willMove(above, toParent: nil, by: party)
+            if above != top { detachFromParent(above, navigation) }
+        }
+        try show(target, in: navigation, replacing: top, animated: animated)
+        detachFromParent(top, navigation)
+        emit(.navigationDidShow(navigation, shown: target))
+    }
+
+    /// Replaces the stack: duplicates and navigation controllers rejected, the removed ones leave cleanly, one swap.
+    mutating func setStack(
+        _ navigation: ControllerID,
+        _ stack: [ControllerID],
+        by party: Party
+    ) throws(ContainmentError) {
+        let record = try container(navigation, kind: .navigation, for: "set the stack of")
+        try checkContainerParty(party, navigation, verb: "set the stack of")
+        for id in stack {
+            let child = try controller(id)
+            guard child.kind != .navigation else {
+                throw ContainmentError(.pushNavigation, "Pushing a navigation controller (\(id)) is not supported.")
+            }
+        }
+        if let duplicate = stack.firstDuplicate {
+            throw ContainmentError(
+                .alreadyInStack,
+                "Pushing the same view controller instance (\(duplicate)) more than once is not supported."
+            )
+        }
+        let changes = displayedChild(of: record) != stack.last
+        if changes, let top = stack.last { emit(.navigationWillShow(navigation, shown: top)) }
+        try replaceChildren(of: record, with: stack, showing: stack.last, by: party)
+        if changes, let top = stack.last { emit(.navigationDidShow(navigation, shown: top)) }
+    }
+
+    /// The bar: the top's title, and the previous controller's title as the back button's.
+    public func navigationBar(_ navigation: ControllerID) -> (title: String?, back: String?) {
+        let stack = controllers[navigation]?.children ?? []
+        let title = stack.last.flatMap { controllers[$0]?.properties.title }
+        let back = stack.count > 1 ? controllers[stack[stack.count - 2]]?.properties.title : nil
+        return (title, back)
+    }
+
+    // MARK: Tab and menu
+
+    /// A tab container's or a menu's children. Tab: the selection is kept if still present, else the first, else
+    /// none. Menu (seed 004): every old child leaves and the first is selected.
+    mutating func setChildren(_ id: ControllerID, _ children: [ControllerID], by party: Party) throws(ContainmentError)
+    {
+        let record = try controller(id)
+        guard record.kind == .tab || record.kind == .menu else {
+            throw ContainmentError(
+                .malformed,
+                "set-children needs a tab or menu controller; \(id) is a \(record.kind)."
+            )
+        }
+        try checkContainerParty(party, id, verb: "set the children of")
+        for child in children { _ = try controller(child) }
+        if let duplicate = children.firstDuplicate {
+            throw ContainmentError(.duplicateID, "\(duplicate) appears twice in the children of \(id).")
+        }
+        if record.kind == .menu {
+            // Seed 004: the old children all leave first, then the new ones come, the first selected.
+            try replaceChildren(of: record, with: [], showing: nil, by: party)
+            guard let fresh = controllers[id] else { return }
+            try replaceChildren(of: fresh, with: children, showing: children.first, by: party)
+            return
+        }
+        let keep = record.selected.flatMap { children.contains($0) ? $0 : nil } ?? children.first
+        try replaceChildren(of: record, with: children, showing: keep, by: party)
+    }
+
+    mutating func select(_ id: ControllerID, _ selection: Selection, by party: Party) throws(ContainmentError) {
+        let record = try controller(id)
+        guard record.kind == .tab || record.kind == .menu else {
+            throw ContainmentError(.malformed, "select needs a tab or menu controller; \(id) is a \(record.kind).")
+        }
+        try checkContainerParty(party, id, verb: "select in")
+        let target: ControllerID
+        switch selection {
+        case .index(let index):
+            guard record.children.indices.contains(index) else {
+                throw ContainmentError(
+                    .indexOutOfRange,
+                    "Index \(index) is out of range for the \(record.children.count) children of \(id)."
+                )
+            }
+            target = record.children[index]
+        case .controller(let child):
+            _ = try controller(child)
+            guard record.children.contains(child) else {
+                throw ContainmentError(.notAChild, "\(child) is not a child of \(id).")
+            }
+            target = child
+        }
+        guard target != record.selected else { return }
+        try show(target, in: id, replacing: record.selected, animated: false)
+        updateController(id) { $0.selected = target }
+        emit(.selectionChanged(id, selected: target, index: record.children.firstIndex(of: target)))
+    }
+
+    /// `selectedIndex`, derived from the selected controller; `nil` (UIKit's NSNotFound) with no selection.
+    public func selectedIndex(_ id: ControllerID) -> Int? {
+        guard let record = controllers[id], let selected = record.selected else { return nil }
+        return record.children.firstIndex(of: selected)
+    }
+
+    mutating func setMenuVisible(_ id: ControllerID, _ visible: Bool, by party: Party) throws(ContainmentError) {
+        let record = try container(id, kind: .menu, for: "menu-visible")
+        try checkContainerParty(party, id, verb: "show or hide the menu of")
+        guard record.menuVisible != visible else { return }
+        try ensureContainerViews(id)
+        try setHidden(ViewID(owner: id, name: "menu"), !visible, by: party)
+        updateController(id) { $0.menuVisible = visible }
+        emit(.menuVisibilityChanged(id, visible: visible))
+    }
+
+    // MARK: Shared machinery
+
+    /// Replaces a container's children: the ones that go leave cleanly (willMove nil, view out, removeFromParent),
+    /// the new ones are added in order, and at most one swap shows `showing` in place of the shown one.
+    private mutating func replaceChildren(
+        of record: Controller,
+        with children: [ControllerID],
+        showing: ControllerID?,
+        by party: Party
+    ) throws(ContainmentError) {
+        let id = record.id
+        let shown = displayedChild(of: record)
+        let changes = shown != showing
+        let leaving = record.children.filter { !children.contains($0) }
+        for child in leaving where child != shown { try willMove(child, toParent: nil, by: party) }
+        if let shown, leaving.contains(shown) { try willMove(shown, toParent: nil, by: party) }
+        for child in leaving where child != shown { detachFromParent(child, id) }
+        let arriving = children.filter { !record.children.contains($0) }
+        for child in arriving { try addChild(child, to: id, by: party) }
+        updateController(id) { $0.children = children }
+        if changes {
+            if let showing {
+                try show(showing, in: id, replacing: shown, animated: false)
+            } else if let shown {
+                detachWithAppearance(.root(shown), leaving: shown)
+            }
+        }
+        if let shown, leaving.contains(shown) { detachFromParent(shown, id) }
+        for child in arriving { try didMove(child, toParent: id, by: party) }
+        if record.kind == .tab || record.kind == .menu {
+            updateController(id) { $0.selected = showing }
+            if record.selected != showing {
+                emit(.selectionChanged(id, selected: showing, index: showing.flatMap { children.firstIndex(of: $0) }))
+            }
+        }
+    }
+
+    /// The child whose root view is in the container's tree: a navigation's top, a tab's or menu's selection.
+    func displayedChild(of record: Controller) -> ControllerID? {
+        record.children.last { isView(.root($0), inTreeOf: record.id) }
+    }
+
+    /// Shows `child` in the container's content area in place of `old`: a transition (the swap) when `old` is
+    /// shown, otherwise the view goes in (appearing if on screen).
+    private mutating func show(
+        _ child: ControllerID,
+        in id: ControllerID,
+        replacing old: ControllerID?,
+        animated: Bool
+    ) throws(ContainmentError) {
+        try ensureContainerViews(id)
+        let frame = contentFrame(of: id)
+        let party = Party.controller(id)
+        if let old, old != child, isView(.root(old), inTreeOf: id) {
+            try transition(in: id, from: old, to: child, duration: 0, frame: frame, by: party)
+            return
+        }
+        loadViewIfNeeded(child)
+        changeFrame(.root(child), to: frame, by: party)
+        try addSubview(.root(child), to: contentView(of: id), at: nil, by: party)
+    }
+
+    /// Where a container's children's root views go.
+    func contentView(of id: ControllerID) -> ViewID {
+        controllers[id]?.kind == .menu ? ViewID(owner: id, name: "transition") : .root(id)
+    }
+
+    /// The frame a container gives its shown child, from its own size.
+    func contentFrame(of id: ControllerID) -> Rect {
+        let size = views[.root(id)]?.frame.size ?? .zero
+        switch controllers[id]?.kind {
+        case .navigation?:
+            let bar = ContainerMetrics.navigationBarHeight
+            return Rect(x: 0, y: bar, width: size.width, height: max(0, size.height - bar))
+        case .tab?:
+            return Rect(x: 0, y: 0, width: size.width, height: max(0, size.height - ContainerMetrics.tabBarHeight))
+        default:
+            return Rect(size: size)
+        }
+    }
+
+    /// A container's own views: a navigation bar, a tab bar, or a menu's transition view with its menu view above.
+    private mutating func ensureContainerViews(_ id: ControllerID) throws(ContainmentError) {
+        let party = Party.controller(id)
+        let names: [String] =
+            switch controllers[id]?.kind {
+            case .navigation?, .tab?: ["bar"]
+            case .menu?: ["transition", "menu"]
+            default: []
+            }
+        for name in names where views[ViewID(owner: id, name: name)] == nil {
+            try addSubview(ViewID(owner: id, name: name), to: .root(id), at: nil, by: party)
+            if name == "menu", controllers[id]?.menuVisible == false {
+                updateView(ViewID(owner: id, name: name)) { $0.hidden = true }
+            }
+        }
+        layoutContainerViews(id)
+    }
+
+    /// A standard container lays out its own views and its shown child when its size changes — as the child's
+    /// parent, so R2 holds.
+    mutating func layoutContainerViews(_ id: ControllerID) {
+        guard let record = controllers[id], Kind.standard.contains(record.kind), record.kind != .content else { return }
+        let size = views[.root(id)]?.frame.size ?? .zero
+        let party = Party.controller(id)
+        switch record.kind {
+        case .navigation:
+            changeFrame(
+                ViewID(owner: id, name: "bar"),
+                to: Rect(x: 0, y: 0, width: size.width, height: ContainerMetrics.navigationBarHeight),
+                by: party
+            )
+        case .tab:
+            let bar = ContainerMetrics.tabBarHeight
+            changeFrame(
+                ViewID(owner: id, name: "bar"),
+                to: Rect(x: 0, y: max(0, size.height - bar), width: size.width, height: bar),
+                by: party
+            )
+        case .menu:
+            changeFrame(ViewID(owner: id, name: "transition"), to: Rect(size: size), by: party)
+            changeFrame(
+                ViewID(owner: id, name: "menu"),
+                to: Rect(x: 0, y: 0, width: min(size.width, ContainerMetrics.menuWidth), height: size.height),
+                by: party
+            )
+        default:
+            break
+        }
+        if let shown = displayedChild(of: record) { changeFrame(.root(shown), to: contentFrame(of: id), by: party) }
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The first element that appears a second time.
+    var firstDuplicate: Element? {
+        var seen: Set<Element> = []
+        return first { !seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,202 @@
+import ContainmentModel
+import Testing
+
+/// SPEC §8: navigation, tab and menu containers, built from the containment primitives.
+@Suite struct ContainerTests {
+    /// root (window 1024×768) ⊃ `kind` container `n` embedded full size; content a, b, c loose.
+    func scene(_ kind: Kind, onScreen: Bool = true) -> Harness {
+        var h = Harness()
+        h.create("root")
+        if onScreen { h.ok(.system(.attachWindow("main", root: "root", size: Size(width: 1024, height: 768)))) }
+        h.ok(.system(.create("n", kind: kind)))
+        for id: ControllerID in ["a", "b", "c"] {
+            var properties = ControllerProperties()
+            properties.title = id.rawValue.uppercased()
+            h.ok(.system(.create(id, kind: .content, properties: properties)))
+        }
+        h.embed("n", in: "root", frame: Rect(x: 0, y: 0, width: 1024, height: 768))
+        return h
+    }
+
+    @Test func pushAndPopOnScreen() {
+        var h = scene(.navigation)
+        let first = h.ok(.by("n", .push("a", on: "n")))
+        #expect(
+            first == [
+                "navigationWillShow(n) shown=a",
+                "willMoveToParent(a) parent=n",
+                "childAdded(a) parent=n",
+                "viewInserted(n) view=n/bar superview=n",
+                "frameChanged(n) view=n/bar frame=0,0,1024,44 by=n",
+                "loadView(a)",
+                "viewDidLoad(a)",
+                "frameChanged(a) view=a frame=0,44,1024,724 by=n",
+                "viewWillLayoutSubviews(a)",
+                "viewDidLayoutSubviews(a)",
+                "viewWillAppear(a) movingToParent",
+                "viewInserted(a) view=a superview=n",
+                "viewDidAppear(a) movingToParent",
+                "didMoveToParent(a) parent=n",
+                "navigationDidShow(n) shown=a",
+            ]
+        )
+        let push = h.ok(.by("n", .push("b", on: "n")))
+        #expect(
+            push == [
+                "navigationWillShow(n) shown=b",
+                "willMoveToParent(b) parent=n",
+                "childAdded(b) parent=n",
+                "transitionBegan(n) from=a to=b",
+                "loadView(b)",
+                "viewDidLoad(b)",
+                "frameChanged(b) view=b frame=0,44,1024,724 by=n",
+                "viewWillLayoutSubviews(b)",
+                "viewDidLayoutSubviews(b)",
+                "viewWillDisappear(a)",
+                "viewWillAppear(b) movingToParent",
+                "viewInserted(b) view=b superview=n",
+                "viewRemoved(a) view=a superview=n",
+                "viewDidDisappear(a)",
+                "viewDidAppear(b) movingToParent",
+                "transitionCompleted(n) from=a to=b",
+                "didMoveToParent(b) parent=n",
+                "navigationDidShow(n) shown=b",
+            ]
+        )
+        #expect(h.state.navigationBar("n") == ("B", "A"))
+        let pop = h.ok(.by("n", .pop("n")))
+        #expect(
+            pop == [
+                "navigationWillShow(n) shown=a",
+                "willMoveToParent(b) parent=nil",
+                "transitionBegan(n) from=b to=a",
+                "viewWillDisappear(b) movingFromParent",
+                "viewWillAppear(a)",
+                "viewInserted(a) view=a superview=n",
+                "viewRemoved(b) view=b superview=n",
+                "viewDidDisappear(b) movingFromParent",
+                "viewDidAppear(a)",
+                "transitionCompleted(n) from=b to=a",
+                "childRemoved(b) parent=n",
+                "didMoveToParent(b) parent=nil",
+                "navigationDidShow(n) shown=a",
+            ]
+        )
+        // At the root, pop does nothing.
+        #expect(h.ok(.by("n", .pop("n"))) == [])
+        #expect(h.state.controllers["n"]?.children == ["a"])
+    }
+
+    @Test func navigationRejections() {
+        var h = scene(.navigation)
+        h.ok(.system(.create("nav2", kind: .navigation)))
+        h.ok(.by("n", .push("a", on: "n")))
+        let twice = h.fails(.alreadyInStack, .by("n", .push("a", on: "n")))
+        #expect(twice?.message == "Pushing the same view controller instance (a) more than once is not supported.")
+        h.fails(.pushNavigation, .by("n", .push("nav2", on: "n")))
+        h.fails(.notInStack, .by("n", .popTo("b", in: "n")))
+        h.fails(.unauthorized, .by("a", .push("b", on: "n")))
+        h.fails(.malformed, .by("root", .push("b", on: "root")))
+        h.fails(.alreadyInStack, .by("n", .setStack("n", ["a", "b", "a"])))
+    }
+
+    /// popTo: only the old top gets disappearance callbacks; the ones between leave quietly.
+    @Test func popToRootLeavesTheMiddleQuietly() {
+        var h = scene(.navigation)
+        h.ok(.by("n", .push("a", on: "n")), .by("n", .push("b", on: "n")), .by("n", .push("c", on: "n")))
+        let events = h.ok(.by("n", .popToRoot("n")))
+        #expect(
+            events.filter { $0.contains("Appear") || $0.contains("Disappear") } == [
+                "viewWillDisappear(c) movingFromParent", "viewWillAppear(a)", "viewDidDisappear(c) movingFromParent",
+                "viewDidAppear(a)",
+            ]
+        )
+        #expect(events.contains("childRemoved(b) parent=n") && events.contains("didMoveToParent(b) parent=nil"))
+        #expect(h.state.controllers["n"]?.children == ["a"])
+    }
+
+    @Test func setStackSwapsOnceAndRemovedOnesLeaveCleanly() {
+        var h = scene(.navigation)
+        h.ok(.by("n", .push("a", on: "n")), .by("n", .push("b", on: "n")))
+        let events = h.ok(.by("n", .setStack("n", ["c", "a"])))
+        #expect(events.filter { $0.hasPrefix("transitionBegan") } == ["transitionBegan(n) from=b to=a"])
+        #expect(events.contains("didMoveToParent(b) parent=nil"))
+        #expect(events.contains("didMoveToParent(c) parent=n"))
+        #expect(events.first == "navigationWillShow(n) shown=a" && events.last == "navigationDidShow(n) shown=a")
+        #expect(h.state.controllers["n"]?.children == ["c", "a"])
+        #expect(
+            h.appearance("a") == .appeared && h.appearance("b") == .disappeared && h.appearance("c") == .disappeared
+        )
+    }
+
+    @Test func tabSelectionSwapsAndIndexIsDerived() {
+        var h = scene(.tab)
+        let set = h.ok(.by("n", .setChildren("n", ["a", "b", "c"])))
+        #expect(set.last == "selectionChanged(n) selected=a index=0")
+        #expect(set.contains("frameChanged(a) view=a frame=0,0,1024,719 by=n"))
+        #expect(h.state.selectedIndex("n") == 0)
+        let select = h.ok(.by("n", .select("n", .index(2))))
+        #expect(
+            select.filter { $0.contains("Appear") || $0.contains("Disappear") } == [
+                "viewWillDisappear(a)", "viewWillAppear(c)", "viewDidDisappear(a)", "viewDidAppear(c)",
+            ]
+        )
+        #expect(select.last == "selectionChanged(n) selected=c index=2")
+        #expect(h.ok(.by("n", .select("n", .controller("c")))) == [])
+        h.fails(.indexOutOfRange, .by("n", .select("n", .index(3))))
+        h.fails(.notAChild, .by("n", .select("n", .controller("root"))))
+        h.fails(.duplicateID, .by("n", .setChildren("n", ["a", "a"])))
+        // The selection is kept when still present, its index derived anew.
+        let reorder = h.ok(.by("n", .setChildren("n", ["c", "b"])))
+        #expect(reorder.contains("didMoveToParent(a) parent=nil"))
+        #expect(!reorder.contains { $0.hasPrefix("selectionChanged") })
+        #expect(h.state.selectedIndex("n") == 0)
+        // Without children, no selection.
+        #expect(h.ok(.by("n", .setChildren("n", []))).last == "selectionChanged(n) selected=nil index=nil")
+        #expect(h.state.selectedIndex("n") == nil)
+    }
+
+    /// Seed 004: full-size children in the menu's own transition view, its menu view above, setChildren selects
+    /// the first after every old child left.
+    @Test func menuContainer() {
+        var h = scene(.menu)
+        let set = h.ok(.by("n", .setChildren("n", ["a", "b"])))
+        #expect(set.contains("viewInserted(n) view=n/transition superview=n"))
+        #expect(set.contains("viewInserted(n) view=n/menu superview=n"))
+        #expect(set.contains("viewInserted(a) view=a superview=n/transition"))
+        #expect(set.contains("frameChanged(a) view=a frame=0,0,1024,768 by=n"))
+        #expect(
+            h.state.views[.root("n")]?.subviews == [
+                ViewID(owner: "n", name: "transition"), ViewID(owner: "n", name: "menu"),
+            ]
+        )
+        #expect(h.ok(.by("n", .select("n", .index(0)))) == [])
+        h.fails(.indexOutOfRange, .by("n", .select("n", .index(5))))
+        #expect(
+            h.ok(.by("n", .setMenuVisible("n", true)))
+                == ["hiddenChanged(n) view=n/menu hidden=false by=n", "menuVisibilityChanged(n) visible=true"]
+        )
+        let again = h.ok(.by("n", .setChildren("n", ["b", "c"])))
+        // The hidden child leaves first; the shown one after its view went (with its disappearance).
+        #expect(
+            again.filter { $0.hasPrefix("didMoveToParent") } == [
+                "didMoveToParent(b) parent=nil", "didMoveToParent(a) parent=nil", "didMoveToParent(b) parent=n",
+                "didMoveToParent(c) parent=n",
+            ]
+        )
+        #expect(h.state.selectedIndex("n") == 0 && h.appearance("b") == .appeared)
+        // A standard container lays its shown child out itself when its own size changes, as its parent.
+        let resize = h.ok(.system(.resizeWindow("main", size: Size(width: 800, height: 600))))
+        #expect(!resize.contains("frameChanged(b) view=b frame=0,0,800,600 by=n"))
+        let frame = h.ok(.by("root", .setFrame(.root("n"), Rect(x: 0, y: 0, width: 800, height: 600))))
+        #expect(frame.contains("frameChanged(b) view=b frame=0,0,800,600 by=n"))
+        #expect(frame.contains("frameChanged(n) view=n/menu frame=0,0,320,600 by=n"))
+    }
+
+    @Test func offScreenContainersGiveNoAppearance() {
+        var h = scene(.tab, onScreen: false)
+        let events = h.ok(.by("n", .setChildren("n", ["a", "b"])), .by("n", .select("n", .index(1))))
+        #expect(!events.contains { $0.contains("Appear") || $0.contains("Disappear") })
+        #expect(h.state.selectedIndex("n") == 1)
+    }
+}
