@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: install what is missing, build, start the supervisor and the hosts of the default
-# topology (seed 004's menu, each child in its own process), drive a short scenario through `ctl`, show the `watch`
-# stream and the `tree`, and stop everything.
+# topology (seed 004's menu container, each child in its own process), drive a short scenario through `ctl` (a
+# selection swap, a rejected frame change, the menu shown, another selection, a resize, a memory warning), show the
+# `watch` stream and the `tree`, and stop everything.
 #   scripts/run.sh [TOPOLOGY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,11 +25,10 @@ sleep 0.3
 step() { printf '\n$ containment %s\n' "$*"; "$bin" "$@" || true; }
 echo
 echo "== the scenario"
-step ctl transition menu first second --duration 0.3 --frame 0,0,1024,768
-sleep 0.5
+step ctl select menu 1
 step ctl set-frame second 0,0,10,10 --by second
-step ctl embed menu third --frame 0,668,1024,100 --quiet
-step ctl unembed third --quiet
+step ctl menu-visible menu true --quiet
+step ctl select menu third --quiet
 step ctl resize main 768x1024 --quiet
 step ctl memory-warning --quiet
 wait "$watcher" || true

@@ -60,5 +60,7 @@ extension Containment_V1_ControllerState {
         if let presenting = controller.presenting { self.presenting = presenting.rawValue }
         if let presented = controller.presented { self.presented = presented.rawValue }
         properties = Containment_V1_Properties(controller.properties)
+        if let selected = controller.selected { self.selected = selected.rawValue }
+        menuVisible = controller.menuVisible
     }
 }

@@ -14,6 +14,16 @@ extension TreeView {
             }
             parts.append(node.frame.map { "frame=\($0)" } ?? "(view not loaded)")
             parts.append(node.appearance)
+            switch node.kind {
+            case "navigation":
+                parts.append("stack=[\(node.children.joined(separator: ","))]")
+            case "tab", "menu":
+                let index = node.selected.flatMap { node.children.firstIndex(of: $0) }
+                parts.append("selected=\(node.selected ?? "none")" + (index.map { " (\($0))" } ?? ""))
+                if node.kind == "menu" { parts.append(node.menuVisible ? "menu shown" : "menu hidden") }
+            default:
+                break
+            }
             if let presenting = node.presenting { parts.append("presented-by=\(presenting)") }
             if let presented = node.presented { parts.append("presents=\(presented)") }
             return parts.joined(separator: "  ")
@@ -60,6 +70,11 @@ extension TreeView {
             object["pid"] = hosts[node.host].map { $0.pid } ?? NSNull()
             object["presenting"] = node.presenting ?? NSNull()
             object["presented"] = node.presented ?? NSNull()
+            if node.kind == "tab" || node.kind == "menu" {
+                object["selected"] = node.selected ?? NSNull()
+                object["selectedIndex"] = node.selected.flatMap { node.children.firstIndex(of: $0) } ?? NSNull()
+            }
+            if node.kind == "menu" { object["menuVisible"] = node.menuVisible }
             return object
         }
         let windowObjects = windows.keys.sorted().compactMap { name -> [String: Any]? in

@@ -17,6 +17,9 @@ public struct TreeView: Hashable, Sendable {
         public var frame: Rect?
         public var presenting: String?
         public var presented: String?
+        /// A tab's or menu's selected child.
+        public var selected: String?
+        public var menuVisible = false
     }
 
     public struct WindowInfo: Hashable, Sendable {
@@ -49,7 +52,9 @@ public struct TreeView: Hashable, Sendable {
                 appearance: controller.appearance,
                 frame: controller.hasFrame ? controller.frame.model : nil,
                 presenting: controller.hasPresenting ? controller.presenting : nil,
-                presented: controller.hasPresented ? controller.presented : nil
+                presented: controller.hasPresented ? controller.presented : nil,
+                selected: controller.hasSelected ? controller.selected : nil,
+                menuVisible: controller.menuVisible
             )
             order.append(controller.id)
         }
@@ -101,6 +106,10 @@ public struct TreeView: Hashable, Sendable {
             windows[event.window] = WindowInfo(root: id, size: event.size.model)
         case "windowResized":
             windows[event.window]?.size = event.size.model
+        case "selectionChanged":
+            nodes[id]?.selected = event.child.isEmpty ? nil : event.child
+        case "menuVisibilityChanged":
+            nodes[id]?.menuVisible = event.visible
         case "presented":
             nodes[id]?.presenting = event.context
             nodes[event.context]?.presented = id

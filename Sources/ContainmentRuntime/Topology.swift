@@ -107,7 +107,8 @@ public struct Topology: Sendable, Equatable {
 
     /// The topology as requests: every controller created on its host, the window attached, then, in file order,
     /// each child added by its parent — and embedded (the seeds' displayContentController) where asked, full size in
-    /// its parent unless a frame is given.
+    /// its parent unless a frame is given. A navigation, tab or menu container takes its children with its own verb
+    /// (`setStack`, `setChildren`): the last of a stack, or the first of a tab's or menu's children, is shown.
     public func requests() -> [(request: Request, host: String?)] {
         var result: [(request: Request, host: String?)] = controllers.map { controller in
             (
@@ -123,10 +124,25 @@ public struct Topology: Sendable, Equatable {
             )
             sizes[window.root] = window.size
         }
+        let kinds = Dictionary(controllers.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
+        var placed: Set<String> = []
         for controller in controllers {
             guard let parent = controller.parent else { continue }
-            let child = ControllerID(controller.id)
             let parentID = ControllerID(parent)
+            // A standard container takes its children through its own verb, all at once, in file order.
+            switch kinds[parent].map({ Kind($0) }) {
+            case .navigation?, .tab?, .menu?:
+                guard placed.insert(parent).inserted else { continue }
+                let children = controllers.filter { $0.parent == parent }.map { ControllerID($0.id) }
+                let command: Command =
+                    kinds[parent] == Kind.navigation.rawValue
+                    ? .setStack(parentID, children) : .setChildren(parentID, children)
+                result.append((.by(parentID, command), nil))
+                continue
+            default:
+                break
+            }
+            let child = ControllerID(controller.id)
             guard var frame = controller.frame else {
                 result.append((.by(parentID, .addChild(child, to: parentID)), nil))
                 continue

@@ -31,11 +31,11 @@ from containment_client import (  # noqa: E402
 )
 
 REPO = Path(__file__).resolve().parents[2]
-TOPOLOGY = "Config/topologies/menu.yaml"
+TOPOLOGY = "Tests/python/topology.yaml"
 CONTROLLERS = ["menu", "first", "second", "third"]
 HOSTS = ["first-host", "menu-host", "second-host", "third-host"]
 
-# `ctl embed menu third`: third is already menu's child in menu.yaml, so addChild changes nothing (no
+# `ctl embed menu third`: third is already menu's child in the topology, so addChild changes nothing (no
 # willMoveToParent, no childAdded); the view loads, gets its frame, goes in, appears, then didMove.
 EMBED_EXISTING_CHILD = [
     "loadView",
@@ -179,7 +179,7 @@ def test_snapshot_lists_the_topology(runtime, pb):
     assert snapshot.seq > 0
     assert [c.id for c in snapshot.controllers] == CONTROLLERS  # creation order
     by_id = {c.id: c for c in snapshot.controllers}
-    assert by_id["menu"].kind == "menu" and by_id["first"].kind == "content"
+    assert by_id["menu"].kind == "content" and by_id["first"].kind == "content"
     for c in CONTROLLERS:
         assert by_id[c].host == f"{c}-host"
     assert not by_id["menu"].HasField("parent")

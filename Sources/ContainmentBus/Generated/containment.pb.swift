@@ -1304,6 +1304,22 @@ public nonisolated struct Containment_V1_ControllerState: @unchecked Sendable {
   /// Clears the value of `properties`. Subsequent reads from it will return its default value.
   public mutating func clearProperties() {_uniqueStorage()._properties = nil}
 
+  /// a tab's or menu's selected child
+  public var selected: String {
+    get {_storage._selected ?? String()}
+    set {_uniqueStorage()._selected = newValue}
+  }
+  /// Returns true if `selected` has been explicitly set.
+  public var hasSelected: Bool {_storage._selected != nil}
+  /// Clears the value of `selected`. Subsequent reads from it will return its default value.
+  public mutating func clearSelected() {_uniqueStorage()._selected = nil}
+
+  /// a menu's menu view shown
+  public var menuVisible: Bool {
+    get {_storage._menuVisible}
+    set {_uniqueStorage()._menuVisible = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -3932,7 +3948,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ControllerState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}host\0\u{1}parent\0\u{1}children\0\u{1}appearance\0\u{3}view_loaded\0\u{1}frame\0\u{1}presenting\0\u{1}presented\0\u{1}properties\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}host\0\u{1}parent\0\u{1}children\0\u{1}appearance\0\u{3}view_loaded\0\u{1}frame\0\u{1}presenting\0\u{1}presented\0\u{1}properties\0\u{1}selected\0\u{3}menu_visible\0")
 
   fileprivate class _StorageClass {
     var _id: String = String()
@@ -3946,6 +3962,8 @@ nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, Swi
     var _presenting: String? = nil
     var _presented: String? = nil
     var _properties: Containment_V1_Properties? = nil
+    var _selected: String? = nil
+    var _menuVisible: Bool = false
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -3967,6 +3985,8 @@ nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, Swi
       _presenting = source._presenting
       _presented = source._presented
       _properties = source._properties
+      _selected = source._selected
+      _menuVisible = source._menuVisible
     }
   }
 
@@ -3996,6 +4016,8 @@ nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, Swi
         case 9: try { try decoder.decodeSingularStringField(value: &_storage._presenting) }()
         case 10: try { try decoder.decodeSingularStringField(value: &_storage._presented) }()
         case 11: try { try decoder.decodeSingularMessageField(value: &_storage._properties) }()
+        case 12: try { try decoder.decodeSingularStringField(value: &_storage._selected) }()
+        case 13: try { try decoder.decodeSingularBoolField(value: &_storage._menuVisible) }()
         default: break
         }
       }
@@ -4041,6 +4063,12 @@ nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, Swi
       try { if let v = _storage._properties {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
       } }()
+      try { if let v = _storage._selected {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 12)
+      } }()
+      if _storage._menuVisible != false {
+        try visitor.visitSingularBoolField(value: _storage._menuVisible, fieldNumber: 13)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -4061,6 +4089,8 @@ nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, Swi
         if _storage._presenting != rhs_storage._presenting {return false}
         if _storage._presented != rhs_storage._presented {return false}
         if _storage._properties != rhs_storage._properties {return false}
+        if _storage._selected != rhs_storage._selected {return false}
+        if _storage._menuVisible != rhs_storage._menuVisible {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -7,7 +7,8 @@ enum CtlVerbs {
         Create.self, Destroy.self, Attach.self, Resize.self, MemoryWarning.self, AddChild.self, WillMove.self,
         DidMove.self, Remove.self, Embed.self, Unembed.self, LoadView.self, AddView.self, RemoveView.self,
         SetFrame.self, SetAlpha.self, SetHidden.self, Appearance.self, Transition.self, CompleteTransition.self,
-        Present.self, Dismiss.self,
+        Present.self, Dismiss.self, Push.self, Pop.self, PopTo.self, PopToRoot.self, SetStack.self, SetChildren.self,
+        Select.self, MenuVisible.self,
         Batch.self,
     ]
 

@@ -1,0 +1,109 @@
+import ArgumentParser
+import ContainmentBus
+import ContainmentModel
+
+extension CtlVerbs {
+    struct Push: CtlVerb {
+        static let configuration = CommandConfiguration(abstract: "Push a controller onto a navigation stack.")
+        @Argument var navigation: String
+        @Argument var controller: String
+        @Flag var animated = false
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.push(ControllerID(controller), on: ControllerID(navigation), animated: animated), options)]
+        }
+    }
+
+    struct Pop: CtlVerb {
+        static let configuration = CommandConfiguration(
+            abstract: "Pop the top of a navigation stack (at the root: nothing)."
+        )
+        @Argument var navigation: String
+        @Flag var animated = false
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.pop(ControllerID(navigation), animated: animated), options)]
+        }
+    }
+
+    struct PopTo: CtlVerb {
+        static let configuration = CommandConfiguration(
+            commandName: "pop-to",
+            abstract: "Pop everything above a controller."
+        )
+        @Argument var navigation: String
+        @Argument var controller: String
+        @Flag var animated = false
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.popTo(ControllerID(controller), in: ControllerID(navigation), animated: animated), options)]
+        }
+    }
+
+    struct PopToRoot: CtlVerb {
+        static let configuration = CommandConfiguration(commandName: "pop-to-root", abstract: "Pop to the root.")
+        @Argument var navigation: String
+        @Flag var animated = false
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.popToRoot(ControllerID(navigation), animated: animated), options)]
+        }
+    }
+
+    struct SetStack: CtlVerb {
+        static let configuration = CommandConfiguration(
+            commandName: "set-stack",
+            abstract: "Replace a navigation stack."
+        )
+        @Argument var navigation: String
+        @Argument(help: "A,B,C (bottom first); empty for none.") var stack: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.setStack(ControllerID(navigation), Parse.list(stack)), options)]
+        }
+    }
+
+    struct SetChildren: CtlVerb {
+        static let configuration = CommandConfiguration(
+            commandName: "set-children",
+            abstract: "Set a tab or menu controller's children."
+        )
+        @Argument var container: String
+        @Argument(help: "A,B,C; empty for none.") var children: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.setChildren(ControllerID(container), Parse.list(children)), options)]
+        }
+    }
+
+    struct Select: CtlVerb {
+        static let configuration = CommandConfiguration(abstract: "Select a tab or menu child, by index or id.")
+        @Argument var container: String
+        @Argument(help: "An index, or a child's id.") var target: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            let selection: Selection = Int(target).map { .index($0) } ?? .controller(ControllerID(target))
+            return [Request(.select(ControllerID(container), selection), options)]
+        }
+    }
+
+    struct MenuVisible: CtlVerb {
+        static let configuration = CommandConfiguration(
+            commandName: "menu-visible",
+            abstract: "Show or hide a menu container's menu."
+        )
+        @Argument var menu: String
+        @Argument(help: "true or false") var visible: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.setMenuVisible(ControllerID(menu), try Parse.bool(visible)), options)]
+        }
+    }
+}
+
+extension Parse {
+    /// `A,B,C` as controller ids; the empty string is the empty list.
+    static func list(_ text: String) -> [ControllerID] {
+        text.split(separator: ",").map { ControllerID(String($0).trimmingCharacters(in: .whitespaces)) }
+    }
+}
