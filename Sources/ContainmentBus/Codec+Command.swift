@@ -21,6 +21,16 @@ extension Containment_V1_Properties {
         if let title = properties.title { self.title = title }
         if let tabItem = properties.tabItem { self.tabItem = tabItem }
         if let navigationItem = properties.navigationItem { self.navigationItem = navigationItem }
+        if properties.pageTransitionStyle != defaults.pageTransitionStyle {
+            pageTransitionStyle = properties.pageTransitionStyle.rawValue
+        }
+        if properties.spineLocation != defaults.spineLocation { spineLocation = properties.spineLocation.rawValue }
+        if properties.doubleSided { doubleSided = true }
+        pageSequence = properties.pageSequence.map(\.rawValue)
+        if properties.splitFraction != defaults.splitFraction { splitFraction = properties.splitFraction }
+        if properties.splitDisplayMode != defaults.splitDisplayMode {
+            splitDisplayMode = properties.splitDisplayMode.rawValue
+        }
     }
 
     public func model() throws(ContainmentError) -> ControllerProperties {
@@ -50,6 +60,32 @@ extension Containment_V1_Properties {
         if hasTitle { properties.title = title }
         if hasTabItem { properties.tabItem = tabItem }
         if hasNavigationItem { properties.navigationItem = navigationItem }
+        if hasPageTransitionStyle {
+            guard let style = PageTransitionStyle(rawValue: pageTransitionStyle) else {
+                throw .malformed("Unknown page transition style \"\(pageTransitionStyle)\".")
+            }
+            properties.pageTransitionStyle = style
+        }
+        if hasSpineLocation {
+            guard let spine = SpineLocation(rawValue: spineLocation) else {
+                throw .malformed("Unknown spine location \"\(spineLocation)\".")
+            }
+            properties.spineLocation = spine
+        }
+        if hasDoubleSided { properties.doubleSided = doubleSided }
+        properties.pageSequence = pageSequence.map { ControllerID($0) }
+        if hasSplitFraction {
+            guard splitFraction.isFinite, (0...1).contains(splitFraction) else {
+                throw .malformed("A split fraction is between 0 and 1, not \(splitFraction).")
+            }
+            properties.splitFraction = splitFraction
+        }
+        if hasSplitDisplayMode {
+            guard let mode = SplitDisplayMode(rawValue: splitDisplayMode) else {
+                throw .malformed("Unknown split display mode \"\(splitDisplayMode)\".")
+            }
+            properties.splitDisplayMode = mode
+        }
         return properties
     }
 }
@@ -202,6 +238,23 @@ extension WireCommand {
                 $0.menu = menu.rawValue
                 $0.visible = visible
             }
+        case .setPages(let page, let pages, let direction, let animated):
+            setPages = .with {
+                $0.page = page.rawValue
+                $0.pages = pages.map(\.rawValue)
+                $0.direction = direction.rawValue
+                $0.animated = animated
+            }
+        case .nextPage(let page), .previousPage(let page):
+            turnPage = .with {
+                $0.page = page.rawValue
+                if case .nextPage = request.command { $0.forward = true }
+            }
+        case .setSplitMode(let split, let mode):
+            setSplitMode = .with {
+                $0.split = split.rawValue
+                $0.mode = mode.rawValue
+            }
         }
     }
 
@@ -343,6 +396,26 @@ extension WireCommand {
             command = .select(try controllerID(m.container, field: "container"), selection)
         case .setMenuVisible(let m):
             command = .setMenuVisible(try controllerID(m.menu, field: "menu"), m.visible)
+        case .setPages(let m):
+            var pages: [ControllerID] = []
+            for id in m.pages { pages.append(try controllerID(id, field: "pages")) }
+            guard let direction = m.direction.isEmpty ? .forward : PageDirection(rawValue: m.direction) else {
+                throw .malformed("Unknown page direction \"\(m.direction)\".")
+            }
+            command = .setPages(
+                try controllerID(m.page, field: "page"),
+                pages,
+                direction: direction,
+                animated: m.animated
+            )
+        case .turnPage(let m):
+            let page = try controllerID(m.page, field: "page")
+            command = m.forward ? .nextPage(page) : .previousPage(page)
+        case .setSplitMode(let m):
+            guard let mode = SplitDisplayMode(rawValue: m.mode) else {
+                throw .malformed("Unknown split display mode \"\(m.mode)\".")
+            }
+            command = .setSplitMode(try controllerID(m.split, field: "split"), mode)
         }
         return Request(command, by: party)
     }

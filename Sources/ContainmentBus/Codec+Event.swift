@@ -85,6 +85,9 @@ extension WireEvent {
             if let index { self.index = Int32(clamping: index) }
         case .menuVisibilityChanged(_, let visible):
             self.visible = visible
+        case .pagesChanged(_, let pages, let direction):
+            self.pages = pages.map(\.rawValue)
+            self.direction = direction.rawValue
         case .presented(_, let presentation), .dismissed(_, let presentation):
             presenter = presentation.presenter.rawValue
             context = presentation.context.rawValue
@@ -142,6 +145,12 @@ extension WireEvent {
                 index: hasIndex ? Int(index) : nil
             )
         case "menuVisibilityChanged": return .menuVisibilityChanged(id, visible: visible)
+        case "pagesChanged":
+            return .pagesChanged(
+                id,
+                pages: pages.map { ControllerID($0) },
+                direction: PageDirection(rawValue: direction) ?? .forward
+            )
         case "presented", "dismissed":
             guard let style = ModalPresentationStyle(rawValue: style),
                 let transitionStyle = ModalTransitionStyle(rawValue: transitionStyle)

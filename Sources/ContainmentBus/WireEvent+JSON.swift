@@ -64,6 +64,9 @@ extension WireEvent {
             object["index"] = hasIndex ? Int(index) : NSNull()
         case "menuVisibilityChanged":
             object["visible"] = visible
+        case "pagesChanged":
+            object["pages"] = pages
+            object["direction"] = direction
         case "presented", "dismissed":
             object["presenter"] = presenter
             object["context"] = context

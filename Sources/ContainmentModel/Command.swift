@@ -49,6 +49,10 @@ public enum Command: Hashable, Sendable {
     case setChildren(ControllerID, [ControllerID])
     case select(ControllerID, Selection)
     case setMenuVisible(ControllerID, Bool)
+    case setPages(ControllerID, [ControllerID], direction: PageDirection = .forward, animated: Bool = false)
+    case nextPage(ControllerID)
+    case previousPage(ControllerID)
+    case setSplitMode(ControllerID, SplitDisplayMode)
 
     /// The command's name as `ctl` and `ruleViolation` events spell it.
     public var name: String {
@@ -82,6 +86,10 @@ public enum Command: Hashable, Sendable {
         case .setChildren: "set-children"
         case .select: "select"
         case .setMenuVisible: "menu-visible"
+        case .setPages: "set-pages"
+        case .nextPage: "next"
+        case .previousPage: "previous"
+        case .setSplitMode: "split-mode"
         }
     }
 }
@@ -128,7 +136,8 @@ extension Command {
         case .push(_, let container, _), .pop(let container, _), .popTo(_, let container, _),
             .popToRoot(let container, _),
             .setStack(let container, _), .setChildren(let container, _), .select(let container, _),
-            .setMenuVisible(let container, _):
+            .setMenuVisible(let container, _), .setPages(let container, _, _, _), .nextPage(let container),
+            .previousPage(let container), .setSplitMode(let container, _):
             container
         }
     }
@@ -145,4 +154,9 @@ public enum Selection: Hashable, Sendable, CustomStringConvertible {
         case .controller(let id): id.rawValue
         }
     }
+}
+
+/// Which way a page container turns (SPEC §8).
+public enum PageDirection: String, Hashable, Sendable, CaseIterable {
+    case forward, reverse
 }

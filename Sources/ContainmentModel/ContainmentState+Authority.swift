@@ -39,7 +39,8 @@ extension ContainmentState {
         case .push(_, let container, _), .pop(let container, _), .popTo(_, let container, _),
             .popToRoot(let container, _),
             .setStack(let container, _), .setChildren(let container, _), .select(let container, _),
-            .setMenuVisible(let container, _):
+            .setMenuVisible(let container, _), .setPages(let container, _, _, _), .nextPage(let container),
+            .previousPage(let container), .setSplitMode(let container, _):
             return .controller(container)
         }
     }

@@ -127,16 +127,20 @@ extension ContainmentState {
     mutating func setChildren(_ id: ControllerID, _ children: [ControllerID], by party: Party) throws(ContainmentError)
     {
         let record = try controller(id)
-        guard record.kind == .tab || record.kind == .menu else {
+        guard [Kind.tab, .menu, .split].contains(record.kind) else {
             throw ContainmentError(
                 .malformed,
-                "set-children needs a tab or menu controller; \(id) is a \(record.kind)."
+                "set-children needs a tab, menu or split controller; \(id) is a \(record.kind)."
             )
         }
         try checkContainerParty(party, id, verb: "set the children of")
         for child in children { _ = try controller(child) }
         if let duplicate = children.firstDuplicate {
             throw ContainmentError(.duplicateID, "\(duplicate) appears twice in the children of \(id).")
+        }
+        if record.kind == .split {
+            try setSplitChildren(record, children, by: party)
+            return
         }
         if record.kind == .menu {
             // Seed 004: the old children all leave first, then the new ones come, the first selected.
@@ -313,6 +317,12 @@ extension ContainmentState {
                 to: Rect(x: 0, y: max(0, size.height - bar), width: size.width, height: bar),
                 by: party
             )
+        case .page:
+            arrange(id, pageFrames(id, record.children), animated: false)
+            return
+        case .split:
+            arrange(id, splitFrames(id, record.children), animated: false)
+            return
         case .menu:
             changeFrame(ViewID(owner: id, name: "transition"), to: Rect(size: size), by: party)
             changeFrame(

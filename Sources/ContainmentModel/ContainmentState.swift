@@ -111,6 +111,11 @@ public struct ContainmentState: Sendable {
         case .setChildren(let id, let children): try setChildren(id, children, by: by)
         case .select(let id, let selection): try select(id, selection, by: by)
         case .setMenuVisible(let id, let visible): try setMenuVisible(id, visible, by: by)
+        case .setPages(let id, let pages, let direction, let animated):
+            try setPages(id, pages, direction: direction, animated: animated, by: by)
+        case .nextPage(let id): try turnPage(id, forward: true, by: by)
+        case .previousPage(let id): try turnPage(id, forward: false, by: by)
+        case .setSplitMode(let id, let mode): try setSplitMode(id, mode, by: by)
         }
     }
 }

@@ -40,6 +40,7 @@ public enum Event: Hashable, Sendable {
     /// A tab or menu container's selection; `nil` for none.
     case selectionChanged(ControllerID, selected: ControllerID?, index: Int?)
     case menuVisibilityChanged(ControllerID, visible: Bool)
+    case pagesChanged(ControllerID, pages: [ControllerID], direction: PageDirection)
     // Runtime: rejections, and the hosts the supervisor watches (the model never emits the host events)
     case ruleViolation(ControllerID?, command: String, by: Party, code: ContainmentError.Code, message: String)
     case hostUp(host: String, pid: Int)
@@ -81,6 +82,7 @@ public enum Event: Hashable, Sendable {
         case .navigationDidShow: "navigationDidShow"
         case .selectionChanged: "selectionChanged"
         case .menuVisibilityChanged: "menuVisibilityChanged"
+        case .pagesChanged: "pagesChanged"
         case .ruleViolation: "ruleViolation"
         case .hostUp: "hostUp"
         case .hostDown: "hostDown"
@@ -100,7 +102,7 @@ public enum Event: Hashable, Sendable {
             .childRemoved(let c, _), .windowAttached(let c, _, _), .windowResized(let c, _, _),
             .transitionBegan(let c, _, _), .transitionCompleted(let c, _, _), .presented(let c, _),
             .dismissed(let c, _), .navigationWillShow(let c, _), .navigationDidShow(let c, _),
-            .selectionChanged(let c, _, _), .menuVisibilityChanged(let c, _):
+            .selectionChanged(let c, _, _), .menuVisibilityChanged(let c, _), .pagesChanged(let c, _, _):
             c
         case .viewInserted(let view, _), .viewRemoved(let view, _), .frameChanged(let view, _, _),
             .alphaChanged(let view, _, _), .hiddenChanged(let view, _, _):
@@ -160,6 +162,8 @@ extension Event: CustomStringConvertible {
             return "\(head) selected=\(selected?.rawValue ?? "nil") index=\(index.map(String.init) ?? "nil")"
         case .menuVisibilityChanged(_, let visible):
             return "\(head) visible=\(visible)"
+        case .pagesChanged(_, let pages, let direction):
+            return "\(head) pages=\(pages.map(\.rawValue).joined(separator: ",")) direction=\(direction.rawValue)"
         case .presented(_, let p), .dismissed(_, let p):
             return "\(head) presenter=\(p.presenter) context=\(p.context) style=\(p.style.rawValue)"
                 + " transitionStyle=\(p.transitionStyle.rawValue)"

@@ -68,6 +68,27 @@ public struct Topology: Sendable, Equatable {
                 properties.modalTransitionStyle = style
             }
             properties.title = entry.title
+            if let value = entry.pageStyle {
+                guard let style = PageTransitionStyle(rawValue: value) else {
+                    throw ConfigError("controller \(entry.id): unknown pageStyle \(value)")
+                }
+                properties.pageTransitionStyle = style
+            }
+            if let value = entry.spine {
+                guard let spine = SpineLocation(rawValue: value) else {
+                    throw ConfigError("controller \(entry.id): unknown spine \(value)")
+                }
+                properties.spineLocation = spine
+            }
+            if let value = entry.doubleSided { properties.doubleSided = value }
+            properties.pageSequence = (entry.pages ?? []).map { ControllerID($0) }
+            if let value = entry.splitFraction { properties.splitFraction = value }
+            if let value = entry.displayMode {
+                guard let mode = SplitDisplayMode(rawValue: value) else {
+                    throw ConfigError("controller \(entry.id): unknown displayMode \(value)")
+                }
+                properties.splitDisplayMode = mode
+            }
             let frame: Rect?
             switch entry.embed {
             case nil, .flag(false): frame = nil
@@ -131,12 +152,15 @@ public struct Topology: Sendable, Equatable {
             let parentID = ControllerID(parent)
             // A standard container takes its children through its own verb, all at once, in file order.
             switch kinds[parent].map({ Kind($0) }) {
-            case .navigation?, .tab?, .menu?:
+            case .navigation?, .tab?, .menu?, .page?, .split?:
                 guard placed.insert(parent).inserted else { continue }
                 let children = controllers.filter { $0.parent == parent }.map { ControllerID($0.id) }
                 let command: Command =
-                    kinds[parent] == Kind.navigation.rawValue
-                    ? .setStack(parentID, children) : .setChildren(parentID, children)
+                    switch kinds[parent] {
+                    case Kind.navigation.rawValue: .setStack(parentID, children)
+                    case Kind.page.rawValue: .setPages(parentID, children)
+                    default: .setChildren(parentID, children)
+                    }
                 result.append((.by(parentID, command), nil))
                 continue
             default:
@@ -182,6 +206,12 @@ public struct Topology: Sendable, Equatable {
         var providesPresentationContextTransitionStyle: Bool?
         var presentationStyle: String?
         var transitionStyle: String?
+        var pageStyle: String?
+        var spine: String?
+        var doubleSided: Bool?
+        var pages: [String]?
+        var splitFraction: Double?
+        var displayMode: String?
     }
 
     private enum Embed: Decodable {

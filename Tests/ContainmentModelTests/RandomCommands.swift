@@ -21,7 +21,9 @@ struct RandomCommands {
     let manual: Bool
     let ids: [ControllerID] = (0..<10).map { ControllerID("c\($0)") }
     /// Standard containers: children of others like any controller, but parents only through their own verbs.
-    let containers: [(ControllerID, Kind)] = [("nav0", .navigation), ("tab0", .tab), ("menu0", .menu)]
+    let containers: [(ControllerID, Kind)] = [
+        ("nav0", .navigation), ("tab0", .tab), ("menu0", .menu), ("page0", .page), ("page1", .page), ("split0", .split),
+    ]
     let windows: [WindowID] = ["w0", "w1"]
     let names = ["a", "b"]
 
@@ -74,6 +76,24 @@ struct RandomCommands {
             }
         case .menu where chance(20):
             command = .setMenuVisible(container, chance(50))
+        case .page:
+            if chance(40) {
+                command = .setPages(
+                    container,
+                    Array(ids.shuffled(using: &rng).prefix(Int.random(in: 1...2, using: &rng)))
+                )
+            } else {
+                command = chance(50) ? .nextPage(container) : .previousPage(container)
+            }
+        case .split:
+            if chance(60) {
+                command = .setChildren(
+                    container,
+                    Array(ids.shuffled(using: &rng).prefix(Int.random(in: 0...3, using: &rng)))
+                )
+            } else {
+                command = .setSplitMode(container, SplitDisplayMode.allCases.randomElement(using: &rng)!)
+            }
         default:
             if chance(40) {
                 command = .setChildren(container, some)
@@ -93,7 +113,14 @@ struct RandomCommands {
         switch Int.random(in: 0..<125, using: &rng) {
         case 0..<8 where state.controllers.count < ids.count + containers.count || chance(10):
             if chance(25), let (id, kind) = containers.randomElement(using: &rng) {
-                return [.system(.create(id, kind: kind))]
+                var properties = ControllerProperties()
+                properties.pageSequence = ids.shuffled(using: &rng)
+                if id == "page1" {
+                    properties.spineLocation = .mid
+                    properties.doubleSided = true
+                }
+                properties.splitDisplayMode = SplitDisplayMode.allCases.randomElement(using: &rng)!
+                return [.system(.create(id, kind: kind, properties: properties))]
             }
             var properties = ControllerProperties()
             if manual { properties.automaticallyForwardsAppearance = chance(70) }

@@ -147,6 +147,57 @@ public nonisolated struct Containment_V1_Properties: Sendable {
   /// Clears the value of `navigationItem`. Subsequent reads from it will return its default value.
   public mutating func clearNavigationItem() {self._navigationItem = nil}
 
+  /// scroll, pageCurl
+  public var pageTransitionStyle: String {
+    get {_pageTransitionStyle ?? String()}
+    set {_pageTransitionStyle = newValue}
+  }
+  /// Returns true if `pageTransitionStyle` has been explicitly set.
+  public var hasPageTransitionStyle: Bool {self._pageTransitionStyle != nil}
+  /// Clears the value of `pageTransitionStyle`. Subsequent reads from it will return its default value.
+  public mutating func clearPageTransitionStyle() {self._pageTransitionStyle = nil}
+
+  /// none, min, mid, max
+  public var spineLocation: String {
+    get {_spineLocation ?? String()}
+    set {_spineLocation = newValue}
+  }
+  /// Returns true if `spineLocation` has been explicitly set.
+  public var hasSpineLocation: Bool {self._spineLocation != nil}
+  /// Clears the value of `spineLocation`. Subsequent reads from it will return its default value.
+  public mutating func clearSpineLocation() {self._spineLocation = nil}
+
+  public var doubleSided: Bool {
+    get {_doubleSided ?? false}
+    set {_doubleSided = newValue}
+  }
+  /// Returns true if `doubleSided` has been explicitly set.
+  public var hasDoubleSided: Bool {self._doubleSided != nil}
+  /// Clears the value of `doubleSided`. Subsequent reads from it will return its default value.
+  public mutating func clearDoubleSided() {self._doubleSided = nil}
+
+  /// a page container's data source, in order
+  public var pageSequence: [String] = []
+
+  public var splitFraction: Double {
+    get {_splitFraction ?? 0}
+    set {_splitFraction = newValue}
+  }
+  /// Returns true if `splitFraction` has been explicitly set.
+  public var hasSplitFraction: Bool {self._splitFraction != nil}
+  /// Clears the value of `splitFraction`. Subsequent reads from it will return its default value.
+  public mutating func clearSplitFraction() {self._splitFraction = nil}
+
+  /// allVisible, primaryHidden, primaryOverlay
+  public var splitDisplayMode: String {
+    get {_splitDisplayMode ?? String()}
+    set {_splitDisplayMode = newValue}
+  }
+  /// Returns true if `splitDisplayMode` has been explicitly set.
+  public var hasSplitDisplayMode: Bool {self._splitDisplayMode != nil}
+  /// Clears the value of `splitDisplayMode`. Subsequent reads from it will return its default value.
+  public mutating func clearSplitDisplayMode() {self._splitDisplayMode = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -160,6 +211,11 @@ public nonisolated struct Containment_V1_Properties: Sendable {
   fileprivate var _title: String? = nil
   fileprivate var _tabItem: String? = nil
   fileprivate var _navigationItem: String? = nil
+  fileprivate var _pageTransitionStyle: String? = nil
+  fileprivate var _spineLocation: String? = nil
+  fileprivate var _doubleSided: Bool? = nil
+  fileprivate var _splitFraction: Double? = nil
+  fileprivate var _splitDisplayMode: String? = nil
 }
 
 /// One command and who issues it. `by` is a controller id, "window:NAME", "system", or empty: the party the rules
@@ -407,6 +463,30 @@ public nonisolated struct Containment_V1_Command: Sendable {
     set {kind = .setMenuVisible(newValue)}
   }
 
+  public var setPages: Containment_V1_SetPages {
+    get {
+      if case .setPages(let v)? = kind {return v}
+      return Containment_V1_SetPages()
+    }
+    set {kind = .setPages(newValue)}
+  }
+
+  public var turnPage: Containment_V1_TurnPage {
+    get {
+      if case .turnPage(let v)? = kind {return v}
+      return Containment_V1_TurnPage()
+    }
+    set {kind = .turnPage(newValue)}
+  }
+
+  public var setSplitMode: Containment_V1_SetSplitMode {
+    get {
+      if case .setSplitMode(let v)? = kind {return v}
+      return Containment_V1_SetSplitMode()
+    }
+    set {kind = .setSplitMode(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -439,38 +519,50 @@ public nonisolated struct Containment_V1_Command: Sendable {
     case setChildren(Containment_V1_SetChildren)
     case select(Containment_V1_Select)
     case setMenuVisible(Containment_V1_SetMenuVisible)
+    case setPages(Containment_V1_SetPages)
+    case turnPage(Containment_V1_TurnPage)
+    case setSplitMode(Containment_V1_SetSplitMode)
 
   }
 
   public init() {}
 }
 
-public nonisolated struct Containment_V1_Create: Sendable {
+public nonisolated struct Containment_V1_Create: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var id: String = String()
+  public var id: String {
+    get {_storage._id}
+    set {_uniqueStorage()._id = newValue}
+  }
 
-  public var kind: String = String()
+  public var kind: String {
+    get {_storage._kind}
+    set {_uniqueStorage()._kind = newValue}
+  }
 
   public var properties: Containment_V1_Properties {
-    get {_properties ?? Containment_V1_Properties()}
-    set {_properties = newValue}
+    get {_storage._properties ?? Containment_V1_Properties()}
+    set {_uniqueStorage()._properties = newValue}
   }
   /// Returns true if `properties` has been explicitly set.
-  public var hasProperties: Bool {self._properties != nil}
+  public var hasProperties: Bool {_storage._properties != nil}
   /// Clears the value of `properties`. Subsequent reads from it will return its default value.
-  public mutating func clearProperties() {self._properties = nil}
+  public mutating func clearProperties() {_uniqueStorage()._properties = nil}
 
   /// the host process that runs it; empty: the supervisor picks one
-  public var host: String = String()
+  public var host: String {
+    get {_storage._host}
+    set {_uniqueStorage()._host = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _properties: Containment_V1_Properties? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Containment_V1_Destroy: Sendable {
@@ -984,6 +1076,55 @@ public nonisolated struct Containment_V1_SetMenuVisible: Sendable {
   public init() {}
 }
 
+public nonisolated struct Containment_V1_SetPages: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var page: String = String()
+
+  public var pages: [String] = []
+
+  /// forward (default), reverse
+  public var direction: String = String()
+
+  public var animated: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// next (forward) or previous page from the data source.
+public nonisolated struct Containment_V1_TurnPage: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var page: String = String()
+
+  public var forward: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_SetSplitMode: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var split: String = String()
+
+  /// allVisible, primaryHidden, primaryOverlay
+  public var mode: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Containment_V1_AppearanceFlags: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1213,6 +1354,18 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   public var visible: Bool {
     get {_storage._visible}
     set {_uniqueStorage()._visible = newValue}
+  }
+
+  /// pagesChanged: the visible pages
+  public var pages: [String] {
+    get {_storage._pages}
+    set {_uniqueStorage()._pages = newValue}
+  }
+
+  /// pagesChanged: forward, reverse
+  public var direction: String {
+    get {_storage._direction}
+    set {_uniqueStorage()._direction = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1889,7 +2042,7 @@ nonisolated extension Containment_V1_Rect: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Properties"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}automatically_forwards_appearance\0\u{3}automatically_forwards_size_transitions\0\u{3}defines_presentation_context\0\u{3}provides_presentation_context_transition_style\0\u{3}modal_presentation_style\0\u{3}modal_transition_style\0\u{1}title\0\u{3}tab_item\0\u{3}navigation_item\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}automatically_forwards_appearance\0\u{3}automatically_forwards_size_transitions\0\u{3}defines_presentation_context\0\u{3}provides_presentation_context_transition_style\0\u{3}modal_presentation_style\0\u{3}modal_transition_style\0\u{1}title\0\u{3}tab_item\0\u{3}navigation_item\0\u{3}page_transition_style\0\u{3}spine_location\0\u{3}double_sided\0\u{3}page_sequence\0\u{3}split_fraction\0\u{3}split_display_mode\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1906,6 +2059,12 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
       case 7: try { try decoder.decodeSingularStringField(value: &self._title) }()
       case 8: try { try decoder.decodeSingularStringField(value: &self._tabItem) }()
       case 9: try { try decoder.decodeSingularStringField(value: &self._navigationItem) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self._pageTransitionStyle) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self._spineLocation) }()
+      case 12: try { try decoder.decodeSingularBoolField(value: &self._doubleSided) }()
+      case 13: try { try decoder.decodeRepeatedStringField(value: &self.pageSequence) }()
+      case 14: try { try decoder.decodeSingularDoubleField(value: &self._splitFraction) }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self._splitDisplayMode) }()
       default: break
       }
     }
@@ -1943,6 +2102,24 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
     try { if let v = self._navigationItem {
       try visitor.visitSingularStringField(value: v, fieldNumber: 9)
     } }()
+    try { if let v = self._pageTransitionStyle {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 10)
+    } }()
+    try { if let v = self._spineLocation {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 11)
+    } }()
+    try { if let v = self._doubleSided {
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 12)
+    } }()
+    if !self.pageSequence.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.pageSequence, fieldNumber: 13)
+    }
+    try { if let v = self._splitFraction {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 14)
+    } }()
+    try { if let v = self._splitDisplayMode {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 15)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1956,6 +2133,12 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
     if lhs._title != rhs._title {return false}
     if lhs._tabItem != rhs._tabItem {return false}
     if lhs._navigationItem != rhs._navigationItem {return false}
+    if lhs._pageTransitionStyle != rhs._pageTransitionStyle {return false}
+    if lhs._spineLocation != rhs._spineLocation {return false}
+    if lhs._doubleSided != rhs._doubleSided {return false}
+    if lhs.pageSequence != rhs.pageSequence {return false}
+    if lhs._splitFraction != rhs._splitFraction {return false}
+    if lhs._splitDisplayMode != rhs._splitDisplayMode {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1963,7 +2146,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2349,6 +2532,45 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
           self.kind = .setMenuVisible(v)
         }
       }()
+      case 39: try {
+        var v: Containment_V1_SetPages?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .setPages(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .setPages(v)
+        }
+      }()
+      case 40: try {
+        var v: Containment_V1_TurnPage?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .turnPage(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .turnPage(v)
+        }
+      }()
+      case 41: try {
+        var v: Containment_V1_SetSplitMode?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .setSplitMode(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .setSplitMode(v)
+        }
+      }()
       default: break
       }
     }
@@ -2479,6 +2701,18 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
       guard case .setMenuVisible(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 38)
     }()
+    case .setPages?: try {
+      guard case .setPages(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 39)
+    }()
+    case .turnPage?: try {
+      guard case .turnPage(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 40)
+    }()
+    case .setSplitMode?: try {
+      guard case .setSplitMode(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 41)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -2496,46 +2730,88 @@ nonisolated extension Containment_V1_Create: SwiftProtobuf.Message, SwiftProtobu
   public static let protoMessageName: String = _protobuf_package + ".Create"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}properties\0\u{1}host\0")
 
+  fileprivate class _StorageClass {
+    var _id: String = String()
+    var _kind: String = String()
+    var _properties: Containment_V1_Properties? = nil
+    var _host: String = String()
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _id = source._id
+      _kind = source._kind
+      _properties = source._properties
+      _host = source._host
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self.kind) }()
-      case 3: try { try decoder.decodeSingularMessageField(value: &self._properties) }()
-      case 4: try { try decoder.decodeSingularStringField(value: &self.host) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._id) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._kind) }()
+        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._properties) }()
+        case 4: try { try decoder.decodeSingularStringField(value: &_storage._host) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.id.isEmpty {
-      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
-    }
-    if !self.kind.isEmpty {
-      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 2)
-    }
-    try { if let v = self._properties {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
-    } }()
-    if !self.host.isEmpty {
-      try visitor.visitSingularStringField(value: self.host, fieldNumber: 4)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._id.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._id, fieldNumber: 1)
+      }
+      if !_storage._kind.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._kind, fieldNumber: 2)
+      }
+      try { if let v = _storage._properties {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+      } }()
+      if !_storage._host.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._host, fieldNumber: 4)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Containment_V1_Create, rhs: Containment_V1_Create) -> Bool {
-    if lhs.id != rhs.id {return false}
-    if lhs.kind != rhs.kind {return false}
-    if lhs._properties != rhs._properties {return false}
-    if lhs.host != rhs.host {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._id != rhs_storage._id {return false}
+        if _storage._kind != rhs_storage._kind {return false}
+        if _storage._properties != rhs_storage._properties {return false}
+        if _storage._host != rhs_storage._host {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3616,6 +3892,121 @@ nonisolated extension Containment_V1_SetMenuVisible: SwiftProtobuf.Message, Swif
   }
 }
 
+nonisolated extension Containment_V1_SetPages: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SetPages"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}page\0\u{1}pages\0\u{1}direction\0\u{1}animated\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.page) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.pages) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.direction) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.animated) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.page.isEmpty {
+      try visitor.visitSingularStringField(value: self.page, fieldNumber: 1)
+    }
+    if !self.pages.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.pages, fieldNumber: 2)
+    }
+    if !self.direction.isEmpty {
+      try visitor.visitSingularStringField(value: self.direction, fieldNumber: 3)
+    }
+    if self.animated != false {
+      try visitor.visitSingularBoolField(value: self.animated, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_SetPages, rhs: Containment_V1_SetPages) -> Bool {
+    if lhs.page != rhs.page {return false}
+    if lhs.pages != rhs.pages {return false}
+    if lhs.direction != rhs.direction {return false}
+    if lhs.animated != rhs.animated {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_TurnPage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TurnPage"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}page\0\u{1}forward\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.page) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.forward) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.page.isEmpty {
+      try visitor.visitSingularStringField(value: self.page, fieldNumber: 1)
+    }
+    if self.forward != false {
+      try visitor.visitSingularBoolField(value: self.forward, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_TurnPage, rhs: Containment_V1_TurnPage) -> Bool {
+    if lhs.page != rhs.page {return false}
+    if lhs.forward != rhs.forward {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_SetSplitMode: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SetSplitMode"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}split\0\u{1}mode\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.split) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.mode) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.split.isEmpty {
+      try visitor.visitSingularStringField(value: self.split, fieldNumber: 1)
+    }
+    if !self.mode.isEmpty {
+      try visitor.visitSingularStringField(value: self.mode, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_SetSplitMode, rhs: Containment_V1_SetSplitMode) -> Bool {
+    if lhs.split != rhs.split {return false}
+    if lhs.mode != rhs.mode {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AppearanceFlags"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}animated\0\u{3}moving_to_parent\0\u{3}moving_from_parent\0\u{3}being_presented\0\u{3}being_dismissed\0")
@@ -3668,7 +4059,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -3702,6 +4093,8 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _child: String = String()
     var _index: Int32? = nil
     var _visible: Bool = false
+    var _pages: [String] = []
+    var _direction: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -3743,6 +4136,8 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _child = source._child
       _index = source._index
       _visible = source._visible
+      _pages = source._pages
+      _direction = source._direction
     }
   }
 
@@ -3792,6 +4187,8 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 33: try { try decoder.decodeSingularStringField(value: &_storage._child) }()
         case 34: try { try decoder.decodeSingularInt32Field(value: &_storage._index) }()
         case 35: try { try decoder.decodeSingularBoolField(value: &_storage._visible) }()
+        case 36: try { try decoder.decodeRepeatedStringField(value: &_storage._pages) }()
+        case 37: try { try decoder.decodeSingularStringField(value: &_storage._direction) }()
         default: break
         }
       }
@@ -3897,6 +4294,12 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if _storage._visible != false {
         try visitor.visitSingularBoolField(value: _storage._visible, fieldNumber: 35)
       }
+      if !_storage._pages.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._pages, fieldNumber: 36)
+      }
+      if !_storage._direction.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._direction, fieldNumber: 37)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -3937,6 +4340,8 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._child != rhs_storage._child {return false}
         if _storage._index != rhs_storage._index {return false}
         if _storage._visible != rhs_storage._visible {return false}
+        if _storage._pages != rhs_storage._pages {return false}
+        if _storage._direction != rhs_storage._direction {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -101,6 +101,66 @@ extension CtlVerbs {
     }
 }
 
+extension CtlVerbs {
+    struct SetPages: CtlVerb {
+        static let configuration = CommandConfiguration(
+            commandName: "set-pages",
+            abstract: "Show these pages in a page container (as many as its spine needs)."
+        )
+        @Argument var page: String
+        @Argument(help: "A or A,B") var pages: String
+        @Option(help: "forward or reverse") var direction: String = "forward"
+        @Flag var animated = false
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            guard let direction = PageDirection(rawValue: direction) else {
+                throw ValidationError("--direction is forward or reverse")
+            }
+            let command = Command.setPages(
+                ControllerID(page),
+                Parse.list(pages),
+                direction: direction,
+                animated: animated
+            )
+            return [Request(command, options)]
+        }
+    }
+
+    struct Next: CtlVerb {
+        static let configuration = CommandConfiguration(abstract: "Turn a page container to the next page(s).")
+        @Argument var page: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.nextPage(ControllerID(page)), options)]
+        }
+    }
+
+    struct Previous: CtlVerb {
+        static let configuration = CommandConfiguration(abstract: "Turn a page container to the previous page(s).")
+        @Argument var page: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.previousPage(ControllerID(page)), options)]
+        }
+    }
+
+    struct SplitMode: CtlVerb {
+        static let configuration = CommandConfiguration(
+            commandName: "split-mode",
+            abstract: "Set a split container's display mode: allVisible, primaryHidden, primaryOverlay."
+        )
+        @Argument var split: String
+        @Argument var mode: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            guard let mode = SplitDisplayMode(rawValue: mode) else {
+                throw ValidationError("the mode is allVisible, primaryHidden or primaryOverlay")
+            }
+            return [Request(.setSplitMode(ControllerID(split), mode), options)]
+        }
+    }
+}
+
 extension Parse {
     /// `A,B,C` as controller ids; the empty string is the empty list.
     static func list(_ text: String) -> [ControllerID] {

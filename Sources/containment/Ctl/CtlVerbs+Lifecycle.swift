@@ -8,7 +8,7 @@ enum CtlVerbs {
         DidMove.self, Remove.self, Embed.self, Unembed.self, LoadView.self, AddView.self, RemoveView.self,
         SetFrame.self, SetAlpha.self, SetHidden.self, Appearance.self, Transition.self, CompleteTransition.self,
         Present.self, Dismiss.self, Push.self, Pop.self, PopTo.self, PopToRoot.self, SetStack.self, SetChildren.self,
-        Select.self, MenuVisible.self,
+        Select.self, MenuVisible.self, SetPages.self, Next.self, Previous.self, SplitMode.self,
         Batch.self,
     ]
 
@@ -37,6 +37,12 @@ enum CtlVerbs {
         @Option(help: "The title.") var title: String?
         @Option(help: "The tab bar item's title.") var tabItem: String?
         @Option(help: "The navigation item's title.") var navigationItem: String?
+        @Option(help: "A page container's transition: scroll or pageCurl.") var pageStyle: String?
+        @Option(help: "A page curl's spine: none, min, mid, max.") var spine: String?
+        @Flag(help: "A page container's pages are double-sided.") var doubleSided = false
+        @Option(help: "A page container's data source: A,B,C in order.") var pages: String?
+        @Option(help: "A split's primary column share of the width (default 0.4).") var splitFraction: Double?
+        @Option(help: "A split's display mode: allVisible, primaryHidden, primaryOverlay.") var displayMode: String?
         @OptionGroup var options: CtlOptions
 
         func properties() throws -> ControllerProperties {
@@ -60,6 +66,27 @@ enum CtlVerbs {
             properties.title = title
             properties.tabItem = tabItem
             properties.navigationItem = navigationItem
+            if let pageStyle {
+                guard let style = PageTransitionStyle(rawValue: pageStyle) else {
+                    throw ValidationError("--page-style is scroll or pageCurl")
+                }
+                properties.pageTransitionStyle = style
+            }
+            if let spine {
+                guard let location = SpineLocation(rawValue: spine) else {
+                    throw ValidationError("--spine is none, min, mid or max")
+                }
+                properties.spineLocation = location
+            }
+            properties.doubleSided = doubleSided
+            properties.pageSequence = pages.map(Parse.list) ?? []
+            if let splitFraction { properties.splitFraction = splitFraction }
+            if let displayMode {
+                guard let mode = SplitDisplayMode(rawValue: displayMode) else {
+                    throw ValidationError("--display-mode is allVisible, primaryHidden or primaryOverlay")
+                }
+                properties.splitDisplayMode = mode
+            }
             return properties
         }
 

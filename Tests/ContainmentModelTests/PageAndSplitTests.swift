@@ -1,0 +1,103 @@
+import ContainmentModel
+import Testing
+
+/// SPEC §8: page and split containers.
+@Suite struct PageAndSplitTests {
+    /// root (window 1024×768) ⊃ container `n` of `kind` full size; content p1…p4.
+    func scene(_ kind: Kind, _ configure: (inout ControllerProperties) -> Void = { _ in }) -> Harness {
+        var h = Harness()
+        h.create("root")
+        h.ok(.system(.attachWindow("main", root: "root", size: Size(width: 1024, height: 768))))
+        var properties = ControllerProperties()
+        properties.pageSequence = ["p1", "p2", "p3", "p4"]
+        configure(&properties)
+        h.ok(.system(.create("n", kind: kind, properties: properties)))
+        h.create("p1", "p2", "p3", "p4")
+        h.embed("n", in: "root", frame: Rect(x: 0, y: 0, width: 1024, height: 768))
+        return h
+    }
+
+    @Test func scrollShowsOnePageAndTurnsThroughTheDataSource() {
+        var h = scene(.page) { $0.pageTransitionStyle = .scroll }
+        let first = h.ok(.by("n", .setPages("n", ["p1"])))
+        #expect(
+            first == [
+                "willMoveToParent(p1) parent=n",
+                "childAdded(p1) parent=n",
+                "loadView(p1)",
+                "viewDidLoad(p1)",
+                "frameChanged(p1) view=p1 frame=0,0,1024,768 by=n",
+                "viewWillLayoutSubviews(p1)",
+                "viewDidLayoutSubviews(p1)",
+                "viewWillAppear(p1) movingToParent",
+                "viewInserted(p1) view=p1 superview=n",
+                "viewDidAppear(p1) movingToParent",
+                "didMoveToParent(p1) parent=n",
+                "pagesChanged(n) pages=p1 direction=forward",
+            ]
+        )
+        let next = h.ok(.by("n", .nextPage("n")))
+        #expect(
+            next.filter { $0.contains("Appear") || $0.contains("Disappear") } == [
+                "viewWillDisappear(p1) animated movingFromParent", "viewWillAppear(p2) animated movingToParent",
+                "viewDidDisappear(p1) animated movingFromParent", "viewDidAppear(p2) animated movingToParent",
+            ]
+        )
+        #expect(next.last == "pagesChanged(n) pages=p2 direction=forward")
+        #expect(h.state.controllers["n"]?.children == ["p2"])
+        #expect(h.ok(.by("n", .previousPage("n"))).last == "pagesChanged(n) pages=p1 direction=reverse")
+        // Before the first page there is none: nothing happens.
+        #expect(h.ok(.by("n", .previousPage("n"))) == [])
+        h.fails(.spineMismatch, .by("n", .setPages("n", ["p1", "p2"])))
+    }
+
+    @Test func aMidSpineShowsTwoPagesSideBySide() {
+        var h = scene(.page) {
+            $0.spineLocation = .mid
+            $0.doubleSided = true
+        }
+        #expect(h.state.requiredPageCount("n") == 2)
+        let error = h.fails(.spineMismatch, .by("n", .setPages("n", ["p1"])))
+        #expect(
+            error?.message
+                == "The number of view controllers provided (1) doesn't match the number required (2) for the requested transition."
+        )
+        let events = h.ok(.by("n", .setPages("n", ["p1", "p2"])))
+        #expect(events.contains("frameChanged(p1) view=p1 frame=0,0,512,768 by=n"))
+        #expect(events.contains("frameChanged(p2) view=p2 frame=512,0,512,768 by=n"))
+        let next = h.ok(.by("n", .nextPage("n")))
+        #expect(next.last == "pagesChanged(n) pages=p3,p4 direction=forward")
+        #expect(h.state.controllers["n"]?.children == ["p3", "p4"])
+        #expect(h.ok(.by("n", .nextPage("n"))) == [])
+    }
+
+    @Test func aMidSpineNeedsDoubleSidedPages() {
+        var h = scene(.page) { $0.spineLocation = .mid }
+        h.fails(.spineMismatch, .by("n", .setPages("n", ["p1", "p2"])))
+    }
+
+    @Test func splitLaysOutCollapsesAndExpands() {
+        var h = scene(.split)
+        let events = h.ok(.by("n", .setChildren("n", ["p1", "p2"])))
+        #expect(events.contains("frameChanged(p1) view=p1 frame=0,0,410,768 by=n"))
+        #expect(events.contains("frameChanged(p2) view=p2 frame=410,0,614,768 by=n"))
+        #expect(h.appearance("p1") == .appeared && h.appearance("p2") == .appeared)
+        // Below 600 points it collapses to the primary; back above, it expands — laid out by the split, as parent.
+        let narrow = h.ok(.by("root", .setFrame(.root("n"), Rect(x: 0, y: 0, width: 500, height: 768))))
+        #expect(narrow.contains("viewWillDisappear(p2)") && narrow.contains("viewRemoved(p2) view=p2 superview=n"))
+        #expect(narrow.contains("frameChanged(p1) view=p1 frame=0,0,500,768 by=n"))
+        let wide = h.ok(.by("root", .setFrame(.root("n"), Rect(x: 0, y: 0, width: 1000, height: 768))))
+        #expect(wide.contains("viewDidAppear(p2)"))
+        #expect(h.ok(.by("n", .setSplitMode("n", .primaryHidden))).contains("viewDidDisappear(p1)"))
+        let overlay = h.ok(.by("n", .setSplitMode("n", .primaryOverlay)))
+        #expect(overlay.contains("viewDidAppear(p1)"))
+        #expect(h.state.views[.root("n")]?.subviews == [.root("p2"), .root("p1")])
+        h.fails(.malformed, .by("n", .setChildren("n", ["p1", "p2", "p3"])))
+        // A new primary and secondary: the old leave cleanly.
+        let swapped = h.ok(.by("n", .setChildren("n", ["p3"])))
+        #expect(
+            swapped.contains("didMoveToParent(p1) parent=nil") && swapped.contains("didMoveToParent(p2) parent=nil")
+        )
+        #expect(h.appearance("p3") == .appeared)
+    }
+}
