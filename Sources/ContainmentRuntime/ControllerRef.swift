@@ -43,6 +43,47 @@ public struct ControllerRef: Sendable {
         try await perform([.transition(in: id, from: from, to: to, duration: duration)])
     }
 
+    /// Presents `presented` on this controller (SPEC §7); `style` overrides the presented controller's own.
+    public func present(
+        _ presented: ControllerID,
+        style: ModalPresentationStyle? = nil,
+        animated: Bool = false
+    )
+        async throws(RemoteError)
+    {
+        try await perform([.present(presented, on: id, style: style, animated: animated)])
+    }
+
+    /// Dismisses what this controller presents, or this controller when it is presented.
+    public func dismiss(animated: Bool = false) async throws(RemoteError) {
+        try await perform([.dismiss(id, animated: animated)])
+    }
+
+    /// As a navigation controller: pushes a controller (SPEC §8).
+    public func push(_ pushed: ControllerID, animated: Bool = false) async throws(RemoteError) {
+        try await perform([.push(pushed, on: id, animated: animated)])
+    }
+
+    /// As a navigation controller: pops the top.
+    public func pop(animated: Bool = false) async throws(RemoteError) {
+        try await perform([.pop(id, animated: animated)])
+    }
+
+    /// As a tab, menu or split controller: its children.
+    public func setChildren(_ children: [ControllerID]) async throws(RemoteError) {
+        try await perform([.setChildren(id, children)])
+    }
+
+    /// As a tab or menu controller: selects a child.
+    public func select(_ selection: Selection) async throws(RemoteError) {
+        try await perform([.select(id, selection)])
+    }
+
+    /// As a page controller: the visible pages.
+    public func setPages(_ pages: [ControllerID], direction: PageDirection = .forward) async throws(RemoteError) {
+        try await perform([.setPages(id, pages, direction: direction)])
+    }
+
     /// The whole state now.
     public func snapshot() async throws(RemoteError) -> WireSnapshot {
         let reply = await runtime.request(.with { $0.snapshot = Containment_V1_SnapshotRequest() })
