@@ -46,31 +46,28 @@ extension Containment_V1_Properties {
             properties.providesPresentationContextTransitionStyle = providesPresentationContextTransitionStyle
         }
         if hasModalPresentationStyle {
-            guard let style = ModalPresentationStyle(rawValue: modalPresentationStyle) else {
-                throw .malformed("Unknown modal presentation style \"\(modalPresentationStyle)\".")
-            }
-            properties.modalPresentationStyle = style
+            properties.modalPresentationStyle = try ModalPresentationStyle.named(
+                modalPresentationStyle,
+                as: "modal presentation style"
+            )
         }
         if hasModalTransitionStyle {
-            guard let style = ModalTransitionStyle(rawValue: modalTransitionStyle) else {
-                throw .malformed("Unknown modal transition style \"\(modalTransitionStyle)\".")
-            }
-            properties.modalTransitionStyle = style
+            properties.modalTransitionStyle = try ModalTransitionStyle.named(
+                modalTransitionStyle,
+                as: "modal transition style"
+            )
         }
         if hasTitle { properties.title = title }
         if hasTabItem { properties.tabItem = tabItem }
         if hasNavigationItem { properties.navigationItem = navigationItem }
         if hasPageTransitionStyle {
-            guard let style = PageTransitionStyle(rawValue: pageTransitionStyle) else {
-                throw .malformed("Unknown page transition style \"\(pageTransitionStyle)\".")
-            }
-            properties.pageTransitionStyle = style
+            properties.pageTransitionStyle = try PageTransitionStyle.named(
+                pageTransitionStyle,
+                as: "page transition style"
+            )
         }
         if hasSpineLocation {
-            guard let spine = SpineLocation(rawValue: spineLocation) else {
-                throw .malformed("Unknown spine location \"\(spineLocation)\".")
-            }
-            properties.spineLocation = spine
+            properties.spineLocation = try SpineLocation.named(spineLocation, as: "spine location")
         }
         if hasDoubleSided { properties.doubleSided = doubleSided }
         properties.pageSequence = pageSequence.map { ControllerID($0) }
@@ -81,10 +78,7 @@ extension Containment_V1_Properties {
             properties.splitFraction = splitFraction
         }
         if hasSplitDisplayMode {
-            guard let mode = SplitDisplayMode(rawValue: splitDisplayMode) else {
-                throw .malformed("Unknown split display mode \"\(splitDisplayMode)\".")
-            }
-            properties.splitDisplayMode = mode
+            properties.splitDisplayMode = try SplitDisplayMode.named(splitDisplayMode, as: "split display mode")
         }
         return properties
     }
@@ -339,20 +333,10 @@ extension WireCommand {
                 to: try controllerID(m.to, field: "to")
             )
         case .present(let m):
-            var style: ModalPresentationStyle?
-            if m.hasStyle {
-                guard let known = ModalPresentationStyle(rawValue: m.style) else {
-                    throw .malformed("Unknown modal presentation style \"\(m.style)\".")
-                }
-                style = known
-            }
-            var transitionStyle: ModalTransitionStyle?
-            if m.hasTransitionStyle {
-                guard let known = ModalTransitionStyle(rawValue: m.transitionStyle) else {
-                    throw .malformed("Unknown modal transition style \"\(m.transitionStyle)\".")
-                }
-                transitionStyle = known
-            }
+            let style = m.hasStyle ? try ModalPresentationStyle.named(m.style, as: "modal presentation style") : nil
+            let transitionStyle =
+                m.hasTransitionStyle
+                ? try ModalTransitionStyle.named(m.transitionStyle, as: "modal transition style") : nil
             command = .present(
                 try controllerID(m.presented, field: "presented"),
                 on: try controllerID(m.presenter, field: "presenter"),
@@ -399,9 +383,7 @@ extension WireCommand {
         case .setPages(let m):
             var pages: [ControllerID] = []
             for id in m.pages { pages.append(try controllerID(id, field: "pages")) }
-            guard let direction = m.direction.isEmpty ? .forward : PageDirection(rawValue: m.direction) else {
-                throw .malformed("Unknown page direction \"\(m.direction)\".")
-            }
+            let direction = m.direction.isEmpty ? .forward : try PageDirection.named(m.direction, as: "page direction")
             command = .setPages(
                 try controllerID(m.page, field: "page"),
                 pages,
@@ -412,10 +394,10 @@ extension WireCommand {
             let page = try controllerID(m.page, field: "page")
             command = m.forward ? .nextPage(page) : .previousPage(page)
         case .setSplitMode(let m):
-            guard let mode = SplitDisplayMode(rawValue: m.mode) else {
-                throw .malformed("Unknown split display mode \"\(m.mode)\".")
-            }
-            command = .setSplitMode(try controllerID(m.split, field: "split"), mode)
+            command = .setSplitMode(
+                try controllerID(m.split, field: "split"),
+                try SplitDisplayMode.named(m.mode, as: "split display mode")
+            )
         }
         return Request(command, by: party)
     }

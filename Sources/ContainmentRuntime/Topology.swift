@@ -48,46 +48,25 @@ public struct Topology: Sendable, Equatable {
         var hosts = file.hosts ?? []
         var controllers: [Controller] = []
         for entry in file.controllers {
-            var properties = ControllerProperties()
-            if entry.manualAppearance == true { properties.automaticallyForwardsAppearance = false }
-            if entry.manualSizeTransitions == true { properties.automaticallyForwardsSizeTransitions = false }
-            if let value = entry.definesPresentationContext { properties.definesPresentationContext = value }
-            if let value = entry.providesPresentationContextTransitionStyle {
-                properties.providesPresentationContextTransitionStyle = value
-            }
-            if let value = entry.presentationStyle {
-                guard let style = ModalPresentationStyle(rawValue: value) else {
-                    throw ConfigError("controller \(entry.id): unknown presentationStyle \(value)")
-                }
-                properties.modalPresentationStyle = style
-            }
-            if let value = entry.transitionStyle {
-                guard let style = ModalTransitionStyle(rawValue: value) else {
-                    throw ConfigError("controller \(entry.id): unknown transitionStyle \(value)")
-                }
-                properties.modalTransitionStyle = style
-            }
-            properties.title = entry.title
-            if let value = entry.pageStyle {
-                guard let style = PageTransitionStyle(rawValue: value) else {
-                    throw ConfigError("controller \(entry.id): unknown pageStyle \(value)")
-                }
-                properties.pageTransitionStyle = style
-            }
-            if let value = entry.spine {
-                guard let spine = SpineLocation(rawValue: value) else {
-                    throw ConfigError("controller \(entry.id): unknown spine \(value)")
-                }
-                properties.spineLocation = spine
-            }
-            if let value = entry.doubleSided { properties.doubleSided = value }
-            properties.pageSequence = (entry.pages ?? []).map { ControllerID($0) }
-            if let value = entry.splitFraction { properties.splitFraction = value }
-            if let value = entry.displayMode {
-                guard let mode = SplitDisplayMode(rawValue: value) else {
-                    throw ConfigError("controller \(entry.id): unknown displayMode \(value)")
-                }
-                properties.splitDisplayMode = mode
+            var names = PropertyNames()
+            names.manualAppearance = entry.manualAppearance ?? false
+            names.manualSizeTransitions = entry.manualSizeTransitions ?? false
+            names.definesPresentationContext = entry.definesPresentationContext
+            names.providesPresentationContextTransitionStyle = entry.providesPresentationContextTransitionStyle
+            names.presentationStyle = entry.presentationStyle
+            names.transitionStyle = entry.transitionStyle
+            names.title = entry.title
+            names.pageStyle = entry.pageStyle
+            names.spine = entry.spine
+            names.doubleSided = entry.doubleSided
+            names.pages = entry.pages ?? []
+            names.splitFraction = entry.splitFraction
+            names.displayMode = entry.displayMode
+            let properties: ControllerProperties
+            do {
+                properties = try names.properties()
+            } catch {
+                throw ConfigError("controller \(entry.id): \(error.message)")
             }
             let frame: Rect?
             switch entry.embed {

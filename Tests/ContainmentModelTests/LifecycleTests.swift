@@ -150,3 +150,12 @@ import Testing
         for bad in ["", "/x", "c/", "a//b", "a/b/c"] { #expect(ViewID(parsing: bad) == nil, "\(bad)") }
     }
 }
+
+@Suite struct NamedValueTests {
+    @Test func namesParseOrNameTheChoices() throws {
+        #expect(try ModalPresentationStyle.named("formSheet", as: "style") == .formSheet)
+        #expect(throws: ContainmentError(.malformed, "Unknown spine \"side\"; one of none, min, mid, max.")) {
+            try SpineLocation.named("side", as: "spine")
+        }
+    }
+}

@@ -113,13 +113,10 @@ extension CtlVerbs {
         @Flag var animated = false
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
-            guard let direction = PageDirection(rawValue: direction) else {
-                throw ValidationError("--direction is forward or reverse")
-            }
             let command = Command.setPages(
                 ControllerID(page),
                 Parse.list(pages),
-                direction: direction,
+                direction: try PageDirection.named(direction, as: "page direction"),
                 animated: animated
             )
             return [Request(command, options)]
@@ -153,9 +150,7 @@ extension CtlVerbs {
         @Argument var mode: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
-            guard let mode = SplitDisplayMode(rawValue: mode) else {
-                throw ValidationError("the mode is allVisible, primaryHidden or primaryOverlay")
-            }
+            let mode = try SplitDisplayMode.named(mode, as: "split display mode")
             return [Request(.setSplitMode(ControllerID(split), mode), options)]
         }
     }

@@ -46,48 +46,27 @@ enum CtlVerbs {
         @OptionGroup var options: CtlOptions
 
         func properties() throws -> ControllerProperties {
-            var properties = ControllerProperties()
-            properties.automaticallyForwardsAppearance = !manualAppearance
-            properties.automaticallyForwardsSizeTransitions = !manualSizeTransitions
-            properties.definesPresentationContext = definesContext
-            properties.providesPresentationContextTransitionStyle = providesContextStyle
-            if let presentationStyle {
-                guard let style = ModalPresentationStyle(rawValue: presentationStyle) else {
-                    throw ValidationError("unknown presentation style \(presentationStyle)")
-                }
-                properties.modalPresentationStyle = style
+            var names = PropertyNames()
+            names.manualAppearance = manualAppearance
+            names.manualSizeTransitions = manualSizeTransitions
+            names.definesPresentationContext = definesContext
+            names.providesPresentationContextTransitionStyle = providesContextStyle
+            names.presentationStyle = presentationStyle
+            names.transitionStyle = transitionStyle
+            names.title = title
+            names.tabItem = tabItem
+            names.navigationItem = navigationItem
+            names.pageStyle = pageStyle
+            names.spine = spine
+            names.doubleSided = doubleSided
+            names.pages = pages.map { Parse.list($0).map(\.rawValue) } ?? []
+            names.splitFraction = splitFraction
+            names.displayMode = displayMode
+            do {
+                return try names.properties()
+            } catch {
+                throw ValidationError(error.message)
             }
-            if let transitionStyle {
-                guard let style = ModalTransitionStyle(rawValue: transitionStyle) else {
-                    throw ValidationError("unknown transition style \(transitionStyle)")
-                }
-                properties.modalTransitionStyle = style
-            }
-            properties.title = title
-            properties.tabItem = tabItem
-            properties.navigationItem = navigationItem
-            if let pageStyle {
-                guard let style = PageTransitionStyle(rawValue: pageStyle) else {
-                    throw ValidationError("--page-style is scroll or pageCurl")
-                }
-                properties.pageTransitionStyle = style
-            }
-            if let spine {
-                guard let location = SpineLocation(rawValue: spine) else {
-                    throw ValidationError("--spine is none, min, mid or max")
-                }
-                properties.spineLocation = location
-            }
-            properties.doubleSided = doubleSided
-            properties.pageSequence = pages.map(Parse.list) ?? []
-            if let splitFraction { properties.splitFraction = splitFraction }
-            if let displayMode {
-                guard let mode = SplitDisplayMode(rawValue: displayMode) else {
-                    throw ValidationError("--display-mode is allVisible, primaryHidden or primaryOverlay")
-                }
-                properties.splitDisplayMode = mode
-            }
-            return properties
         }
 
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {

@@ -17,18 +17,8 @@ extension CtlVerbs {
         @OptionGroup var options: CtlOptions
 
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
-            let style = try self.style.map { text in
-                guard let style = ModalPresentationStyle(rawValue: text) else {
-                    throw ValidationError("unknown presentation style \(text)")
-                }
-                return style
-            }
-            let transition = try self.transition.map { text in
-                guard let style = ModalTransitionStyle(rawValue: text) else {
-                    throw ValidationError("unknown transition style \(text)")
-                }
-                return style
-            }
+            let style = try self.style.map { try ModalPresentationStyle.named($0, as: "presentation style") }
+            let transition = try self.transition.map { try ModalTransitionStyle.named($0, as: "transition style") }
             let command = Command.present(
                 ControllerID(presented),
                 on: ControllerID(presenter),

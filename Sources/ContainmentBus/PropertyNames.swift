@@ -1,0 +1,46 @@
+import ContainmentModel
+
+/// A controller's properties as people write them — `ctl create` flags, topology keys — each optional, turned into
+/// ``ControllerProperties`` by the one parser every reader shares (the wire's).
+public struct PropertyNames: Sendable, Equatable {
+    public var manualAppearance = false
+    public var manualSizeTransitions = false
+    public var definesPresentationContext: Bool?
+    public var providesPresentationContextTransitionStyle: Bool?
+    public var presentationStyle: String?
+    public var transitionStyle: String?
+    public var title: String?
+    public var tabItem: String?
+    public var navigationItem: String?
+    public var pageStyle: String?
+    public var spine: String?
+    public var doubleSided: Bool?
+    public var pages: [String] = []
+    public var splitFraction: Double?
+    public var displayMode: String?
+
+    public init() {}
+
+    /// The properties, or `malformed` naming the value that is not one.
+    public func properties() throws(ContainmentError) -> ControllerProperties {
+        var wire = Containment_V1_Properties()
+        if manualAppearance { wire.automaticallyForwardsAppearance = false }
+        if manualSizeTransitions { wire.automaticallyForwardsSizeTransitions = false }
+        if let definesPresentationContext { wire.definesPresentationContext = definesPresentationContext }
+        if let providesPresentationContextTransitionStyle {
+            wire.providesPresentationContextTransitionStyle = providesPresentationContextTransitionStyle
+        }
+        if let presentationStyle { wire.modalPresentationStyle = presentationStyle }
+        if let transitionStyle { wire.modalTransitionStyle = transitionStyle }
+        if let title { wire.title = title }
+        if let tabItem { wire.tabItem = tabItem }
+        if let navigationItem { wire.navigationItem = navigationItem }
+        if let pageStyle { wire.pageTransitionStyle = pageStyle }
+        if let spine { wire.spineLocation = spine }
+        if let doubleSided { wire.doubleSided = doubleSided }
+        wire.pageSequence = pages
+        if let splitFraction { wire.splitFraction = splitFraction }
+        if let displayMode { wire.splitDisplayMode = displayMode }
+        return try wire.model()
+    }
+}
