@@ -27,6 +27,7 @@ extension Containment_V1_Properties {
         if properties.spineLocation != defaults.spineLocation { spineLocation = properties.spineLocation.rawValue }
         if properties.doubleSided { doubleSided = true }
         pageSequence = properties.pageSequence.map(\.rawValue)
+        if let source = properties.pageDataSource { pageDataSource = source.rawValue }
         if properties.splitFraction != defaults.splitFraction { splitFraction = properties.splitFraction }
         if properties.splitDisplayMode != defaults.splitDisplayMode {
             splitDisplayMode = properties.splitDisplayMode.rawValue
@@ -71,6 +72,7 @@ extension Containment_V1_Properties {
         }
         if hasDoubleSided { properties.doubleSided = doubleSided }
         properties.pageSequence = pageSequence.map { ControllerID($0) }
+        if hasPageDataSource { properties.pageDataSource = ControllerID(pageDataSource) }
         if hasSplitFraction {
             guard splitFraction.isFinite, (0...1).contains(splitFraction) else {
                 throw .malformed("A split fraction is between 0 and 1, not \(splitFraction).")

@@ -16,6 +16,7 @@ public struct PropertyNames: Sendable, Equatable {
     public var spine: String?
     public var doubleSided: Bool?
     public var pages: [String] = []
+    public var pageDataSource: String?
     public var splitFraction: Double?
     public var displayMode: String?
 
@@ -39,6 +40,7 @@ public struct PropertyNames: Sendable, Equatable {
         if let spine { wire.spineLocation = spine }
         if let doubleSided { wire.doubleSided = doubleSided }
         wire.pageSequence = pages
+        if let pageDataSource { wire.pageDataSource = pageDataSource }
         if let splitFraction { wire.splitFraction = splitFraction }
         if let displayMode { wire.splitDisplayMode = displayMode }
         return try wire.model()

@@ -50,11 +50,14 @@ extension ContainmentState {
         emit(.pagesChanged(id, pages: pages, direction: direction))
     }
 
-    /// `next` / `previous`: the pages after (before) the visible ones in the data source, if there are enough.
+    /// `next` / `previous`: the pages after (before) the visible ones in the data source — the sequence of the data
+    /// source controller if one is set, else the container's own — if there are enough.
     mutating func turnPage(_ id: ControllerID, forward: Bool, by party: Party) throws(ContainmentError) {
         let record = try container(id, kind: .page, for: forward ? "next" : "previous")
         try checkContainerParty(party, id, verb: "turn the pages of")
-        let book = record.properties.pageSequence
+        let book =
+            record.properties.pageDataSource.flatMap { controllers[$0]?.properties.pageSequence }
+            ?? record.properties.pageSequence
         let count = requiredPageCount(id)
         guard let anchor = forward ? record.children.last : record.children.first,
             let index = book.firstIndex(of: anchor)

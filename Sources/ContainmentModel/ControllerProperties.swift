@@ -42,6 +42,8 @@ public struct ControllerProperties: Hashable, Sendable {
     public var doubleSided = false
     /// The data source: the book, in order; `next` and `previous` turn through it.
     public var pageSequence: [ControllerID] = []
+    /// Another controller serving as the data source: its `pageSequence` is the book.
+    public var pageDataSource: ControllerID?
     // Split containers (SPEC §8)
     /// The primary column's share of the width.
     public var splitFraction = 0.4

@@ -20,6 +20,8 @@ public struct Topology: Sendable, Equatable {
         /// Embedded in the parent's root view (displayContentController) at this frame; `nil`: only added as a child.
         public var frame: Rect?
         public var properties: ControllerProperties
+        /// Presented at start by this controller (with its own presentation style).
+        public var presentedBy: String?
     }
 
     public var window: Window?
@@ -60,6 +62,7 @@ public struct Topology: Sendable, Equatable {
             names.spine = entry.spine
             names.doubleSided = entry.doubleSided
             names.pages = entry.pages ?? []
+            names.pageDataSource = entry.dataSource
             names.splitFraction = entry.splitFraction
             names.displayMode = entry.displayMode
             let properties: ControllerProperties
@@ -84,7 +87,8 @@ public struct Topology: Sendable, Equatable {
                     host: entry.host,
                     parent: entry.parent,
                     frame: frame,
-                    properties: properties
+                    properties: properties,
+                    presentedBy: entry.presentedBy
                 )
             )
         }
@@ -93,6 +97,9 @@ public struct Topology: Sendable, Equatable {
         for controller in controllers {
             if let parent = controller.parent, !ids.contains(parent) {
                 throw ConfigError("controller \(controller.id): unknown parent \(parent)")
+            }
+            if let presenter = controller.presentedBy, !ids.contains(presenter) {
+                throw ConfigError("controller \(controller.id): unknown presenter \(presenter)")
             }
         }
         var window: Window?
@@ -108,7 +115,8 @@ public struct Topology: Sendable, Equatable {
     /// The topology as requests: every controller created on its host, the window attached, then, in file order,
     /// each child added by its parent — and embedded (the seeds' displayContentController) where asked, full size in
     /// its parent unless a frame is given. A navigation, tab or menu container takes its children with its own verb
-    /// (`setStack`, `setChildren`): the last of a stack, or the first of a tab's or menu's children, is shown.
+    /// (`setStack`, `setChildren`, `setPages`): the last of a stack, or the first of a tab's or menu's children, is
+    /// shown. Last, each controller with `presentedBy` is presented by that controller.
     public func requests() -> [(request: Request, host: String?)] {
         var result: [(request: Request, host: String?)] = controllers.map { controller in
             (
@@ -156,6 +164,11 @@ public struct Topology: Sendable, Equatable {
                 result.append((request, nil))
             }
         }
+        for controller in controllers {
+            guard let presenter = controller.presentedBy else { continue }
+            let presenterID = ControllerID(presenter)
+            result.append((.by(presenterID, .present(ControllerID(controller.id), on: presenterID)), nil))
+        }
         return result
     }
 
@@ -189,6 +202,8 @@ public struct Topology: Sendable, Equatable {
         var spine: String?
         var doubleSided: Bool?
         var pages: [String]?
+        var dataSource: String?
+        var presentedBy: String?
         var splitFraction: Double?
         var displayMode: String?
     }

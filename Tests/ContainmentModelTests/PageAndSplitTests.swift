@@ -101,3 +101,47 @@ import Testing
         #expect(h.appearance("p3") == .appeared)
     }
 }
+
+/// Every container's operations off screen: the containment callbacks, and no appearance at all.
+@Suite struct OffScreenContainerTests {
+    static let appearance = ["viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear"]
+
+    @Test(arguments: [Kind.navigation, .tab, .menu, .page, .split])
+    func noAppearanceOffScreen(kind: Kind) {
+        var h = Harness()
+        var properties = ControllerProperties()
+        properties.pageSequence = ["a", "b", "c"]
+        properties.pageTransitionStyle = .scroll
+        h.ok(.system(.create("n", kind: kind, properties: properties)))
+        h.create("a", "b", "c")
+        h.ok(.by("n", .loadView("n")))
+        let steps: [Command] =
+            switch kind {
+            case .navigation: [.push("a", on: "n"), .push("b", on: "n"), .pop("n"), .setStack("n", ["c", "b"])]
+            case .tab, .menu: [.setChildren("n", ["a", "b"]), .select("n", .index(1)), .setChildren("n", ["c"])]
+            case .page: [.setPages("n", ["a"]), .nextPage("n"), .previousPage("n")]
+            default: [.setChildren("n", ["a", "b"]), .setSplitMode("n", .primaryHidden), .setChildren("n", ["c"])]
+            }
+        var events: [String] = []
+        for step in steps { events += h.ok(.by("n", step)) }
+        #expect(!events.contains { event in Self.appearance.contains { event.hasPrefix($0) } }, "\(kind): \(events)")
+        #expect(
+            events.contains { $0.hasPrefix("willMoveToParent") } && events.contains { $0.hasPrefix("didMoveToParent") }
+        )
+        #expect(["a", "b", "c"].allSatisfy { h.appearance(ControllerID($0)) == .disappeared })
+    }
+
+    @Test func aPageContainerCanTakeItsBookFromAnotherController() {
+        var h = Harness()
+        var book = ControllerProperties()
+        book.pageSequence = ["a", "b"]
+        h.ok(.system(.create("library", kind: .content, properties: book)))
+        var reader = ControllerProperties()
+        reader.pageTransitionStyle = .scroll
+        reader.pageDataSource = "library"
+        h.ok(.system(.create("n", kind: .page, properties: reader)))
+        h.create("a", "b")
+        h.ok(.by("n", .setPages("n", ["a"])))
+        #expect(h.ok(.by("n", .nextPage("n"))).last == "pagesChanged(n) pages=b direction=forward")
+    }
+}

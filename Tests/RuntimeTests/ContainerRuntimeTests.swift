@@ -22,6 +22,9 @@ import Testing
           - {id: b, kind: content, host: h1, title: B}
           - {id: c, kind: content, host: h1}
           - {id: sheet, kind: content, host: h0, presentationStyle: formSheet}
+          - {id: menu, kind: menu, host: h4, parent: tabs}
+          - {id: m1, kind: content, host: h4, parent: menu}
+          - {id: m2, kind: content, host: h3, parent: menu}
         """
 
     @Test func everyContainerVerbThroughTheRuntime() async throws {
@@ -41,6 +44,9 @@ import Testing
             (["push", "nav", "c"], .by("nav", .push("c", on: "nav"))),
             (["set-stack", "nav", "a"], .by("nav", .setStack("nav", ["a"]))),
             (["select", "tabs", "nav"], .by("tabs", .select("tabs", .controller("nav")))),
+            (["select", "tabs", "menu"], .by("tabs", .select("tabs", .controller("menu")))),
+            (["menu-visible", "menu", "true"], .by("menu", .setMenuVisible("menu", true))),
+            (["select", "menu", "1"], .by("menu", .select("menu", .index(1)))),
             (["set-children", "tabs", "split"], .by("tabs", .setChildren("tabs", ["split"]))),
         ]
         for (words, request) in steps {
@@ -67,7 +73,7 @@ import Testing
         )
 
         // Each actor saw exactly its callbacks, in order, in its own process.
-        for id in ["tabs", "nav", "split", "a", "b", "c", "list", "pages", "p1", "p2", "sheet"] {
+        for id in ["tabs", "nav", "split", "a", "b", "c", "list", "pages", "p1", "p2", "sheet", "menu", "m1", "m2"] {
             let inspected = try await runtime.containment("inspect", id)
             #expect(inspected.status == 0, "\(inspected.stderr)")
             #expect(inspected.eventDescriptions == model.callbacks(of: ControllerID(id)), "\(id)")

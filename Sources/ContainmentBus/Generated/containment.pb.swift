@@ -198,6 +198,16 @@ public nonisolated struct Containment_V1_Properties: Sendable {
   /// Clears the value of `splitDisplayMode`. Subsequent reads from it will return its default value.
   public mutating func clearSplitDisplayMode() {self._splitDisplayMode = nil}
 
+  /// a controller whose page_sequence is this page container's book
+  public var pageDataSource: String {
+    get {_pageDataSource ?? String()}
+    set {_pageDataSource = newValue}
+  }
+  /// Returns true if `pageDataSource` has been explicitly set.
+  public var hasPageDataSource: Bool {self._pageDataSource != nil}
+  /// Clears the value of `pageDataSource`. Subsequent reads from it will return its default value.
+  public mutating func clearPageDataSource() {self._pageDataSource = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -216,6 +226,7 @@ public nonisolated struct Containment_V1_Properties: Sendable {
   fileprivate var _doubleSided: Bool? = nil
   fileprivate var _splitFraction: Double? = nil
   fileprivate var _splitDisplayMode: String? = nil
+  fileprivate var _pageDataSource: String? = nil
 }
 
 /// One command and who issues it. `by` is a controller id, "window:NAME", "system", or empty: the party the rules
@@ -2042,7 +2053,7 @@ nonisolated extension Containment_V1_Rect: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Properties"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}automatically_forwards_appearance\0\u{3}automatically_forwards_size_transitions\0\u{3}defines_presentation_context\0\u{3}provides_presentation_context_transition_style\0\u{3}modal_presentation_style\0\u{3}modal_transition_style\0\u{1}title\0\u{3}tab_item\0\u{3}navigation_item\0\u{3}page_transition_style\0\u{3}spine_location\0\u{3}double_sided\0\u{3}page_sequence\0\u{3}split_fraction\0\u{3}split_display_mode\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}automatically_forwards_appearance\0\u{3}automatically_forwards_size_transitions\0\u{3}defines_presentation_context\0\u{3}provides_presentation_context_transition_style\0\u{3}modal_presentation_style\0\u{3}modal_transition_style\0\u{1}title\0\u{3}tab_item\0\u{3}navigation_item\0\u{3}page_transition_style\0\u{3}spine_location\0\u{3}double_sided\0\u{3}page_sequence\0\u{3}split_fraction\0\u{3}split_display_mode\0\u{3}page_data_source\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2065,6 +2076,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
       case 13: try { try decoder.decodeRepeatedStringField(value: &self.pageSequence) }()
       case 14: try { try decoder.decodeSingularDoubleField(value: &self._splitFraction) }()
       case 15: try { try decoder.decodeSingularStringField(value: &self._splitDisplayMode) }()
+      case 16: try { try decoder.decodeSingularStringField(value: &self._pageDataSource) }()
       default: break
       }
     }
@@ -2120,6 +2132,9 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
     try { if let v = self._splitDisplayMode {
       try visitor.visitSingularStringField(value: v, fieldNumber: 15)
     } }()
+    try { if let v = self._pageDataSource {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 16)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2139,6 +2154,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
     if lhs.pageSequence != rhs.pageSequence {return false}
     if lhs._splitFraction != rhs._splitFraction {return false}
     if lhs._splitDisplayMode != rhs._splitDisplayMode {return false}
+    if lhs._pageDataSource != rhs._pageDataSource {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

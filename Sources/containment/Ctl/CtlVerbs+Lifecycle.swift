@@ -41,6 +41,7 @@ enum CtlVerbs {
         @Option(help: "A page curl's spine: none, min, mid, max.") var spine: String?
         @Flag(help: "A page container's pages are double-sided.") var doubleSided = false
         @Option(help: "A page container's data source: A,B,C in order.") var pages: String?
+        @Option(help: "A page container's data source controller (its --pages are the book).") var dataSource: String?
         @Option(help: "A split's primary column share of the width (default 0.4).") var splitFraction: Double?
         @Option(help: "A split's display mode: allVisible, primaryHidden, primaryOverlay.") var displayMode: String?
         @OptionGroup var options: CtlOptions
@@ -60,6 +61,7 @@ enum CtlVerbs {
             names.spine = spine
             names.doubleSided = doubleSided
             names.pages = pages.map { Parse.list($0).map(\.rawValue) } ?? []
+            names.pageDataSource = dataSource
             names.splitFraction = splitFraction
             names.displayMode = displayMode
             do {
