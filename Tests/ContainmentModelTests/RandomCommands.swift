@@ -13,7 +13,9 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// Random requests over a small pool of ids, valid and invalid: mostly issued by the natural party, sometimes by
+/// Random requests over a small pool of ids, valid and invalid. (Every `randomElement(using:)!` below draws from a
+/// constant, non-empty pool — the ids, containers, names, sizes or the cases of an enumeration — so it cannot be nil.)
+///: mostly issued by the natural party, sometimes by
 /// anyone. With `manual` false there is no manual forwarding and no explicit appearance call, and transitions are
 /// instant, so every controller's appearance must match whether it is on screen.
 struct RandomCommands {
