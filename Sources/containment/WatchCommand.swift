@@ -35,6 +35,9 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: "Exit after this many seconds without an event.")
     var idleTimeout: Double?
 
+    @Option(help: "Create this file once subscribed (and, with --from-start, once the snapshot is printed).")
+    var readyFile: String?
+
     @OptionGroup var runtime: RuntimeOptions
 
     func run() async throws {
@@ -58,6 +61,7 @@ struct WatchCommand: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(100))
             var tree = TreeView(snapshot: try client.snapshot())
             printer.printSnapshot(tree)
+            markReady()
             var first = true
             while !printer.done, let frames = try subscriber.receive() {
                 guard frames.count == 2, let event = try? WireEvent.decode(frames[1]) else { continue }
@@ -72,11 +76,22 @@ struct WatchCommand: AsyncParsableCommand {
                 printer.print(event)
             }
         } else {
+            // A subscription reaches the publisher shortly after the connection: give it that moment.
+            try await Task.sleep(for: .milliseconds(100))
+            markReady()
             while !printer.done, let frames = try subscriber.receive() {
                 guard frames.count == 2, let event = try? WireEvent.decode(frames[1]) else { continue }
                 printer.print(event)
             }
         }
+    }
+}
+
+extension WatchCommand {
+    /// Tells a script or test that the subscription is in place.
+    func markReady() {
+        guard let readyFile else { return }
+        _ = FileManager.default.createFile(atPath: readyFile, contents: Data())
     }
 }
 

@@ -20,19 +20,9 @@ import Testing
 
     @Test func onlyTheParentSetsTheChildsFrame() async throws {
         let runtime = try await RuntimeFixture(topology: Self.topology)
-        let watch = Task {
-            try await runtime.containment(
-                "watch",
-                "--json",
-                "--topic",
-                "runtime/ruleViolation",
-                "--count",
-                "3",
-                "--idle-timeout",
-                "10"
-            )
-        }
-        try await Task.sleep(for: .milliseconds(300))
+        let watch = try await runtime.startWatch([
+            "--json", "--topic", "runtime/ruleViolation", "--count", "3", "--idle-timeout", "10",
+        ])
         let before = Self.frame(of: "child", in: try await runtime.treeJSON())
         #expect(before == [0, 0, 400, 300])
         for by in ["child", "sibling", "system"] {
@@ -73,8 +63,7 @@ import Testing
         // History before the subscriber joins.
         #expect(try await runtime.containment("ctl", "create", "late", "--host", "h0").status == 0)
         #expect(try await runtime.containment("ctl", "embed", "parent", "late", "--frame", "0,300,800,300").status == 0)
-        let watch = Task { try await runtime.containment("watch", "--from-start", "--json", "--idle-timeout", "2") }
-        try await Task.sleep(for: .milliseconds(600))
+        let watch = try await runtime.startWatch(["--from-start", "--json", "--idle-timeout", "2"])
         // Live changes after it joined.
         #expect(try await runtime.containment("ctl", "unembed", "sibling").status == 0)
         #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,800,600").status == 0)

@@ -106,6 +106,19 @@ final class RuntimeFixture: Sendable {
         return Output(status: status, stdout: result.standardOutput, stderr: result.standardError)
     }
 
+    /// Starts `containment watch ARGUMENTS` and returns once it is subscribed (its ready file exists).
+    func startWatch(_ arguments: [String]) async throws -> Task<Output, any Error> {
+        let ready = runDirectory + "/watch-\(UUID().uuidString.prefix(8)).ready"
+        let task = Task { try await run(Self.binary, ["watch", "--ready-file", ready] + arguments) }
+        for _ in 0..<400 where !FileManager.default.fileExists(atPath: ready) {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        guard FileManager.default.fileExists(atPath: ready) else {
+            throw FixtureError("watch did not subscribe in 10 s")
+        }
+        return task
+    }
+
     /// The logs of the daemons, for failure messages.
     func logs() -> String {
         let directory = runDirectory + "/logs"
