@@ -168,21 +168,23 @@ extension ContainmentState {
     /// Finishes a view operation: moves its structural events between the begin and end callbacks it causes, in swap
     /// order — outgoing will, incoming will, the structural events, outgoing did, incoming did.
     /// With `endsNow` false only the begin callbacks fire (a transition ends them when it completes).
+    @discardableResult
     mutating func finishVisibility(
         _ scope: VisibilityScope,
         animated: Bool = false,
         leaving: ControllerID? = nil,
         endsNow: Bool = true
-    ) {
+    ) -> VisibilityChange {
         let change = visibilityChange(since: scope)
-        guard !change.disappearing.isEmpty || !change.appearing.isEmpty else { return }
+        guard !change.disappearing.isEmpty || !change.appearing.isEmpty else { return change }
         let structural = Array(journal.events[scope.eventMark...])
         journal.events.removeSubrange(scope.eventMark...)
         beginAppearance(change.disappearing, appearing: false, animated: animated, leaving: leaving)
         beginAppearance(change.appearing, appearing: true, animated: animated, leaving: leaving)
         journal.events.append(contentsOf: structural)
-        guard endsNow else { return }
+        guard endsNow else { return change }
         endAppearance(change.disappearing, appearing: false, animated: animated, leaving: leaving)
         endAppearance(change.appearing, appearing: true, animated: animated, leaving: leaving)
+        return change
     }
 }

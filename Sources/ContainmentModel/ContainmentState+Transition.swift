@@ -40,7 +40,6 @@ extension ContainmentState {
             )
         }
         let animated = duration > 0
-        setTransitions(transitions + [RunningTransition(parent: parentID, from: fromID, to: toID, duration: duration)])
         emit(.transitionBegan(parentID, from: fromID, to: toID))
         loadViewIfNeeded(toID)
         if let frame { changeFrame(.root(toID), to: frame, by: party) }
@@ -52,7 +51,15 @@ extension ContainmentState {
         let scope = visibilityScope(under: [.root(toID)])
         let index = (views[superview]?.subviews.firstIndex(of: .root(fromID)) ?? -1) + 1
         attach(.root(toID), to: superview, at: index)
-        finishVisibility(scope, animated: animated, endsNow: false)
+        let change = finishVisibility(scope, animated: animated, endsNow: false)
+        let running = RunningTransition(
+            parent: parentID,
+            from: fromID,
+            to: toID,
+            duration: duration,
+            appearing: change.appearing
+        )
+        setTransitions(transitions + [running])
         if duration == 0 { try completeTransition(in: parentID, from: fromID, to: toID, by: party) }
     }
 
@@ -77,9 +84,7 @@ extension ContainmentState {
         setTransitions(transitions.filter { $0 != running })
         // The old view goes; the swap completes: outgoing did-disappear, then incoming did-appear.
         detachWithAppearance(.root(fromID), animated: animated)
-        if controllers[parentID]?.properties.automaticallyForwardsAppearance == true {
-            endAppearance(appearanceTargets(of: toID), appearing: true, animated: animated)
-        }
+        endAppearance(running.appearing, appearing: true, animated: animated)
         emit(.transitionCompleted(parentID, from: fromID, to: toID))
     }
 }

@@ -63,12 +63,22 @@ public struct RunningTransition: Hashable, Sendable {
     public let from: ControllerID
     public let to: ControllerID
     public let duration: Double
+    /// The controllers that began appearing when the new view went in (its subtree, and presentations standing on
+    /// it): the completion ends exactly these.
+    public let appearing: [ControllerID]
 
-    public init(parent: ControllerID, from: ControllerID, to: ControllerID, duration: Double) {
+    public init(
+        parent: ControllerID,
+        from: ControllerID,
+        to: ControllerID,
+        duration: Double,
+        appearing: [ControllerID] = []
+    ) {
         self.parent = parent
         self.from = from
         self.to = to
         self.duration = duration
+        self.appearing = appearing
     }
 }
 

@@ -192,7 +192,9 @@ struct RandomCommands {
             var siblings = state.controllers[owner]?.children ?? []
             // Mostly a real candidate: a container with an embedded child and another child.
             if chance(70),
-                let container = state.controllers.values.filter({ $0.children.count >= 2 }).randomElement(using: &rng),
+                let container = state.controllers.values.filter({ $0.children.count >= 2 }).sorted(by: { $0.id < $1.id }
+                )
+                .randomElement(using: &rng),
                 let embedded = container.children.filter({ state.isView(.root($0), inTreeOf: container.id) })
                     .randomElement(using: &rng)
             {

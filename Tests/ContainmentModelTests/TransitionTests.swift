@@ -45,7 +45,11 @@ import Testing
         )
         #expect(h.appearance("a") == .disappearing)
         #expect(h.appearance("b") == .appearing)
-        #expect(h.state.transitions == [RunningTransition(parent: "root", from: "a", to: "b", duration: 1)])
+        #expect(
+            h.state.transitions == [
+                RunningTransition(parent: "root", from: "a", to: "b", duration: 1, appearing: ["b"])
+            ]
+        )
         let end = h.ok(.by("root", .completeTransition(in: "root", from: "a", to: "b")))
         #expect(
             end == [
@@ -103,5 +107,30 @@ import Testing
         #expect(!events.contains { $0.contains("Appear") || $0.contains("Disappear") })
         #expect(events.first == "transitionBegan(root) from=a to=b")
         #expect(events.last == "transitionCompleted(root) from=a to=b")
+    }
+}
+
+@Suite struct TransitionPresentationTests {
+    /// The incoming child carries a presentation standing on it: the presented controller appears with it, and the
+    /// transition's completion ends its appearance too (found by the randomized test).
+    @Test func aPresentationOnTheIncomingChildAppearsWithIt() {
+        var h = Harness()
+        h.window()
+        var definer = ControllerProperties()
+        definer.definesPresentationContext = true
+        h.ok(.system(.create("b", kind: .content, properties: definer)))
+        h.create("p", "a", "v")
+        h.embed("p", in: "root")
+        h.embed("a", in: "p")
+        h.embed("b", in: "p")
+        h.ok(.by("b", .present("v", on: "b", style: .currentContext)))
+        h.ok(.by("p", .removeFromSuperview(.root("b"))), .by("p", .removeFromSuperview(.root("a"))))
+        h.ok(.by("p", .addSubview(.root("a"), to: .root("p"))))
+        #expect(h.appearance("v") == .disappeared)
+        let events = h.ok(.by("p", .transition(in: "p", from: "a", to: "b")))
+        #expect(events.contains("viewWillAppear(v)") && events.contains("viewDidAppear(v)"))
+        #expect(!events.contains { $0.hasPrefix("viewWillAppear(b)") })
+        #expect(h.appearance("v") == .appeared && h.appearance("b") == .disappeared)
+        #expect(h.state.isOnScreen("v") && !h.state.isOnScreen("b"))
     }
 }
