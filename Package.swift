@@ -27,6 +27,10 @@ let package = Package(
         // The pure rules of SPEC.md: value types, no I/O, no clocks.
         .target(name: "ContainmentModel", swiftSettings: strict),
 
+        // Seeded random commands over pools of ids, and checks of an event history that do not trust the model's code:
+        // shared by the model's randomized tests, `containment stress` and `containment bench`.
+        .target(name: "ContainmentWorkload", dependencies: ["ContainmentModel"], swiftSettings: strict),
+
         // libzmq, found through pkg-config. Only the ZeroMQ target imports it.
         .systemLibrary(
             name: "CZeroMQ",
@@ -75,7 +79,11 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .testTarget(name: "ContainmentModelTests", dependencies: ["ContainmentModel"], swiftSettings: strict),
+        .testTarget(
+            name: "ContainmentModelTests",
+            dependencies: ["ContainmentModel", "ContainmentWorkload"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strict),
         .testTarget(
             name: "ContainmentBusTests",

@@ -1,4 +1,5 @@
 import ContainmentModel
+import ContainmentWorkload
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 import ContainmentModel
 
 /// Checks a state's structure and an event stream's history independently of the model's own code paths.
-struct InvariantChecker {
+public struct InvariantChecker: Sendable {
     /// Shadow of the tree built from events alone.
     var parent: [ControllerID: ControllerID] = [:]
     var windowRoots: [WindowID: ControllerID] = [:]
@@ -11,7 +11,9 @@ struct InvariantChecker {
     var presentedOn: [ControllerID: ControllerID] = [:]
 
     /// Follows one accepted command's events; returns what broke.
-    mutating func follow(_ events: [Event]) -> [String] {
+    public init() {}
+
+    public mutating func follow(_ events: [Event]) -> [String] {
         var problems: [String] = []
         // A window sets its new root's frame just before the `windowAttached` event of the same command.
         var attaching: [WindowID: ControllerID] = [:]
@@ -74,7 +76,7 @@ struct InvariantChecker {
     }
 
     /// Structural invariants of a state, and agreement with the shadow.
-    func check(_ state: ContainmentState, autoOnly: Bool) -> [String] {
+    public func check(_ state: ContainmentState, autoOnly: Bool) -> [String] {
         var problems: [String] = []
         for (id, controller) in state.controllers {
             // Acyclic: walking up ends within the controller count.

@@ -1,10 +1,10 @@
 import ContainmentModel
 
 /// SplitMix64: a small, seedable generator, so a failing seed replays exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,25 +13,100 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// Random requests over a small pool of ids, valid and invalid. (Every `randomElement(using:)!` below draws from a
-/// constant, non-empty pool — the ids, containers, names, sizes or the cases of an enumeration — so it cannot be nil.)
-///: mostly issued by the natural party, sometimes by
-/// anyone. With `manual` false there is no manual forwarding and no explicit appearance call, and transitions are
-/// instant, so every controller's appearance must match whether it is on screen.
-struct RandomCommands {
-    var rng: SplitMix64
-    let manual: Bool
-    let ids: [ControllerID] = (0..<10).map { ControllerID("c\($0)") }
-    /// Standard containers: children of others like any controller, but parents only through their own verbs.
-    let containers: [(ControllerID, Kind)] = [
-        ("nav0", .navigation), ("tab0", .tab), ("menu0", .menu), ("page0", .page), ("page1", .page), ("split0", .split),
-    ]
-    let windows: [WindowID] = ["w0", "w1"]
-    let names = ["a", "b"]
+/// The ids a ``RandomCommands`` draws from. Commands name only these, so two generators over disjoint pools drive
+/// independent parts of one tree (as long as neither sends an unscoped memory warning).
+public struct CommandPool: Sendable {
+    /// Content controllers.
+    public var ids: [ControllerID]
+    /// Standard containers: children of others like any controller, but parents only through their own verbs. The
+    /// second page container of each pool (if any) has a mid spine and is double-sided.
+    public var containers: [(ControllerID, Kind)]
+    public var windows: [WindowID]
+    public var names = ["a", "b"]
 
-    init(seed: UInt64, manual: Bool) {
+    public init(ids: [ControllerID], containers: [(ControllerID, Kind)], windows: [WindowID]) {
+        precondition(!ids.isEmpty && !containers.isEmpty && !windows.isEmpty, "a command pool needs every kind of id")
+        self.ids = ids
+        self.containers = containers
+        self.windows = windows
+    }
+
+    /// The small pool the model's randomized tests use: ten content controllers, six containers, two windows.
+    public static let small = CommandPool(
+        ids: (0..<10).map { ControllerID("c\($0)") },
+        containers: [
+            ("nav0", .navigation), ("tab0", .tab), ("menu0", .menu), ("page0", .page), ("page1", .page),
+            ("split0", .split),
+        ],
+        windows: ["w0", "w1"]
+    )
+
+    /// A pool of `count` controllers named `PREFIX-…`: one in seven a standard container (every kind in turn), the rest
+    /// content, and two windows.
+    public static func prefixed(_ prefix: String, count: Int) -> CommandPool {
+        let kinds: [Kind] = [.navigation, .tab, .menu, .page, .page, .split]
+        let containerCount = max(kinds.count, count / 7)
+        let containers = (0..<containerCount).map { index in
+            (ControllerID("\(prefix)-k\(index)"), kinds[index % kinds.count])
+        }
+        let ids = (0..<max(1, count - containerCount)).map { ControllerID("\(prefix)-c\($0)") }
+        return CommandPool(
+            ids: ids,
+            containers: containers,
+            windows: [WindowID("\(prefix)-w0"), WindowID("\(prefix)-w1")]
+        )
+    }
+
+    /// Every controller of the pool.
+    public var all: [ControllerID] { ids + containers.map(\.0) }
+
+    /// The properties a container of the pool is created with: its page sequence drawn from the pool.
+    func properties(of container: ControllerID, kind: Kind, using rng: inout SplitMix64) -> ControllerProperties {
+        var properties = ControllerProperties()
+        properties.pageSequence = Array(ids.shuffled(using: &rng).prefix(12))
+        if kind == .page, containers.filter({ $0.1 == .page }).dropFirst().first?.0 == container {
+            properties.spineLocation = .mid
+            properties.doubleSided = true
+        }
+        // The cases of an enumeration: never empty.
+        properties.splitDisplayMode = SplitDisplayMode.allCases.randomElement(using: &rng)!
+        return properties
+    }
+
+    /// The system's creations of the whole pool, containers first.
+    public func creations(seed: UInt64) -> [Request] {
+        var rng = SplitMix64(seed: seed)
+        return containers.map { id, kind in
+            .system(.create(id, kind: kind, properties: properties(of: id, kind: kind, using: &rng)))
+        } + ids.map { .system(.create($0, kind: .content)) }
+    }
+}
+
+/// Random requests over a pool of ids, valid and invalid: mostly issued by the natural party, sometimes by anyone.
+/// With `manual` false there is no manual forwarding and no explicit appearance call, and transitions are instant, so
+/// every controller's appearance must match whether it is on screen. (Every `randomElement(using:)!` below draws from
+/// a non-empty pool — the ids, containers, windows or names, which ``CommandPool`` requires, a constant list of sizes,
+/// or the cases of an enumeration — so it cannot be nil.)
+public struct RandomCommands: Sendable {
+    var rng: SplitMix64
+    public let manual: Bool
+    public let pool: CommandPool
+    /// Transitions with a duration, which someone must complete later. Off where a timer might complete them.
+    public var timedTransitions: Bool
+    /// Memory warnings to every controller, not only to ones of the pool.
+    public var globalMemoryWarnings: Bool
+
+    var ids: [ControllerID] { pool.ids }
+    var containers: [(ControllerID, Kind)] { pool.containers }
+    var windows: [WindowID] { pool.windows }
+    var names: [String] { pool.names }
+
+    public init(seed: UInt64, manual: Bool, pool: CommandPool = .small) {
         rng = SplitMix64(seed: seed)
         self.manual = manual
+        self.pool = pool
+        timedTransitions = manual
+        globalMemoryWarnings = true
     }
 
     mutating func id() -> ControllerID { ids.randomElement(using: &rng)! }
@@ -66,7 +141,7 @@ struct RandomCommands {
     mutating func containerCommand(in state: ContainmentState) -> [Request] {
         let (container, kind) = containers.randomElement(using: &rng)!
         let children = state.controllers[container]?.children ?? []
-        let some = ids.filter { _ in chance(25) }
+        let some = Array(ids.shuffled(using: &rng).prefix(Int.random(in: 0...4, using: &rng)))
         let command: Command
         switch kind {
         case .navigation:
@@ -109,20 +184,13 @@ struct RandomCommands {
     }
 
     /// One step: a single request or a batch.
-    mutating func next(in state: ContainmentState) -> [Request] {
+    public mutating func next(in state: ContainmentState) -> [Request] {
         let child = id()
         let parent = id()
         switch Int.random(in: 0..<125, using: &rng) {
         case 0..<8 where state.controllers.count < ids.count + containers.count || chance(10):
             if chance(25), let (id, kind) = containers.randomElement(using: &rng) {
-                var properties = ControllerProperties()
-                properties.pageSequence = ids.shuffled(using: &rng)
-                if id == "page1" {
-                    properties.spineLocation = .mid
-                    properties.doubleSided = true
-                }
-                properties.splitDisplayMode = SplitDisplayMode.allCases.randomElement(using: &rng)!
-                return [.system(.create(id, kind: kind, properties: properties))]
+                return [.system(.create(id, kind: kind, properties: pool.properties(of: id, kind: kind, using: &rng)))]
             }
             var properties = ControllerProperties()
             if manual { properties.automaticallyForwardsAppearance = chance(70) }
@@ -203,7 +271,7 @@ struct RandomCommands {
                 siblings = container.children.filter { $0 != embedded }
             }
             let to = siblings.randomElement(using: &rng) ?? id()
-            let duration: Double = manual && chance(50) ? 0.25 : 0
+            let duration: Double = timedTransitions && chance(50) ? 0.25 : 0
             if chance(30), manual {
                 return state.cycleRequests(from: child, to: id(), in: owner, duration: duration)
             }
@@ -217,7 +285,7 @@ struct RandomCommands {
             guard let running = state.transitions.randomElement(using: &rng) else { return [] }
             return [.by(running.parent, .completeTransition(in: running.parent, from: running.from, to: running.to))]
         case 88..<90:
-            return [.system(.memoryWarning(chance(50) ? nil : [child, parent]))]
+            return [.system(.memoryWarning(globalMemoryWarnings && chance(50) ? nil : [child, parent]))]
         case 90..<94:
             let size = Size(width: Double([320, 768, 1024].randomElement(using: &rng)!), height: 480)
             return [.system(.attachWindow(windows.randomElement(using: &rng)!, root: child, size: size))]
