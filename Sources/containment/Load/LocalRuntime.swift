@@ -1,0 +1,164 @@
+import ContainmentBus
+import ContainmentRuntime
+import Foundation
+import ZeroMQ
+
+/// A runtime of this binary's own for `stress` and `bench`: a supervisor and hosts as child processes, in a fresh run
+/// directory (logs under `logs/`), stopped with SIGTERM like any operator would.
+final class LocalRuntime {
+    let config: RuntimeConfig
+    let hostNames: [String]
+    private(set) var supervisor: Process
+    private(set) var hosts: [String: Process] = [:]
+    private let keep: Bool
+
+    /// The path of this very executable, so the daemons run the same build.
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// Starts the supervisor and `hosts` hosts (`h0`, `h1`, …) and returns once every host is connected.
+    /// `settings` is extra runtime YAML (Config/runtime.yaml's keys); `keep` leaves the run directory behind.
+    init(hosts count: Int, settings: String = "", keep: Bool = false, timeout: Duration = .seconds(30)) throws {
+        let run = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "containment-load-\(getpid())-\(UInt32.random(in: 0..<UInt32.max))"
+        ).path
+        try FileManager.default.createDirectory(atPath: run + "/logs", withIntermediateDirectories: true)
+        let configPath = run + "/runtime.yaml"
+        try settings.write(toFile: configPath, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["CONTAINMENT_RUN_DIR"] = run
+        environment["CONTAINMENT_CONFIG"] = configPath
+        config = try RuntimeConfig.load(from: configPath, environment: environment)
+        hostNames = (0..<count).map { "h\($0)" }
+        self.keep = keep
+        supervisor = try Self.spawn(
+            ["supervisor", "--pid-file", run + "/supervisor.pid", "--log-level", "warning"],
+            log: run + "/logs/supervisor.log",
+            environment: environment
+        )
+        for name in hostNames {
+            hosts[name] = try Self.spawn(
+                ["host", "--name", name, "--pid-file", run + "/host-\(name).pid", "--log-level", "warning"],
+                log: run + "/logs/host-\(name).log",
+                environment: environment
+            )
+        }
+        do {
+            try waitForHosts(timeout: timeout)
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    private static func spawn(_ arguments: [String], log: String, environment: [String: String]) throws -> Process {
+        guard FileManager.default.createFile(atPath: log, contents: nil) else {
+            throw LoadError("cannot create \(log)")
+        }
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Polls snapshots until every host is up.
+    private func waitForHosts(timeout: Duration) throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        let context = try Context()
+        var missing = Set(hostNames)
+        while clock.now < deadline {
+            if !supervisor.isRunning { throw LoadError("the supervisor exited at start; see \(logs)") }
+            if let client = try? CommandClient(
+                context: context,
+                endpoint: config.commandEndpoint,
+                timeout: .seconds(1)
+            ),
+                let snapshot = try? client.snapshot()
+            {
+                missing = Set(hostNames).subtracting(snapshot.hosts.filter(\.up).map(\.name))
+                if missing.isEmpty { return }
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw LoadError("hosts \(missing.sorted().joined(separator: ", ")) did not connect in time; see \(logs)")
+    }
+
+    var logs: String { config.runDirectory + "/logs" }
+
+    /// Every daemon, supervisor first.
+    var processes: [(name: String, process: Process)] {
+        [("supervisor", supervisor)] + hostNames.compactMap { name in hosts[name].map { (name, $0) } }
+    }
+
+    /// What each daemon uses now, read from /proc.
+    func sample() -> [ProcessSample] {
+        processes.map { ProcessSample(name: $0.name, pid: $0.process.processIdentifier, alive: $0.process.isRunning) }
+    }
+
+    /// SIGTERM to every daemon, hosts first; SIGKILL to any still running after `grace`. Removes the run directory
+    /// unless asked to keep it. Returns the daemons that did not exit cleanly (status 0 after SIGTERM).
+    @discardableResult
+    func stop(grace: Duration = .seconds(10)) -> [String] {
+        var unclean: [String] = []
+        for (name, process) in processes.reversed() {
+            guard process.isRunning else {
+                if process.terminationStatus != 0 { unclean.append("\(name) (exit \(process.terminationStatus))") }
+                continue
+            }
+            process.terminate()
+            let clock = ContinuousClock()
+            let deadline = clock.now + grace
+            while process.isRunning, clock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                unclean.append("\(name) (killed after \(grace))")
+            } else if process.terminationStatus != 0 {
+                unclean.append("\(name) (exit \(process.terminationStatus))")
+            }
+        }
+        if !keep { try? FileManager.default.removeItem(atPath: config.runDirectory) }
+        return unclean
+    }
+}
+
+/// One daemon's use of memory and descriptors, from /proc.
+struct ProcessSample: Sendable, Codable {
+    var name: String
+    var pid: Int32
+    var alive: Bool
+    /// Resident memory, KiB (VmRSS).
+    var residentKiB: Int
+    /// Open file descriptors.
+    var descriptors: Int
+
+    init(name: String, pid: Int32, alive: Bool) {
+        self.name = name
+        self.pid = pid
+        self.alive = alive
+        residentKiB = Self.resident(pid: pid)
+        descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+    }
+
+    static func resident(pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+        }
+        return 0
+    }
+}
+
+/// Why a stress or bench run could not go on.
+struct LoadError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
