@@ -69,6 +69,7 @@ let package = Package(
             name: "containment",
             dependencies: [
                 "ContainmentModel",
+                "ContainmentWorkload",
                 "ContainmentBus",
                 "ContainmentRuntime",
                 "ZeroMQ",

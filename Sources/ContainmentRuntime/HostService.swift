@@ -57,7 +57,7 @@ public struct HostService: Service {
                     throw error
                 }
             }
-            await Dispatcher(runtime: runtime, kinds: kinds, logger: logger).run(jobs)
+            await Dispatcher(runtime: runtime, kinds: kinds, logger: logger, historyLimit: config.callbackHistory).run(jobs)
             try await served
         } onGracefulShutdown: {
             logger.info("host stopping", metadata: ["host": "\(name)"])
@@ -74,12 +74,20 @@ struct Dispatcher {
     let runtime: HostRuntime
     let kinds: BehaviorRegistry
     let logger: Logger
+    /// How many recent callbacks each actor keeps for `inspect`.
+    let historyLimit: Int
 
     func run(_ jobs: AsyncStream<HostJob>) async {
         var actors: [ControllerID: ControllerActor] = [:]
         func adopt(_ id: ControllerID, kind: String) {
             guard actors[id] == nil else { return }
-            actors[id] = ControllerActor(id: id, kind: kind, behavior: kinds.behavior(for: kind), runtime: runtime)
+            actors[id] = ControllerActor(
+                id: id,
+                kind: kind,
+                behavior: kinds.behavior(for: kind),
+                runtime: runtime,
+                historyLimit: historyLimit
+            )
         }
         for await job in jobs {
             switch job {
@@ -95,15 +103,19 @@ struct Dispatcher {
                     }
                 }
             case .inspect(let requestID, let id):
-                let callbacks = await actors[id]?.received ?? []
+                let report: Containment_V1_InspectReply =
+                    if let actor = actors[id] {
+                        await actor.report(host: runtime.name)
+                    } else {
+                        .with {
+                            $0.controller = id.rawValue
+                            $0.host = runtime.name
+                        }
+                    }
                 await runtime.outbox.send(
                     .with {
                         $0.requestID = requestID
-                        $0.inspectReply = .with {
-                            $0.controller = id.rawValue
-                            $0.host = runtime.name
-                            $0.callbacks = callbacks
-                        }
+                        $0.inspectReply = report
                     }
                 )
             }

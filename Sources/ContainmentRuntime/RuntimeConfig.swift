@@ -18,6 +18,9 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var heartbeatTimeout: Duration = .milliseconds(2_000)
     /// The journal of accepted commands.
     public var journalPath: String
+    /// How many of its most recent callbacks each controller actor keeps for `inspect` (every callback is counted in
+    /// its digest regardless).
+    public var callbackHistory = 64
 
     public init(runDirectory: String) {
         self.runDirectory = runDirectory
@@ -66,6 +69,10 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = file.requestTimeoutMs { config.requestTimeout = .milliseconds(value) }
         if let value = file.heartbeatIntervalMs { config.heartbeatInterval = .milliseconds(value) }
         if let value = file.heartbeatTimeoutMs { config.heartbeatTimeout = .milliseconds(value) }
+        if let value = file.callbackHistory {
+            guard value >= 0 else { throw ConfigError("\(path): callbackHistory must be 0 or more, not \(value).") }
+            config.callbackHistory = value
+        }
         return config
     }
 
@@ -77,6 +84,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var requestTimeoutMs: Int?
         var heartbeatIntervalMs: Int?
         var heartbeatTimeoutMs: Int?
+        var callbackHistory: Int?
     }
 }
 

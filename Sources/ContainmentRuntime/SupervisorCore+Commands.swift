@@ -46,12 +46,12 @@ extension SupervisorCore {
         do {
             events = try state.apply(batch: requests)
         } catch {
-            publish(
+            let violation = publish(
                 state.violation(of: requests[error.index], error: error.error),
                 commandID: commandID,
                 time: time
             )
-            return RemoteError(error.error, index: error.index)
+            return RemoteError(error.error, index: error.index, commandID: commandID, seq: violation.seq)
         }
         for (id, host) in created where !host.isEmpty {
             assign(id, to: host)

@@ -108,7 +108,7 @@ extension SupervisorCore {
     func deliver(_ events: [WireEvent]) {
         var byHost: [String: [WireEvent]] = [:]
         var order: [String] = []
-        for event in events where Self.isDelivered(event.name) {
+        for event in events where WireEvent.isDelivered(event.name) {
             guard let host = hostOf[ControllerID(event.controller)] else { continue }
             if byHost[host] == nil { order.append(host) }
             byHost[host, default: []].append(event)
@@ -116,10 +116,6 @@ extension SupervisorCore {
         for host in order {
             if let batch = byHost[host] { sendDelivery(batch, to: host) }
         }
-    }
-
-    static func isDelivered(_ name: String) -> Bool {
-        EventCategory(eventName: name) == .callbacks || name == "controllerCreated" || name == "controllerDestroyed"
     }
 
     func sendDelivery(_ events: [WireEvent], to host: String) {

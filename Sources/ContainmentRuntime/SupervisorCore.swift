@@ -145,7 +145,7 @@ final class SupervisorCore {
         switch message.body {
         case .commands(let batch):
             if let error = submit(batch.commands, from: sender, requestID: message.requestID) {
-                reply(to: sender, requestID: message.requestID, .error(.init(error.error, index: error.index)))
+                reply(to: sender, requestID: message.requestID, .error(.init(error)))
             }
         case .snapshot:
             reply(to: sender, requestID: message.requestID, .snapshot(snapshot()))

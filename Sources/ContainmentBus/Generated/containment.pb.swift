@@ -1789,7 +1789,14 @@ public nonisolated struct Containment_V1_InspectReply: Sendable {
 
   public var host: String = String()
 
+  /// the most recent ones (the host's callbackHistory), oldest first
   public var callbacks: [Containment_V1_Event] = []
+
+  /// every callback since the actor was created
+  public var receivedCount: UInt64 = 0
+
+  /// CallbackDigest of their seqs, in the order received (docs/PROTOCOL.md)
+  public var receivedDigest: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1808,6 +1815,12 @@ public nonisolated struct Containment_V1_Error: Sendable {
 
   /// in a batch: the index of the command that failed
   public var index: Int32 = 0
+
+  /// a rejected command: the id its ruleViolation event carries; 0 otherwise
+  public var commandID: UInt64 = 0
+
+  /// a rejected command: the seq of its ruleViolation event (the point of the sequence at
+  public var seq: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -5102,7 +5115,7 @@ nonisolated extension Containment_V1_InspectRequest: SwiftProtobuf.Message, Swif
 
 nonisolated extension Containment_V1_InspectReply: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".InspectReply"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0\u{1}host\0\u{1}callbacks\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0\u{1}host\0\u{1}callbacks\0\u{3}received_count\0\u{3}received_digest\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5113,6 +5126,8 @@ nonisolated extension Containment_V1_InspectReply: SwiftProtobuf.Message, SwiftP
       case 1: try { try decoder.decodeSingularStringField(value: &self.controller) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.host) }()
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.callbacks) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.receivedCount) }()
+      case 5: try { try decoder.decodeSingularUInt64Field(value: &self.receivedDigest) }()
       default: break
       }
     }
@@ -5128,6 +5143,12 @@ nonisolated extension Containment_V1_InspectReply: SwiftProtobuf.Message, SwiftP
     if !self.callbacks.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.callbacks, fieldNumber: 3)
     }
+    if self.receivedCount != 0 {
+      try visitor.visitSingularUInt64Field(value: self.receivedCount, fieldNumber: 4)
+    }
+    if self.receivedDigest != 0 {
+      try visitor.visitSingularUInt64Field(value: self.receivedDigest, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5135,6 +5156,8 @@ nonisolated extension Containment_V1_InspectReply: SwiftProtobuf.Message, SwiftP
     if lhs.controller != rhs.controller {return false}
     if lhs.host != rhs.host {return false}
     if lhs.callbacks != rhs.callbacks {return false}
+    if lhs.receivedCount != rhs.receivedCount {return false}
+    if lhs.receivedDigest != rhs.receivedDigest {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -5142,7 +5165,7 @@ nonisolated extension Containment_V1_InspectReply: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Containment_V1_Error: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Error"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}message\0\u{1}index\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0\u{1}message\0\u{1}index\0\u{3}command_id\0\u{1}seq\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5153,6 +5176,8 @@ nonisolated extension Containment_V1_Error: SwiftProtobuf.Message, SwiftProtobuf
       case 1: try { try decoder.decodeSingularStringField(value: &self.code) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.message) }()
       case 3: try { try decoder.decodeSingularInt32Field(value: &self.index) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.commandID) }()
+      case 5: try { try decoder.decodeSingularUInt64Field(value: &self.seq) }()
       default: break
       }
     }
@@ -5168,6 +5193,12 @@ nonisolated extension Containment_V1_Error: SwiftProtobuf.Message, SwiftProtobuf
     if self.index != 0 {
       try visitor.visitSingularInt32Field(value: self.index, fieldNumber: 3)
     }
+    if self.commandID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.commandID, fieldNumber: 4)
+    }
+    if self.seq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.seq, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5175,6 +5206,8 @@ nonisolated extension Containment_V1_Error: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.code != rhs.code {return false}
     if lhs.message != rhs.message {return false}
     if lhs.index != rhs.index {return false}
+    if lhs.commandID != rhs.commandID {return false}
+    if lhs.seq != rhs.seq {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -100,11 +100,12 @@ final class LocalRuntime {
 
     /// What each daemon uses now, read from /proc.
     func sample() -> [ProcessSample] {
-        processes.map { ProcessSample(name: $0.name, pid: $0.process.processIdentifier, alive: $0.process.isRunning) }
+        processes.map { ProcessSample(name: $0.name, pid: $0.process.processIdentifier) }
     }
 
     /// SIGTERM to every daemon, hosts first; SIGKILL to any still running after `grace`. Removes the run directory
-    /// unless asked to keep it. Returns the daemons that did not exit cleanly (status 0 after SIGTERM).
+    /// unless asked to keep it. Returns what was not clean: daemons that did not exit 0 after SIGTERM, sockets or pid
+    /// files left behind.
     @discardableResult
     func stop(grace: Duration = .seconds(10)) -> [String] {
         var unclean: [String] = []
@@ -125,6 +126,10 @@ final class LocalRuntime {
                 unclean.append("\(name) (exit \(process.terminationStatus))")
             }
         }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: config.runDirectory)) ?? []
+        for file in files where file.hasSuffix(".sock") || file.hasSuffix(".pid") {
+            unclean.append("\(file) left in \(config.runDirectory)")
+        }
         if !keep { try? FileManager.default.removeItem(atPath: config.runDirectory) }
         return unclean
     }
@@ -140,21 +145,20 @@ struct ProcessSample: Sendable, Codable {
     /// Open file descriptors.
     var descriptors: Int
 
-    init(name: String, pid: Int32, alive: Bool) {
+    init(name: String, pid: Int32) {
         self.name = name
         self.pid = pid
-        self.alive = alive
-        residentKiB = Self.resident(pid: pid)
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        func field(_ key: String) -> Substring? {
+            status.split(separator: "\n").first { $0.hasPrefix(key) }?.dropFirst(key.count)
+                .split(whereSeparator: { $0 == " " || $0 == "\t" }).first
+        }
+        // A zombie (state Z) has exited; only its parent has not collected it yet.
+        alive = field("State:").map { $0 != "Z" } ?? false
+        residentKiB = field("VmRSS:").flatMap { Int($0) } ?? 0
         descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
     }
 
-    static func resident(pid: Int32) -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
-        }
-        return 0
-    }
 }
 
 /// Why a stress or bench run could not go on.

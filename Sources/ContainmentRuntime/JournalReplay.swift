@@ -1,0 +1,90 @@
+import ContainmentBus
+import ContainmentModel
+
+/// The supervisor's journal replayed through the model: the state it rebuilds, each controller's host, and the events
+/// each record publishes — stamped exactly as the supervisor stamps them, so they compare equal to the published ones.
+public struct JournalReplay: Sendable {
+    public private(set) var state = ContainmentState()
+    /// Which host runs each controller, from the journaled creations.
+    public private(set) var hostOf: [ControllerID: String] = [:]
+
+    public init() {}
+
+    /// Every record of the journal at `path`, in order.
+    public static func records(at path: String) throws -> [Containment_V1_JournalRecord] {
+        try JournalWriter.read(path: path)
+    }
+
+    /// Why a record does not replay.
+    public struct Mismatch: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// Applies one record: the events it publishes, numbered from its `firstSeq`. Throws when the model refuses it or
+    /// gives another number of events than the supervisor published.
+    public mutating func apply(_ record: Containment_V1_JournalRecord) throws(Mismatch) -> [WireEvent] {
+        let requests: [Request]
+        do {
+            requests = try record.commands.map { wire throws(ContainmentError) in
+                try wire.request(hostTargets: controllers(on:))
+            }
+        } catch {
+            throw Mismatch(description: "command \(record.commandID) cannot be decoded: \(error)")
+        }
+        let events: [Event]
+        do {
+            events = try state.apply(batch: requests)
+        } catch {
+            throw Mismatch(description: "the model rejects journaled command \(record.commandID): \(error.error)")
+        }
+        guard events.count == record.eventCount else {
+            throw Mismatch(
+                description:
+                    "command \(record.commandID) gives \(events.count) events; the supervisor published \(record.eventCount)"
+            )
+        }
+        for wire in record.commands {
+            if case .create(let create)? = wire.kind, !create.host.isEmpty { hostOf[ControllerID(create.id)] = create.host }
+        }
+        let wires = events.enumerated().map { offset, event in
+            let host = event.name == "controllerCreated" ? event.controller.flatMap { hostOf[$0] } ?? "" : ""
+            return WireEvent(
+                event,
+                seq: record.firstSeq + UInt64(offset),
+                timeUnixNanos: record.timeUnixNanos,
+                commandID: record.commandID,
+                host: host
+            )
+        }
+        for case .controllerDestroyed(let id) in events { hostOf[id] = nil }
+        return wires
+    }
+
+    /// What the model answers at this point to commands that were rejected: the error with the index of the failing
+    /// command and the `ruleViolation` event published for it, or `nil` when the model accepts them — then the state
+    /// has changed, and the replay no longer stands for the supervisor's.
+    public mutating func judgeRejected(_ commands: [WireCommand]) -> (RemoteError, Event?)? {
+        var requests: [Request] = []
+        for (index, wire) in commands.enumerated() {
+            do {
+                requests.append(try wire.request(hostTargets: controllers(on:)))
+            } catch {
+                return (RemoteError(error, index: index), nil)
+            }
+        }
+        do {
+            _ = try state.apply(batch: requests)
+            return nil
+        } catch {
+            return (
+                RemoteError(error.error, index: error.index),
+                state.violation(of: requests[error.index], error: error.error)
+            )
+        }
+    }
+
+    /// The controllers a host runs, as the supervisor resolves a memory warning to a host.
+    public func controllers(on host: String) -> [ControllerID] {
+        hostOf.filter { $0.value == host }.map(\.key).sorted()
+    }
+}

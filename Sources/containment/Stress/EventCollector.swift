@@ -1,0 +1,132 @@
+import ContainmentBus
+import Foundation
+import Synchronization
+import ZeroMQ
+
+/// Counters the clients and subscribers bump and the progress line reads.
+final class StressProgress: Sendable {
+    private let operations = Atomic<Int>(0)
+    private let acceptedCount = Atomic<Int>(0)
+    private let failures = Atomic<Int>(0)
+    private let stop = Atomic<Bool>(false)
+
+    func count(accepted: Bool) {
+        operations.add(1, ordering: .relaxed)
+        if accepted { acceptedCount.add(1, ordering: .relaxed) }
+    }
+
+    func failed() { failures.add(1, ordering: .relaxed) }
+    func requestStop() { stop.store(true, ordering: .relaxed) }
+    var stopping: Bool { stop.load(ordering: .relaxed) }
+    var done: Int { operations.load(ordering: .relaxed) }
+    var accepted: Int { acceptedCount.load(ordering: .relaxed) }
+    var transportFailures: Int { failures.load(ordering: .relaxed) }
+}
+
+/// A subscriber to every event, on its own thread: it records each sequence number it sees (and, for the one the
+/// replay compares with, each event's bytes), and counts duplicates and gaps.
+final class EventCollector: Sendable {
+    /// What a subscriber saw, from its first event on.
+    struct Seen: Sendable {
+        var first: UInt64 = 0
+        var last: UInt64 = 0
+        var count = 0
+        var duplicates: [UInt64] = []
+        /// Out of order: a seq lower than one seen before (not a duplicate).
+        var disorder = 0
+        /// Each seq's event, as published (only when kept): `payloads[seq - first]`.
+        var payloads: [[UInt8]] = []
+        var undecodable = 0
+
+        /// Sequence numbers between the first and the last seen that never arrived.
+        var missing: Int { count == 0 ? 0 : Int(last - first + 1) - count }
+
+        /// The event published with `seq`, if it was kept.
+        func payload(_ seq: UInt64) -> [UInt8]? {
+            guard seq >= first, seq <= last, !payloads.isEmpty else { return nil }
+            let payload = payloads[Int(seq - first)]
+            return payload.isEmpty ? nil : payload
+        }
+    }
+
+    let name: String
+    private let keepPayloads: Bool
+    private let seen = Mutex(Seen())
+    private let latest = Atomic<UInt64>(0)
+    private let stop = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Subscribes to every topic at `endpoint` and collects on a new thread until ``finish()``.
+    init(name: String, context: Context, endpoint: String, keepPayloads: Bool) throws {
+        self.name = name
+        self.keepPayloads = keepPayloads
+        let ready = DispatchSemaphore(value: 0)
+        let failure = Mutex<String?>(nil)
+        Thread.detachNewThread { [self] in
+            do {
+                let socket = try context.socket(.sub)
+                try socket.set(.receiveHighWaterMark, to: 0)
+                try socket.set(.receiveTimeout, to: .milliseconds(100))
+                try socket.connect(endpoint)
+                try socket.subscribe("")
+                ready.signal()
+                collect(socket)
+                socket.close()
+            } catch {
+                failure.withLock { $0 = "\(error)" }
+                ready.signal()
+            }
+            finished.signal()
+        }
+        ready.wait()
+        if let message = failure.withLock({ $0 }) { throw LoadError("subscriber \(name): \(message)") }
+    }
+
+    private func collect(_ socket: Socket) {
+        while !stop.load(ordering: .relaxed) {
+            guard let frames = try? socket.receive(), frames.count == 2 else { continue }
+            guard let event = try? WireEvent.decode(frames[1]) else {
+                seen.withLock { $0.undecodable += 1 }
+                continue
+            }
+            record(event.seq, payload: frames[1])
+        }
+    }
+
+    private func record(_ seq: UInt64, payload: [UInt8]) {
+        seen.withLock { seen in
+            if seen.count == 0 {
+                seen.first = seq
+                seen.last = seq - 1
+            }
+            if seq <= seen.last {
+                // PUB sends in seq order, so a seq at or below the last one seen is a duplicate — or, for one never
+                // seen before (a gap filled late, or below the first), out of order.
+                let filled = seq >= seen.first && !(keepPayloads && seen.payloads[Int(seq - seen.first)].isEmpty)
+                if filled { seen.duplicates.append(seq) } else { seen.disorder += 1 }
+                return
+            }
+            if keepPayloads {
+                // Gaps keep their place as empty payloads, so that an index is always `seq - first`.
+                while seen.last + 1 < seq {
+                    seen.payloads.append([])
+                    seen.last += 1
+                }
+                seen.payloads.append(payload)
+            }
+            seen.last = seq
+            seen.count += 1
+        }
+        latest.store(seq, ordering: .relaxed)
+    }
+
+    /// The highest seq seen so far.
+    var latestSeq: UInt64 { latest.load(ordering: .relaxed) }
+
+    /// Stops collecting and returns what was seen.
+    func finish() -> Seen {
+        stop.store(true, ordering: .relaxed)
+        finished.wait()
+        return seen.withLock { $0 }
+    }
+}

@@ -1,0 +1,186 @@
+import ContainmentBus
+import ContainmentModel
+import ContainmentWorkload
+import Foundation
+import ZeroMQ
+
+/// One operation as a client saw it: what it sent and what came back.
+struct StressOperation: Sendable {
+    enum Outcome: Sendable {
+        /// Accepted: the command id, and the count and hash of the events in the reply (their encoded bytes).
+        case accepted(commandID: UInt64, eventCount: Int, eventHash: UInt64)
+        case rejected(RemoteError)
+    }
+
+    var client: Int
+    var commands: [WireCommand]
+    var outcome: Outcome
+}
+
+/// What one client did.
+struct StressClientResult: Sendable {
+    var client: Int
+    var operations: [StressOperation] = []
+    /// Replies its replica of its part of the tree did not predict (the first few, described).
+    var mispredictions = 0
+    var mispredicted: [String] = []
+    /// Commands naming other clients' controllers that were accepted: the partition (and R2) broken.
+    var breaches: [String] = []
+    /// Requests that got no reply at all (timeouts, a lost supervisor).
+    var transportFailures: [String] = []
+    var latencies: [UInt64] = []
+}
+
+/// A client of `stress`: on its own thread, it draws random commands over its own pool of controllers (and sometimes
+/// deliberately invalid ones), predicts each answer with its replica of its part of the tree, sends it through its own
+/// DEALER and records the reply. Pools are disjoint and memory warnings scoped to the pool, so the replica stays exact
+/// whatever the other clients do, and the command stream depends only on the seed.
+struct StressClient: Sendable {
+    let index: Int
+    let pool: CommandPool
+    let invalidRatio: Double
+    var generator: RandomCommands
+    var invalid: InvalidCommands
+    var rng: SplitMix64
+    var replica = ContainmentState()
+
+    init(index: Int, pool: CommandPool, foreign: [ControllerID], prefix: String, seed: UInt64, invalidRatio: Double) {
+        self.index = index
+        self.pool = pool
+        self.invalidRatio = invalidRatio
+        let clientSeed = seed &+ UInt64(index + 1) &* 0x9E37_79B9_7F4A_7C15
+        generator = RandomCommands(seed: clientSeed, manual: true, pool: pool)
+        generator.timedTransitions = false
+        generator.globalMemoryWarnings = false
+        invalid = InvalidCommands(pool: pool, foreign: foreign, prefix: prefix)
+        rng = SplitMix64(seed: clientSeed ^ 0xD1B5_4A32_D192_ED03)
+    }
+
+    /// Follows the pool's creations, as the setup sent them.
+    mutating func adopt(_ creations: [Request]) {
+        for request in creations { _ = try? replica.apply(request) }
+    }
+
+    /// The next operation: requests the replica judges (or `nil`), and what to send.
+    mutating func draw() -> InvalidCommands.Pick {
+        if Double.random(in: 0..<1, using: &rng) < invalidRatio { return invalid.next(using: &rng) }
+        while true {
+            let requests = generator.next(in: replica)
+            if !requests.isEmpty { return InvalidCommands.Pick(wires: requests.map { WireCommand($0) }, requests: requests) }
+        }
+    }
+
+    /// Runs `operations` operations, or until `deadline`, or until `stop` says so.
+    mutating func run(
+        client: CommandClient,
+        operations: Int?,
+        deadline: ContinuousClock.Instant?,
+        progress: StressProgress
+    ) -> StressClientResult {
+        var result = StressClientResult(client: index)
+        let clock = ContinuousClock()
+        var done = 0
+        while operations.map({ done < $0 }) ?? true, deadline.map({ clock.now < $0 }) ?? true, !progress.stopping {
+            let pick = draw()
+            let predicted = predict(pick)
+            let started = clock.now
+            let outcome: StressOperation.Outcome
+            do {
+                let accepted = try client.submit(pick.wires)
+                outcome = .accepted(
+                    commandID: accepted.commandID,
+                    eventCount: accepted.events.count,
+                    eventHash: EventHash.of(accepted.events.map(\.bytes))
+                )
+            } catch let error where error.commandID == 0 && Self.isTransport(error) {
+                result.transportFailures.append("\(pick.wires.map(\.kindName)): \(error)")
+                progress.failed()
+                if result.transportFailures.count >= 3 { break }
+                continue
+            } catch {
+                outcome = .rejected(error)
+            }
+            result.latencies.append(UInt64((clock.now - started).nanoseconds))
+            check(pick, predicted: predicted, outcome: outcome, into: &result)
+            result.operations.append(StressOperation(client: index, commands: pick.wires, outcome: outcome))
+            progress.count(accepted: { if case .accepted = outcome { true } else { false } }())
+            done += 1
+        }
+        return result
+    }
+
+    static func isTransport(_ error: RemoteError) -> Bool {
+        error.error.code == .timeout || error.error.code == .hostUnavailable
+    }
+
+    /// What the replica answers: the code and index of a rejection, or `nil` for acceptance; not judged (`.none`)
+    /// for commands naming other clients' controllers.
+    private mutating func predict(_ pick: InvalidCommands.Pick) -> Prediction {
+        guard let requests = pick.requests else {
+            return pick.wires.contains { $0.kind == nil } ? .rejected(.malformed, 0) : .unjudged
+        }
+        do {
+            _ = try replica.apply(batch: requests)
+            return .accepted
+        } catch {
+            return .rejected(error.error.code, error.index)
+        }
+    }
+
+    enum Prediction {
+        case accepted
+        case rejected(ContainmentError.Code, Int)
+        case unjudged
+    }
+
+    private func check(
+        _ pick: InvalidCommands.Pick,
+        predicted: Prediction,
+        outcome: StressOperation.Outcome,
+        into result: inout StressClientResult
+    ) {
+        let agrees: Bool
+        switch (predicted, outcome) {
+        case (.unjudged, .accepted):
+            result.breaches.append("\(pick.wires.map(\.kindName)) by \(pick.wires.map(\.by)) was accepted")
+            return
+        case (.unjudged, .rejected): agrees = true
+        case (.accepted, .accepted): agrees = true
+        case (.rejected(let code, let index), .rejected(let error)):
+            agrees = code == error.error.code && index == error.index
+        default: agrees = false
+        }
+        guard !agrees else { return }
+        result.mispredictions += 1
+        if result.mispredicted.count < 5 {
+            result.mispredicted.append("\(pick.wires.map(\.kindName)): replica said \(predicted), got \(outcome)")
+        }
+    }
+}
+
+extension WireCommand {
+    /// The command's kind as its protobuf field spells it (for messages).
+    var kindName: String {
+        guard let kind else { return "(none)" }
+        return String(describing: kind).split(separator: "(").first.map(String.init) ?? "?"
+    }
+}
+
+/// A 64-bit FNV-1a hash over a sequence of encoded events, so a reply's events and the replayed ones compare cheaply.
+enum EventHash {
+    static func of(_ payloads: [[UInt8]]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for payload in payloads {
+            for byte in payload { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            hash = (hash ^ 0xFF) &* 0x100_0000_01b3
+        }
+        return hash
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import ContainmentBus
+import ContainmentModel
+import ContainmentRuntime
+import ContainmentWorkload
+import Foundation
+import Synchronization
+import ZeroMQ
+
+/// `containment stress`: many clients, many hosts, random commands from the whole of SPEC.md, and afterwards proof
+/// that nothing was lost, doubled, reordered or allowed that the model forbids.
+struct StressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stress",
+        abstract: "Drive a runtime with concurrent clients sending random commands, then check it against the model.",
+        discussion: """
+            Starts a supervisor and --hosts hosts of its own (or, with --attach, uses the runtime of \
+            CONTAINMENT_RUN_DIR), creates --controllers controllers of every kind spread over the hosts, and lets \
+            --clients clients, each on its own thread and connection, send random commands — valid and invalid — for \
+            --ops operations or --duration seconds. Then it checks that replaying the journal through the model gives \
+            the very events published, every reply and the final tree; that every subscriber saw every event once; that \
+            each actor received its callbacks in SPEC order; and that no daemon crashed or leaked. Exits 1 on any \
+            failure. The same --seed and settings send the same commands (compare the stream digest).
+            """
+    )
+
+    @Option(help: "Host processes to start.") var hosts = 4
+    @Option(help: "Controllers to create, split evenly over the clients (every kind in each client's share).")
+    var controllers = 1_000
+    @Option(help: "Concurrent clients, each with its own connection and thread.") var clients = 8
+    @Option(help: "Operations in all (split evenly over the clients). Default: run for --duration.") var ops: Int?
+    @Option(help: "Seconds to run when --ops is not given.") var duration = 10.0
+    @Option(help: "The seed of every client's command stream.") var seed: UInt64 = 1
+    @Option(help: "The share of operations that are deliberately invalid, beside the generator's own.")
+    var invalidRatio = 0.1
+    @Option(help: "Subscribers that must each see every event exactly once.") var subscribers = 2
+    @Option(help: "The prefix of every controller the run creates.") var prefix = "s"
+    @Flag(help: "Use the runtime already running (CONTAINMENT_RUN_DIR, --config) instead of starting one.")
+    var attach = false
+    @Flag(help: "Keep the run directory (logs, journal) of the runtime it starts.") var keep = false
+    @Flag(help: "Print the summary as JSON.") var json = false
+    @Flag(help: "No progress line.") var quiet = false
+    @OptionGroup var runtime: RuntimeOptions
+
+    func validate() throws {
+        guard hosts >= 1, clients >= 1, subscribers >= 1 else {
+            throw ValidationError("--hosts, --clients and --subscribers must be at least 1")
+        }
+        guard controllers >= clients * 8 else { throw ValidationError("--controllers must be at least 8 per client") }
+        guard (0...1).contains(invalidRatio) else { throw ValidationError("--invalid-ratio must be within 0…1") }
+        guard ops.map({ $0 >= 0 }) ?? (duration > 0) else { throw ValidationError("--ops or --duration must be positive") }
+        guard ContainmentState.isValidName(prefix) else { throw ValidationError("--prefix must be a valid id") }
+    }
+
+    func run() throws {
+        let started = ContinuousClock.now
+        let local: LocalRuntime?
+        let config: RuntimeConfig
+        if attach {
+            local = nil
+            config = try runtime.load()
+        } else {
+            note("starting a supervisor and \(hosts) hosts")
+            let launched = try LocalRuntime(
+                hosts: hosts,
+                settings: "callbackHistory: 0\nrequestTimeoutMs: 30000\nheartbeatTimeoutMs: 5000\n",
+                keep: keep
+            )
+            local = launched
+            config = launched.config
+        }
+        let run = StressRun(command: self, config: config, local: local)
+        let summary: StressSummary
+        do {
+            summary = try run.execute(started: started)
+        } catch {
+            local?.stop()
+            throw error
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        } else {
+            print(summary.table)
+        }
+        if !summary.passed { throw ExitCode.failure }
+    }
+
+    func note(_ message: String) {
+        if !quiet { FileHandle.standardError.write(Data("stress: \(message)\n".utf8)) }
+    }
+}

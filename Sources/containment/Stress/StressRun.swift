@@ -1,0 +1,280 @@
+import ContainmentBus
+import ContainmentModel
+import ContainmentRuntime
+import ContainmentWorkload
+import Foundation
+import Synchronization
+import ZeroMQ
+
+/// One `stress` run, from the setup to the checks.
+struct StressRun {
+    let command: StressCommand
+    let config: RuntimeConfig
+    let local: LocalRuntime?
+    let clock = ContinuousClock()
+
+    func execute(started: ContinuousClock.Instant) throws -> StressSummary {
+        let context = try Context()
+        let control = try CommandClient(context: context, endpoint: config.commandEndpoint, timeout: .seconds(30))
+        let collectors = try (0..<command.subscribers).map { index in
+            try EventCollector(
+                name: "subscriber \(index)",
+                context: context,
+                endpoint: config.eventEndpoint,
+                keepPayloads: index == 0
+            )
+        }
+        let checkFrom = try probe(control, collectors)
+        let hostNames = try control.snapshot().hosts.filter(\.up).map(\.name).sorted()
+        guard !hostNames.isEmpty else { throw LoadError("no host is connected to the supervisor") }
+
+        // Every client's pool, created by the system, spread over the hosts in turn.
+        let perClient = command.controllers / command.clients
+        let pools = (0..<command.clients).map { CommandPool.prefixed("\(command.prefix)\($0)", count: perClient) }
+        let creations = pools.enumerated().map { index, pool in pool.creations(seed: command.seed &+ UInt64(index)) }
+        command.note("creating \(creations.map(\.count).reduce(0, +)) controllers over \(hostNames.count) hosts")
+        let wires = creations.joined().enumerated().map { index, request in
+            WireCommand(request, host: hostNames[index % hostNames.count])
+        }
+        for start in stride(from: 0, to: wires.count, by: 250) {
+            do {
+                _ = try control.submit(Array(wires[start..<min(start + 250, wires.count)]))
+            } catch {
+                throw LoadError("creating the controllers failed: \(error) (is --prefix \(command.prefix) in use?)")
+            }
+        }
+
+        let clients = pools.enumerated().map { index, pool in
+            var client = StressClient(
+                index: index,
+                pool: pool,
+                foreign: pools.count > 1 ? Array(pools[(index + 1) % pools.count].all.prefix(32)) : [],
+                prefix: command.prefix,
+                seed: command.seed,
+                invalidRatio: command.invalidRatio
+            )
+            client.adopt(creations[index])
+            return client
+        }
+        let daemons = try self.daemons(control)
+        let first = daemons.map { ProcessSample(name: $0.name, pid: $0.pid) }
+        command.note("\(command.clients) clients running")
+        let (results, seconds, warm) = try drive(clients, collectors: collectors, daemons: daemons)
+
+        // The end: the final tree, every subscriber caught up with it, the journal.
+        let snapshot = try control.snapshot()
+        let finalSeq = snapshot.seq
+        let deadline = clock.now + .seconds(60)
+        while collectors.contains(where: { $0.latestSeq < finalSeq }), clock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let seen = collectors.map { $0.finish() }
+        command.note("checking \(finalSeq - checkFrom + 1) events against the model")
+        let records = try JournalReplay.records(at: config.journalPath)
+        var verifier = StressVerifier(checkFrom: checkFrom, finalSeq: finalSeq, reference: seen[0])
+        verifier.run(records: records, operations: results.flatMap(\.operations))
+        var checks = verifier.checks(records: records.count)
+        checks.append(verifier.compare(snapshot))
+        checks.append(Self.subscriberCheck(seen, from: checkFrom, to: finalSeq))
+        checks.append(Self.predictionCheck(results))
+        checks.append(callbackCheck(control, expected: verifier.expectedDigests))
+        let last = daemons.map { ProcessSample(name: $0.name, pid: $0.pid) }
+        checks.append(Self.healthCheck(start: first, warm: warm, end: last))
+        if let local {
+            let stopped = local.stop()
+            checks.append(
+                StressCheck(
+                    name: "daemons stop cleanly on SIGTERM",
+                    passed: stopped.isEmpty,
+                    detail: stopped.isEmpty ? "\(daemons.count) exited 0, no socket or pid file left" : "\(stopped.count) did not",
+                    failures: stopped
+                )
+            )
+        }
+        return StressSummary(
+            command: command,
+            results: results,
+            seconds: seconds,
+            events: Int(finalSeq - checkFrom + 1),
+            checks: checks,
+            processes: zip(first, zip(warm ?? first, last)).map { ProcessUse(start: $0, warm: $1.0, end: $1.1) },
+            total: (clock.now - started)
+        )
+    }
+
+    /// Sends creations of a probe controller until every subscriber sees events; returns the seq of the first event
+    /// after that, from which every subscriber must see everything.
+    private func probe(_ control: CommandClient, _ collectors: [EventCollector]) throws -> UInt64 {
+        let probe = WireCommand(.system(.create(ControllerID("\(command.prefix)-probe"), kind: .content)))
+        func send() throws -> UInt64 {
+            do {
+                return try control.submit([probe]).events.first?.seq ?? 0
+            } catch {
+                // Created once; every later probe is refused with a published ruleViolation, which serves as well.
+                guard error.seq > 0 else { throw LoadError("the probe command failed: \(error)") }
+                return error.seq
+            }
+        }
+        let deadline = clock.now + .seconds(10)
+        while collectors.contains(where: { $0.latestSeq == 0 }) {
+            guard clock.now < deadline else { throw LoadError("the subscribers receive no event") }
+            _ = try send()
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return try send()
+    }
+
+    /// The supervisor and the hosts, with their process ids (from the pid file and the snapshot).
+    private func daemons(_ control: CommandClient) throws -> [(name: String, pid: Int32)] {
+        if let local { return local.processes.map { ($0.name, $0.process.processIdentifier) } }
+        let pidFile = config.runDirectory + "/supervisor.pid"
+        let supervisor = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap {
+            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let hosts = try control.snapshot().hosts.filter(\.up).sorted { $0.name < $1.name }.map { ($0.name, $0.pid) }
+        return (supervisor.map { [("supervisor", $0)] } ?? []) + hosts
+    }
+
+    /// Runs the clients on their own threads and shows progress; returns their results, how long they ran, and
+    /// the daemons' use a quarter of the way in (the baseline of the leak check).
+    private func drive(
+        _ clients: [StressClient],
+        collectors: [EventCollector],
+        daemons: [(name: String, pid: Int32)]
+    ) throws -> ([StressClientResult], Double, [ProcessSample]?) {
+        let progress = StressProgress()
+        let results = Mutex<[StressClientResult]>([])
+        let failure = Mutex<String?>(nil)
+        let group = DispatchGroup()
+        let context = try Context()
+        let endpoint = config.commandEndpoint
+        let perClient = command.ops.map { ops in (0..<clients.count).map { ops / clients.count + ($0 < ops % clients.count ? 1 : 0) } }
+        let start = clock.now
+        let deadline: ContinuousClock.Instant? = command.ops == nil ? start + .milliseconds(Int64(command.duration * 1000)) : nil
+        for (index, client) in clients.enumerated() {
+            group.enter()
+            let operations = perClient?[index]
+            Thread.detachNewThread {
+                var client = client
+                do {
+                    let connection = try CommandClient(context: context, endpoint: endpoint, timeout: .seconds(30))
+                    let result = client.run(client: connection, operations: operations, deadline: deadline, progress: progress)
+                    results.withLock { $0.append(result) }
+                } catch {
+                    failure.withLock { $0 = "client \(index): \(error)" }
+                    progress.requestStop()
+                }
+                group.leave()
+            }
+        }
+        let terminal = isatty(STDERR_FILENO) == 1
+        var lastPrint = start
+        var warm: [ProcessSample]?
+        let total = command.ops.map(Double.init) ?? command.duration
+        while group.wait(timeout: .now() + 0.25) == .timedOut {
+            let elapsed = Double((clock.now - start).nanoseconds) / 1e9
+            let done = command.ops == nil ? elapsed : Double(progress.done)
+            if warm == nil, done >= total / 4 { warm = daemons.map { ProcessSample(name: $0.name, pid: $0.pid) } }
+            guard !command.quiet, clock.now - lastPrint >= (terminal ? .seconds(1) : .seconds(5)) else { continue }
+            lastPrint = clock.now
+            let line = String(
+                format: "%6.1f s  %9d ops  %7.0f ops/s  %5.1f%% accepted  seq %llu  %d transport failures",
+                elapsed,
+                progress.done,
+                Double(progress.done) / max(elapsed, 0.001),
+                100 * Double(progress.accepted) / Double(max(progress.done, 1)),
+                collectors.map(\.latestSeq).min() ?? 0,
+                progress.transportFailures
+            )
+            FileHandle.standardError.write(Data((terminal ? "\r\(line)" : "stress: \(line)\n").utf8))
+        }
+        if terminal, !command.quiet { FileHandle.standardError.write(Data("\n".utf8)) }
+        if let message = failure.withLock({ $0 }) { throw LoadError(message) }
+        let seconds = Double((clock.now - start).nanoseconds) / 1e9
+        return (results.withLock { $0 }.sorted { $0.client < $1.client }, seconds, warm)
+    }
+
+    /// Asks every controller's actor what it received, and compares with the model's callbacks for it.
+    private func callbackCheck(_ control: CommandClient, expected: [ControllerID: CallbackDigest]) -> StressCheck {
+        var failures: [String] = []
+        var failed = 0
+        for (id, digest) in expected.sorted(by: { $0.key < $1.key }) {
+            let got: CallbackDigest
+            do {
+                let reply = try control.inspect(id)
+                got = CallbackDigest(count: reply.receivedCount, hash: reply.receivedDigest)
+            } catch {
+                failed += 1
+                if failures.count < 8 { failures.append("\(id): \(error)") }
+                continue
+            }
+            if got != digest {
+                failed += 1
+                if failures.count < 8 { failures.append("\(id): the actor received \(got); the model sent \(digest)") }
+            }
+        }
+        let callbacks = expected.values.map(\.count).reduce(0, +)
+        return StressCheck(
+            name: "each actor got its callbacks in SPEC order",
+            passed: failed == 0,
+            detail: failed == 0
+                ? "\(expected.count) actors, \(callbacks) callbacks, every digest equal"
+                : "\(failed) of \(expected.count) actors differ",
+            failures: failures
+        )
+    }
+
+    static func subscriberCheck(_ seen: [EventCollector.Seen], from: UInt64, to: UInt64) -> StressCheck {
+        var failures: [String] = []
+        for (index, seen) in seen.enumerated() {
+            if seen.first > from || seen.last < to {
+                failures.append("subscriber \(index) saw \(seen.first)…\(seen.last), not all of \(from)…\(to)")
+            }
+            if seen.missing > 0 { failures.append("subscriber \(index) missed \(seen.missing) events") }
+            if !seen.duplicates.isEmpty { failures.append("subscriber \(index) saw \(seen.duplicates.count) twice") }
+            if seen.disorder > 0 { failures.append("subscriber \(index) saw \(seen.disorder) out of order") }
+            if seen.undecodable > 0 { failures.append("subscriber \(index) could not decode \(seen.undecodable)") }
+        }
+        return StressCheck(
+            name: "every subscriber saw every seq exactly once",
+            passed: failures.isEmpty,
+            detail: "\(seen.count) subscribers, seq \(from)…\(to)" + (failures.isEmpty ? ", none lost or doubled" : ""),
+            failures: failures
+        )
+    }
+
+    static func predictionCheck(_ results: [StressClientResult]) -> StressCheck {
+        let mispredicted = results.map(\.mispredictions).reduce(0, +)
+        let breaches = results.flatMap(\.breaches)
+        let transport = results.flatMap(\.transportFailures)
+        let operations = results.map(\.operations.count).reduce(0, +)
+        return StressCheck(
+            name: "clients' replicas agree; R2 holds across clients",
+            passed: mispredicted == 0 && breaches.isEmpty && transport.isEmpty,
+            detail: "\(operations) replies, \(mispredicted) unpredicted, \(breaches.count) foreign frames accepted, "
+                + "\(transport.count) unanswered",
+            failures: Array((results.flatMap(\.mispredicted) + breaches + transport).prefix(8))
+        )
+    }
+
+    /// No daemon died; descriptors did not grow; memory grew at most 25 % + 16 MiB from a quarter of the run to its end.
+    static func healthCheck(start: [ProcessSample], warm: [ProcessSample]?, end: [ProcessSample]) -> StressCheck {
+        var failures: [String] = []
+        for (before, after) in zip(warm ?? start, end) {
+            if !after.alive { failures.append("\(after.name) (pid \(after.pid)) is gone") }
+            if after.descriptors > before.descriptors + 4 {
+                failures.append("\(after.name): \(before.descriptors) → \(after.descriptors) descriptors")
+            }
+            if after.residentKiB > before.residentKiB + before.residentKiB / 4 + 16 * 1024 {
+                failures.append("\(after.name): \(before.residentKiB) → \(after.residentKiB) KiB resident")
+            }
+        }
+        let memory = end.map(\.residentKiB).reduce(0, +)
+        return StressCheck(
+            name: "no daemon crashed or leaked",
+            passed: failures.isEmpty,
+            detail: "\(end.count) daemons alive, \(memory / 1024) MiB resident in all",
+            failures: failures
+        )
+    }
+}

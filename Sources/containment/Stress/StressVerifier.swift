@@ -1,0 +1,225 @@
+import ContainmentBus
+import ContainmentModel
+import ContainmentRuntime
+import ContainmentWorkload
+
+/// One check of a stress run: passed or not, with a line of detail and the first few failures.
+struct StressCheck: Sendable, Codable {
+    var name: String
+    var passed: Bool
+    var detail: String
+    var failures: [String] = []
+}
+
+/// Checks a finished run against the model: the journal replayed from the start, merged in sequence order with the
+/// commands the clients saw rejected, must give the very events the subscribers saw, the replies the clients got,
+/// the final tree, and each actor's callbacks.
+struct StressVerifier {
+    /// From this seq on, every subscriber was listening.
+    let checkFrom: UInt64
+    /// The seq of the final snapshot.
+    let finalSeq: UInt64
+    let reference: EventCollector.Seen
+
+    private(set) var replay = JournalReplay()
+    private var checker = InvariantChecker()
+    /// Each controller's callbacks so far, as its actor must have received them.
+    private(set) var expectedDigests: [ControllerID: CallbackDigest] = [:]
+    private var events = Tally(name: "journal replay = published events")
+    private var replies = Tally(name: "every reply = the model's answer at its point")
+    private var history = Tally(name: "R2 and the appearance machine, from the events")
+    private var replayedRecords = 0
+
+    init(checkFrom: UInt64, finalSeq: UInt64, reference: EventCollector.Seen) {
+        self.checkFrom = checkFrom
+        self.finalSeq = finalSeq
+        self.reference = reference
+    }
+
+    struct Tally {
+        var name: String
+        var checked = 0
+        var failures: [String] = []
+        var failureCount = 0
+
+        mutating func fail(_ message: String) {
+            failureCount += 1
+            if failures.count < 8 { failures.append(message) }
+        }
+
+        func check(_ what: String) -> StressCheck {
+            StressCheck(
+                name: name,
+                passed: failureCount == 0 && checked > 0,
+                detail: failureCount == 0 ? "\(checked) \(what)" : "\(failureCount) of \(checked) \(what) differ",
+                failures: failures
+            )
+        }
+    }
+
+    /// Replays `records` and judges `operations`, in sequence order.
+    mutating func run(records: [Containment_V1_JournalRecord], operations: [StressOperation]) {
+        var accepted: [UInt64: StressOperation] = [:]
+        var rejected: [(seq: UInt64, operation: StressOperation)] = []
+        for operation in operations {
+            switch operation.outcome {
+            case .accepted(let commandID, _, _): accepted[commandID] = operation
+            case .rejected(let error) where error.seq > 0: rejected.append((error.seq, operation))
+            case .rejected(let error): judgeUndecodable(operation, error)
+            }
+        }
+        rejected.sort { $0.seq < $1.seq }
+        var next = rejected.startIndex
+        for record in records {
+            while next < rejected.endIndex, rejected[next].seq < record.firstSeq {
+                judgeRejected(rejected[next].operation, at: rejected[next].seq)
+                next += 1
+            }
+            guard replayRecord(record, client: accepted.removeValue(forKey: record.commandID)) else { return }
+        }
+        while next < rejected.endIndex {
+            judgeRejected(rejected[next].operation, at: rejected[next].seq)
+            next += 1
+        }
+        for (commandID, _) in accepted {
+            replies.checked += 1
+            replies.fail("command \(commandID) was accepted but is not in the journal")
+        }
+    }
+
+    private mutating func replayRecord(_ record: Containment_V1_JournalRecord, client: StressOperation?) -> Bool {
+        let wires: [WireEvent]
+        do {
+            wires = try replay.apply(record)
+        } catch {
+            events.fail("\(error); the replay stops here")
+            return false
+        }
+        replayedRecords += 1
+        for wire in wires where wire.seq >= checkFrom {
+            events.checked += 1
+            guard let published = reference.payload(wire.seq) else {
+                events.fail("event \(wire.seq) (\(wire.name)) was not seen by the reference subscriber")
+                continue
+            }
+            if published != wire.bytes {
+                events.fail("event \(wire.seq): published \(describe(published)), replayed \(wire.name) \(wire.controller)")
+            }
+        }
+        let modelEvents = wires.compactMap { try? $0.model() }
+        history.checked += wires.count
+        for problem in checker.follow(modelEvents) { history.fail(problem) }
+        follow(wires)
+        if let client, case .accepted(_, let count, let hash) = client.outcome {
+            replies.checked += 1
+            var journaled = record.commands
+            guard journaled.count == client.commands.count else {
+                replies.fail("command \(record.commandID): the journal holds other commands than the client sent")
+                return true
+            }
+            for index in journaled.indices where journaled[index].create.host != client.commands[index].create.host {
+                journaled[index].create.host = client.commands[index].create.host
+            }
+            if journaled != client.commands {
+                replies.fail("command \(record.commandID): the journal holds other commands than the client sent")
+            } else if count != wires.count || hash != EventHash.of(wires.map(\.bytes)) {
+                replies.fail("command \(record.commandID): the reply's \(count) events differ from the model's \(wires.count)")
+            }
+        }
+        return true
+    }
+
+    /// Keeps each actor's expected digest: every callback delivered to it since its creation.
+    private mutating func follow(_ wires: [WireEvent]) {
+        for wire in wires where WireEvent.isDelivered(wire.name) {
+            let id = ControllerID(wire.controller)
+            switch wire.name {
+            case "controllerCreated": expectedDigests[id] = CallbackDigest()
+            case "controllerDestroyed": expectedDigests[id] = nil
+            default: expectedDigests[id, default: CallbackDigest()].add(seq: wire.seq)
+            }
+        }
+    }
+
+    private mutating func judgeRejected(_ operation: StressOperation, at seq: UInt64) {
+        guard case .rejected(let got) = operation.outcome else { return }
+        replies.checked += 1
+        guard let (model, violation) = replay.judgeRejected(operation.commands) else {
+            replies.fail("client \(operation.client): \(operation.commands.map(\.kindName)) rejected (\(got)) but the model accepts it at seq \(seq)")
+            return
+        }
+        if model.error.code != got.error.code || model.index != got.index {
+            replies.fail("client \(operation.client) at seq \(seq): got \(got.error.code)#\(got.index), the model says \(model.error.code)#\(model.index)")
+        }
+        guard seq >= checkFrom, let violation else { return }
+        events.checked += 1
+        guard let published = reference.payload(seq), var expected = try? WireEvent.decode(published) else {
+            events.fail("ruleViolation \(seq) was not seen by the reference subscriber")
+            return
+        }
+        let time = expected.timeUnixNanos
+        expected = WireEvent(violation, seq: seq, timeUnixNanos: time, commandID: got.commandID)
+        if expected.bytes != published { events.fail("ruleViolation \(seq): published \(describe(published)), the model says otherwise") }
+    }
+
+    /// Refused before the model: decoding the same commands must fail the same way.
+    private mutating func judgeUndecodable(_ operation: StressOperation, _ got: RemoteError) {
+        replies.checked += 1
+        for (index, wire) in operation.commands.enumerated() {
+            do {
+                _ = try wire.request()
+            } catch {
+                if error.code != got.error.code || index != got.index {
+                    replies.fail("undecodable command: got \(got.error.code)#\(got.index), decoding gives \(error.code)#\(index)")
+                }
+                return
+            }
+        }
+        replies.fail("client \(operation.client): \(operation.commands.map(\.kindName)) refused unjudged (\(got)) though it decodes")
+    }
+
+    private func describe(_ payload: [UInt8]) -> String {
+        guard let event = try? WireEvent.decode(payload) else { return "(undecodable)" }
+        return "\(event.name) \(event.controller)"
+    }
+
+    /// The replay's own checks, after ``run(records:operations:)``.
+    func checks(records: Int) -> [StressCheck] {
+        var replayed = events.check("events compared byte for byte (seq \(checkFrom)…\(finalSeq))")
+        if replayedRecords < records {
+            replayed.passed = false
+            replayed.detail += "; only \(replayedRecords) of \(records) records replayed"
+        }
+        return [replayed, replies.check("replies judged"), history.check("events followed")]
+    }
+
+    /// The replayed state against the supervisor's final snapshot.
+    func compare(_ snapshot: WireSnapshot) -> StressCheck {
+        let hostOf = replay.hostOf
+        let mine = WireSnapshot(state: replay.state, seq: snapshot.seq, hosts: snapshot.hosts) { hostOf[$0] ?? "" }
+        var failures: [String] = []
+        if mine.controllers != snapshot.controllers {
+            let theirs = Dictionary(snapshot.controllers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for controller in mine.controllers where theirs[controller.id] != controller {
+                failures.append("controller \(controller.id) differs")
+                if failures.count >= 5 { break }
+            }
+            if mine.controllers.count != snapshot.controllers.count {
+                failures.append("\(mine.controllers.count) controllers replayed, \(snapshot.controllers.count) in the tree")
+            }
+        }
+        if mine.views != snapshot.views { failures.append("the views differ (\(mine.views.count) vs \(snapshot.views.count))") }
+        if mine.windows != snapshot.windows { failures.append("the windows differ") }
+        if mine.transitions != snapshot.transitions { failures.append("the running transitions differ") }
+        let structure = checker.check(replay.state, autoOnly: false)
+        failures += structure.prefix(5).map { "invariant: \($0)" }
+        return StressCheck(
+            name: "journal replay = the final tree",
+            passed: failures.isEmpty,
+            detail: failures.isEmpty
+                ? "\(mine.controllers.count) controllers, \(mine.views.count) views, \(mine.windows.count) windows equal"
+                : "\(failures.count) differences",
+            failures: failures
+        )
+    }
+}
