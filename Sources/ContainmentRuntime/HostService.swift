@@ -57,7 +57,9 @@ public struct HostService: Service {
                     throw error
                 }
             }
-            await Dispatcher(runtime: runtime, kinds: kinds, logger: logger, historyLimit: config.callbackHistory).run(jobs)
+            await Dispatcher(runtime: runtime, kinds: kinds, logger: logger, historyLimit: config.callbackHistory).run(
+                jobs
+            )
             try await served
         } onGracefulShutdown: {
             logger.info("host stopping", metadata: ["host": "\(name)"])

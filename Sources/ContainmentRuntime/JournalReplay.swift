@@ -44,7 +44,9 @@ public struct JournalReplay: Sendable {
             )
         }
         for wire in record.commands {
-            if case .create(let create)? = wire.kind, !create.host.isEmpty { hostOf[ControllerID(create.id)] = create.host }
+            if case .create(let create)? = wire.kind, !create.host.isEmpty {
+                hostOf[ControllerID(create.id)] = create.host
+            }
         }
         let wires = events.enumerated().map { offset, event in
             let host = event.name == "controllerCreated" ? event.controller.flatMap { hostOf[$0] } ?? "" : ""

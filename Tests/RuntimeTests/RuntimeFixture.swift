@@ -86,9 +86,25 @@ final class RuntimeFixture: Sendable {
     }
 
     func run(_ executable: String, _ arguments: [String], input: String? = nil) async throws -> Output {
-        let environment = Environment.inherit.updating([
-            "CONTAINMENT_RUN_DIR": runDirectory, "CONTAINMENT_BIN": Self.binary, "CONTAINMENT_CONFIG": configPath ?? "",
-        ])
+        try await Self.run(
+            executable,
+            arguments,
+            environment: [
+                "CONTAINMENT_RUN_DIR": runDirectory, "CONTAINMENT_BIN": Self.binary,
+                "CONTAINMENT_CONFIG": configPath ?? "",
+            ],
+            input: input
+        )
+    }
+
+    /// Runs a program to completion in the repository, with `environment` over this process's.
+    static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [Environment.Key: String?] = [:],
+        input: String? = nil
+    ) async throws -> Output {
+        let environment = Environment.inherit.updating(environment)
         let result = try await Subprocess.run(
             .path(FilePath(executable)),
             arguments: Arguments(arguments),

@@ -66,7 +66,9 @@ struct StressClient: Sendable {
         if Double.random(in: 0..<1, using: &rng) < invalidRatio { return invalid.next(using: &rng) }
         while true {
             let requests = generator.next(in: replica)
-            if !requests.isEmpty { return InvalidCommands.Pick(wires: requests.map { WireCommand($0) }, requests: requests) }
+            if !requests.isEmpty {
+                return InvalidCommands.Pick(wires: requests.map { WireCommand($0) }, requests: requests)
+            }
         }
     }
 

@@ -48,7 +48,9 @@ struct StressCommand: ParsableCommand {
         }
         guard controllers >= clients * 8 else { throw ValidationError("--controllers must be at least 8 per client") }
         guard (0...1).contains(invalidRatio) else { throw ValidationError("--invalid-ratio must be within 0…1") }
-        guard ops.map({ $0 >= 0 }) ?? (duration > 0) else { throw ValidationError("--ops or --duration must be positive") }
+        guard ops.map({ $0 >= 0 }) ?? (duration > 0) else {
+            throw ValidationError("--ops or --duration must be positive")
+        }
         guard ContainmentState.isValidName(prefix) else { throw ValidationError("--prefix must be a valid id") }
     }
 

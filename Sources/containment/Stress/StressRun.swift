@@ -86,7 +86,8 @@ struct StressRun {
                 StressCheck(
                     name: "daemons stop cleanly on SIGTERM",
                     passed: stopped.isEmpty,
-                    detail: stopped.isEmpty ? "\(daemons.count) exited 0, no socket or pid file left" : "\(stopped.count) did not",
+                    detail: stopped.isEmpty
+                        ? "\(daemons.count) exited 0, no socket or pid file left" : "\(stopped.count) did not",
                     failures: stopped
                 )
             )
@@ -148,9 +149,12 @@ struct StressRun {
         let group = DispatchGroup()
         let context = try Context()
         let endpoint = config.commandEndpoint
-        let perClient = command.ops.map { ops in (0..<clients.count).map { ops / clients.count + ($0 < ops % clients.count ? 1 : 0) } }
+        let perClient = command.ops.map { ops in
+            (0..<clients.count).map { ops / clients.count + ($0 < ops % clients.count ? 1 : 0) }
+        }
         let start = clock.now
-        let deadline: ContinuousClock.Instant? = command.ops == nil ? start + .milliseconds(Int64(command.duration * 1000)) : nil
+        let deadline: ContinuousClock.Instant? =
+            command.ops == nil ? start + .milliseconds(Int64(command.duration * 1000)) : nil
         for (index, client) in clients.enumerated() {
             group.enter()
             let operations = perClient?[index]
@@ -158,7 +162,12 @@ struct StressRun {
                 var client = client
                 do {
                     let connection = try CommandClient(context: context, endpoint: endpoint, timeout: .seconds(30))
-                    let result = client.run(client: connection, operations: operations, deadline: deadline, progress: progress)
+                    let result = client.run(
+                        client: connection,
+                        operations: operations,
+                        deadline: deadline,
+                        progress: progress
+                    )
                     results.withLock { $0.append(result) }
                 } catch {
                     failure.withLock { $0 = "client \(index): \(error)" }

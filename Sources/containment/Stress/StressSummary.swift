@@ -106,7 +106,9 @@ struct StressSummary: Codable, Sendable {
         }
         lines.append("")
         lines.append("process       pid     alive  RSS KiB (start / ¼ / end)   fds (start / ¼ / end)")
-        func column(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+        func column(_ text: String, _ width: Int) -> String {
+            text.padding(toLength: width, withPad: " ", startingAt: 0)
+        }
         for process in processes {
             lines.append(
                 column(process.name, 12) + "  " + column(String(process.pid), 6) + "  "

@@ -103,7 +103,9 @@ struct StressVerifier {
                 continue
             }
             if published != wire.bytes {
-                events.fail("event \(wire.seq): published \(describe(published)), replayed \(wire.name) \(wire.controller)")
+                events.fail(
+                    "event \(wire.seq): published \(describe(published)), replayed \(wire.name) \(wire.controller)"
+                )
             }
         }
         let modelEvents = wires.compactMap { try? $0.model() }
@@ -123,7 +125,9 @@ struct StressVerifier {
             if journaled != client.commands {
                 replies.fail("command \(record.commandID): the journal holds other commands than the client sent")
             } else if count != wires.count || hash != EventHash.of(wires.map(\.bytes)) {
-                replies.fail("command \(record.commandID): the reply's \(count) events differ from the model's \(wires.count)")
+                replies.fail(
+                    "command \(record.commandID): the reply's \(count) events differ from the model's \(wires.count)"
+                )
             }
         }
         return true
@@ -145,11 +149,15 @@ struct StressVerifier {
         guard case .rejected(let got) = operation.outcome else { return }
         replies.checked += 1
         guard let (model, violation) = replay.judgeRejected(operation.commands) else {
-            replies.fail("client \(operation.client): \(operation.commands.map(\.kindName)) rejected (\(got)) but the model accepts it at seq \(seq)")
+            replies.fail(
+                "client \(operation.client): \(operation.commands.map(\.kindName)) rejected (\(got)) but the model accepts it at seq \(seq)"
+            )
             return
         }
         if model.error.code != got.error.code || model.index != got.index {
-            replies.fail("client \(operation.client) at seq \(seq): got \(got.error.code)#\(got.index), the model says \(model.error.code)#\(model.index)")
+            replies.fail(
+                "client \(operation.client) at seq \(seq): got \(got.error.code)#\(got.index), the model says \(model.error.code)#\(model.index)"
+            )
         }
         guard seq >= checkFrom, let violation else { return }
         events.checked += 1
@@ -159,7 +167,9 @@ struct StressVerifier {
         }
         let time = expected.timeUnixNanos
         expected = WireEvent(violation, seq: seq, timeUnixNanos: time, commandID: got.commandID)
-        if expected.bytes != published { events.fail("ruleViolation \(seq): published \(describe(published)), the model says otherwise") }
+        if expected.bytes != published {
+            events.fail("ruleViolation \(seq): published \(describe(published)), the model says otherwise")
+        }
     }
 
     /// Refused before the model: decoding the same commands must fail the same way.
@@ -170,12 +180,16 @@ struct StressVerifier {
                 _ = try wire.request()
             } catch {
                 if error.code != got.error.code || index != got.index {
-                    replies.fail("undecodable command: got \(got.error.code)#\(got.index), decoding gives \(error.code)#\(index)")
+                    replies.fail(
+                        "undecodable command: got \(got.error.code)#\(got.index), decoding gives \(error.code)#\(index)"
+                    )
                 }
                 return
             }
         }
-        replies.fail("client \(operation.client): \(operation.commands.map(\.kindName)) refused unjudged (\(got)) though it decodes")
+        replies.fail(
+            "client \(operation.client): \(operation.commands.map(\.kindName)) refused unjudged (\(got)) though it decodes"
+        )
     }
 
     private func describe(_ payload: [UInt8]) -> String {
@@ -205,10 +219,14 @@ struct StressVerifier {
                 if failures.count >= 5 { break }
             }
             if mine.controllers.count != snapshot.controllers.count {
-                failures.append("\(mine.controllers.count) controllers replayed, \(snapshot.controllers.count) in the tree")
+                failures.append(
+                    "\(mine.controllers.count) controllers replayed, \(snapshot.controllers.count) in the tree"
+                )
             }
         }
-        if mine.views != snapshot.views { failures.append("the views differ (\(mine.views.count) vs \(snapshot.views.count))") }
+        if mine.views != snapshot.views {
+            failures.append("the views differ (\(mine.views.count) vs \(snapshot.views.count))")
+        }
         if mine.windows != snapshot.windows { failures.append("the windows differ") }
         if mine.transitions != snapshot.transitions { failures.append("the running transitions differ") }
         let structure = checker.check(replay.state, autoOnly: false)
