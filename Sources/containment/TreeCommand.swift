@@ -48,7 +48,13 @@ struct InspectCommand: AsyncParsableCommand {
         do {
             let inspected = try connection.client.inspect(ControllerID(controller))
             if !json {
-                print("\(inspected.controller) on host \(inspected.host): \(inspected.callbacks.count) callbacks")
+                let digest = CallbackDigest(count: inspected.receivedCount, hash: inspected.receivedDigest)
+                let shown = inspected.callbacks.count
+                let note = UInt64(shown) < digest.count ? "; the last \(shown) below" : ""
+                print(
+                    "\(inspected.controller) on host \(inspected.host): \(digest.count) callbacks (digest "
+                        + "\(String(digest.hash, radix: 16))\(note))"
+                )
             }
             for event in inspected.callbacks { print(json ? event.json : event.line) }
         } catch {
