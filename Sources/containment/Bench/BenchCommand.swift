@@ -67,8 +67,7 @@ struct BenchCommand: ParsableCommand {
         }
         runner.progress("the model alone")
         let model = ModelFigure.measure(count: settings.modelCommands)
-        let raw = try runner.raw()
-        let runtime = try runner.runtime()
+        let (raw, runtime) = try runner.commands()
         let creation = try runner.creation()
         let report = BenchReport(settings: settings, model: model, raw: raw, runtime: runtime, creation: creation)
         if json {

@@ -10,14 +10,38 @@ enum BenchMessages {
     static func controller(_ client: Int) -> String { "b\(client)" }
 
     /// A request as a client sends it: one `set_alpha` of the client's own controller's root view, by the natural
-    /// party (its owner). The alpha alternates, so every command is accepted and publishes one `alphaChanged`.
+    /// party (its owner), request id `sequence + 1`. The alpha alternates, so every command is accepted and
+    /// publishes one `alphaChanged`. The bytes are SwiftProtobuf's, its body encoded once per client and alpha.
     static func request(client: Int, sequence: Int) -> [UInt8] {
+        let tails = client < requestTails.count ? requestTails[client] : Self.tails(client: client)
+        return withField1(UInt64(sequence + 1), tails[sequence & 1])
+    }
+
+    /// `ClientMessage{commands}` without its request id, for alpha 0.25 and 0.75.
+    private static func tails(client: Int) -> [[UInt8]] {
         let id = ControllerID(controller(client))
-        let alpha = sequence.isMultiple(of: 2) ? 0.25 : 0.75
-        return ClientMessage.with {
-            $0.requestID = UInt64(sequence + 1)
-            $0.commands = .with { $0.commands = [WireCommand(Request(.setAlpha(.root(id), alpha), by: .natural))] }
-        }.bytes
+        return [0.25, 0.75].map { alpha in
+            ClientMessage.with {
+                $0.commands = .with { $0.commands = [WireCommand(Request(.setAlpha(.root(id), alpha), by: .natural))] }
+            }.bytes
+        }
+    }
+
+    private static let requestTails = (0..<64).map { tails(client: $0) }
+
+    /// A message whose field 1 (a varint: `request_id`, `seq`) is `value`, followed by `tail`: field 1 comes first in
+    /// SwiftProtobuf's encoding, so this is the encoding of the message with that field set.
+    static func withField1(_ value: UInt64, _ tail: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = [0x08]
+        bytes.reserveCapacity(tail.count + 11)
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+        bytes.append(contentsOf: tail)
+        return bytes
     }
 
     /// The event such a command publishes, as the supervisor stamps it (seq left out: see ``event(seq:)``).
@@ -37,19 +61,8 @@ enum BenchMessages {
     /// The event's bytes without its seq: field 1 comes first in the encoding, so a seq is prepended cheaply.
     private static let eventTail = alphaChanged.bytes
 
-    /// A real `alphaChanged` event with sequence number `seq`, encoded without going through SwiftProtobuf.
-    static func event(seq: UInt64) -> [UInt8] {
-        var bytes: [UInt8] = [0x08]
-        bytes.reserveCapacity(eventTail.count + 11)
-        var value = seq
-        while value >= 0x80 {
-            bytes.append(UInt8(value & 0x7F) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-        bytes.append(contentsOf: eventTail)
-        return bytes
-    }
+    /// A real `alphaChanged` event with sequence number `seq`.
+    static func event(seq: UInt64) -> [UInt8] { withField1(seq, eventTail) }
 
     /// The reply the supervisor sends to ``request(client:sequence:)``: accepted, with its one event.
     static let reply: [UInt8] = ServerMessage.with {
@@ -62,38 +75,102 @@ enum BenchMessages {
         }
     }.bytes
 
-    /// Whether a reply accepts its command (decoded the same way for the supervisor and for the echo).
+    /// Whether a reply accepts its command: its body is `ServerMessage.accepted` (field 10). Read with
+    /// ``ProtobufScan``, the same way for the supervisor's replies and the echo's.
     static func isAccepted(_ frame: [UInt8]) -> Bool {
-        guard let message = try? ServerMessage(serializedBytes: frame), case .accepted = message.body else {
-            return false
+        var body: UInt64?
+        let valid = ProtobufScan.fields(of: frame) { field, _ in
+            if field != 1 { body = field }
         }
-        return true
+        return valid && body == 10
     }
 }
 
-/// Round trips, one at a time, on one DEALER: the latency of a request and its reply.
-struct RoundTrips {
-    var endpoint: String
-    var count: Int
-    var warmup: Int
+/// A minimal reader of a protobuf message's top-level fields, so clients and subscribers find the one field they
+/// need (a reply's body, an event's seq) without decoding and allocating the whole message.
+enum ProtobufScan {
+    /// Calls `visit` with each top-level field's number and, for a varint, its value; false if the bytes are not a
+    /// well-formed message.
+    static func fields(of bytes: [UInt8], _ visit: (_ field: UInt64, _ varint: UInt64?) -> Void) -> Bool {
+        var index = 0
+        func varint() -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < bytes.count, shift < 64 {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { return value }
+                shift += 7
+            }
+            return nil
+        }
+        while index < bytes.count {
+            guard let tag = varint(), tag >> 3 != 0 else { return false }
+            switch tag & 7 {
+            case 0:
+                guard let value = varint() else { return false }
+                visit(tag >> 3, value)
+            case 1, 5:
+                let size = tag & 7 == 1 ? 8 : 4
+                guard size <= bytes.count - index else { return false }
+                index += size
+                visit(tag >> 3, nil)
+            case 2:
+                guard let length = varint(), length <= UInt64(bytes.count - index) else { return false }
+                index += Int(length)
+                visit(tag >> 3, nil)
+            default:
+                return false
+            }
+        }
+        return index == bytes.count
+    }
 
-    /// Nanoseconds per round trip, in a histogram with three significant digits.
-    func run(context: Context, check: ([UInt8]) -> Bool) throws -> Histogram<UInt64> {
-        let dealer = try context.socket(.dealer)
+    /// The varint field 1 of a message (an event's `seq`), if the message is well formed and has it.
+    static func field1(of bytes: [UInt8]) -> UInt64? {
+        var first: UInt64?
+        let valid = fields(of: bytes) { field, value in
+            if field == 1, first == nil { first = value }
+        }
+        return valid ? first : nil
+    }
+}
+
+/// Round trips, one at a time, on one DEALER: the latency of a request and its reply, in blocks, so raw and
+/// Containment blocks can alternate.
+final class RoundTrips {
+    let endpoint: String
+    private let dealer: Socket
+    private var sequence = 0
+    /// Nanoseconds per recorded round trip, three significant digits.
+    private(set) var histogram = Histogram<UInt64>(
+        highestTrackableValue: 60_000_000_000,
+        numberOfSignificantValueDigits: .three
+    )
+
+    init(context: Context, endpoint: String) throws {
+        self.endpoint = endpoint
+        dealer = try context.socket(.dealer)
         try dealer.set(.receiveTimeout, to: .seconds(10))
         try dealer.connect(endpoint)
-        var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+    }
+
+    /// `count` round trips, recorded unless it is a warm-up.
+    func run(_ count: Int, record: Bool) throws {
         let clock = ContinuousClock()
-        for sequence in 0..<(warmup + count) {
+        for _ in 0..<count {
             let request = BenchMessages.request(client: 0, sequence: sequence)
+            sequence += 1
             let start = clock.now
             try dealer.send(request)
             guard let frames = try dealer.receive() else { throw LoadError("no reply within 10 s from \(endpoint)") }
             let elapsed = clock.now - start
-            guard frames.count == 1, check(frames[0]) else { throw LoadError("an unexpected reply from \(endpoint)") }
-            if sequence >= warmup { _ = histogram.record(elapsed.nanoseconds) }
+            guard frames.count == 1, BenchMessages.isAccepted(frames[0]) else {
+                throw LoadError("an unexpected reply from \(endpoint)")
+            }
+            if record { _ = histogram.record(elapsed.nanoseconds) }
         }
-        return histogram
     }
 }
 
@@ -111,6 +188,12 @@ struct Pipeline {
         var refused = 0
         var seconds = 0.0
         var perSecond: Double { seconds > 0 ? Double(accepted) / seconds : 0 }
+
+        mutating func add(_ other: Result) {
+            accepted += other.accepted
+            refused += other.refused
+            seconds += other.seconds
+        }
     }
 
     enum Length {

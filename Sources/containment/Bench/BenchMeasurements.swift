@@ -110,43 +110,13 @@ struct BenchRunner {
     let progress: (String) -> Void
 
     var duration: Duration { .milliseconds(Int64(settings.seconds * 1_000)) }
-    var warmup: Duration { .milliseconds(Int64(min(1, settings.seconds / 4) * 1_000)) }
 
     // MARK: Raw libzmq
 
-    func raw() throws -> RawFigures {
-        progress("raw ZeroMQ: DEALER→ROUTER round trips and pipelined echo")
-        let endpoint = "ipc://\(directory)/echo.sock"
-        let replyFile = directory + "/reply.bin"
-        try Data(BenchMessages.reply).write(to: URL(fileURLWithPath: replyFile))
-        let ready = directory + "/echo.ready"
-        let echo = try BenchProcess(
-            ["bench-peer", "echo", "--endpoint", endpoint, "--reply-file", replyFile, "--ready-file", ready],
-            log: directory + "/echo.log"
-        )
-        defer { echo.stop() }
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while !FileManager.default.fileExists(atPath: ready) {
-            guard clock.now < deadline, echo.process.isRunning else { throw LoadError("the echo peer did not start") }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        let latency = try RoundTrips(endpoint: endpoint, count: settings.roundTrips, warmup: settings.roundTrips / 10)
-            .run(context: context, check: BenchMessages.isAccepted)
-        let pipelined = try Pipeline(endpoint: endpoint, clients: settings.clients, window: settings.window).run(
-            context: context,
-            .duration(duration, warmup: warmup),
-            request: BenchMessages.request,
-            accepted: BenchMessages.isAccepted
-        )
-        echo.stop()
+    /// PUB→SUB to 1 and 8 subscriber processes.
+    func rawPubSub() throws -> (DeliveryFigure, DeliveryFigure) {
         progress("raw ZeroMQ: PUB→SUB to 1 and 8 subscribers")
-        return RawFigures(
-            roundTrip: Latency(latency),
-            pipelinedPerSecond: pipelined.perSecond,
-            pubSub1: try rawPubSub(subscribers: 1),
-            pubSub8: try rawPubSub(subscribers: 8)
-        )
+        return (try rawPubSub(subscribers: 1), try rawPubSub(subscribers: 8))
     }
 
     /// A PUB in this process sends real `alphaChanged` events (topic and body) to subscriber processes as fast as
@@ -180,10 +150,27 @@ struct BenchRunner {
 
     // MARK: Containment
 
-    func runtime() throws -> RuntimeFigures {
-        progress("Containment: starting a supervisor and a host")
+    /// Round trips and pipelined commands through a supervisor, and the same traffic to the raw echo peer, in
+    /// alternating blocks (so a change in the machine's load weighs on both); then event delivery.
+    func commands() throws -> (raw: RawFigures, runtime: RuntimeFigures) {
+        progress("raw ZeroMQ: starting the echo peer; Containment: starting a supervisor and a host")
+        let echoEndpoint = "ipc://\(directory)/echo.sock"
+        let replyFile = directory + "/reply.bin"
+        try Data(BenchMessages.reply).write(to: URL(fileURLWithPath: replyFile))
+        let ready = directory + "/echo.ready"
+        let echo = try BenchProcess(
+            ["bench-peer", "echo", "--endpoint", echoEndpoint, "--reply-file", replyFile, "--ready-file", ready],
+            log: directory + "/echo.log"
+        )
+        defer { echo.stop() }
         let runtime = try LocalRuntime(hosts: 1, settings: "requestTimeoutMs: 30000\n")
         defer { runtime.stop() }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while !FileManager.default.fileExists(atPath: ready) {
+            guard clock.now < deadline, echo.process.isRunning else { throw LoadError("the echo peer did not start") }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         let endpoint = runtime.config.commandEndpoint
         let client = try CommandClient(context: context, endpoint: endpoint, timeout: .seconds(30))
         for index in 0..<settings.clients {
@@ -193,26 +180,55 @@ struct BenchRunner {
                 WireCommand(Request(.loadView(id), by: .natural)),
             ])
         }
-        progress("Containment: command round trips")
-        let latency = try RoundTrips(endpoint: endpoint, count: settings.roundTrips, warmup: settings.roundTrips / 10)
-            .run(context: context, check: BenchMessages.isAccepted)
-        progress("Containment: pipelined commands")
-        let pipeline = Pipeline(endpoint: endpoint, clients: settings.clients, window: settings.window)
-        let pipelined = try pipeline.run(
-            context: context,
-            .duration(duration, warmup: warmup),
-            request: BenchMessages.request,
-            accepted: BenchMessages.isAccepted
-        )
+
+        progress("round trips, raw and Containment in alternating blocks")
+        let rawTrips = try RoundTrips(context: context, endpoint: echoEndpoint)
+        let trips = try RoundTrips(context: context, endpoint: endpoint)
+        let blocks = 10
+        let block = max(1, settings.roundTrips / blocks)
+        try rawTrips.run(block, record: false)
+        try trips.run(block, record: false)
+        for _ in 0..<blocks {
+            try rawTrips.run(block, record: true)
+            try trips.run(block, record: true)
+        }
+
+        progress("pipelined requests, raw and Containment in alternating rounds")
+        let rounds = 4
+        let round = Duration.milliseconds(Int64(settings.seconds * 1_000 / Double(rounds)))
+        var rawPipelined = Pipeline.Result()
+        var pipelined = Pipeline.Result()
+        for _ in 0..<rounds {
+            for (target, isRaw) in [(echoEndpoint, true), (endpoint, false)] {
+                let result = try Pipeline(endpoint: target, clients: settings.clients, window: settings.window).run(
+                    context: context,
+                    .duration(round, warmup: .milliseconds(200)),
+                    request: BenchMessages.request,
+                    accepted: BenchMessages.isAccepted
+                )
+                if isRaw { rawPipelined.add(result) } else { pipelined.add(result) }
+            }
+        }
+        echo.stop()
+
         progress("Containment: event delivery to 1 and 8 subscribers")
         let delivery1 = try delivery(runtime: runtime, client: client, subscribers: 1)
         let delivery8 = try delivery(runtime: runtime, client: client, subscribers: 8)
-        return RuntimeFigures(
-            roundTrip: Latency(latency),
-            pipelinedPerSecond: pipelined.perSecond,
-            pipelinedRefused: pipelined.refused,
-            delivery1: delivery1,
-            delivery8: delivery8
+        let (pubSub1, pubSub8) = try rawPubSub()
+        return (
+            RawFigures(
+                roundTrip: Latency(rawTrips.histogram),
+                pipelinedPerSecond: rawPipelined.perSecond,
+                pubSub1: pubSub1,
+                pubSub8: pubSub8
+            ),
+            RuntimeFigures(
+                roundTrip: Latency(trips.histogram),
+                pipelinedPerSecond: pipelined.perSecond,
+                pipelinedRefused: pipelined.refused,
+                delivery1: delivery1,
+                delivery8: delivery8
+            )
         )
     }
 

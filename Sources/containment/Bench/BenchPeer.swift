@@ -76,15 +76,16 @@ struct BenchPeerCommand: ParsableCommand {
                     ready = true
                     _ = FileManager.default.createFile(atPath: readyFile, contents: nil)
                 }
-                guard frames.count == 2, let event = try? WireEvent(serializedBytes: frames[1]) else {
+                // The event's seq, read without decoding the rest (the same way for raw messages and real events).
+                guard frames.count == 2, let seq = ProtobufScan.field1(of: frames[1]) else {
                     report.malformed += 1
                     continue
                 }
-                if lastSeq != 0, event.seq != lastSeq + 1 {
+                if lastSeq != 0, seq != lastSeq + 1 {
                     report.gaps += 1
-                    report.missing += event.seq > lastSeq ? Int(event.seq - lastSeq - 1) : 0
+                    report.missing += seq > lastSeq ? Int(seq - lastSeq - 1) : 0
                 }
-                lastSeq = event.seq
+                lastSeq = seq
                 report.received += 1
                 // Warm-up traffic (the subscriptions settling) is published under runtime/ and not measured.
                 if frames[0].starts(with: Self.runtimePrefix) { continue }
