@@ -26,17 +26,20 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Controllers to create (default 100000; quick 5000).") var controllers: Int?
     @Option(help: "Hosts they are created over (default 16; quick 4).") var hosts: Int?
     @Option(help: "Creations per batch.") var batch = 100
+    @Option(help: "set_alpha commands (each one event) per request while event delivery is measured (even).")
+    var eventsPerRequest = 16
     @Flag(help: "Keep the working directory (peer logs, reports).") var keep = false
 
     func validate() throws {
         for (name, value) in [
             ("--round-trips", roundTrips), ("--pub-sub-messages", pubSubMessages), ("--model-commands", modelCommands),
             ("--controllers", controllers), ("--hosts", hosts), ("--clients", clients), ("--window", window),
-            ("--batch", batch),
+            ("--batch", batch), ("--events-per-request", eventsPerRequest),
         ] where (value ?? 1) < 1 {
             throw ValidationError("\(name) must be at least 1")
         }
         if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be positive") }
+        if !eventsPerRequest.isMultiple(of: 2) { throw ValidationError("--events-per-request must be even") }
     }
 
     func run() throws {
@@ -51,6 +54,7 @@ struct BenchCommand: ParsableCommand {
             controllers: controllers ?? (quick ? 5_000 : 100_000),
             hosts: hosts ?? (quick ? 4 : 16),
             batch: batch,
+            eventsPerRequest: eventsPerRequest,
             requestBytes: BenchMessages.request(client: 0, sequence: 0).count,
             replyBytes: BenchMessages.reply.count,
             eventTopicBytes: BenchMessages.eventTopic.count,

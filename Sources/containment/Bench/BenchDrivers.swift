@@ -29,6 +29,20 @@ enum BenchMessages {
 
     private static let requestTails = (0..<64).map { tails(client: $0) }
 
+    /// A batch of `size` (even) `set_alpha` commands of the client's controller, alternating 0.25 and 0.75: one
+    /// transaction that publishes `size` events. Drives event delivery.
+    static func batch(client: Int, sequence: Int, size: Int) -> [UInt8] {
+        withField1(UInt64(sequence + 1), batchTail(client: client, size: size))
+    }
+
+    static func batchTail(client: Int, size: Int) -> [UInt8] {
+        let id = ControllerID(controller(client))
+        let commands = (0..<size).map { index in
+            WireCommand(Request(.setAlpha(.root(id), index.isMultiple(of: 2) ? 0.25 : 0.75), by: .natural))
+        }
+        return ClientMessage.with { $0.commands = .with { $0.commands = commands } }.bytes
+    }
+
     /// A message whose field 1 (a varint: `request_id`, `seq`) is `value`, followed by `tail`: field 1 comes first in
     /// SwiftProtobuf's encoding, so this is the encoding of the message with that field set.
     static func withField1(_ value: UInt64, _ tail: [UInt8]) -> [UInt8] {

@@ -96,6 +96,7 @@ struct BenchSettings: Codable, Sendable {
     var controllers: Int
     var hosts: Int
     var batch: Int
+    var eventsPerRequest: Int
     var requestBytes: Int
     var replyBytes: Int
     var eventTopicBytes: Int
@@ -251,11 +252,15 @@ struct BenchRunner {
         // A destroy of nobody is rejected and publishes a ruleViolation (under runtime/): the warm-up.
         let nobody = WireCommand(.system(.destroy(ControllerID("bench-nobody"))))
         try group.waitUntilReady { _ = try? client.submit([nobody]) }
+        // Each request a batch of set_alpha commands, each publishing an event: the event path is what is driven.
+        let tails = (0..<settings.clients).map {
+            BenchMessages.batchTail(client: $0, size: settings.eventsPerRequest)
+        }
         _ = try Pipeline(endpoint: runtime.config.commandEndpoint, clients: settings.clients, window: settings.window)
             .run(
                 context: context,
                 .duration(duration, warmup: .zero),
-                request: BenchMessages.request,
+                request: { client, sequence in BenchMessages.withField1(UInt64(sequence + 1), tails[client]) },
                 accepted: BenchMessages.isAccepted
             )
         return DeliveryFigure(try group.reports(timeout: .seconds(120)))
