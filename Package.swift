@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // `containment bench` only: latency percentiles.
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // Tests only: runs the daemons, scripts and clients as real processes.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
@@ -72,8 +74,10 @@ let package = Package(
                 "ContainmentWorkload",
                 "ContainmentBus",
                 "ContainmentRuntime",
+                "ContainmentWorkload",
                 "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -2,7 +2,9 @@ import ContainmentBus
 import Foundation
 import SwiftProtobuf
 
-/// The supervisor's journal of accepted commands: length-delimited `JournalRecord`s, appended before each reply.
+/// The supervisor's journal of accepted commands: length-delimited `JournalRecord`s. ``append(_:)`` buffers a record;
+/// ``flush()`` hands every buffered record to the kernel in one write, and the supervisor calls it before it sends
+/// the events and replies of those records.
 final class JournalWriter {
     private let handle: FileHandle
     let path: String
@@ -19,22 +21,33 @@ final class JournalWriter {
         self.handle = handle
     }
 
+    /// Records not yet written: length-delimited, in order.
+    private var buffer: [UInt8] = []
+
+    /// Buffers one record; it reaches the file at the next ``flush()``, or now when the buffer passes 1 MiB.
     func append(_ record: Containment_V1_JournalRecord) throws {
         let body = record.bytes
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(body.count + 5)
         var length = UInt64(body.count)
         repeat {
             var byte = UInt8(length & 0x7F)
             length >>= 7
             if length != 0 { byte |= 0x80 }
-            bytes.append(byte)
+            buffer.append(byte)
         } while length != 0
-        bytes.append(contentsOf: body)
-        try handle.write(contentsOf: bytes)
+        buffer.append(contentsOf: body)
+        if buffer.count > 1 << 20 { try flush() }
+    }
+
+    /// Writes every buffered record to the file (one `write`), so they have reached the kernel when it returns.
+    /// On failure the records are dropped (and the error thrown): a journal never holds a record twice.
+    func flush() throws {
+        guard !buffer.isEmpty else { return }
+        defer { buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20) }
+        try handle.write(contentsOf: buffer)
     }
 
     deinit {
+        try? flush()
         try? handle.close()
     }
 

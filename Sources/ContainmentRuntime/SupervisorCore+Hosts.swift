@@ -118,15 +118,19 @@ extension SupervisorCore {
         }
     }
 
+    /// Queues a delivery to a connected host (sent by the next ``flush()``, which queues it back here if the host
+    /// turns out to be gone); keeps it for the host's return when it is not connected.
     func sendDelivery(_ events: [WireEvent], to host: String) {
         guard var record = hosts[host] else { return }
-        guard record.up, let peer = record.routingID,
-            send(.with { $0.body = .delivery(.with { $0.events = events }) }, to: peer)
-        else {
+        guard record.up, let peer = record.routingID else {
             record.pending.append(contentsOf: events)
             hosts[host] = record
             return
         }
+        let bytes =
+            encodedBytes(of: events).map { PreEncoded.delivery(events: $0) }
+            ?? ServerMessage.with { $0.body = .delivery(.with { $0.events = events }) }.bytes
+        outbox.append(.send(peer: peer, body: bytes, delivery: (host, events)))
     }
 
     // MARK: Inspect

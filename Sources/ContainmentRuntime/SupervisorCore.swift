@@ -26,6 +26,14 @@ final class SupervisorCore {
         var transition: RunningTransition
     }
 
+    /// A message waiting for the journal to be flushed (see ``flush()``).
+    enum Outgoing {
+        /// An event: topic and body, for the PUB.
+        case publish(topic: [UInt8], body: [UInt8])
+        /// A message to a peer of the ROUTER; a delivery names its host and events, queued again if it cannot go.
+        case send(peer: [UInt8], body: [UInt8], delivery: (host: String, events: [WireEvent])?)
+    }
+
     struct ForwardedInspect {
         var client: [UInt8]
         var requestID: UInt64
@@ -52,6 +60,16 @@ final class SupervisorCore {
     var timers: [TransitionTimer] = []
     var inspects: [UInt64: ForwardedInspect] = [:]
     var nextForwardID: UInt64 = 1
+    /// Events and messages produced since the last ``flush()``, in the order they are to go out.
+    var outbox: [Outgoing] = []
+    /// Messages handled before the outbox is flushed while more are waiting.
+    static let batchLimit = 128
+    /// The serialized events published since the last flush, from seq `encodedFrom` on: replies and deliveries
+    /// carrying them are assembled from these bytes (``PreEncoded``) instead of encoding every event again.
+    var encoded: [[UInt8]] = []
+    var encodedFrom: UInt64 = 1
+    /// `CATEGORY/NAME/` of each event name seen, as topic bytes.
+    var topicPrefixes: [String: [UInt8]] = [:]
 
     init(context: Context, config: RuntimeConfig, logger: Logger) throws {
         self.config = config
@@ -75,9 +93,11 @@ final class SupervisorCore {
             var wire = WireCommand(request, host: host)
             if request.by == .natural { wire.by = "" }
             if let error = submit([wire], from: nil) {
+                flush()
                 throw ConfigError("The topology's \(request.command.name) was rejected: \(error.error)")
             }
         }
+        flush()
     }
 
     /// Serves until the context is shut down (graceful shutdown), then returns.
@@ -95,6 +115,7 @@ final class SupervisorCore {
                 fireTimers()
                 checkHeartbeats()
                 expireInspects()
+                flush()
             } catch let error where error.code == .contextTerminated {
                 break
             } catch {
@@ -113,10 +134,15 @@ final class SupervisorCore {
         return wait
     }
 
-    /// Handles every message waiting on the ROUTER.
+    /// Handles every message waiting on the ROUTER, flushing the outbox after every ``batchLimit`` of them and at the
+    /// end.
     private func drainRouter() throws(ZMQError) {
+        var handled = 0
+        defer { flush() }
         while let frames = try router.receive(dontWait: true) {
             handle(frames)
+            handled += 1
+            if handled.isMultiple(of: Self.batchLimit) { flush() }
         }
     }
 
@@ -150,10 +176,14 @@ final class SupervisorCore {
         case .snapshot:
             reply(to: sender, requestID: message.requestID, .snapshot(snapshot()))
         case .hello(let hello):
+            // What could not be delivered so far must be pending before a host's registration takes it.
+            flush()
             welcome(hello, from: sender, requestID: message.requestID)
         case .heartbeat(let heartbeat):
+            flush()
             beat(heartbeat.host, from: sender)
         case .goodbye(let goodbye):
+            flush()
             hostLeft(goodbye.host, from: sender)
         case .inspect(let request):
             forwardInspect(request, from: sender, requestID: message.requestID)
@@ -183,6 +213,11 @@ final class SupervisorCore {
     // MARK: Sending
 
     func reply(to peer: [UInt8], requestID: UInt64, _ body: ServerMessage.OneOf_Body) {
+        if case .accepted(let accepted) = body, let events = encodedBytes(of: accepted.events) {
+            let bytes = PreEncoded.accepted(requestID: requestID, commandID: accepted.commandID, events: events)
+            outbox.append(.send(peer: peer, body: bytes, delivery: nil))
+            return
+        }
         let message = ServerMessage.with {
             $0.requestID = requestID
             $0.body = body
@@ -190,29 +225,81 @@ final class SupervisorCore {
         send(message, to: peer)
     }
 
-    /// Sends to a peer of the ROUTER; false when the peer is gone (libzmq reports it as unreachable).
-    @discardableResult
-    func send(_ message: ServerMessage, to peer: [UInt8]) -> Bool {
-        do {
-            return try router.send([peer, message.bytes])
-        } catch {
-            logger.debug("cannot reach a peer: \(error)")
-            return false
-        }
+    /// Queues a message to a peer of the ROUTER (sent by the next ``flush()``).
+    func send(_ message: ServerMessage, to peer: [UInt8]) {
+        outbox.append(.send(peer: peer, body: message.bytes, delivery: nil))
     }
 
-    /// Stamps an event with the next sequence number and publishes it.
+    /// Stamps an event with the next sequence number and queues it for publication (by the next ``flush()``).
     @discardableResult
     func publish(_ event: Event, commandID: UInt64, time: Int64) -> WireEvent {
         seq += 1
         let host = event.name == "controllerCreated" ? event.controller.flatMap { hostOf[$0] } ?? "" : ""
         let wire = WireEvent(event, seq: seq, timeUnixNanos: time, commandID: commandID, host: host)
-        do {
-            _ = try publisher.send([Array(wire.topic.utf8), wire.bytes])
-        } catch {
-            logger.error("cannot publish event \(seq): \(error)")
-        }
+        let body = wire.bytes
+        if encoded.isEmpty { encodedFrom = seq }
+        encoded.append(body)
+        outbox.append(.publish(topic: topic(of: wire), body: body))
         return wire
+    }
+
+    /// The topic frame of an event (`WireEvent.topic`), its `CATEGORY/NAME/` part computed once per name.
+    private func topic(of wire: WireEvent) -> [UInt8] {
+        var topic: [UInt8]
+        if let prefix = topicPrefixes[wire.name] {
+            topic = prefix
+        } else {
+            topic = Array("\(EventCategory(eventName: wire.name).rawValue)/\(wire.name)/".utf8)
+            topicPrefixes[wire.name] = topic
+        }
+        topic.append(contentsOf: wire.controller.utf8)
+        return topic
+    }
+
+    /// The bytes `publish` serialized for these events, if all of them were published since the last flush (the
+    /// seq of an event names its bytes there); `nil` otherwise.
+    func encodedBytes(of events: [WireEvent]) -> [[UInt8]]? {
+        var bytes: [[UInt8]] = []
+        bytes.reserveCapacity(events.count)
+        for event in events {
+            guard event.seq >= encodedFrom, event.seq - encodedFrom < UInt64(encoded.count) else { return nil }
+            bytes.append(encoded[Int(event.seq - encodedFrom)])
+        }
+        return bytes
+    }
+
+    /// Writes the journal's buffered records to the kernel, then sends what the outbox holds, in order: no event is
+    /// published and no reply sent before the record of its command is written. A delivery that cannot reach its
+    /// host (gone, as libzmq reports) is queued for the host's return.
+    func flush() {
+        do {
+            try journal.flush()
+        } catch {
+            logger.error("cannot write the journal \(journal.path): \(error)")
+        }
+        guard !outbox.isEmpty else { return }
+        let outgoing = outbox
+        outbox.removeAll(keepingCapacity: true)
+        encoded.removeAll(keepingCapacity: true)
+        for message in outgoing {
+            switch message {
+            case .publish(let topic, let body):
+                do {
+                    _ = try publisher.send([topic, body])
+                } catch {
+                    logger.error("cannot publish an event: \(error)")
+                }
+            case .send(let peer, let body, let delivery):
+                let sent: Bool
+                do {
+                    sent = try router.send([peer, body])
+                } catch {
+                    logger.debug("cannot reach a peer: \(error)")
+                    sent = false
+                }
+                if !sent, let delivery { hosts[delivery.host]?.pending.append(contentsOf: delivery.events) }
+            }
+        }
     }
 
     static func now() -> Int64 {

@@ -122,6 +122,12 @@ extension WriteOnlySocketOption where Value == Bool {
     public static var xpubVerbose: Self {
         .init(name: ZMQ_XPUB_VERBOSE, label: "ZMQ_XPUB_VERBOSE", codec: .bool)
     }
+
+    /// `ZMQ_XPUB_NODROP` (XPUB, PUB): at the high-water mark, fail the send with `EAGAIN` (``Socket/send(_:dontWait:)``
+    /// returns `false`) instead of dropping the message for the subscribers that are that far behind.
+    public static var xpubNoDrop: Self {
+        .init(name: ZMQ_XPUB_NODROP, label: "ZMQ_XPUB_NODROP", codec: .bool)
+    }
 }
 
 /// How an option's value travels through `zmq_setsockopt` / `zmq_getsockopt`.

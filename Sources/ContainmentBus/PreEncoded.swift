@@ -1,0 +1,52 @@
+/// The messages the supervisor sends most, assembled from events it has already serialized (to publish them): byte
+/// for byte what SwiftProtobuf writes for the same message — fields in field-number order, proto3 defaults left out,
+/// a set `oneof` message written even when empty — without encoding every event a second and a third time.
+public enum PreEncoded {
+    /// `ServerMessage{request_id, accepted: {command_id, events}}`, the events given serialized.
+    public static func accepted(requestID: UInt64, commandID: UInt64, events: [[UInt8]]) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(events.reduce(11) { $0 + $1.count + 3 })
+        if commandID != 0 {
+            body.append(0x08)  // field 1, varint
+            appendVarint(commandID, to: &body)
+        }
+        for event in events { appendField(2, event, to: &body) }
+        return server(requestID: requestID, field: 10, body)
+    }
+
+    /// `ServerMessage{delivery: {events}}` (request id 0), the events given serialized.
+    public static func delivery(events: [[UInt8]]) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(events.reduce(0) { $0 + $1.count + 3 })
+        for event in events { appendField(1, event, to: &body) }
+        return server(requestID: 0, field: 14, body)
+    }
+
+    /// A `ServerMessage` with `request_id` and the `oneof` body in field `field`.
+    private static func server(requestID: UInt64, field: UInt64, _ body: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(body.count + 16)
+        if requestID != 0 {
+            bytes.append(0x08)  // field 1, varint
+            appendVarint(requestID, to: &bytes)
+        }
+        appendField(field, body, to: &bytes)
+        return bytes
+    }
+
+    /// A length-delimited field: its tag, the length, the bytes.
+    private static func appendField(_ field: UInt64, _ value: [UInt8], to bytes: inout [UInt8]) {
+        appendVarint(field << 3 | 2, to: &bytes)
+        appendVarint(UInt64(value.count), to: &bytes)
+        bytes.append(contentsOf: value)
+    }
+
+    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+}

@@ -1,0 +1,251 @@
+import ArgumentParser
+import ContainmentBus
+import Foundation
+import ZeroMQ
+
+/// `containment bench`: every figure of the runtime beside its baseline, measured in one run on this machine.
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure the model, raw ZeroMQ and Containment in one run, each figure beside its baseline.",
+        discussion: """
+            Starts its own processes (echo and subscriber peers, a supervisor and hosts) in a fresh directory and \
+            stops them. Prints a table (or --json) and whether each target is met; exits 0 either way. See \
+            docs/BENCH.md for what each figure measures.
+            """
+    )
+
+    @Flag(help: "Scaled down to run in seconds (a smoke test; figures are rough).") var quick = false
+    @Flag(help: "Print the figures as JSON.") var json = false
+    @Option(help: "Round trips timed for each latency figure (default 20000; quick 2000).") var roundTrips: Int?
+    @Option(help: "Seconds each throughput figure is measured (default 5; quick 1).") var seconds: Double?
+    @Option(help: "Pipelined clients (DEALERs).") var clients = 4
+    @Option(help: "Requests each pipelined client keeps outstanding.") var window = 16
+    @Option(help: "Messages each raw PUB→SUB run publishes (default 500000; quick 50000).") var pubSubMessages: Int?
+    @Option(help: "Steps of the model's recorded stream (default 200000; quick 20000).") var modelCommands: Int?
+    @Option(help: "Controllers to create (default 100000; quick 5000).") var controllers: Int?
+    @Option(help: "Hosts they are created over (default 16; quick 4).") var hosts: Int?
+    @Option(help: "Creations per batch.") var batch = 100
+    @Option(help: "set_alpha commands (each one event) per request while event delivery is measured (even).")
+    var eventsPerRequest = 16
+    @Flag(help: "Keep the working directory (peer logs, reports).") var keep = false
+
+    func validate() throws {
+        for (name, value) in [
+            ("--round-trips", roundTrips), ("--pub-sub-messages", pubSubMessages), ("--model-commands", modelCommands),
+            ("--controllers", controllers), ("--hosts", hosts), ("--clients", clients), ("--window", window),
+            ("--batch", batch), ("--events-per-request", eventsPerRequest),
+        ] where (value ?? 1) < 1 {
+            throw ValidationError("\(name) must be at least 1")
+        }
+        if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be positive") }
+        if !eventsPerRequest.isMultiple(of: 2) { throw ValidationError("--events-per-request must be even") }
+    }
+
+    func run() throws {
+        let settings = BenchSettings(
+            quick: quick,
+            roundTrips: roundTrips ?? (quick ? 2_000 : 20_000),
+            seconds: seconds ?? (quick ? 1 : 5),
+            clients: clients,
+            window: window,
+            pubSubMessages: pubSubMessages ?? (quick ? 50_000 : 500_000),
+            modelCommands: modelCommands ?? (quick ? 20_000 : 200_000),
+            controllers: controllers ?? (quick ? 5_000 : 100_000),
+            hosts: hosts ?? (quick ? 4 : 16),
+            batch: batch,
+            eventsPerRequest: eventsPerRequest,
+            requestBytes: BenchMessages.request(client: 0, sequence: 0).count,
+            replyBytes: BenchMessages.reply.count,
+            eventTopicBytes: BenchMessages.eventTopic.count,
+            eventBytes: BenchMessages.event(seq: 1_000_000).count
+        )
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "containment-bench-\(getpid())-\(UInt32.random(in: 0..<UInt32.max))"
+        ).path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { if !keep { try? FileManager.default.removeItem(atPath: directory) } }
+        let json = json
+        let runner = BenchRunner(settings: settings, directory: directory, context: try Context()) { step in
+            if !json { FileHandle.standardError.write(Data("bench: \(step)\n".utf8)) }
+        }
+        runner.progress("the model alone")
+        let model = ModelFigure.measure(count: settings.modelCommands)
+        let (raw, runtime) = try runner.commands()
+        let creation = try runner.creation()
+        let report = BenchReport(settings: settings, model: model, raw: raw, runtime: runtime, creation: creation)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(report.table)
+        }
+    }
+}
+
+/// Every figure, the targets, and the two ways to print them.
+struct BenchReport: Codable, Sendable {
+    struct Target: Codable, Sendable {
+        var target: String
+        var value: String
+        var met: Bool
+    }
+
+    var settings: BenchSettings
+    var model: ModelFigure
+    var raw: RawFigures
+    var runtime: RuntimeFigures
+    var creation: CreationFigure
+    var ratios: [String: Double]
+    var targets: [Target]
+
+    init(
+        settings: BenchSettings,
+        model: ModelFigure,
+        raw: RawFigures,
+        runtime: RuntimeFigures,
+        creation: CreationFigure
+    ) {
+        self.settings = settings
+        self.model = model
+        self.raw = raw
+        self.runtime = runtime
+        self.creation = creation
+        func ratio(_ value: Double, _ baseline: Double) -> Double { baseline > 0 ? value / baseline : 0 }
+        ratios = [
+            "roundTripP50": ratio(runtime.roundTrip.p50, raw.roundTrip.p50),
+            "roundTripP99": ratio(runtime.roundTrip.p99, raw.roundTrip.p99),
+            "roundTripP999": ratio(runtime.roundTrip.p999, raw.roundTrip.p999),
+            "pipelined": ratio(runtime.pipelinedPerSecond, raw.pipelinedPerSecond),
+            "delivery1": ratio(runtime.delivery1.perSecond, raw.pubSub1.perSecond),
+            "delivery8": ratio(runtime.delivery8.perSecond, raw.pubSub8.perSecond),
+        ]
+        let r = ratios
+        let gaps = runtime.delivery1.gaps + runtime.delivery8.gaps
+        targets = [
+            Target(
+                target: "model ≥ 1,000,000 commands/s",
+                value: Self.count(model.commandsPerSecond),
+                met: model.commandsPerSecond >= 1_000_000
+            ),
+            Target(
+                target: "round trip p50 ≤ 2× raw",
+                value: Self.times(r["roundTripP50"]),
+                met: (r["roundTripP50"] ?? .infinity) <= 2
+            ),
+            Target(
+                target: "round trip p99 ≤ 4× raw",
+                value: Self.times(r["roundTripP99"]),
+                met: (r["roundTripP99"] ?? .infinity) <= 4
+            ),
+            Target(
+                target: "pipelined ≥ 100,000 accepted commands/s",
+                value: Self.count(runtime.pipelinedPerSecond),
+                met: runtime.pipelinedPerSecond >= 100_000
+            ),
+            Target(
+                target: "delivery to 1 subscriber ≥ 50% of raw PUB→SUB",
+                value: Self.percent(r["delivery1"]),
+                met: (r["delivery1"] ?? 0) >= 0.5
+            ),
+            Target(
+                target: "delivery to 8 subscribers ≥ 50% of raw PUB→SUB",
+                value: Self.percent(r["delivery8"]),
+                met: (r["delivery8"] ?? 0) >= 0.5
+            ),
+            Target(target: "events gap-free", value: "\(gaps) gaps", met: gaps == 0),
+            Target(
+                target: "100,000 controllers over 16 hosts",
+                value: "\(Self.count(Double(creation.controllers))) over \(creation.hosts)",
+                met: creation.controllers >= 100_000 && creation.hosts >= 16
+            ),
+            Target(
+                target: "supervisor ≤ 1 KiB per controller",
+                value: Self.bytes(creation.supervisorBytesPerController),
+                met: creation.supervisorBytesPerController <= 1024
+            ),
+            Target(
+                target: "host ≤ 2 KiB per controller",
+                value: Self.bytes(creation.hostBytesPerController),
+                met: creation.hostBytesPerController <= 2048
+            ),
+        ]
+    }
+
+    var table: String {
+        let r = ratios
+        let rows: [[String]] = [
+            ["figure", "Containment", "raw ZeroMQ", "ratio"],
+            ["model alone, commands/s (1 thread)", Self.count(model.commandsPerSecond), "", ""],
+            [
+                "round trip p50", Self.micros(runtime.roundTrip.p50), Self.micros(raw.roundTrip.p50),
+                Self.times(r["roundTripP50"]),
+            ],
+            [
+                "round trip p99", Self.micros(runtime.roundTrip.p99), Self.micros(raw.roundTrip.p99),
+                Self.times(r["roundTripP99"]),
+            ],
+            [
+                "round trip p99.9", Self.micros(runtime.roundTrip.p999), Self.micros(raw.roundTrip.p999),
+                Self.times(r["roundTripP999"]),
+            ],
+            [
+                "pipelined \(settings.clients)×\(settings.window), replies/s", Self.count(runtime.pipelinedPerSecond),
+                Self.count(raw.pipelinedPerSecond), Self.percent(r["pipelined"]),
+            ],
+            [
+                "events/s to 1 subscriber", Self.count(runtime.delivery1.perSecond),
+                Self.count(raw.pubSub1.perSecond), Self.percent(r["delivery1"]),
+            ],
+            [
+                "events/s to each of 8 subscribers", Self.count(runtime.delivery8.perSecond),
+                Self.count(raw.pubSub8.perSecond), Self.percent(r["delivery8"]),
+            ],
+            [
+                "create \(Self.count(Double(creation.controllers))) controllers / \(creation.hosts) hosts",
+                String(format: "%.2f s", creation.seconds), "", "",
+            ],
+            ["  creations/s", Self.count(creation.perSecond), "", ""],
+            ["memory per controller, supervisor", Self.bytes(creation.supervisorBytesPerController), "", ""],
+            ["memory per controller, host", Self.bytes(creation.hostBytesPerController), "", ""],
+        ]
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        func line(_ row: [String]) -> String {
+            row.enumerated().map { column, text in
+                let pad = String(repeating: " ", count: widths[column] - text.count)
+                return column == 0 ? text + pad : pad + text
+            }.joined(separator: "   ")
+        }
+        var lines = rows.map(line)
+        lines.insert(String(repeating: "-", count: lines[0].count), at: 1)
+        lines.append("")
+        lines.append(
+            "messages: request \(settings.requestBytes) B, reply \(settings.replyBytes) B, event "
+                + "\(settings.eventTopicBytes) + \(settings.eventBytes) B; ratios: Containment / raw"
+        )
+        lines.append("")
+        let targetWidth = targets.map(\.target.count).max() ?? 0
+        lines.append("targets")
+        for target in targets {
+            lines.append(
+                "  \(target.met ? "met   " : "MISSED")  \(target.target)"
+                    + String(repeating: " ", count: targetWidth - target.target.count) + "  \(target.value)"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func count(_ value: Double) -> String {
+        let formatter = NumberFormatter()
+        formatter.numberStyle = .decimal
+        formatter.maximumFractionDigits = 0
+        formatter.locale = Locale(identifier: "en_US")
+        return formatter.string(from: NSNumber(value: value.rounded())) ?? "\(Int(value))"
+    }
+
+    static func micros(_ value: Double) -> String { String(format: "%.1f µs", value) }
+    static func bytes(_ value: Double) -> String { String(format: "%.0f B", value) }
+    static func times(_ value: Double?) -> String { value.map { String(format: "%.2f×", $0) } ?? "" }
+    static func percent(_ value: Double?) -> String { value.map { String(format: "%.0f%%", $0 * 100) } ?? "" }
+}

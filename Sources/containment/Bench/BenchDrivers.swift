@@ -1,0 +1,394 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+import Histogram
+import ZeroMQ
+
+/// The messages every measurement sends, so the raw ZeroMQ figures move exactly the bytes Containment moves.
+enum BenchMessages {
+    /// The controllers the command measurements act on: one per client, each with a loaded root view.
+    static func controller(_ client: Int) -> String { "b\(client)" }
+
+    /// A request as a client sends it: one `set_alpha` of the client's own controller's root view, by the natural
+    /// party (its owner), request id `sequence + 1`. The alpha alternates, so every command is accepted and
+    /// publishes one `alphaChanged`. The bytes are SwiftProtobuf's, its body encoded once per client and alpha.
+    static func request(client: Int, sequence: Int) -> [UInt8] {
+        let tails = client < requestTails.count ? requestTails[client] : Self.tails(client: client)
+        return withField1(UInt64(sequence + 1), tails[sequence & 1])
+    }
+
+    /// `ClientMessage{commands}` without its request id, for alpha 0.25 and 0.75.
+    private static func tails(client: Int) -> [[UInt8]] {
+        let id = ControllerID(controller(client))
+        return [0.25, 0.75].map { alpha in
+            ClientMessage.with {
+                $0.commands = .with { $0.commands = [WireCommand(Request(.setAlpha(.root(id), alpha), by: .natural))] }
+            }.bytes
+        }
+    }
+
+    private static let requestTails = (0..<64).map { tails(client: $0) }
+
+    /// A batch of `size` (even) `set_alpha` commands of the client's controller, alternating 0.25 and 0.75: one
+    /// transaction that publishes `size` events. Drives event delivery.
+    static func batch(client: Int, sequence: Int, size: Int) -> [UInt8] {
+        withField1(UInt64(sequence + 1), batchTail(client: client, size: size))
+    }
+
+    static func batchTail(client: Int, size: Int) -> [UInt8] {
+        let id = ControllerID(controller(client))
+        let commands = (0..<size).map { index in
+            WireCommand(Request(.setAlpha(.root(id), index.isMultiple(of: 2) ? 0.25 : 0.75), by: .natural))
+        }
+        return ClientMessage.with { $0.commands = .with { $0.commands = commands } }.bytes
+    }
+
+    /// A message whose field 1 (a varint: `request_id`, `seq`) is `value`, followed by `tail`: field 1 comes first in
+    /// SwiftProtobuf's encoding, so this is the encoding of the message with that field set.
+    static func withField1(_ value: UInt64, _ tail: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = [0x08]
+        bytes.reserveCapacity(tail.count + 11)
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+        bytes.append(contentsOf: tail)
+        return bytes
+    }
+
+    /// The event such a command publishes, as the supervisor stamps it (seq left out: see ``event(seq:)``).
+    static let alphaChanged: WireEvent = {
+        let id = ControllerID(controller(0))
+        return WireEvent(
+            .alphaChanged(view: .root(id), alpha: 0.75, by: .controller(id)),
+            seq: 0,
+            timeUnixNanos: 1_700_000_000_000_000_000,
+            commandID: 1_234_567
+        )
+    }()
+
+    /// The topic the supervisor publishes that event under.
+    static let eventTopic = Array(alphaChanged.topic.utf8)
+
+    /// The event's bytes without its seq: field 1 comes first in the encoding, so a seq is prepended cheaply.
+    private static let eventTail = alphaChanged.bytes
+
+    /// A real `alphaChanged` event with sequence number `seq`.
+    static func event(seq: UInt64) -> [UInt8] { withField1(seq, eventTail) }
+
+    /// The reply the supervisor sends to ``request(client:sequence:)``: accepted, with its one event.
+    static let reply: [UInt8] = ServerMessage.with {
+        $0.requestID = 123_456
+        $0.accepted = .with {
+            $0.commandID = 1_234_567
+            var event = alphaChanged
+            event.seq = 2_345_678
+            $0.events = [event]
+        }
+    }.bytes
+
+    /// Whether a reply accepts its command: its body is `ServerMessage.accepted` (field 10). Read with
+    /// ``ProtobufScan``, the same way for the supervisor's replies and the echo's.
+    static func isAccepted(_ frame: [UInt8]) -> Bool {
+        var body: UInt64?
+        let valid = ProtobufScan.fields(of: frame) { field, _ in
+            if field != 1 { body = field }
+        }
+        return valid && body == 10
+    }
+}
+
+/// A minimal reader of a protobuf message's top-level fields, so clients and subscribers find the one field they
+/// need (a reply's body, an event's seq) without decoding and allocating the whole message.
+enum ProtobufScan {
+    /// Calls `visit` with each top-level field's number and, for a varint, its value; false if the bytes are not a
+    /// well-formed message.
+    static func fields(of bytes: [UInt8], _ visit: (_ field: UInt64, _ varint: UInt64?) -> Void) -> Bool {
+        var index = 0
+        func varint() -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < bytes.count, shift < 64 {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { return value }
+                shift += 7
+            }
+            return nil
+        }
+        while index < bytes.count {
+            guard let tag = varint(), tag >> 3 != 0 else { return false }
+            switch tag & 7 {
+            case 0:
+                guard let value = varint() else { return false }
+                visit(tag >> 3, value)
+            case 1, 5:
+                let size = tag & 7 == 1 ? 8 : 4
+                guard size <= bytes.count - index else { return false }
+                index += size
+                visit(tag >> 3, nil)
+            case 2:
+                guard let length = varint(), length <= UInt64(bytes.count - index) else { return false }
+                index += Int(length)
+                visit(tag >> 3, nil)
+            default:
+                return false
+            }
+        }
+        return index == bytes.count
+    }
+
+    /// The varint field 1 of a message (an event's `seq`), if the message is well formed and has it.
+    static func field1(of bytes: [UInt8]) -> UInt64? {
+        var first: UInt64?
+        let valid = fields(of: bytes) { field, value in
+            if field == 1, first == nil { first = value }
+        }
+        return valid ? first : nil
+    }
+}
+
+/// Round trips, one at a time, on one DEALER: the latency of a request and its reply, in blocks, so raw and
+/// Containment blocks can alternate.
+final class RoundTrips {
+    let endpoint: String
+    private let dealer: Socket
+    private var sequence = 0
+    /// Nanoseconds per recorded round trip, three significant digits.
+    private(set) var histogram = Histogram<UInt64>(
+        highestTrackableValue: 60_000_000_000,
+        numberOfSignificantValueDigits: .three
+    )
+
+    init(context: Context, endpoint: String) throws {
+        self.endpoint = endpoint
+        dealer = try context.socket(.dealer)
+        try dealer.set(.receiveTimeout, to: .seconds(10))
+        try dealer.connect(endpoint)
+    }
+
+    /// `count` round trips, recorded unless it is a warm-up.
+    func run(_ count: Int, record: Bool) throws {
+        let clock = ContinuousClock()
+        for _ in 0..<count {
+            let request = BenchMessages.request(client: 0, sequence: sequence)
+            sequence += 1
+            let start = clock.now
+            try dealer.send(request)
+            guard let frames = try dealer.receive() else { throw LoadError("no reply within 10 s from \(endpoint)") }
+            let elapsed = clock.now - start
+            guard frames.count == 1, BenchMessages.isAccepted(frames[0]) else {
+                throw LoadError("an unexpected reply from \(endpoint)")
+            }
+            if record { _ = histogram.record(elapsed.nanoseconds) }
+        }
+    }
+}
+
+/// Several DEALERs on one thread, each keeping a window of requests outstanding: how many requests a server answers
+/// per second when it never waits for a client.
+struct Pipeline {
+    var endpoint: String
+    var clients: Int
+    var window: Int
+
+    struct Result: Sendable {
+        /// Replies that `accepted` approved, within the measured span.
+        var accepted = 0
+        /// Other replies within the measured span.
+        var refused = 0
+        var seconds = 0.0
+        var perSecond: Double { seconds > 0 ? Double(accepted) / seconds : 0 }
+
+        mutating func add(_ other: Result) {
+            accepted += other.accepted
+            refused += other.refused
+            seconds += other.seconds
+        }
+    }
+
+    enum Length {
+        /// Send for this long; replies are counted after `warmup`, until the end.
+        case duration(Duration, warmup: Duration)
+        /// Send this many requests in all; measured from the first send to the last reply.
+        case total(Int)
+    }
+
+    func run(
+        context: Context,
+        _ length: Length,
+        request: (_ client: Int, _ sequence: Int) -> [UInt8],
+        accepted: ([UInt8]) -> Bool
+    ) throws -> Result {
+        var sockets: [Socket] = []
+        var poller = Poller()
+        for _ in 0..<clients {
+            let dealer = try context.socket(.dealer)
+            try dealer.set(.sendHighWaterMark, to: 0)
+            try dealer.set(.receiveHighWaterMark, to: 0)
+            try dealer.connect(endpoint)
+            poller.register(dealer)
+            sockets.append(dealer)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var measureFrom = start
+        var stopAt: ContinuousClock.Instant?
+        var limit = Int.max
+        switch length {
+        case .duration(let duration, let warmup):
+            measureFrom = start + warmup
+            stopAt = start + warmup + duration
+        case .total(let total):
+            limit = total
+        }
+        var sent = 0
+        var sequences = [Int](repeating: 0, count: clients)
+        var outstanding = [Int](repeating: 0, count: clients)
+        var result = Result()
+        var lastReply = start
+        func send(_ client: Int) throws {
+            try sockets[client].send(request(client, sequences[client]))
+            sequences[client] += 1
+            outstanding[client] += 1
+            sent += 1
+        }
+        for client in 0..<clients {
+            for _ in 0..<window where sent < limit { try send(client) }
+        }
+        var sending = true
+        while outstanding.contains(where: { $0 > 0 }) {
+            let ready = try poller.poll(timeout: .seconds(30))
+            if ready.isEmpty { throw LoadError("no reply for 30 s from \(endpoint)") }
+            for item in ready {
+                while let frames = try sockets[item.index].receive(dontWait: true) {
+                    let now = clock.now
+                    outstanding[item.index] -= 1
+                    if let stopAt, now >= stopAt { sending = false }
+                    if sending, now >= measureFrom {
+                        if frames.count == 1, accepted(frames[0]) { result.accepted += 1 } else { result.refused += 1 }
+                        lastReply = now
+                    }
+                    if sending, sent < limit { try send(item.index) }
+                }
+            }
+        }
+        switch length {
+        case .duration(let duration, _): result.seconds = duration.seconds
+        case .total: result.seconds = (lastReply - start).seconds
+        }
+        return result
+    }
+}
+
+/// A process of this binary (`bench-peer …`), its output in a log file.
+final class BenchProcess {
+    let process: Process
+
+    init(_ arguments: [String], log: String) throws {
+        guard FileManager.default.createFile(atPath: log, contents: nil) else {
+            throw LoadError("cannot create \(log)")
+        }
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: LocalRuntime.executable)
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits up to `timeout` for the process to exit on its own; SIGTERM after that.
+    func wait(timeout: Duration) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while process.isRunning, clock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        stop()
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
+
+/// Subscriber processes (`bench-peer subscribe`), made ready by warm-up traffic before anything is measured.
+struct SubscriberGroup {
+    let processes: [BenchProcess]
+    let readyFiles: [String]
+    let reportFiles: [String]
+
+    init(count: Int, endpoint: String, directory: String, tag: String, measured: Int, highWaterMark: Int) throws {
+        var processes: [BenchProcess] = []
+        var readyFiles: [String] = []
+        var reportFiles: [String] = []
+        for index in 0..<count {
+            let base = "\(directory)/\(tag)-sub\(index)"
+            readyFiles.append(base + ".ready")
+            reportFiles.append(base + ".json")
+            processes.append(
+                try BenchProcess(
+                    [
+                        "bench-peer", "subscribe", "--endpoint", endpoint, "--ready-file", base + ".ready",
+                        "--report-file", base + ".json", "--count", "\(measured)", "--high-water-mark",
+                        "\(highWaterMark)",
+                    ],
+                    log: base + ".log"
+                )
+            )
+        }
+        self.processes = processes
+        self.readyFiles = readyFiles
+        self.reportFiles = reportFiles
+    }
+
+    /// Calls `warm` (which publishes something under `runtime/`) until every subscriber has received a message.
+    func waitUntilReady(timeout: Duration = .seconds(30), warm: () throws -> Void) throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while !readyFiles.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
+            guard clock.now < deadline else {
+                stop()
+                throw LoadError("the subscribers did not receive anything in \(timeout)")
+            }
+            try warm()
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+
+    /// Waits for every subscriber's report.
+    func reports(timeout: Duration) throws -> [SubscriberReport] {
+        try processes.enumerated().map { index, process in
+            process.wait(timeout: timeout)
+            guard let data = FileManager.default.contents(atPath: reportFiles[index]) else {
+                throw LoadError("subscriber \(index) wrote no report")
+            }
+            return try JSONDecoder().decode(SubscriberReport.self, from: data)
+        }
+    }
+
+    func stop() { processes.forEach { $0.stop() } }
+}
+
+/// What a group of subscribers saw: the slowest one's rate, and every gap.
+struct DeliveryFigure: Codable, Sendable {
+    var subscribers: Int
+    /// Messages per second at the slowest subscriber.
+    var perSecond: Double
+    /// Measured messages each subscriber received (the fewest).
+    var messages: Int
+    var gaps: Int
+    var missing: Int
+
+    init(_ reports: [SubscriberReport]) {
+        subscribers = reports.count
+        perSecond = reports.map(\.rate).min() ?? 0
+        messages = reports.map(\.measured).min() ?? 0
+        gaps = reports.map(\.gaps).reduce(0, +)
+        missing = reports.map(\.missing).reduce(0, +)
+    }
+}

@@ -1,0 +1,343 @@
+import ContainmentBus
+import ContainmentModel
+import ContainmentWorkload
+import Foundation
+import Histogram
+import ZeroMQ
+
+/// Round-trip percentiles, in microseconds.
+struct Latency: Codable, Sendable {
+    var count: Int
+    var p50: Double
+    var p99: Double
+    var p999: Double
+    var max: Double
+
+    init(_ histogram: Histogram<UInt64>) {
+        count = Int(histogram.totalCount)
+        p50 = Double(histogram.valueAtPercentile(50)) / 1_000
+        p99 = Double(histogram.valueAtPercentile(99)) / 1_000
+        p999 = Double(histogram.valueAtPercentile(99.9)) / 1_000
+        max = Double(histogram.max) / 1_000
+    }
+}
+
+/// The model alone: a recorded random stream applied on one thread.
+struct ModelFigure: Codable, Sendable {
+    var commands: Int
+    var accepted: Int
+    var events: Int
+    var seconds: Double
+    var commandsPerSecond: Double
+    var eventsPerSecond: Double
+
+    /// Records `count` steps untimed, then times three passes and keeps the median.
+    static func measure(count: Int) -> ModelFigure {
+        let stream = ModelThroughput(seed: 1, count: count, poolSize: 300)
+        let clock = ContinuousClock()
+        var passes: [(Duration, ModelThroughput.Tally)] = []
+        for _ in 0..<3 {
+            let start = clock.now
+            let tally = stream.run()
+            passes.append((clock.now - start, tally))
+        }
+        passes.sort { $0.0 < $1.0 }
+        let (elapsed, tally) = passes[1]
+        let seconds = elapsed.seconds
+        return ModelFigure(
+            commands: stream.steps.count,
+            accepted: tally.accepted,
+            events: tally.events,
+            seconds: seconds,
+            commandsPerSecond: Double(stream.steps.count) / seconds,
+            eventsPerSecond: Double(tally.events) / seconds
+        )
+    }
+}
+
+/// libzmq alone, between this process and a `bench-peer`: the baselines.
+struct RawFigures: Codable, Sendable {
+    var roundTrip: Latency
+    var pipelinedPerSecond: Double
+    var pubSub1: DeliveryFigure
+    var pubSub8: DeliveryFigure
+}
+
+/// Containment: the same traffic through a real supervisor and hosts.
+struct RuntimeFigures: Codable, Sendable {
+    var roundTrip: Latency
+    var pipelinedPerSecond: Double
+    var pipelinedRefused: Int
+    var delivery1: DeliveryFigure
+    var delivery8: DeliveryFigure
+}
+
+/// Many controllers created over many hosts, and what they cost in memory.
+struct CreationFigure: Codable, Sendable {
+    var controllers: Int
+    var hosts: Int
+    var seconds: Double
+    var perSecond: Double
+    var supervisorBytesPerController: Double
+    var hostBytesPerController: Double
+    var supervisorDeltaKiB: Int
+    var hostDeltaKiB: [Int]
+}
+
+/// The settings of a run, so every figure can be reproduced.
+struct BenchSettings: Codable, Sendable {
+    var quick: Bool
+    var roundTrips: Int
+    var seconds: Double
+    var clients: Int
+    var window: Int
+    var pubSubMessages: Int
+    var modelCommands: Int
+    var controllers: Int
+    var hosts: Int
+    var batch: Int
+    var eventsPerRequest: Int
+    var requestBytes: Int
+    var replyBytes: Int
+    var eventTopicBytes: Int
+    var eventBytes: Int
+}
+
+/// Runs the measurements, each in its own processes.
+struct BenchRunner {
+    let settings: BenchSettings
+    let directory: String
+    let context: Context
+    let progress: (String) -> Void
+
+    var duration: Duration { .milliseconds(Int64(settings.seconds * 1_000)) }
+
+    // MARK: Raw libzmq
+
+    /// PUB→SUB to 1 and 8 subscriber processes.
+    func rawPubSub() throws -> (DeliveryFigure, DeliveryFigure) {
+        progress("raw ZeroMQ: PUB→SUB to 1 and 8 subscribers")
+        return (try rawPubSub(subscribers: 1), try rawPubSub(subscribers: 8))
+    }
+
+    /// A PUB in this process sends real `alphaChanged` events (topic and body) to subscriber processes as fast as
+    /// the slowest one takes them: no drops (`ZMQ_XPUB_NODROP`), so every gap would be a bug.
+    private func rawPubSub(subscribers count: Int) throws -> DeliveryFigure {
+        let endpoint = "ipc://\(directory)/pub\(count).sock"
+        let publisher = try context.socket(.pub)
+        try publisher.set(.sendHighWaterMark, to: 10_000)
+        try publisher.set(.xpubNoDrop, to: true)
+        try publisher.bind(endpoint)
+        defer { publisher.close() }
+        let group = try SubscriberGroup(
+            count: count,
+            endpoint: endpoint,
+            directory: directory,
+            tag: "raw\(count)",
+            measured: settings.pubSubMessages,
+            highWaterMark: 10_000
+        )
+        var seq: UInt64 = 0
+        let warmTopic = Array("runtime/warm".utf8)
+        func publish(_ topic: [UInt8]) throws {
+            seq += 1
+            let frames = [topic, BenchMessages.event(seq: seq)]
+            while try !publisher.send(frames) { usleep(20) }
+        }
+        try group.waitUntilReady { try publish(warmTopic) }
+        for _ in 0..<settings.pubSubMessages { try publish(BenchMessages.eventTopic) }
+        return DeliveryFigure(try group.reports(timeout: .seconds(120)))
+    }
+
+    // MARK: Containment
+
+    /// Round trips and pipelined commands through a supervisor, and the same traffic to the raw echo peer, in
+    /// alternating blocks (so a change in the machine's load weighs on both); then event delivery.
+    func commands() throws -> (raw: RawFigures, runtime: RuntimeFigures) {
+        progress("raw ZeroMQ: starting the echo peer; Containment: starting a supervisor and a host")
+        let echoEndpoint = "ipc://\(directory)/echo.sock"
+        let replyFile = directory + "/reply.bin"
+        try Data(BenchMessages.reply).write(to: URL(fileURLWithPath: replyFile))
+        let ready = directory + "/echo.ready"
+        let echo = try BenchProcess(
+            ["bench-peer", "echo", "--endpoint", echoEndpoint, "--reply-file", replyFile, "--ready-file", ready],
+            log: directory + "/echo.log"
+        )
+        defer { echo.stop() }
+        let runtime = try LocalRuntime(hosts: 1, settings: "requestTimeoutMs: 30000\n")
+        defer { runtime.stop() }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while !FileManager.default.fileExists(atPath: ready) {
+            guard clock.now < deadline, echo.process.isRunning else { throw LoadError("the echo peer did not start") }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let endpoint = runtime.config.commandEndpoint
+        let client = try CommandClient(context: context, endpoint: endpoint, timeout: .seconds(30))
+        for index in 0..<settings.clients {
+            let id = ControllerID(BenchMessages.controller(index))
+            _ = try client.submit([
+                WireCommand(.system(.create(id, kind: .content)), host: "h0"),
+                WireCommand(Request(.loadView(id), by: .natural)),
+            ])
+        }
+
+        progress("round trips, raw and Containment alternating")
+        let rawTrips = try RoundTrips(context: context, endpoint: echoEndpoint)
+        let trips = try RoundTrips(context: context, endpoint: endpoint)
+        // One raw round trip, one through Containment, and so on: a burst of load elsewhere on the machine lands on
+        // both alike, which matters for the tail percentiles on a shared machine.
+        let warmup = max(1, settings.roundTrips / 10)
+        for index in 0..<(warmup + settings.roundTrips) {
+            try rawTrips.run(1, record: index >= warmup)
+            try trips.run(1, record: index >= warmup)
+        }
+
+        progress("pipelined requests, raw and Containment in alternating rounds")
+        let rounds = 4
+        let round = Duration.milliseconds(Int64(settings.seconds * 1_000 / Double(rounds)))
+        var rawPipelined = Pipeline.Result()
+        var pipelined = Pipeline.Result()
+        for _ in 0..<rounds {
+            for (target, isRaw) in [(echoEndpoint, true), (endpoint, false)] {
+                let result = try Pipeline(endpoint: target, clients: settings.clients, window: settings.window).run(
+                    context: context,
+                    .duration(round, warmup: .milliseconds(200)),
+                    request: BenchMessages.request,
+                    accepted: BenchMessages.isAccepted
+                )
+                if isRaw { rawPipelined.add(result) } else { pipelined.add(result) }
+            }
+        }
+        echo.stop()
+
+        progress("Containment: event delivery to 1 and 8 subscribers")
+        let delivery1 = try delivery(runtime: runtime, client: client, subscribers: 1)
+        let delivery8 = try delivery(runtime: runtime, client: client, subscribers: 8)
+        let (pubSub1, pubSub8) = try rawPubSub()
+        return (
+            RawFigures(
+                roundTrip: Latency(rawTrips.histogram),
+                pipelinedPerSecond: rawPipelined.perSecond,
+                pubSub1: pubSub1,
+                pubSub8: pubSub8
+            ),
+            RuntimeFigures(
+                roundTrip: Latency(trips.histogram),
+                pipelinedPerSecond: pipelined.perSecond,
+                pipelinedRefused: pipelined.refused,
+                delivery1: delivery1,
+                delivery8: delivery8
+            )
+        )
+    }
+
+    /// Subscribers count what the supervisor publishes while pipelined clients drive it as hard as they can.
+    private func delivery(
+        runtime: LocalRuntime,
+        client: CommandClient,
+        subscribers count: Int
+    ) throws
+        -> DeliveryFigure
+    {
+        let group = try SubscriberGroup(
+            count: count,
+            endpoint: runtime.config.eventEndpoint,
+            directory: directory,
+            tag: "events\(count)",
+            measured: 0,
+            highWaterMark: 0
+        )
+        // A destroy of nobody is rejected and publishes a ruleViolation (under runtime/): the warm-up.
+        let nobody = WireCommand(.system(.destroy(ControllerID("bench-nobody"))))
+        try group.waitUntilReady { _ = try? client.submit([nobody]) }
+        // Each request a batch of set_alpha commands, each publishing an event: the event path is what is driven.
+        let tails = (0..<settings.clients).map {
+            BenchMessages.batchTail(client: $0, size: settings.eventsPerRequest)
+        }
+        _ = try Pipeline(endpoint: runtime.config.commandEndpoint, clients: settings.clients, window: settings.window)
+            .run(
+                context: context,
+                .duration(duration, warmup: .zero),
+                request: { client, sequence in BenchMessages.withField1(UInt64(sequence + 1), tails[client]) },
+                accepted: BenchMessages.isAccepted
+            )
+        return DeliveryFigure(try group.reports(timeout: .seconds(120)))
+    }
+
+    // MARK: Creation and memory
+
+    func creation() throws -> CreationFigure {
+        progress("Containment: starting a supervisor and \(settings.hosts) hosts")
+        let runtime = try LocalRuntime(
+            hosts: settings.hosts,
+            settings: "requestTimeoutMs: 60000\nheartbeatTimeoutMs: 30000\n",
+            timeout: .seconds(60)
+        )
+        defer { runtime.stop() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = runtime.sample()
+        progress("Containment: creating \(settings.controllers) controllers in batches of \(settings.batch)")
+        let total = settings.controllers
+        let batch = settings.batch
+        let hosts = runtime.hostNames
+        let batches = (total + batch - 1) / batch
+        var next = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        let created = try Pipeline(endpoint: runtime.config.commandEndpoint, clients: 2, window: 4).run(
+            context: context,
+            .total(batches),
+            request: { _, _ in
+                let first = next * batch
+                next += 1
+                let commands = (first..<min(total, first + batch)).map { index in
+                    WireCommand(
+                        .system(.create(ControllerID("n\(index)"), kind: .content)),
+                        host: hosts[index % hosts.count]
+                    )
+                }
+                return ClientMessage.with {
+                    $0.requestID = UInt64(next)
+                    $0.commands = .with { $0.commands = commands }
+                }.bytes
+            },
+            accepted: BenchMessages.isAccepted
+        )
+        guard created.accepted == batches else {
+            throw LoadError("\(batches - created.accepted) of \(batches) creation batches were refused")
+        }
+        // Each host handles its deliveries and a forwarded inspect in order: once it answers an inspect of the last
+        // controller it was given, it has an actor for every one.
+        let client = try CommandClient(
+            context: context,
+            endpoint: runtime.config.commandEndpoint,
+            timeout: .seconds(90)
+        )
+        for (offset, host) in hosts.enumerated() {
+            let last = (0..<total).last { $0 % hosts.count == offset }
+            guard let last else { continue }
+            let reply = try client.inspect(ControllerID("n\(last)"))
+            guard reply.host == host else { throw LoadError("n\(last) is on \(reply.host), not \(host)") }
+        }
+        let seconds = (clock.now - start).seconds
+        Thread.sleep(forTimeInterval: 0.5)
+        let after = runtime.sample()
+        func delta(_ name: String) -> Int {
+            (after.first { $0.name == name }?.residentKiB ?? 0) - (before.first { $0.name == name }?.residentKiB ?? 0)
+        }
+        let hostDeltas = hosts.map(delta)
+        let perHost = Double(total) / Double(hosts.count)
+        let meanHostDelta = Double(hostDeltas.reduce(0, +)) / Double(max(1, hostDeltas.count))
+        return CreationFigure(
+            controllers: total,
+            hosts: hosts.count,
+            seconds: seconds,
+            perSecond: Double(total) / seconds,
+            supervisorBytesPerController: Double(delta("supervisor") * 1024) / Double(total),
+            hostBytesPerController: meanHostDelta * 1024 / perHost,
+            supervisorDeltaKiB: delta("supervisor"),
+            hostDeltaKiB: hostDeltas
+        )
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Subprocess
+import SystemPackage
+import Testing
+
+/// `containment bench` runs end to end, scaled right down, and reports every figure. No timing is asserted.
+@Suite struct BenchTests {
+    @Test func aTinyBenchReportsEveryFigure() async throws {
+        let result = try await Subprocess.run(
+            .path(FilePath(RuntimeFixture.binary)),
+            arguments: [
+                "bench", "--quick", "--json", "--round-trips", "200", "--seconds", "0.3", "--pub-sub-messages", "2000",
+                "--model-commands", "2000", "--controllers", "400", "--hosts", "2", "--clients", "2", "--window", "4",
+            ],
+            output: .string(limit: 1 << 20),
+            error: .string(limit: 1 << 20)
+        )
+        let stdout = result.standardOutput
+        #expect(result.terminationStatus.isSuccess, "\(result.standardError)")
+        let report = try #require(JSON.object(stdout), "not JSON: \(stdout)")
+        let sections: [String: [String]] = [
+            "model": ["commandsPerSecond", "eventsPerSecond"],
+            "raw": ["roundTrip", "pipelinedPerSecond", "pubSub1", "pubSub8"],
+            "runtime": ["roundTrip", "pipelinedPerSecond", "delivery1", "delivery8"],
+            "creation": ["controllers", "hosts", "seconds", "supervisorBytesPerController", "hostBytesPerController"],
+            "ratios": ["roundTripP50", "roundTripP99", "roundTripP999", "pipelined", "delivery1", "delivery8"],
+        ]
+        for (section, keys) in sections {
+            let object = try #require(report[section] as? [String: Any], "no \(section)")
+            for key in keys { #expect(object[key] != nil, "\(section).\(key) is missing") }
+        }
+        for section in ["raw", "runtime"] {
+            let roundTrip = (report[section] as? [String: Any])?["roundTrip"] as? [String: Any]
+            for key in ["p50", "p99", "p999"] { #expect(roundTrip?[key] != nil, "\(section).roundTrip.\(key)") }
+        }
+        let runtime = report["runtime"] as? [String: Any]
+        for delivery in ["delivery1", "delivery8"] {
+            let figure = runtime?[delivery] as? [String: Any]
+            #expect(figure?["gaps"] as? Int == 0, "\(delivery) saw gaps")
+            #expect((figure?["messages"] as? Int ?? 0) > 0, "\(delivery) received nothing")
+        }
+        let targets = try #require(report["targets"] as? [[String: Any]])
+        #expect(targets.count == 10)
+        #expect(targets.allSatisfy { $0["target"] is String && $0["met"] is Bool })
+    }
+}
