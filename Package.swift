@@ -71,7 +71,6 @@ let package = Package(
             name: "containment",
             dependencies: [
                 "ContainmentModel",
-                "ContainmentWorkload",
                 "ContainmentBus",
                 "ContainmentRuntime",
                 "ContainmentWorkload",

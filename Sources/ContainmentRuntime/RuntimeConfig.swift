@@ -58,6 +58,8 @@ public struct RuntimeConfig: Sendable, Equatable {
         }
         let file: File
         do {
+            // A file of comments only (or nothing) sets nothing: every key is optional.
+            guard try Yams.load(yaml: text) != nil else { return config }
             file = try YAMLDecoder().decode(File.self, from: text)
         } catch {
             throw ConfigError("The runtime configuration \(path) is not valid: \(error)")

@@ -118,13 +118,3 @@ struct SubscriberReport: Codable, Sendable {
     /// Measured messages per second (the first one starts the clock).
     var rate: Double { seconds > 0 ? Double(measured - 1) / seconds : 0 }
 }
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-
-    var nanoseconds: UInt64 {
-        UInt64(clamping: components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000)
-    }
-}
