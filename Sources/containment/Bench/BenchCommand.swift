@@ -75,9 +75,7 @@ struct BenchCommand: ParsableCommand {
         let creation = try runner.creation()
         let report = BenchReport(settings: settings, model: model, raw: raw, runtime: runtime, creation: creation)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try printJSON(report)
         } else {
             print(report.table)
         }

@@ -80,9 +80,7 @@ struct StressCommand: ParsableCommand {
             throw error
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            try printJSON(summary)
         } else {
             print(summary.table)
         }
