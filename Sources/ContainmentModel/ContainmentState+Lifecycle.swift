@@ -131,19 +131,19 @@ extension ContainmentState {
     /// only covered by a presentation (its views hold the context the presentation stands on).
     mutating func memoryWarning(_ targets: [ControllerID]?, by party: Party) throws(ContainmentError) {
         try checkSystem(party, doing: "send memory warnings")
-        let ids: Set<ControllerID>
+        let ordered: [ControllerID]
         if let targets {
             for id in targets { _ = try controller(id) }
-            ids = Set(targets)
+            ordered = treeOrder(Set(targets))
         } else {
-            ids = Set(controllers.keys)
+            ordered = treeOrderOfAll()
         }
-        for id in treeOrder(ids) {
+        for id in ordered {
             emit(.didReceiveMemoryWarning(id))
-            guard let record = controllers[id], isViewLoaded(id), !isPlaced(view: .root(id)),
+            guard isViewLoaded(id), let record = controllers[id], record.presenting == nil,
+                !isPlaced(view: .root(id)),
                 window(rootedAt: id) == nil,
-                record.presenting == nil,
-                !transitions.contains(where: { [$0.parent, $0.from, $0.to].contains(id) })
+                !transitions.contains(where: { $0.parent == id || $0.from == id || $0.to == id })
             else { continue }
             unloadViews(of: record)
         }

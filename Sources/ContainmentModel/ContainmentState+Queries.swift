@@ -65,8 +65,36 @@ extension ContainmentState {
     /// A view is on screen when it is in the view tree of an attached window (directly, or in a presented
     /// controller's tree placed over one), no view on the path is hidden, and no presentation that hides its context
     /// covers it (SPEC §4, §7).
+    ///
+    /// One walk up the superviews checks both: no view on the way is hidden, and none is the root view of a context
+    /// that a hiding presentation covers.
     public func isOnScreen(view: ViewID) -> Bool {
-        isPlaced(view: view) && !isCovered(view: view)
+        var current = view
+        while true {
+            guard let record = views[current], !record.hidden else { return false }
+            if current.isRoot, isHiddenContext(current.owner) { return false }
+            guard let superview = record.superview else { break }
+            current = superview
+        }
+        return isPlacedTop(current)
+    }
+
+    /// True when a presentation that hides its context stands on `id`. At most one presentation stands on a
+    /// controller, and the context records it as its `presented`.
+    private func isHiddenContext(_ id: ControllerID) -> Bool {
+        guard !presentations.isEmpty, let presented = controllers[id]?.presented,
+            let presentation = presentations[presented]
+        else { return false }
+        return presentation.hidesContext && presentation.context == id
+    }
+
+    /// The top of a view hierarchy is placed when it is a window's root view, or the root view of a presented
+    /// controller whose context is placed.
+    private func isPlacedTop(_ top: ViewID) -> Bool {
+        guard top.isRoot else { return false }
+        if window(rootedAt: top.owner) != nil { return true }
+        if let presentation = presentations[top.owner] { return isPlaced(view: .root(presentation.context)) }
+        return false
     }
 
     /// In a window's tree, or a presented controller's tree whose context is, with no hidden view on the way.
@@ -77,18 +105,7 @@ extension ContainmentState {
             guard let superview = record.superview else { break }
             current = superview
         }
-        guard current.isRoot else { return false }
-        if window(rootedAt: current.owner) != nil { return true }
-        if let presentation = presentations[current.owner] { return isPlaced(view: .root(presentation.context)) }
-        return false
-    }
-
-    /// Under a presentation that takes its context's subtree off screen.
-    func isCovered(view: ViewID) -> Bool {
-        presentations.values.contains { presentation in
-            presentation.hidesContext
-                && (view == .root(presentation.context) || isView(view, inside: .root(presentation.context)))
-        }
+        return isPlacedTop(current)
     }
 
     /// The window a controller's views are placed in (through presentations), if any.
@@ -134,6 +151,21 @@ extension ContainmentState {
             current = parent
         }
         return path.reversed()
+    }
+
+    /// Every controller in callback order: ``treeOrder(_:)`` of all of them, without the set: the tops are the
+    /// controllers without a parent, in creation order, and every child is a controller.
+    func treeOrderOfAll() -> [ControllerID] {
+        var ordered: [ControllerID] = []
+        ordered.reserveCapacity(controllers.count)
+        func visit(_ id: ControllerID) {
+            ordered.append(id)
+            guard let children = controllers[id]?.children else { return }
+            for child in children { visit(child) }
+        }
+        let tops = controllers.values.lazy.filter { $0.parent == nil }.map { ($0.serial, $0.id) }.sorted { $0.0 < $1.0 }
+        for (_, top) in tops { visit(top) }
+        return ordered
     }
 
     /// `ids` in callback order: parent first, then children in `children` order, depth first.

@@ -23,11 +23,11 @@ extension ContainmentState {
         controllers[id] = controller
     }
 
+    /// Changes the controller `id` in place (one lookup), if there is one.
     mutating func updateController(_ id: ControllerID, _ body: (inout Controller) -> Void) {
-        guard var controller = controllers[id] else { return }
-        journal.undo.append(.controller(id, controller))
-        body(&controller)
-        controllers[id] = controller
+        guard let index = controllers.index(forKey: id) else { return }
+        journal.undo.append(.controller(id, controllers.values[index]))
+        body(&controllers.values[index])
     }
 
     mutating func setView(_ view: View?, _ id: ViewID) {
@@ -35,11 +35,11 @@ extension ContainmentState {
         views[id] = view
     }
 
+    /// Changes the view `id` in place (one lookup), if there is one.
     mutating func updateView(_ id: ViewID, _ body: (inout View) -> Void) {
-        guard var view = views[id] else { return }
-        journal.undo.append(.view(id, view))
-        body(&view)
-        views[id] = view
+        guard let index = views.index(forKey: id) else { return }
+        journal.undo.append(.view(id, views.values[index]))
+        body(&views.values[index])
     }
 
     mutating func setWindow(_ window: Window?, _ id: WindowID) {
