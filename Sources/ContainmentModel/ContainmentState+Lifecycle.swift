@@ -10,10 +10,13 @@ extension ContainmentState {
         guard Self.isValidName(id.rawValue), Self.isValidName(kind.rawValue) else {
             throw ContainmentError(
                 .malformed,
-                "\"\(id)\" of kind \"\(kind)\": ids and kinds are non-empty, without spaces, \"/\" or control characters."
+                deferred:
+                    "\"\(id)\" of kind \"\(kind)\": ids and kinds are non-empty, without spaces, \"/\" or control characters."
             )
         }
-        guard controllers[id] == nil else { throw ContainmentError(.duplicateID, "A controller \(id) already exists.") }
+        guard controllers[id] == nil else {
+            throw ContainmentError(.duplicateID, deferred: "A controller \(id) already exists.")
+        }
         setController(Controller(id: id, kind: kind, properties: properties, serial: takeSerial()), id)
         emit(.controllerCreated(id, kind: kind))
     }
@@ -27,7 +30,10 @@ extension ContainmentState {
     mutating func destroy(_ id: ControllerID, by party: Party) throws(ContainmentError) {
         let record = try controller(id)
         guard party == .system || party == .controller(id) else {
-            throw ContainmentError(.unauthorized, "\(party) may not destroy \(id); only the system or \(id) may.")
+            throw ContainmentError(
+                .unauthorized,
+                deferred: "\(party) may not destroy \(id); only the system or \(id) may."
+            )
         }
         var ties: [String] = []
         if let parent = record.parent { ties.append("is a child of \(parent)") }
@@ -36,9 +42,10 @@ extension ContainmentState {
         if record.presenting != nil || record.presented != nil { ties.append("takes part in a presentation") }
         if transitions.contains(where: { $0.parent == id }) { ties.append("runs a transition") }
         guard ties.isEmpty else {
+            let reasons = ties
             throw ContainmentError(
                 .hierarchyInconsistency,
-                "\(id) cannot be destroyed: it \(ties.joined(separator: ", "))."
+                deferred: "\(id) cannot be destroyed: it \(reasons.joined(separator: ", "))."
             )
         }
         releaseViews(of: record)
@@ -65,23 +72,26 @@ extension ContainmentState {
         guard Self.isValidName(id.rawValue), size.isValid else {
             throw ContainmentError(
                 .malformed,
-                "Window \"\(id)\" of size \(size): a name and a finite size ≥ 0 are needed."
+                deferred: "Window \"\(id)\" of size \(size): a name and a finite size ≥ 0 are needed."
             )
         }
         let root = try controller(rootID)
         if let parent = root.parent {
             throw ContainmentError(
                 .hierarchyInconsistency,
-                "\(rootID) is a child of \(parent) and cannot be the root of window \(id)."
+                deferred: "\(rootID) is a child of \(parent) and cannot be the root of window \(id)."
             )
         }
         if let other = window(rootedAt: rootID), other.id != id {
-            throw ContainmentError(.hierarchyInconsistency, "\(rootID) is already the root of window \(other.id).")
+            throw ContainmentError(
+                .hierarchyInconsistency,
+                deferred: "\(rootID) is already the root of window \(other.id)."
+            )
         }
         if let presenter = root.presenting {
             throw ContainmentError(
                 .hierarchyInconsistency,
-                "\(rootID) is presented by \(presenter) and cannot be the root of window \(id)."
+                deferred: "\(rootID) is presented by \(presenter) and cannot be the root of window \(id)."
             )
         }
         let old = windows[id]
@@ -101,7 +111,9 @@ extension ContainmentState {
     /// root's frame and layout, top-down.
     mutating func resizeWindow(_ id: WindowID, to size: Size, by party: Party) throws(ContainmentError) {
         try checkSystem(party, doing: "resize window \(id)")
-        guard size.isValid else { throw ContainmentError(.malformed, "Size \(size) is not finite or is negative.") }
+        guard size.isValid else {
+            throw ContainmentError(.malformed, deferred: "Size \(size) is not finite or is negative.")
+        }
         var window = try window(id)
         guard window.size != size else { return }
         window.size = size
@@ -120,7 +132,7 @@ extension ContainmentState {
 
     private func checkSystem(_ party: Party, doing what: String) throws(ContainmentError) {
         guard party == .system else {
-            throw ContainmentError(.unauthorized, "\(party) may not \(what); only the system may.")
+            throw ContainmentError(.unauthorized, deferred: "\(party) may not \(what); only the system may.")
         }
     }
 
@@ -138,6 +150,7 @@ extension ContainmentState {
         } else {
             ordered = treeOrderOfAll()
         }
+        journal.events.reserveCapacity(journal.events.count + ordered.count)
         for id in ordered {
             emit(.didReceiveMemoryWarning(id))
             guard isViewLoaded(id), let record = controllers[id], record.presenting == nil,

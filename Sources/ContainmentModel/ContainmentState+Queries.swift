@@ -3,13 +3,15 @@ extension ContainmentState {
 
     func controller(_ id: ControllerID) throws(ContainmentError) -> Controller {
         guard let controller = controllers[id] else {
-            throw ContainmentError(.unknownController, "There is no controller \(id).")
+            throw ContainmentError(.unknownController, deferred: "There is no controller \(id).")
         }
         return controller
     }
 
     func window(_ id: WindowID) throws(ContainmentError) -> Window {
-        guard let window = windows[id] else { throw ContainmentError(.unknownWindow, "There is no window \(id).") }
+        guard let window = windows[id] else {
+            throw ContainmentError(.unknownWindow, deferred: "There is no window \(id).")
+        }
         return window
     }
 

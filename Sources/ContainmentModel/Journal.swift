@@ -13,6 +13,9 @@ struct Journal: Sendable {
 
     var undo: [Undo] = []
     var events: [Event] = []
+
+    /// Room for the events of most commands, reserved at the first one so the buffer rarely grows.
+    static let typicalEventCount = 8
 }
 
 extension ContainmentState {
@@ -24,10 +27,10 @@ extension ContainmentState {
     }
 
     /// Changes the controller `id` in place (one lookup), if there is one.
-    mutating func updateController(_ id: ControllerID, _ body: (inout Controller) -> Void) {
+    mutating func updateController(_ id: ControllerID, _ body: (inout Controller.Fields) -> Void) {
         guard let index = controllers.index(forKey: id) else { return }
         journal.undo.append(.controller(id, controllers.values[index]))
-        body(&controllers.values[index])
+        controllers.values[index].modify(body)
     }
 
     mutating func setView(_ view: View?, _ id: ViewID) {
@@ -36,10 +39,10 @@ extension ContainmentState {
     }
 
     /// Changes the view `id` in place (one lookup), if there is one.
-    mutating func updateView(_ id: ViewID, _ body: (inout View) -> Void) {
+    mutating func updateView(_ id: ViewID, _ body: (inout View.Fields) -> Void) {
         guard let index = views.index(forKey: id) else { return }
         journal.undo.append(.view(id, views.values[index]))
-        body(&views.values[index])
+        views.values[index].modify(body)
     }
 
     mutating func setWindow(_ window: Window?, _ id: WindowID) {
@@ -64,6 +67,7 @@ extension ContainmentState {
     }
 
     mutating func emit(_ event: Event) {
+        if journal.events.capacity == 0 { journal.events.reserveCapacity(Journal.typicalEventCount) }
         journal.events.append(event)
     }
 
