@@ -57,7 +57,7 @@ extension ContainmentState {
     private mutating func releaseViews(of record: Controller) {
         for name in record.subviewNames { setView(nil, ViewID(owner: record.id, name: name)) }
         setView(nil, .root(record.id))
-        updateController(record.id) { $0.subviewNames = [] }
+        if !record.subviewNames.isEmpty { updateController(record.id) { $0.subviewNames = [] } }
     }
 
     // MARK: Windows
