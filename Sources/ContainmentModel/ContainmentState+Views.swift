@@ -46,16 +46,18 @@ extension ContainmentState {
                 deferred: "View \(viewID) cannot be inserted into \(superviewID), which is inside it."
             )
         }
-        let siblings = views[superviewID]?.subviews.filter { $0 != viewID } ?? []
-        if let index, !(0...siblings.count).contains(index) {
+        let subviews = views[superviewID]?.subviews ?? []
+        let siblingCount = subviews.count - subviews.lazy.filter { $0 == viewID }.count
+        if let index, !(0...siblingCount).contains(index) {
             throw ContainmentError(
                 .indexOutOfRange,
-                deferred: "Index \(index) is out of range for the \(siblings.count) subviews of \(superviewID)."
+                deferred: "Index \(index) is out of range for the \(siblingCount) subviews of \(superviewID)."
             )
         }
         if view.superview == superviewID {
-            let position = index ?? siblings.count
-            guard views[superviewID]?.subviews.firstIndex(of: viewID) != position else { return }
+            let position = index ?? siblingCount
+            guard subviews.firstIndex(of: viewID) != position else { return }
+            let siblings = subviews.filter { $0 != viewID }
             updateView(superviewID) { $0.subviews = siblings }
             updateView(superviewID) { $0.subviews.insert(viewID, at: position) }
             emit(.viewInserted(view: viewID, superview: superviewID))
