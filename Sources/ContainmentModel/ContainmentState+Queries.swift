@@ -155,18 +155,20 @@ extension ContainmentState {
         return path.reversed()
     }
 
-    /// Every controller in callback order: ``treeOrder(_:)`` of all of them, without the set: the tops are the
-    /// controllers without a parent, in creation order, and every child is a controller.
+    /// Every controller in callback order: ``treeOrder(_:)`` of all of them, without the set. The tops are the
+    /// controllers without a parent, in creation order, found in one pass over the controllers with their children;
+    /// only controllers below them are looked up.
     func treeOrderOfAll() -> [ControllerID] {
         var ordered: [ControllerID] = []
         ordered.reserveCapacity(controllers.count)
-        func visit(_ id: ControllerID) {
+        func visit(_ id: ControllerID, children: [ControllerID]) {
             ordered.append(id)
-            guard let children = controllers[id]?.children else { return }
-            for child in children { visit(child) }
+            for child in children { visit(child, children: controllers[child]?.children ?? []) }
         }
-        let tops = controllers.values.lazy.filter { $0.parent == nil }.map { ($0.serial, $0.id) }.sorted { $0.0 < $1.0 }
-        for (_, top) in tops { visit(top) }
+        var tops: [(serial: Int, id: ControllerID, children: [ControllerID])] = []
+        for (id, record) in controllers where record.parent == nil { tops.append((record.serial, id, record.children)) }
+        tops.sort { $0.serial < $1.serial }
+        for top in tops { visit(top.id, children: top.children) }
         return ordered
     }
 
