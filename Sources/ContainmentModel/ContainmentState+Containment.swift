@@ -129,8 +129,13 @@ extension ContainmentState {
         emit(.didMoveToParent(childID, parent: nil))
     }
 
-    func checkNotTransitioning(_ id: ControllerID, action: String) throws(ContainmentError) {
+    /// Rejects a command that would move `id` while a transition runs with it; `action` is written only then.
+    func checkNotTransitioning(
+        _ id: ControllerID,
+        action: @autoclosure () -> String
+    ) throws(ContainmentError) {
         if let running = transitions.first(where: { $0.from == id || $0.to == id }) {
+            let action = action()
             throw ContainmentError(
                 .transitionInProgress,
                 deferred: "\(id) is in a running transition from \(running.from) to \(running.to) in \(running.parent)"
@@ -148,7 +153,8 @@ extension ContainmentState {
         var steps = 0
         while let step = current, steps <= controllers.count {
             if step == candidate { return true }
-            current = controllers[step]?.parent ?? controllers[step]?.presenting
+            let record = controllers[step]
+            current = record?.parent ?? record?.presenting
             steps += 1
         }
         return false

@@ -130,8 +130,13 @@ extension ContainmentState {
         for child in record.children { forwardSizeTransition(child, size: size) }
     }
 
-    private func checkSystem(_ party: Party, doing what: String) throws(ContainmentError) {
+    /// Rejects a lifecycle command that the system did not issue; `what` is written only then.
+    private func checkSystem(
+        _ party: Party,
+        doing what: @autoclosure () -> String
+    ) throws(ContainmentError) {
         guard party == .system else {
+            let what = what()
             throw ContainmentError(.unauthorized, deferred: "\(party) may not \(what); only the system may.")
         }
     }
