@@ -18,6 +18,8 @@ extension ContainmentState {
     /// owner asks for it (`creating`); anyone else gets `unknownView`.
     mutating func resolveView(_ id: ViewID, creating party: Party? = nil) throws(ContainmentError) -> View {
         _ = try controller(id.owner)
+        // A view exists only while its owner's views are loaded: one that exists needs no loading.
+        if let view = views[id] { return view }
         loadViewIfNeeded(id.owner)
         if let view = views[id] { return view }
         guard let name = id.name, party == .controller(id.owner) else {
