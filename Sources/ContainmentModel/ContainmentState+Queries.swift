@@ -67,18 +67,20 @@ extension ContainmentState {
     /// A view is on screen when it is in the view tree of an attached window (directly, or in a presented
     /// controller's tree placed over one), no view on the path is hidden, and no presentation that hides its context
     /// covers it (SPEC §4, §7).
-    ///
-    /// One walk up the superviews checks both: no view on the way is hidden, and none is the root view of a context
-    /// that a hiding presentation covers.
     public func isOnScreen(view: ViewID) -> Bool {
-        var current = view
-        while true {
-            guard let record = views[current], !record.hidden else { return false }
-            if current.isRoot, isHiddenContext(current.owner) { return false }
-            guard let superview = record.superview else { break }
-            current = superview
+        isPlaced(view: view) && !isCovered(view: view)
+    }
+
+    /// Under a presentation that takes its context's subtree off screen: `view`, or a view it lies in, is the root
+    /// view of such a context.
+    func isCovered(view: ViewID) -> Bool {
+        guard !presentations.isEmpty else { return false }
+        var current: ViewID? = view
+        while let step = current {
+            if step.isRoot, isHiddenContext(step.owner) { return true }
+            current = views[step]?.superview
         }
-        return isPlacedTop(current)
+        return false
     }
 
     /// True when a presentation that hides its context stands on `id`. At most one presentation stands on a
