@@ -168,12 +168,22 @@ extension ContainmentState {
     }
 
     /// Detaches the root view and every child's root view inside this controller's views, then releases its views.
+    ///
+    /// Its root view is not placed, so neither is any of its views (a child's root view goes only into its parent's
+    /// views), nor a presentation standing on one: nothing is on screen before or after, so the detachments cause no
+    /// appearance callbacks.
     private mutating func unloadViews(of record: Controller) {
         for child in record.children where views[.root(child)]?.superview != nil {
-            detachWithAppearance(.root(child))
+            detachUnplaced(.root(child))
         }
-        detachWithAppearance(.root(record.id))
+        detachUnplaced(.root(record.id))
         releaseViews(of: record)
         emit(.viewDidUnload(record.id))
+    }
+
+    /// Detaches a view that is not placed, which changes no controller's appearance.
+    private mutating func detachUnplaced(_ viewID: ViewID) {
+        assert(!isPlaced(view: viewID), "\(viewID) is placed")
+        detachFromSuperview(viewID)
     }
 }
