@@ -168,7 +168,10 @@ extension ContainmentState {
             for child in children { visit(child, children: controllers[child]?.children ?? []) }
         }
         var tops: [(serial: Int, id: ControllerID, children: [ControllerID])] = []
-        for (id, record) in controllers where record.parent == nil { tops.append((record.serial, id, record.children)) }
+        tops.reserveCapacity(controllers.count)
+        for record in controllers.values where record.parent == nil {
+            tops.append((record.serial, record.id, record.children))
+        }
         tops.sort { $0.serial < $1.serial }
         for top in tops { visit(top.id, children: top.children) }
         return ordered
