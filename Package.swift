@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "containment", targets: ["containment"]),
         .library(name: "ContainmentModel", targets: ["ContainmentModel"]),
+        .library(name: "ContainmentWorkload", targets: ["ContainmentWorkload"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
     ],
     dependencies: [

@@ -3,11 +3,41 @@
 /// A command that throws this changes nothing.
 public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertible {
     public let code: Code
-    public let message: String
+    private let text: Text
+
+    /// The sentence: written when a rejection is made, or when it is first read for one the model made.
+    private enum Text: Sendable {
+        case written(String)
+        case deferred(@Sendable () -> String)
+    }
 
     public init(_ code: Code, _ message: String) {
         self.code = code
-        self.message = message
+        self.text = .written(message)
+    }
+
+    /// A rejection whose sentence is written only if someone reads it: the model rejects many commands whose
+    /// callers look only at the code. The values it names are captured when the error is made.
+    init(_ code: Code, deferred message: @escaping @autoclosure @Sendable () -> String) {
+        self.code = code
+        self.text = .deferred(message)
+    }
+
+    /// The sentence naming the controllers involved.
+    public var message: String {
+        switch text {
+        case .written(let message): message
+        case .deferred(let write): write()
+        }
+    }
+
+    public static func == (lhs: ContainmentError, rhs: ContainmentError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
     }
 
     public var description: String { "\(code): \(message)" }

@@ -13,7 +13,8 @@ struct PresentationMove {
 
 /// The on-screen state of the controllers under some views before a view operation, and where its events start.
 struct VisibilityScope {
-    let before: [ControllerID: Bool]
+    /// Each controller under the views, with whether it was on screen; one may be listed twice, with the same answer.
+    let before: [(id: ControllerID, onScreen: Bool)]
     let eventMark: Int
 }
 
@@ -31,7 +32,8 @@ extension ContainmentState {
         guard record.appearance.begin(appearing: appearing) != nil else {
             throw ContainmentError(
                 .unbalancedAppearance,
-                "beginAppearanceTransition(\(appearing)) on \(id) while it is \(record.appearance) is unbalanced."
+                deferred:
+                    "beginAppearanceTransition(\(appearing)) on \(id) while it is \(record.appearance) is unbalanced."
             )
         }
         beginAppearance(appearanceTargets(of: id), appearing: appearing, animated: animated)
@@ -43,7 +45,7 @@ extension ContainmentState {
         guard record.appearance.end != nil else {
             throw ContainmentError(
                 .unbalancedAppearance,
-                "endAppearanceTransition on \(id) while it is \(record.appearance) is unbalanced."
+                deferred: "endAppearanceTransition on \(id) while it is \(record.appearance) is unbalanced."
             )
         }
         endAppearance(appearanceTargets(of: id), appearing: nil)
@@ -57,7 +59,7 @@ extension ContainmentState {
             let driver = record.parent.map { "its parent \($0)" } ?? "the system"
             throw ContainmentError(
                 .unauthorized,
-                "\(party) may not drive the appearance of \(record.id); only \(driver) may."
+                deferred: "\(party) may not drive the appearance of \(record.id); only \(driver) may."
             )
         }
     }
@@ -131,9 +133,9 @@ extension ContainmentState {
 
     /// Records which controllers under `views` are on screen, before a view operation.
     func visibilityScope(under views: [ViewID]) -> VisibilityScope {
-        var before: [ControllerID: Bool] = [:]
+        var before: [(id: ControllerID, onScreen: Bool)] = []
         for view in views {
-            for id in controllersWithRootViews(under: view) { before[id] = isOnScreen(id) }
+            for id in controllersWithRootViews(under: view) { before.append((id, isOnScreen(id))) }
         }
         return VisibilityScope(before: before, eventMark: journal.events.count)
     }
@@ -144,6 +146,7 @@ extension ContainmentState {
     func visibilityChange(since scope: VisibilityScope) -> VisibilityChange {
         var changed: [ControllerID: Bool] = [:]
         for (id, wasOnScreen) in scope.before where isOnScreen(id) != wasOnScreen { changed[id] = !wasOnScreen }
+        guard !changed.isEmpty else { return VisibilityChange() }
         var driven: [ControllerID: Bool] = [:]
         func isDriven(_ id: ControllerID) -> Bool {
             if let known = driven[id] { return known }

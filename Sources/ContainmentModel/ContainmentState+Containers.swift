@@ -11,14 +11,17 @@ extension ContainmentState {
     func container(_ id: ControllerID, kind: Kind, for verb: String) throws(ContainmentError) -> Controller {
         let record = try controller(id)
         guard record.kind == kind else {
-            throw ContainmentError(.malformed, "\(verb) needs a \(kind) controller; \(id) is a \(record.kind).")
+            throw ContainmentError(
+                .malformed,
+                deferred: "\(verb) needs a \(kind) controller; \(id) is a \(record.kind)."
+            )
         }
         return record
     }
 
     func checkContainerParty(_ party: Party, _ id: ControllerID, verb: String) throws(ContainmentError) {
         guard party == .controller(id) else {
-            throw ContainmentError(.unauthorized, "\(party) may not \(verb) \(id); only \(id) may.")
+            throw ContainmentError(.unauthorized, deferred: "\(party) may not \(verb) \(id); only \(id) may.")
         }
     }
 
@@ -36,11 +39,14 @@ extension ContainmentState {
         guard !record.children.contains(pushed) else {
             throw ContainmentError(
                 .alreadyInStack,
-                "Pushing the same view controller instance (\(pushed)) more than once is not supported."
+                deferred: "Pushing the same view controller instance (\(pushed)) more than once is not supported."
             )
         }
         guard child.kind != .navigation else {
-            throw ContainmentError(.pushNavigation, "Pushing a navigation controller (\(pushed)) is not supported.")
+            throw ContainmentError(
+                .pushNavigation,
+                deferred: "Pushing a navigation controller (\(pushed)) is not supported."
+            )
         }
         emit(.navigationWillShow(navigation, shown: pushed))
         try addChild(pushed, to: navigation, by: party)
@@ -73,7 +79,7 @@ extension ContainmentState {
         let record = try container(navigation, kind: .navigation, for: "pop")
         try checkContainerParty(party, navigation, verb: "pop")
         guard let index = record.children.firstIndex(of: target) else {
-            throw ContainmentError(.notInStack, "\(target) is not in the navigation stack of \(navigation).")
+            throw ContainmentError(.notInStack, deferred: "\(target) is not in the navigation stack of \(navigation).")
         }
         guard let top = record.children.last, top != target else { return }
         emit(.navigationWillShow(navigation, shown: target))
@@ -97,13 +103,16 @@ extension ContainmentState {
         for id in stack {
             let child = try controller(id)
             guard child.kind != .navigation else {
-                throw ContainmentError(.pushNavigation, "Pushing a navigation controller (\(id)) is not supported.")
+                throw ContainmentError(
+                    .pushNavigation,
+                    deferred: "Pushing a navigation controller (\(id)) is not supported."
+                )
             }
         }
         if let duplicate = stack.firstDuplicate {
             throw ContainmentError(
                 .alreadyInStack,
-                "Pushing the same view controller instance (\(duplicate)) more than once is not supported."
+                deferred: "Pushing the same view controller instance (\(duplicate)) more than once is not supported."
             )
         }
         let changes = displayedChild(of: record) != stack.last
@@ -130,13 +139,13 @@ extension ContainmentState {
         guard [Kind.tab, .menu, .split].contains(record.kind) else {
             throw ContainmentError(
                 .malformed,
-                "set-children needs a tab, menu or split controller; \(id) is a \(record.kind)."
+                deferred: "set-children needs a tab, menu or split controller; \(id) is a \(record.kind)."
             )
         }
         try checkContainerParty(party, id, verb: "set the children of")
         for child in children { _ = try controller(child) }
         if let duplicate = children.firstDuplicate {
-            throw ContainmentError(.duplicateID, "\(duplicate) appears twice in the children of \(id).")
+            throw ContainmentError(.duplicateID, deferred: "\(duplicate) appears twice in the children of \(id).")
         }
         if record.kind == .split {
             try setSplitChildren(record, children, by: party)
@@ -156,7 +165,10 @@ extension ContainmentState {
     mutating func select(_ id: ControllerID, _ selection: Selection, by party: Party) throws(ContainmentError) {
         let record = try controller(id)
         guard record.kind == .tab || record.kind == .menu else {
-            throw ContainmentError(.malformed, "select needs a tab or menu controller; \(id) is a \(record.kind).")
+            throw ContainmentError(
+                .malformed,
+                deferred: "select needs a tab or menu controller; \(id) is a \(record.kind)."
+            )
         }
         try checkContainerParty(party, id, verb: "select in")
         let target: ControllerID
@@ -165,14 +177,14 @@ extension ContainmentState {
             guard record.children.indices.contains(index) else {
                 throw ContainmentError(
                     .indexOutOfRange,
-                    "Index \(index) is out of range for the \(record.children.count) children of \(id)."
+                    deferred: "Index \(index) is out of range for the \(record.children.count) children of \(id)."
                 )
             }
             target = record.children[index]
         case .controller(let child):
             _ = try controller(child)
             guard record.children.contains(child) else {
-                throw ContainmentError(.notAChild, "\(child) is not a child of \(id).")
+                throw ContainmentError(.notAChild, deferred: "\(child) is not a child of \(id).")
             }
             target = child
         }

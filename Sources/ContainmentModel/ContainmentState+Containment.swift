@@ -6,33 +6,37 @@ extension ContainmentState {
         _ = try controller(parentID)
         let child = try controller(childID)
         guard party == .controller(parentID) else {
-            throw ContainmentError(.unauthorized, "\(party) may not add children to \(parentID); only \(parentID) may.")
+            throw ContainmentError(
+                .unauthorized,
+                deferred: "\(party) may not add children to \(parentID); only \(parentID) may."
+            )
         }
         guard childID != parentID else {
-            throw ContainmentError(.selfChild, "\(parentID) cannot be added as a child of itself.")
+            throw ContainmentError(.selfChild, deferred: "\(parentID) cannot be added as a child of itself.")
         }
         guard !isAncestor(childID, of: parentID) else {
             throw ContainmentError(
                 .cycle,
-                "\(childID) is an ancestor of \(parentID); adding it as a child makes a cycle."
+                deferred: "\(childID) is an ancestor of \(parentID); adding it as a child makes a cycle."
             )
         }
         guard !isBelow(parentID, presentationsOf: childID) else {
             throw ContainmentError(
                 .cycle,
-                "\(parentID) is presented over \(childID)'s subtree; adding \(childID) under it makes a presentation loop."
+                deferred:
+                    "\(parentID) is presented over \(childID)'s subtree; adding \(childID) under it makes a presentation loop."
             )
         }
         if let presenter = child.presenting {
             throw ContainmentError(
                 .presentedHasParent,
-                "\(childID) is presented by \(presenter) and cannot be added as a child of \(parentID)."
+                deferred: "\(childID) is presented by \(presenter) and cannot be added as a child of \(parentID)."
             )
         }
         if let window = window(rootedAt: childID) {
             throw ContainmentError(
                 .hierarchyInconsistency,
-                "\(childID) is the root of window \(window.id) and cannot be added as a child of \(parentID)."
+                deferred: "\(childID) is the root of window \(window.id) and cannot be added as a child of \(parentID)."
             )
         }
         if child.parent == parentID { return }
@@ -58,14 +62,14 @@ extension ContainmentState {
             let asked = target.map { "\($0)" } ?? "nil"
             throw ContainmentError(
                 .notAChild,
-                "\(childID) is not a child of \(party.controller.map { "\($0)" } ?? "\(party)")"
+                deferred: "\(childID) is not a child of \(party.controller.map { "\($0)" } ?? "\(party)")"
                     + (target == nil ? "" : " (willMove(toParent: \(asked)))") + "."
             )
         }
         guard child.move != .willMove(to: target) else {
             throw ContainmentError(
                 .outOfOrder,
-                "\(childID) already received willMove(toParent: \(target.map { "\($0)" } ?? "nil"))."
+                deferred: "\(childID) already received willMove(toParent: \(target.map { "\($0)" } ?? "nil"))."
             )
         }
         updateController(childID) { $0.move = .willMove(to: target) }
@@ -82,16 +86,17 @@ extension ContainmentState {
         guard party == .controller(parentID) else {
             throw ContainmentError(
                 .unauthorized,
-                "\(party) may not call didMove(toParent: \(parentID)) on \(childID); only \(parentID) may."
+                deferred: "\(party) may not call didMove(toParent: \(parentID)) on \(childID); only \(parentID) may."
             )
         }
         guard child.parent == parentID else {
-            throw ContainmentError(.notAChild, "\(childID) is not a child of \(parentID).")
+            throw ContainmentError(.notAChild, deferred: "\(childID) is not a child of \(parentID).")
         }
         guard child.move == .willMove(to: parentID) else {
             throw ContainmentError(
                 .outOfOrder,
-                "\(childID) has not received willMove(toParent: \(parentID)) since it was added; didMove is out of order."
+                deferred:
+                    "\(childID) has not received willMove(toParent: \(parentID)) since it was added; didMove is out of order."
             )
         }
         updateController(childID) { $0.move = .settled }
@@ -104,7 +109,7 @@ extension ContainmentState {
         guard party == .controller(parent) || party == .controller(childID) else {
             throw ContainmentError(
                 .unauthorized,
-                "\(party) may not remove \(childID) from \(parent); only \(parent) or \(childID) may."
+                deferred: "\(party) may not remove \(childID) from \(parent); only \(parent) or \(childID) may."
             )
         }
         try checkNotTransitioning(childID, action: "removed from \(parent)")
@@ -124,11 +129,16 @@ extension ContainmentState {
         emit(.didMoveToParent(childID, parent: nil))
     }
 
-    func checkNotTransitioning(_ id: ControllerID, action: String) throws(ContainmentError) {
+    /// Rejects a command that would move `id` while a transition runs with it; `action` is written only then.
+    func checkNotTransitioning(
+        _ id: ControllerID,
+        action: @autoclosure () -> String
+    ) throws(ContainmentError) {
         if let running = transitions.first(where: { $0.from == id || $0.to == id }) {
+            let action = action()
             throw ContainmentError(
                 .transitionInProgress,
-                "\(id) is in a running transition from \(running.from) to \(running.to) in \(running.parent)"
+                deferred: "\(id) is in a running transition from \(running.from) to \(running.to) in \(running.parent)"
                     + " and cannot be \(action)."
             )
         }
@@ -143,7 +153,8 @@ extension ContainmentState {
         var steps = 0
         while let step = current, steps <= controllers.count {
             if step == candidate { return true }
-            current = controllers[step]?.parent ?? controllers[step]?.presenting
+            let record = controllers[step]
+            current = record?.parent ?? record?.presenting
             steps += 1
         }
         return false

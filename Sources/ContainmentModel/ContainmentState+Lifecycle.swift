@@ -10,10 +10,13 @@ extension ContainmentState {
         guard Self.isValidName(id.rawValue), Self.isValidName(kind.rawValue) else {
             throw ContainmentError(
                 .malformed,
-                "\"\(id)\" of kind \"\(kind)\": ids and kinds are non-empty, without spaces, \"/\" or control characters."
+                deferred:
+                    "\"\(id)\" of kind \"\(kind)\": ids and kinds are non-empty, without spaces, \"/\" or control characters."
             )
         }
-        guard controllers[id] == nil else { throw ContainmentError(.duplicateID, "A controller \(id) already exists.") }
+        guard controllers[id] == nil else {
+            throw ContainmentError(.duplicateID, deferred: "A controller \(id) already exists.")
+        }
         setController(Controller(id: id, kind: kind, properties: properties, serial: takeSerial()), id)
         emit(.controllerCreated(id, kind: kind))
     }
@@ -27,7 +30,10 @@ extension ContainmentState {
     mutating func destroy(_ id: ControllerID, by party: Party) throws(ContainmentError) {
         let record = try controller(id)
         guard party == .system || party == .controller(id) else {
-            throw ContainmentError(.unauthorized, "\(party) may not destroy \(id); only the system or \(id) may.")
+            throw ContainmentError(
+                .unauthorized,
+                deferred: "\(party) may not destroy \(id); only the system or \(id) may."
+            )
         }
         var ties: [String] = []
         if let parent = record.parent { ties.append("is a child of \(parent)") }
@@ -36,9 +42,10 @@ extension ContainmentState {
         if record.presenting != nil || record.presented != nil { ties.append("takes part in a presentation") }
         if transitions.contains(where: { $0.parent == id }) { ties.append("runs a transition") }
         guard ties.isEmpty else {
+            let reasons = ties
             throw ContainmentError(
                 .hierarchyInconsistency,
-                "\(id) cannot be destroyed: it \(ties.joined(separator: ", "))."
+                deferred: "\(id) cannot be destroyed: it \(reasons.joined(separator: ", "))."
             )
         }
         releaseViews(of: record)
@@ -50,7 +57,7 @@ extension ContainmentState {
     private mutating func releaseViews(of record: Controller) {
         for name in record.subviewNames { setView(nil, ViewID(owner: record.id, name: name)) }
         setView(nil, .root(record.id))
-        updateController(record.id) { $0.subviewNames = [] }
+        if !record.subviewNames.isEmpty { updateController(record.id) { $0.subviewNames = [] } }
     }
 
     // MARK: Windows
@@ -65,23 +72,26 @@ extension ContainmentState {
         guard Self.isValidName(id.rawValue), size.isValid else {
             throw ContainmentError(
                 .malformed,
-                "Window \"\(id)\" of size \(size): a name and a finite size ≥ 0 are needed."
+                deferred: "Window \"\(id)\" of size \(size): a name and a finite size ≥ 0 are needed."
             )
         }
         let root = try controller(rootID)
         if let parent = root.parent {
             throw ContainmentError(
                 .hierarchyInconsistency,
-                "\(rootID) is a child of \(parent) and cannot be the root of window \(id)."
+                deferred: "\(rootID) is a child of \(parent) and cannot be the root of window \(id)."
             )
         }
         if let other = window(rootedAt: rootID), other.id != id {
-            throw ContainmentError(.hierarchyInconsistency, "\(rootID) is already the root of window \(other.id).")
+            throw ContainmentError(
+                .hierarchyInconsistency,
+                deferred: "\(rootID) is already the root of window \(other.id)."
+            )
         }
         if let presenter = root.presenting {
             throw ContainmentError(
                 .hierarchyInconsistency,
-                "\(rootID) is presented by \(presenter) and cannot be the root of window \(id)."
+                deferred: "\(rootID) is presented by \(presenter) and cannot be the root of window \(id)."
             )
         }
         let old = windows[id]
@@ -101,7 +111,9 @@ extension ContainmentState {
     /// root's frame and layout, top-down.
     mutating func resizeWindow(_ id: WindowID, to size: Size, by party: Party) throws(ContainmentError) {
         try checkSystem(party, doing: "resize window \(id)")
-        guard size.isValid else { throw ContainmentError(.malformed, "Size \(size) is not finite or is negative.") }
+        guard size.isValid else {
+            throw ContainmentError(.malformed, deferred: "Size \(size) is not finite or is negative.")
+        }
         var window = try window(id)
         guard window.size != size else { return }
         window.size = size
@@ -118,9 +130,14 @@ extension ContainmentState {
         for child in record.children { forwardSizeTransition(child, size: size) }
     }
 
-    private func checkSystem(_ party: Party, doing what: String) throws(ContainmentError) {
+    /// Rejects a lifecycle command that the system did not issue; `what` is written only then.
+    private func checkSystem(
+        _ party: Party,
+        doing what: @autoclosure () -> String
+    ) throws(ContainmentError) {
         guard party == .system else {
-            throw ContainmentError(.unauthorized, "\(party) may not \(what); only the system may.")
+            let what = what()
+            throw ContainmentError(.unauthorized, deferred: "\(party) may not \(what); only the system may.")
         }
     }
 
@@ -131,31 +148,42 @@ extension ContainmentState {
     /// only covered by a presentation (its views hold the context the presentation stands on).
     mutating func memoryWarning(_ targets: [ControllerID]?, by party: Party) throws(ContainmentError) {
         try checkSystem(party, doing: "send memory warnings")
-        let ids: Set<ControllerID>
+        let ordered: [ControllerID]
         if let targets {
             for id in targets { _ = try controller(id) }
-            ids = Set(targets)
+            ordered = treeOrder(Set(targets))
         } else {
-            ids = Set(controllers.keys)
+            ordered = treeOrderOfAll()
         }
-        for id in treeOrder(ids) {
+        journal.events.reserveCapacity(journal.events.count + ordered.count)
+        for id in ordered {
             emit(.didReceiveMemoryWarning(id))
-            guard let record = controllers[id], isViewLoaded(id), !isPlaced(view: .root(id)),
+            guard isViewLoaded(id), let record = controllers[id], record.presenting == nil,
+                !isPlaced(view: .root(id)),
                 window(rootedAt: id) == nil,
-                record.presenting == nil,
-                !transitions.contains(where: { [$0.parent, $0.from, $0.to].contains(id) })
+                !transitions.contains(where: { $0.parent == id || $0.from == id || $0.to == id })
             else { continue }
             unloadViews(of: record)
         }
     }
 
     /// Detaches the root view and every child's root view inside this controller's views, then releases its views.
+    ///
+    /// Its root view is not placed, so neither is any of its views (a child's root view goes only into its parent's
+    /// views), nor a presentation standing on one: nothing is on screen before or after, so the detachments cause no
+    /// appearance callbacks.
     private mutating func unloadViews(of record: Controller) {
         for child in record.children where views[.root(child)]?.superview != nil {
-            detachWithAppearance(.root(child))
+            detachUnplaced(.root(child))
         }
-        detachWithAppearance(.root(record.id))
+        detachUnplaced(.root(record.id))
         releaseViews(of: record)
         emit(.viewDidUnload(record.id))
+    }
+
+    /// Detaches a view that is not placed, which changes no controller's appearance.
+    private mutating func detachUnplaced(_ viewID: ViewID) {
+        assert(!isPlaced(view: viewID), "\(viewID) is placed")
+        detachFromSuperview(viewID)
     }
 }

@@ -25,17 +25,20 @@ extension ContainmentState {
         try checkContainerParty(party, id, verb: "set the pages of")
         for page in pages { _ = try controller(page) }
         if let duplicate = pages.firstDuplicate {
-            throw ContainmentError(.duplicateID, "\(duplicate) appears twice in the pages of \(id).")
+            throw ContainmentError(.duplicateID, deferred: "\(duplicate) appears twice in the pages of \(id).")
         }
         let properties = record.properties
         if properties.pageTransitionStyle == .pageCurl, properties.spineLocation == .mid, !properties.doubleSided {
-            throw ContainmentError(.spineMismatch, "A mid spine needs double-sided pages; \(id) is single-sided.")
+            throw ContainmentError(
+                .spineMismatch,
+                deferred: "A mid spine needs double-sided pages; \(id) is single-sided."
+            )
         }
         let required = requiredPageCount(id)
         guard pages.count == required else {
             throw ContainmentError(
                 .spineMismatch,
-                "The number of view controllers provided (\(pages.count)) doesn't match the number required"
+                deferred: "The number of view controllers provided (\(pages.count)) doesn't match the number required"
                     + " (\(required)) for the requested transition."
             )
         }
@@ -90,7 +93,7 @@ extension ContainmentState {
         guard children.count <= 2 else {
             throw ContainmentError(
                 .malformed,
-                "A split takes a primary and a secondary; \(children.count) given to \(id)."
+                deferred: "A split takes a primary and a secondary; \(children.count) given to \(id)."
             )
         }
         let leaving = record.children.filter { !children.contains($0) }

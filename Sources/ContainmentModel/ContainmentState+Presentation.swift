@@ -14,19 +14,23 @@ extension ContainmentState {
         guard party == .controller(presenterID) else {
             throw ContainmentError(
                 .unauthorized,
-                "\(party) may not present on \(presenterID); only \(presenterID) may."
+                deferred: "\(party) may not present on \(presenterID); only \(presenterID) may."
             )
         }
         guard presentedID != presenterID else {
-            throw ContainmentError(.presentSelf, "Application tried to present modally \(presenterID) on itself.")
+            throw ContainmentError(
+                .presentSelf,
+                deferred: "Application tried to present modally \(presenterID) on itself."
+            )
         }
         if let current = presented.presenting {
-            throw ContainmentError(.alreadyPresented, "\(presentedID) is already presented by \(current).")
+            throw ContainmentError(.alreadyPresented, deferred: "\(presentedID) is already presented by \(current).")
         }
         if let parent = presented.parent {
             throw ContainmentError(
                 .presentedHasParent,
-                "\(presentedID) is a child of \(parent) and cannot be presented; remove it from its parent first."
+                deferred:
+                    "\(presentedID) is a child of \(parent) and cannot be presented; remove it from its parent first."
             )
         }
         // A controller above the presenter is a window's root, presented already, or some container's child: the
@@ -34,7 +38,7 @@ extension ContainmentState {
         if let window = window(rootedAt: presentedID) {
             throw ContainmentError(
                 .hierarchyInconsistency,
-                "\(presentedID) is the root of window \(window.id) and cannot be presented."
+                deferred: "\(presentedID) is the root of window \(window.id) and cannot be presented."
             )
         }
         let style = requestedStyle ?? presented.properties.modalPresentationStyle
@@ -42,13 +46,14 @@ extension ContainmentState {
         if let showing = controllers[context]?.presented ?? presentedAbove(presenterID) {
             throw ContainmentError(
                 .alreadyPresenting,
-                "Attempt to present \(presentedID) on \(presenterID) which is already presenting \(showing)."
+                deferred: "Attempt to present \(presentedID) on \(presenterID) which is already presenting \(showing)."
             )
         }
         guard isOnScreen(presenterID), let window = window(placing: context) else {
             throw ContainmentError(
                 .presenterNotInWindow,
-                "Attempt to present \(presentedID) on \(presenterID) whose view is not in the window hierarchy."
+                deferred:
+                    "Attempt to present \(presentedID) on \(presenterID) whose view is not in the window hierarchy."
             )
         }
         let contextRecord = try controller(context)
@@ -91,7 +96,7 @@ extension ContainmentState {
         } else {
             throw ContainmentError(
                 .nothingToDismiss,
-                "\(id) presents nothing and is not presented: nothing to dismiss."
+                deferred: "\(id) presents nothing and is not presented: nothing to dismiss."
             )
         }
         guard let bottom = presentations[lowest] else { return }
@@ -99,7 +104,8 @@ extension ContainmentState {
         guard allowed.contains(party) else {
             throw ContainmentError(
                 .unauthorized,
-                "\(party) may not dismiss \(lowest); only \(bottom.presenter), \(bottom.context), \(id) or the system may."
+                deferred:
+                    "\(party) may not dismiss \(lowest); only \(bottom.presenter), \(bottom.context), \(id) or the system may."
             )
         }
         var chain = [lowest]

@@ -3,13 +3,15 @@ extension ContainmentState {
 
     func controller(_ id: ControllerID) throws(ContainmentError) -> Controller {
         guard let controller = controllers[id] else {
-            throw ContainmentError(.unknownController, "There is no controller \(id).")
+            throw ContainmentError(.unknownController, deferred: "There is no controller \(id).")
         }
         return controller
     }
 
     func window(_ id: WindowID) throws(ContainmentError) -> Window {
-        guard let window = windows[id] else { throw ContainmentError(.unknownWindow, "There is no window \(id).") }
+        guard let window = windows[id] else {
+            throw ContainmentError(.unknownWindow, deferred: "There is no window \(id).")
+        }
         return window
     }
 
@@ -69,6 +71,36 @@ extension ContainmentState {
         isPlaced(view: view) && !isCovered(view: view)
     }
 
+    /// Under a presentation that takes its context's subtree off screen: `view`, or a view it lies in, is the root
+    /// view of such a context.
+    func isCovered(view: ViewID) -> Bool {
+        guard !presentations.isEmpty else { return false }
+        var current: ViewID? = view
+        while let step = current {
+            if step.isRoot, isHiddenContext(step.owner) { return true }
+            current = views[step]?.superview
+        }
+        return false
+    }
+
+    /// True when a presentation that hides its context stands on `id`. At most one presentation stands on a
+    /// controller, and the context records it as its `presented`.
+    private func isHiddenContext(_ id: ControllerID) -> Bool {
+        guard !presentations.isEmpty, let presented = controllers[id]?.presented,
+            let presentation = presentations[presented]
+        else { return false }
+        return presentation.hidesContext && presentation.context == id
+    }
+
+    /// The top of a view hierarchy is placed when it is a window's root view, or the root view of a presented
+    /// controller whose context is placed.
+    private func isPlacedTop(_ top: ViewID) -> Bool {
+        guard top.isRoot else { return false }
+        if window(rootedAt: top.owner) != nil { return true }
+        if let presentation = presentations[top.owner] { return isPlaced(view: .root(presentation.context)) }
+        return false
+    }
+
     /// In a window's tree, or a presented controller's tree whose context is, with no hidden view on the way.
     public func isPlaced(view: ViewID) -> Bool {
         var current = view
@@ -77,18 +109,7 @@ extension ContainmentState {
             guard let superview = record.superview else { break }
             current = superview
         }
-        guard current.isRoot else { return false }
-        if window(rootedAt: current.owner) != nil { return true }
-        if let presentation = presentations[current.owner] { return isPlaced(view: .root(presentation.context)) }
-        return false
-    }
-
-    /// Under a presentation that takes its context's subtree off screen.
-    func isCovered(view: ViewID) -> Bool {
-        presentations.values.contains { presentation in
-            presentation.hidesContext
-                && (view == .root(presentation.context) || isView(view, inside: .root(presentation.context)))
-        }
+        return isPlacedTop(current)
     }
 
     /// The window a controller's views are placed in (through presentations), if any.
@@ -134,6 +155,26 @@ extension ContainmentState {
             current = parent
         }
         return path.reversed()
+    }
+
+    /// Every controller in callback order: ``treeOrder(_:)`` of all of them, without the set. The tops are the
+    /// controllers without a parent, in creation order, found in one pass over the controllers with their children;
+    /// only controllers below them are looked up.
+    func treeOrderOfAll() -> [ControllerID] {
+        var ordered: [ControllerID] = []
+        ordered.reserveCapacity(controllers.count)
+        func visit(_ id: ControllerID, children: [ControllerID]) {
+            ordered.append(id)
+            for child in children { visit(child, children: controllers[child]?.children ?? []) }
+        }
+        var tops: [(serial: Int, id: ControllerID, children: [ControllerID])] = []
+        tops.reserveCapacity(controllers.count)
+        for record in controllers.values where record.parent == nil {
+            tops.append((record.serial, record.id, record.children))
+        }
+        tops.sort { $0.serial < $1.serial }
+        for top in tops { visit(top.id, children: top.children) }
+        return ordered
     }
 
     /// `ids` in callback order: parent first, then children in `children` order, depth first.

@@ -15,19 +15,22 @@ extension ContainmentState {
         guard party == .controller(parentID) else {
             throw ContainmentError(
                 .unauthorized,
-                "\(party) may not run a transition in \(parentID); only \(parentID) may."
+                deferred: "\(party) may not run a transition in \(parentID); only \(parentID) may."
             )
         }
         guard duration.isFinite, duration >= 0, frame?.isValid ?? true else {
-            throw ContainmentError(.malformed, "A transition needs a finite duration ≥ 0 and a valid frame.")
+            throw ContainmentError(.malformed, deferred: "A transition needs a finite duration ≥ 0 and a valid frame.")
         }
         guard fromID != toID else {
-            throw ContainmentError(.sameController, "A transition from \(fromID) to itself is not a transition.")
+            throw ContainmentError(
+                .sameController,
+                deferred: "A transition from \(fromID) to itself is not a transition."
+            )
         }
         guard from.parent == parentID, to.parent == parentID else {
             throw ContainmentError(
                 .noCommonParent,
-                "Children view controllers \(fromID) and \(toID) must have a common parent view controller"
+                deferred: "Children view controllers \(fromID) and \(toID) must have a common parent view controller"
                     + " when calling transition (\(parentID))."
             )
         }
@@ -36,7 +39,7 @@ extension ContainmentState {
         guard isView(.root(fromID), inTreeOf: parentID), let superview = views[.root(fromID)]?.superview else {
             throw ContainmentError(
                 .notInHierarchy,
-                "The root view of \(fromID) is not in the view tree of \(parentID)."
+                deferred: "The root view of \(fromID) is not in the view tree of \(parentID)."
             )
         }
         let animated = duration > 0
@@ -71,13 +74,13 @@ extension ContainmentState {
     ) throws(ContainmentError) {
         _ = try controller(parentID)
         guard party == .controller(parentID) else {
-            throw ContainmentError(.unauthorized, "\(party) may not complete a transition in \(parentID).")
+            throw ContainmentError(.unauthorized, deferred: "\(party) may not complete a transition in \(parentID).")
         }
         guard let running = transitions.first(where: { $0.parent == parentID && $0.from == fromID && $0.to == toID })
         else {
             throw ContainmentError(
                 .outOfOrder,
-                "No transition from \(fromID) to \(toID) is running in \(parentID); nothing to complete."
+                deferred: "No transition from \(fromID) to \(toID) is running in \(parentID); nothing to complete."
             )
         }
         let animated = running.duration > 0

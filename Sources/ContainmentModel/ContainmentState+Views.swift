@@ -18,10 +18,12 @@ extension ContainmentState {
     /// owner asks for it (`creating`); anyone else gets `unknownView`.
     mutating func resolveView(_ id: ViewID, creating party: Party? = nil) throws(ContainmentError) -> View {
         _ = try controller(id.owner)
+        // A view exists only while its owner's views are loaded: one that exists needs no loading.
+        if let view = views[id] { return view }
         loadViewIfNeeded(id.owner)
         if let view = views[id] { return view }
         guard let name = id.name, party == .controller(id.owner) else {
-            throw ContainmentError(.unknownView, "There is no view \(id).")
+            throw ContainmentError(.unknownView, deferred: "There is no view \(id).")
         }
         let view = View(id: id)
         setView(view, id)
@@ -43,19 +45,21 @@ extension ContainmentState {
         guard viewID != superviewID, !isView(superviewID, inside: viewID) else {
             throw ContainmentError(
                 .hierarchyInconsistency,
-                "View \(viewID) cannot be inserted into \(superviewID), which is inside it."
+                deferred: "View \(viewID) cannot be inserted into \(superviewID), which is inside it."
             )
         }
-        let siblings = views[superviewID]?.subviews.filter { $0 != viewID } ?? []
-        if let index, !(0...siblings.count).contains(index) {
+        let subviews = views[superviewID]?.subviews ?? []
+        let siblingCount = subviews.count - subviews.lazy.filter { $0 == viewID }.count
+        if let index, !(0...siblingCount).contains(index) {
             throw ContainmentError(
                 .indexOutOfRange,
-                "Index \(index) is out of range for the \(siblings.count) subviews of \(superviewID)."
+                deferred: "Index \(index) is out of range for the \(siblingCount) subviews of \(superviewID)."
             )
         }
         if view.superview == superviewID {
-            let position = index ?? siblings.count
-            guard views[superviewID]?.subviews.firstIndex(of: viewID) != position else { return }
+            let position = index ?? siblingCount
+            guard subviews.firstIndex(of: viewID) != position else { return }
+            let siblings = subviews.filter { $0 != viewID }
             updateView(superviewID) { $0.subviews = siblings }
             updateView(superviewID) { $0.subviews.insert(viewID, at: position) }
             emit(.viewInserted(view: viewID, superview: superviewID))
@@ -75,32 +79,34 @@ extension ContainmentState {
             if let window = window(rootedAt: child.id) {
                 throw ContainmentError(
                     .hierarchyInconsistency,
-                    "\(child.id) is the root of window \(window.id); its view cannot be inserted into \(superviewID)."
+                    deferred:
+                        "\(child.id) is the root of window \(window.id); its view cannot be inserted into \(superviewID)."
                 )
             }
             if let parent = child.parent, parent != destination.id {
                 throw ContainmentError(
                     .hierarchyInconsistency,
-                    "child \(child.id) should have parent \(parent) but requested parent is \(destination.id)."
+                    deferred:
+                        "child \(child.id) should have parent \(parent) but requested parent is \(destination.id)."
                 )
             }
         }
         guard let requester = party.controller, requester == destination.id else {
             throw ContainmentError(
                 .foreignView,
-                "\(party) may not insert views into \(superviewID), which \(destination.id) owns."
+                deferred: "\(party) may not insert views into \(superviewID), which \(destination.id) owns."
             )
         }
         if viewID.isRoot, child.id == requester {
             throw ContainmentError(
                 .hierarchyInconsistency,
-                "\(requester) cannot insert its own root view into its own view \(superviewID)."
+                deferred: "\(requester) cannot insert its own root view into its own view \(superviewID)."
             )
         }
         guard viewID.owner == requester || (viewID.isRoot && child.parent == requester) else {
             throw ContainmentError(
                 .foreignView,
-                "\(requester) may not insert \(viewID): only its own views and its children's root views."
+                deferred: "\(requester) may not insert \(viewID): only its own views and its children's root views."
             )
         }
     }
@@ -113,7 +119,7 @@ extension ContainmentState {
         guard allowed else {
             let rule =
                 viewID.isRoot ? "only the parent of \(owner.id) places its root view" : "\(owner.id) owns it"
-            throw ContainmentError(.foreignView, "\(party) may not remove \(viewID): \(rule).")
+            throw ContainmentError(.foreignView, deferred: "\(party) may not remove \(viewID): \(rule).")
         }
         let view = try resolveView(viewID)
         guard view.superview != nil else { return }
@@ -149,7 +155,10 @@ extension ContainmentState {
 
     mutating func setFrame(_ viewID: ViewID, _ frame: Rect, by party: Party) throws(ContainmentError) {
         guard frame.isValid else {
-            throw ContainmentError(.malformed, "Frame \(frame) of \(viewID) is not finite or has a negative size.")
+            throw ContainmentError(
+                .malformed,
+                deferred: "Frame \(frame) of \(viewID) is not finite or has a negative size."
+            )
         }
         let owner = try controller(viewID.owner)
         if viewID.isRoot {
@@ -175,7 +184,7 @@ extension ContainmentState {
         guard allowed else {
             throw ContainmentError(
                 .frameAuthority,
-                "Only \(authority) may set the frame of \(owner.id)'s root view; \(party) may not."
+                deferred: "Only \(authority) may set the frame of \(owner.id)'s root view; \(party) may not."
             )
         }
     }
@@ -185,7 +194,7 @@ extension ContainmentState {
         guard party == .controller(viewID.owner) else {
             throw ContainmentError(
                 .foreignView,
-                "\(party) may not change \(what) \(viewID): only its owner \(viewID.owner) may."
+                deferred: "\(party) may not change \(what) \(viewID): only its owner \(viewID.owner) may."
             )
         }
     }
@@ -210,7 +219,7 @@ extension ContainmentState {
 
     mutating func setAlpha(_ viewID: ViewID, _ alpha: Double, by party: Party) throws(ContainmentError) {
         guard alpha.isFinite, (0...1).contains(alpha) else {
-            throw ContainmentError(.malformed, "Alpha \(alpha) of \(viewID) is not between 0 and 1.")
+            throw ContainmentError(.malformed, deferred: "Alpha \(alpha) of \(viewID) is not between 0 and 1.")
         }
         _ = try controller(viewID.owner)
         try checkOwnership(viewID, by: party, changing: "the alpha of")

@@ -7,47 +7,153 @@ public enum MoveState: Hashable, Sendable {
 }
 
 /// One node of the tree (SPEC §1).
+///
+/// Its fields live in an immutable shared box, so reading a controller out of the state, or keeping its old value in
+/// the undo journal, costs one reference count; a change makes a new box.
 public struct Controller: Hashable, Sendable {
-    public let id: ControllerID
-    public let kind: Kind
-    public var properties: ControllerProperties
-    public internal(set) var parent: ControllerID?
-    public internal(set) var children: [ControllerID] = []
-    public internal(set) var presenting: ControllerID?
-    public internal(set) var presented: ControllerID?
-    public internal(set) var appearance = AppearanceState.disappeared
-    public internal(set) var move = MoveState.settled
-    /// A tab or menu container's selected child (a navigation controller's top is its last child).
-    public internal(set) var selected: ControllerID?
-    /// Whether a menu container shows its menu view.
-    public internal(set) var menuVisible = false
-    /// The names of the subviews it created (its root view is not listed), in creation order.
-    public internal(set) var subviewNames: [String] = []
-    /// Creation order: it orders parentless controllers in the tree order of callbacks.
-    public let serial: Int
+    /// The stored fields of a controller; the journaled updates of the state change these.
+    struct Fields: Hashable, Sendable {
+        let id: ControllerID
+        let kind: Kind
+        var properties: ControllerProperties
+        var parent: ControllerID?
+        var children: [ControllerID] = []
+        var presenting: ControllerID?
+        var presented: ControllerID?
+        var appearance = AppearanceState.disappeared
+        var move = MoveState.settled
+        var selected: ControllerID?
+        var menuVisible = false
+        var subviewNames: [String] = []
+        let serial: Int
+    }
+
+    private var box: Box<Fields>
 
     init(id: ControllerID, kind: Kind, properties: ControllerProperties, serial: Int) {
-        self.id = id
-        self.kind = kind
-        self.properties = properties
-        self.serial = serial
+        box = Box(Fields(id: id, kind: kind, properties: properties, serial: serial))
     }
+
+    /// Applies `change` to the fields: one new box for any number of changes.
+    mutating func modify(_ change: (inout Fields) -> Void) {
+        var fields = box.value
+        change(&fields)
+        box = Box(fields)
+    }
+
+    public var id: ControllerID { box.value.id }
+    public var kind: Kind { box.value.kind }
+    public var properties: ControllerProperties {
+        get { box.value.properties }
+        set { modify { $0.properties = newValue } }
+    }
+    public internal(set) var parent: ControllerID? {
+        get { box.value.parent }
+        set { modify { $0.parent = newValue } }
+    }
+    public internal(set) var children: [ControllerID] {
+        get { box.value.children }
+        set { modify { $0.children = newValue } }
+    }
+    public internal(set) var presenting: ControllerID? {
+        get { box.value.presenting }
+        set { modify { $0.presenting = newValue } }
+    }
+    public internal(set) var presented: ControllerID? {
+        get { box.value.presented }
+        set { modify { $0.presented = newValue } }
+    }
+    public internal(set) var appearance: AppearanceState {
+        get { box.value.appearance }
+        set { modify { $0.appearance = newValue } }
+    }
+    public internal(set) var move: MoveState {
+        get { box.value.move }
+        set { modify { $0.move = newValue } }
+    }
+    /// A tab or menu container's selected child (a navigation controller's top is its last child).
+    public internal(set) var selected: ControllerID? {
+        get { box.value.selected }
+        set { modify { $0.selected = newValue } }
+    }
+    /// Whether a menu container shows its menu view.
+    public internal(set) var menuVisible: Bool {
+        get { box.value.menuVisible }
+        set { modify { $0.menuVisible = newValue } }
+    }
+    /// The names of the subviews it created (its root view is not listed), in creation order.
+    public internal(set) var subviewNames: [String] {
+        get { box.value.subviewNames }
+        set { modify { $0.subviewNames = newValue } }
+    }
+    /// Creation order: it orders parentless controllers in the tree order of callbacks.
+    public var serial: Int { box.value.serial }
 
     public var rootView: ViewID { .root(id) }
 }
 
 /// A view (SPEC §1). It exists only while its owner's views are loaded.
+///
+/// Like a ``Controller``, its fields live in an immutable shared box.
 public struct View: Hashable, Sendable {
-    public let id: ViewID
-    public internal(set) var frame = Rect.zero
-    public internal(set) var alpha = 1.0
-    public internal(set) var hidden = false
-    public internal(set) var superview: ViewID?
-    public internal(set) var subviews: [ViewID] = []
-    /// Who set the frame last (`nil`: never set since the view loaded).
-    public internal(set) var frameSetBy: Party?
+    /// The stored fields of a view; the journaled updates of the state change these.
+    struct Fields: Hashable, Sendable {
+        let id: ViewID
+        var frame = Rect.zero
+        var alpha = 1.0
+        var hidden = false
+        var superview: ViewID?
+        var subviews: [ViewID] = []
+        var frameSetBy: Party?
+    }
 
-    init(id: ViewID) { self.id = id }
+    private var box: Box<Fields>
+
+    init(id: ViewID) { box = Box(Fields(id: id)) }
+
+    /// Applies `change` to the fields: one new box for any number of changes.
+    mutating func modify(_ change: (inout Fields) -> Void) {
+        var fields = box.value
+        change(&fields)
+        box = Box(fields)
+    }
+
+    public var id: ViewID { box.value.id }
+    public internal(set) var frame: Rect {
+        get { box.value.frame }
+        set { modify { $0.frame = newValue } }
+    }
+    public internal(set) var alpha: Double {
+        get { box.value.alpha }
+        set { modify { $0.alpha = newValue } }
+    }
+    public internal(set) var hidden: Bool {
+        get { box.value.hidden }
+        set { modify { $0.hidden = newValue } }
+    }
+    public internal(set) var superview: ViewID? {
+        get { box.value.superview }
+        set { modify { $0.superview = newValue } }
+    }
+    public internal(set) var subviews: [ViewID] {
+        get { box.value.subviews }
+        set { modify { $0.subviews = newValue } }
+    }
+    /// Who set the frame last (`nil`: never set since the view loaded).
+    public internal(set) var frameSetBy: Party? {
+        get { box.value.frameSetBy }
+        set { modify { $0.frameSetBy = newValue } }
+    }
+}
+
+/// An immutable box of a value: a change makes a new box, so boxes are shared freely between copies.
+final class Box<Value: Hashable & Sendable>: Hashable, Sendable {
+    let value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    static func == (lhs: Box, rhs: Box) -> Bool { lhs === rhs || lhs.value == rhs.value }
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// A named display with a size; its root controller fills it (SPEC §1).

@@ -24,6 +24,10 @@ public enum SplitDisplayMode: String, Hashable, Sendable, CaseIterable {
 }
 
 /// The settable properties of a controller, with SPEC §1's defaults.
+///
+/// The flags and styles the rules read are stored inline; the rest — titles, the page data source, the split
+/// fraction — is rarely set, so it lives in an immutable shared box: a controller with the defaults there stores one
+/// reference to the same box, which keeps a controller small and cheap to copy.
 public struct ControllerProperties: Hashable, Sendable {
     public var automaticallyForwardsAppearance = true
     public var automaticallyForwardsSizeTransitions = true
@@ -31,25 +35,46 @@ public struct ControllerProperties: Hashable, Sendable {
     public var providesPresentationContextTransitionStyle = false
     public var modalPresentationStyle = ModalPresentationStyle.fullScreen
     public var modalTransitionStyle = ModalTransitionStyle.coverVertical
-    public var title: String?
-    /// Container item metadata: the tab bar item's title.
-    public var tabItem: String?
-    /// Container item metadata: the navigation item's title.
-    public var navigationItem: String?
     // Page containers (SPEC §8)
     public var pageTransitionStyle = PageTransitionStyle.pageCurl
     public var spineLocation = SpineLocation.min
     public var doubleSided = false
-    /// The data source: the book, in order; `next` and `previous` turn through it.
-    public var pageSequence: [ControllerID] = []
-    /// Another controller serving as the data source: its `pageSequence` is the book.
-    public var pageDataSource: ControllerID?
     // Split containers (SPEC §8)
-    /// The primary column's share of the width.
-    public var splitFraction = 0.4
     public var splitDisplayMode = SplitDisplayMode.allVisible
+    /// The properties that are rarely set, shared while they are the defaults.
+    private var rare = RareBox.defaults
 
     public init() {}
+
+    public var title: String? {
+        get { rare.value.title }
+        set { rare = rare.with { $0.title = newValue } }
+    }
+    /// Container item metadata: the tab bar item's title.
+    public var tabItem: String? {
+        get { rare.value.tabItem }
+        set { rare = rare.with { $0.tabItem = newValue } }
+    }
+    /// Container item metadata: the navigation item's title.
+    public var navigationItem: String? {
+        get { rare.value.navigationItem }
+        set { rare = rare.with { $0.navigationItem = newValue } }
+    }
+    /// The data source: the book, in order; `next` and `previous` turn through it.
+    public var pageSequence: [ControllerID] {
+        get { rare.value.pageSequence }
+        set { rare = rare.with { $0.pageSequence = newValue } }
+    }
+    /// Another controller serving as the data source: its `pageSequence` is the book.
+    public var pageDataSource: ControllerID? {
+        get { rare.value.pageDataSource }
+        set { rare = rare.with { $0.pageDataSource = newValue } }
+    }
+    /// The primary column's share of the width.
+    public var splitFraction: Double {
+        get { rare.value.splitFraction }
+        set { rare = rare.with { $0.splitFraction = newValue } }
+    }
 
     /// The defaults with manual appearance forwarding (seed 000, listing 14-4).
     public static var manualAppearance: ControllerProperties {
@@ -57,4 +82,34 @@ public struct ControllerProperties: Hashable, Sendable {
         properties.automaticallyForwardsAppearance = false
         return properties
     }
+}
+
+/// The rarely set properties of a controller, with their defaults.
+private struct RareProperties: Hashable, Sendable {
+    var title: String?
+    var tabItem: String?
+    var navigationItem: String?
+    var pageSequence: [ControllerID] = []
+    var pageDataSource: ControllerID?
+    var splitFraction = 0.4
+}
+
+/// An immutable box of ``RareProperties``: a change makes a new box, so boxes are shared freely.
+private final class RareBox: Hashable, Sendable {
+    let value: RareProperties
+
+    init(_ value: RareProperties) { self.value = value }
+
+    /// The one box of the defaults, which every controller created with them shares.
+    static let defaults = RareBox(RareProperties())
+
+    /// A new box with `change` applied.
+    func with(_ change: (inout RareProperties) -> Void) -> RareBox {
+        var value = value
+        change(&value)
+        return RareBox(value)
+    }
+
+    static func == (lhs: RareBox, rhs: RareBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
+    func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

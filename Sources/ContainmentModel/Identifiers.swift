@@ -1,12 +1,26 @@
 /// The unique id of a controller (SPEC §1).
+///
+/// The state looks controllers and views up by id all the time, so an id hashes its text once, when it is made,
+/// and hashing the id feeds only that number to the hasher.
 public struct ControllerID: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
+    /// `rawValue.hashValue`: equal texts have equal hashes within a process, which is all a hash table needs.
+    private let textHash: Int
 
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+        textHash = rawValue.hashValue
+    }
+    public init(stringLiteral value: String) { self.init(value) }
 
     public var description: String { rawValue }
     public static func < (lhs: ControllerID, rhs: ControllerID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public static func == (lhs: ControllerID, rhs: ControllerID) -> Bool {
+        lhs.textHash == rhs.textHash && lhs.rawValue == rhs.rawValue
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
 }
 
 /// A view: a controller's root view, or a named subview it owns.

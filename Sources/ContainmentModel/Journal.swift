@@ -13,6 +13,9 @@ struct Journal: Sendable {
 
     var undo: [Undo] = []
     var events: [Event] = []
+
+    /// Room for the events of most commands, reserved at the first one so the buffer rarely grows.
+    static let typicalEventCount = 8
 }
 
 extension ContainmentState {
@@ -23,11 +26,11 @@ extension ContainmentState {
         controllers[id] = controller
     }
 
-    mutating func updateController(_ id: ControllerID, _ body: (inout Controller) -> Void) {
-        guard var controller = controllers[id] else { return }
-        journal.undo.append(.controller(id, controller))
-        body(&controller)
-        controllers[id] = controller
+    /// Changes the controller `id` in place (one lookup), if there is one.
+    mutating func updateController(_ id: ControllerID, _ body: (inout Controller.Fields) -> Void) {
+        guard let index = controllers.index(forKey: id) else { return }
+        journal.undo.append(.controller(id, controllers.values[index]))
+        controllers.values[index].modify(body)
     }
 
     mutating func setView(_ view: View?, _ id: ViewID) {
@@ -35,11 +38,11 @@ extension ContainmentState {
         views[id] = view
     }
 
-    mutating func updateView(_ id: ViewID, _ body: (inout View) -> Void) {
-        guard var view = views[id] else { return }
-        journal.undo.append(.view(id, view))
-        body(&view)
-        views[id] = view
+    /// Changes the view `id` in place (one lookup), if there is one.
+    mutating func updateView(_ id: ViewID, _ body: (inout View.Fields) -> Void) {
+        guard let index = views.index(forKey: id) else { return }
+        journal.undo.append(.view(id, views.values[index]))
+        views.values[index].modify(body)
     }
 
     mutating func setWindow(_ window: Window?, _ id: WindowID) {
@@ -64,6 +67,7 @@ extension ContainmentState {
     }
 
     mutating func emit(_ event: Event) {
+        if journal.events.capacity == 0 { journal.events.reserveCapacity(Journal.typicalEventCount) }
         journal.events.append(event)
     }
 

@@ -6,7 +6,7 @@ extension Named {
     public static func named(_ text: String, as what: String) throws(ContainmentError) -> Self {
         guard let value = Self(rawValue: text) else {
             let names = allCases.map(\.rawValue).joined(separator: ", ")
-            throw ContainmentError(.malformed, "Unknown \(what) \"\(text)\"; one of \(names).")
+            throw ContainmentError(.malformed, deferred: "Unknown \(what) \"\(text)\"; one of \(names).")
         }
         return value
     }
