@@ -79,4 +79,36 @@ import Testing
         #expect(tree.stdout.contains("child"), "the topology's controllers are still there")
         _ = try await fixture.stop()
     }
+
+    /// The checks can fail: a host killed in the middle of a run is reported, and the command exits 1.
+    @Test func aHostKilledDuringTheRunFailsTheRun() async throws {
+        let fixture = try await RuntimeFixture(
+            topology: """
+                controllers:
+                  - {id: lone, kind: content, host: h0}
+                  - {id: other, kind: content, host: h1}
+                """
+        )
+        let run = Task {
+            try await fixture.run(
+                RuntimeFixture.binary,
+                ["stress", "--attach", "--controllers", "80", "--clients", "2", "--duration", "4", "--json", "--quiet"]
+            )
+        }
+        try await Task.sleep(for: .seconds(2))
+        let pid = try String(contentsOfFile: fixture.runDirectory + "/host-h1.pid", encoding: .utf8)
+        #expect(
+            try await fixture.run("/bin/kill", ["-KILL", pid.trimmingCharacters(in: .whitespacesAndNewlines)]).status
+                == 0
+        )
+        let output = try await run.value
+        #expect(output.status == 1, "\(output.stdout)\n\(output.stderr)")
+        let summary = try #require(JSON.object(output.stdout), "stress printed no JSON: \(output.stderr)")
+        #expect(summary["passed"] as? Bool == false)
+        let failed = (summary["checks"] as? [[String: Any]] ?? []).filter { $0["passed"] as? Bool == false }
+        let names = Set(failed.compactMap { $0["name"] as? String })
+        #expect(names.contains("no daemon crashed or leaked"), "failed: \(names)")
+        #expect(names.contains("each actor got its callbacks in SPEC order"), "failed: \(names)")
+        _ = try await fixture.stop()
+    }
 }

@@ -77,7 +77,7 @@ struct StressRun {
         checks.append(verifier.compare(snapshot))
         checks.append(Self.subscriberCheck(seen, from: checkFrom, to: finalSeq))
         checks.append(Self.predictionCheck(results))
-        checks.append(callbackCheck(control, expected: verifier.expectedDigests))
+        checks.append(callbackCheck(control, expected: verifier.expectedDigests, hostOf: verifier.replay.hostOf))
         let last = daemons.map { ProcessSample(name: $0.name, pid: $0.pid) }
         checks.append(Self.healthCheck(start: first, warm: warm, end: last))
         if let local {
@@ -204,15 +204,27 @@ struct StressRun {
     }
 
     /// Asks every controller's actor what it received, and compares with the model's callbacks for it.
-    private func callbackCheck(_ control: CommandClient, expected: [ControllerID: CallbackDigest]) -> StressCheck {
+    /// A host that cannot answer once is not asked again (its actors count as failed), so a dead host costs one
+    /// timeout, not one per controller.
+    private func callbackCheck(
+        _ control: CommandClient,
+        expected: [ControllerID: CallbackDigest],
+        hostOf: [ControllerID: String]
+    ) -> StressCheck {
         var failures: [String] = []
         var failed = 0
+        var unreachable: Set<String> = []
         for (id, digest) in expected.sorted(by: { $0.key < $1.key }) {
+            let host = hostOf[id] ?? ""
             let got: CallbackDigest
             do {
+                guard !unreachable.contains(host) else {
+                    throw ContainmentError(.hostUnavailable, "host \(host) did not answer")
+                }
                 let reply = try control.inspect(id)
                 got = CallbackDigest(count: reply.receivedCount, hash: reply.receivedDigest)
             } catch {
+                unreachable.insert(host)
                 failed += 1
                 if failures.count < 8 { failures.append("\(id): \(error)") }
                 continue
