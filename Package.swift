@@ -68,11 +68,26 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // `stress` and `bench`'s machinery: a runtime of child processes, concurrent clients, subscribers, and the
+        // checks of a run against the model.
+        .target(
+            name: "ContainmentLoad",
+            dependencies: [
+                "ContainmentBus",
+                "ContainmentModel",
+                "ContainmentRuntime",
+                "ContainmentWorkload",
+                "ZeroMQ",
+            ],
+            swiftSettings: strict
+        ),
+
         .executableTarget(
             name: "containment",
             dependencies: [
                 "ContainmentModel",
                 "ContainmentBus",
+                "ContainmentLoad",
                 "ContainmentRuntime",
                 "ContainmentWorkload",
                 "ZeroMQ",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContainmentBus
+import ContainmentLoad
 import Foundation
 import ZeroMQ
 

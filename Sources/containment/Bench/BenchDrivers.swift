@@ -1,4 +1,5 @@
 import ContainmentBus
+import ContainmentLoad
 import ContainmentModel
 import Foundation
 import Histogram

@@ -1,4 +1,5 @@
 import ContainmentBus
+import ContainmentLoad
 import ContainmentModel
 import ContainmentWorkload
 import Foundation

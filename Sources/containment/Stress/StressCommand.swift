@@ -1,11 +1,8 @@
 import ArgumentParser
-import ContainmentBus
+import ContainmentLoad
 import ContainmentModel
 import ContainmentRuntime
-import ContainmentWorkload
 import Foundation
-import Synchronization
-import ZeroMQ
 
 /// `containment stress`: many clients, many hosts, random commands from the whole of SPEC.md, and afterwards proof
 /// that nothing was lost, doubled, reordered or allowed that the model forbids.
@@ -62,7 +59,7 @@ struct StressCommand: ParsableCommand {
             local = nil
             config = try runtime.load()
         } else {
-            note("starting a supervisor and \(hosts) hosts")
+            settings.note("starting a supervisor and \(hosts) hosts")
             let launched = try LocalRuntime(
                 hosts: hosts,
                 settings: "callbackHistory: 0\nrequestTimeoutMs: 30000\nheartbeatTimeoutMs: 5000\n",
@@ -71,7 +68,7 @@ struct StressCommand: ParsableCommand {
             local = launched
             config = launched.config
         }
-        let run = StressRun(command: self, config: config, local: local)
+        let run = StressRun(settings: settings, config: config, local: local)
         let summary: StressSummary
         do {
             summary = try run.execute(started: started)
@@ -87,7 +84,18 @@ struct StressCommand: ParsableCommand {
         if !summary.passed { throw ExitCode.failure }
     }
 
-    func note(_ message: String) {
-        if !quiet { FileHandle.standardError.write(Data("stress: \(message)\n".utf8)) }
+    /// The options as the run takes them.
+    var settings: StressSettings {
+        var settings = StressSettings()
+        settings.controllers = controllers
+        settings.clients = clients
+        settings.ops = ops
+        settings.duration = duration
+        settings.seed = seed
+        settings.invalidRatio = invalidRatio
+        settings.subscribers = subscribers
+        settings.prefix = prefix
+        settings.quiet = quiet
+        return settings
     }
 }

@@ -6,14 +6,21 @@ import Foundation
 import Synchronization
 import ZeroMQ
 
-/// One `stress` run, from the setup to the checks.
-struct StressRun {
-    let command: StressCommand
+/// One `stress` run, from the setup to the checks: against `local` (a runtime it started, stopped at the end) or the
+/// runtime `config` names.
+public struct StressRun {
+    let command: StressSettings
     let config: RuntimeConfig
     let local: LocalRuntime?
     let clock = ContinuousClock()
 
-    func execute(started: ContinuousClock.Instant) throws -> StressSummary {
+    public init(settings: StressSettings, config: RuntimeConfig, local: LocalRuntime?) {
+        command = settings
+        self.config = config
+        self.local = local
+    }
+
+    public func execute(started: ContinuousClock.Instant) throws -> StressSummary {
         let context = try Context()
         let control = try CommandClient(context: context, endpoint: config.commandEndpoint, timeout: .seconds(30))
         let collectors = try (0..<command.subscribers).map { index in
@@ -195,9 +202,9 @@ struct StressRun {
                 collectors.map(\.latestSeq).min() ?? 0,
                 progress.transportFailures
             )
-            FileHandle.standardError.write(Data((terminal ? "\r\(line)" : "stress: \(line)\n").utf8))
+            standardError(terminal ? "\r\(line)" : "stress: \(line)\n")
         }
-        if terminal, !command.quiet { FileHandle.standardError.write(Data("\n".utf8)) }
+        if terminal, !command.quiet { standardError("\n") }
         if let message = failure.withLock({ $0 }) { throw LoadError(message) }
         let seconds = Double((clock.now - start).nanoseconds) / 1e9
         return (results.withLock { $0 }.sorted { $0.client < $1.client }, seconds, warm)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A daemon's memory and descriptors at the start of the run, a quarter of the way in, and at its end.
-struct ProcessUse: Codable, Sendable {
+public struct ProcessUse: Codable, Sendable {
     var name: String
     var pid: Int32
     var alive: Bool
@@ -18,7 +18,7 @@ struct ProcessUse: Codable, Sendable {
 }
 
 /// What `stress` prints: the settings, the load, the latency, and every check.
-struct StressSummary: Codable, Sendable {
+public struct StressSummary: Codable, Sendable {
     var seed: UInt64
     var hosts: Int
     var controllers: Int
@@ -36,10 +36,10 @@ struct StressSummary: Codable, Sendable {
     var checks: [StressCheck]
     var processes: [ProcessUse]
     var totalSeconds: Double
-    var passed: Bool
+    public var passed: Bool
 
     init(
-        command: StressCommand,
+        command: StressSettings,
         results: [StressClientResult],
         seconds: Double,
         events: Int,
@@ -48,7 +48,7 @@ struct StressSummary: Codable, Sendable {
         total: Duration
     ) {
         seed = command.seed
-        hosts = processes.count - 1
+        hosts = processes.filter { $0.name != "supervisor" }.count
         controllers = command.controllers
         clients = command.clients
         invalidRatio = command.invalidRatio
@@ -72,7 +72,7 @@ struct StressSummary: Codable, Sendable {
         passed = checks.allSatisfy(\.passed)
     }
 
-    var table: String {
+    public var table: String {
         var lines: [String] = []
         lines.append(
             "stress: seed \(seed), \(hosts) hosts, \(controllers) controllers, \(clients) clients, "

@@ -4,11 +4,11 @@ import ContainmentRuntime
 import ContainmentWorkload
 
 /// One check of a stress run: passed or not, with a line of detail and the first few failures.
-struct StressCheck: Sendable, Codable {
-    var name: String
-    var passed: Bool
-    var detail: String
-    var failures: [String] = []
+public struct StressCheck: Sendable, Codable {
+    public var name: String
+    public var passed: Bool
+    public var detail: String
+    public var failures: [String] = []
 }
 
 /// Checks a finished run against the model: the journal replayed from the start, merged in sequence order with the

@@ -5,21 +5,21 @@ import ZeroMQ
 
 /// A runtime of this binary's own for `stress` and `bench`: a supervisor and hosts as child processes, in a fresh run
 /// directory (logs under `logs/`), stopped with SIGTERM like any operator would.
-final class LocalRuntime {
-    let config: RuntimeConfig
-    let hostNames: [String]
+public final class LocalRuntime {
+    public let config: RuntimeConfig
+    public let hostNames: [String]
     private(set) var supervisor: Process
     private(set) var hosts: [String: Process] = [:]
     private let keep: Bool
 
     /// The path of this very executable, so the daemons run the same build.
-    static var executable: String {
+    public static var executable: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
     /// Starts the supervisor and `hosts` hosts (`h0`, `h1`, …) and returns once every host is connected.
     /// `settings` is extra runtime YAML (Config/runtime.yaml's keys); `keep` leaves the run directory behind.
-    init(hosts count: Int, settings: String = "", keep: Bool = false, timeout: Duration = .seconds(30)) throws {
+    public init(hosts count: Int, settings: String = "", keep: Bool = false, timeout: Duration = .seconds(30)) throws {
         let run = FileManager.default.temporaryDirectory.appendingPathComponent(
             "containment-load-\(getpid())-\(UInt32.random(in: 0..<UInt32.max))"
         ).path
@@ -91,15 +91,15 @@ final class LocalRuntime {
         throw LoadError("hosts \(missing.sorted().joined(separator: ", ")) did not connect in time; see \(logs)")
     }
 
-    var logs: String { config.runDirectory + "/logs" }
+    public var logs: String { config.runDirectory + "/logs" }
 
     /// Every daemon, supervisor first.
-    var processes: [(name: String, process: Process)] {
+    public var processes: [(name: String, process: Process)] {
         [("supervisor", supervisor)] + hostNames.compactMap { name in hosts[name].map { (name, $0) } }
     }
 
     /// What each daemon uses now, read from /proc.
-    func sample() -> [ProcessSample] {
+    public func sample() -> [ProcessSample] {
         processes.map { ProcessSample(name: $0.name, pid: $0.process.processIdentifier) }
     }
 
@@ -107,7 +107,7 @@ final class LocalRuntime {
     /// unless asked to keep it. Returns what was not clean: daemons that did not exit 0 after SIGTERM, sockets or pid
     /// files left behind.
     @discardableResult
-    func stop(grace: Duration = .seconds(10)) -> [String] {
+    public func stop(grace: Duration = .seconds(10)) -> [String] {
         var unclean: [String] = []
         for (name, process) in processes.reversed() {
             guard process.isRunning else {
@@ -136,16 +136,16 @@ final class LocalRuntime {
 }
 
 /// One daemon's use of memory and descriptors, from /proc.
-struct ProcessSample: Sendable, Codable {
-    var name: String
-    var pid: Int32
-    var alive: Bool
+public struct ProcessSample: Sendable, Codable {
+    public var name: String
+    public var pid: Int32
+    public var alive: Bool
     /// Resident memory, KiB (VmRSS).
-    var residentKiB: Int
+    public var residentKiB: Int
     /// Open file descriptors.
-    var descriptors: Int
+    public var descriptors: Int
 
-    init(name: String, pid: Int32) {
+    public init(name: String, pid: Int32) {
         self.name = name
         self.pid = pid
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
@@ -162,7 +162,12 @@ struct ProcessSample: Sendable, Codable {
 }
 
 /// Why a stress or bench run could not go on.
-struct LoadError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct LoadError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Writes to standard error (progress lines and notes).
+func standardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
 }

@@ -1,10 +1,10 @@
 /// Durations as the load commands report them.
 extension Duration {
-    var seconds: Double {
+    public var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 
-    var nanoseconds: UInt64 {
+    public var nanoseconds: UInt64 {
         UInt64(clamping: components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000)
     }
 }

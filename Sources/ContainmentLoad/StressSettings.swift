@@ -1,0 +1,21 @@
+/// What a stress run does: `containment stress`'s options.
+public struct StressSettings: Sendable {
+    public var controllers = 1_000
+    public var clients = 8
+    /// Operations in all, split evenly over the clients; `nil`: run for `duration` seconds.
+    public var ops: Int?
+    public var duration = 10.0
+    public var seed: UInt64 = 1
+    public var invalidRatio = 0.1
+    public var subscribers = 2
+    public var prefix = "s"
+    /// No progress line, no notes.
+    public var quiet = false
+
+    public init() {}
+
+    /// Writes a note on standard error, unless quiet.
+    public func note(_ message: String) {
+        if !quiet { standardError("stress: \(message)\n") }
+    }
+}
