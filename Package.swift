@@ -104,6 +104,11 @@ let package = Package(
             dependencies: ["ContainmentModel", "ContainmentWorkload"],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "ContainmentLoadTests",
+            dependencies: ["ContainmentBus", "ContainmentLoad", "ContainmentModel", "ContainmentRuntime"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strict),
         .testTarget(
             name: "ContainmentBusTests",
