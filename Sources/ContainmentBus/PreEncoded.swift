@@ -41,7 +41,7 @@ public enum PreEncoded {
         bytes.append(contentsOf: value)
     }
 
-    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+    static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
