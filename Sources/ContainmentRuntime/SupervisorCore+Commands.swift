@@ -56,13 +56,13 @@ extension SupervisorCore {
         let firstSeq = seq + 1
         do {
             try journal.append(
-                .with {
-                    $0.commandID = commandID
-                    $0.timeUnixNanos = time
-                    $0.commands = journaled
-                    $0.firstSeq = firstSeq
-                    $0.eventCount = UInt32(clamping: events.count)
-                }
+                serialized: PreEncoded.journalRecord(
+                    commandID: commandID,
+                    timeUnixNanos: time,
+                    commands: journaled.map(\.bytes),
+                    firstSeq: firstSeq,
+                    eventCount: UInt32(clamping: events.count)
+                )
             )
         } catch {
             logger.error("cannot write the journal \(journal.path): \(error)")
