@@ -155,6 +155,12 @@ final class SupervisorCore {
             )
             return
         }
+        if let batch = ClientMessage.decodeBatch(frames[1]) {
+            if let error = submit(batch.commands, from: sender, requestID: batch.requestID) {
+                reply(to: sender, requestID: batch.requestID, .error(.init(error)))
+            }
+            return
+        }
         let message: ClientMessage
         do {
             message = try ClientMessage.decode(frames[1])
