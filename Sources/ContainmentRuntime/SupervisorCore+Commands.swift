@@ -59,7 +59,7 @@ extension SupervisorCore {
                 serialized: PreEncoded.journalRecord(
                     commandID: commandID,
                     timeUnixNanos: time,
-                    commands: journaled.map(\.bytes),
+                    commands: journaled.map { $0.bytes },  // a closure: a key path here is projected generically
                     firstSeq: firstSeq,
                     eventCount: UInt32(clamping: events.count)
                 )

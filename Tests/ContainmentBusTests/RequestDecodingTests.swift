@@ -72,4 +72,17 @@ struct RequestDecodingTests {
         others.append(Self.batch(1, [Self.commands[0]]) + [0x0A])
         for bytes in others { #expect(ClientMessage.decodeBatch(bytes) == nil, "\(bytes)") }
     }
+
+    /// A view is read as `ViewID(parsing:)` reads it (the root view of a name without "/" by a shorter path).
+    @Test(arguments: ["a", "a/b", "", "/", "a/", "/b", "a/b/c", "ü", "a/\u{301}b", "/\u{301}", "a\u{301}"])
+    func viewsAreReadAsTheModelParsesThem(text: String) {
+        var wire = WireCommand(Request(.setAlpha(.root("x"), 0.5), by: .natural))
+        wire.setAlpha.view = text
+        let request = try? wire.request()
+        if let view = ViewID(parsing: text) {
+            #expect(request?.command == .setAlpha(view, 0.5))
+        } else {
+            #expect(request == nil)
+        }
+    }
 }
