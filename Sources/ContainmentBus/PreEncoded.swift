@@ -41,12 +41,45 @@ public enum PreEncoded {
         bytes.append(contentsOf: value)
     }
 
-    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+    static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
             value >>= 7
         }
         bytes.append(UInt8(value))
+    }
+}
+
+extension PreEncoded {
+    /// `JournalRecord{command_id, time_unix_nanos, commands, first_seq, event_count}`, the commands given as
+    /// SwiftProtobuf serializes each: byte for byte the record's own encoding, without sizing every command twice.
+    public static func journalRecord(
+        commandID: UInt64,
+        timeUnixNanos: Int64,
+        commands: [[UInt8]],
+        firstSeq: UInt64,
+        eventCount: UInt32
+    ) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(commands.reduce(32) { $0 + $1.count + 3 })
+        if commandID != 0 {
+            bytes.append(0x08)  // field 1, varint
+            appendVarint(commandID, to: &bytes)
+        }
+        if timeUnixNanos != 0 {
+            bytes.append(0x10)  // field 2, varint
+            appendVarint(UInt64(bitPattern: timeUnixNanos), to: &bytes)
+        }
+        for command in commands { appendField(3, command, to: &bytes) }
+        if firstSeq != 0 {
+            bytes.append(0x20)  // field 4, varint
+            appendVarint(firstSeq, to: &bytes)
+        }
+        if eventCount != 0 {
+            bytes.append(0x28)  // field 5, varint
+            appendVarint(UInt64(eventCount), to: &bytes)
+        }
+        return bytes
     }
 }

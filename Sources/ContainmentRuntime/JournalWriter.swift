@@ -24,9 +24,9 @@ final class JournalWriter {
     /// Records not yet written: length-delimited, in order.
     private var buffer: [UInt8] = []
 
-    /// Buffers one record; it reaches the file at the next ``flush()``, or now when the buffer passes 1 MiB.
-    func append(_ record: Containment_V1_JournalRecord) throws {
-        let body = record.bytes
+    /// Buffers one serialized `JournalRecord` (see `PreEncoded.journalRecord`); it reaches the file at the next
+    /// ``flush()``, or now when the buffer passes 1 MiB.
+    func append(serialized body: [UInt8]) throws {
         var length = UInt64(body.count)
         repeat {
             var byte = UInt8(length & 0x7F)

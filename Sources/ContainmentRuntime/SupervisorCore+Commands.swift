@@ -46,12 +46,8 @@ extension SupervisorCore {
         do {
             events = try state.apply(batch: requests)
         } catch {
-            let violation = publish(
-                state.violation(of: requests[error.index], error: error.error),
-                commandID: commandID,
-                time: time
-            )
-            return RemoteError(error.error, index: error.index, commandID: commandID, seq: violation.seq)
+            publish(state.violation(of: requests[error.index], error: error.error), commandID: commandID, time: time)
+            return RemoteError(error.error, index: error.index, commandID: commandID, seq: seq)
         }
         for (id, host) in created where !host.isEmpty {
             assign(id, to: host)
@@ -60,34 +56,26 @@ extension SupervisorCore {
         let firstSeq = seq + 1
         do {
             try journal.append(
-                .with {
-                    $0.commandID = commandID
-                    $0.timeUnixNanos = time
-                    $0.commands = journaled
-                    $0.firstSeq = firstSeq
-                    $0.eventCount = UInt32(clamping: events.count)
-                }
+                serialized: PreEncoded.journalRecord(
+                    commandID: commandID,
+                    timeUnixNanos: time,
+                    commands: journaled.map { $0.bytes },  // a closure: a key path here is projected generically
+                    firstSeq: firstSeq,
+                    eventCount: UInt32(clamping: events.count)
+                )
             )
         } catch {
             logger.error("cannot write the journal \(journal.path): \(error)")
         }
-        let wires = events.map { publish($0, commandID: commandID, time: time) }
-        deliver(wires)
+        let encoded = events.map { publish($0, commandID: commandID, time: time) }
+        deliver(events, encoded: encoded)
         for event in events {
             if case .controllerDestroyed(let id) = event { assign(id, to: nil) }
         }
         scheduleTransitions(requests)
         if let sender {
-            reply(
-                to: sender,
-                requestID: requestID,
-                .accepted(
-                    .with {
-                        $0.commandID = commandID
-                        $0.events = wires
-                    }
-                )
-            )
+            let bytes = PreEncoded.accepted(requestID: requestID, commandID: commandID, events: encoded)
+            outbox.append(.send(peer: sender, body: bytes, delivery: nil))
         }
         return nil
     }

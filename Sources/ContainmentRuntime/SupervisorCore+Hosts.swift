@@ -104,33 +104,35 @@ extension SupervisorCore {
 
     // MARK: Callbacks to hosts
 
-    /// Sends each host the callbacks (and creations, destructions) of the controllers it runs, in event order.
-    func deliver(_ events: [WireEvent]) {
-        var byHost: [String: [WireEvent]] = [:]
+    /// Sends each host the callbacks (and creations, destructions) of the controllers it runs, in event order;
+    /// `encoded` holds each event serialized.
+    func deliver(_ events: [Event], encoded: [[UInt8]]) {
+        var byHost: [String: [[UInt8]]] = [:]
         var order: [String] = []
-        for event in events where WireEvent.isDelivered(event.name) {
-            guard let host = hostOf[ControllerID(event.controller)] else { continue }
+        for (event, bytes) in zip(events, encoded) {
+            switch event {
+            case .controllerCreated, .controllerDestroyed: break
+            default: guard event.isCallback else { continue }
+            }
+            guard let controller = event.controller, let host = hostOf[controller] else { continue }
             if byHost[host] == nil { order.append(host) }
-            byHost[host, default: []].append(event)
+            byHost[host, default: []].append(bytes)
         }
         for host in order {
             if let batch = byHost[host] { sendDelivery(batch, to: host) }
         }
     }
 
-    /// Queues a delivery to a connected host (sent by the next ``flush()``, which queues it back here if the host
-    /// turns out to be gone); keeps it for the host's return when it is not connected.
-    func sendDelivery(_ events: [WireEvent], to host: String) {
+    /// Queues a delivery of serialized events to a connected host (sent by the next ``flush()``, which queues it back
+    /// here if the host turns out to be gone); keeps it for the host's return when it is not connected.
+    func sendDelivery(_ events: [[UInt8]], to host: String) {
         guard var record = hosts[host] else { return }
         guard record.up, let peer = record.routingID else {
             record.pending.append(contentsOf: events)
             hosts[host] = record
             return
         }
-        let bytes =
-            encodedBytes(of: events).map { PreEncoded.delivery(events: $0) }
-            ?? ServerMessage.with { $0.body = .delivery(.with { $0.events = events }) }.bytes
-        outbox.append(.send(peer: peer, body: bytes, delivery: (host, events)))
+        outbox.append(.send(peer: peer, body: PreEncoded.delivery(events: events), delivery: (host, events)))
     }
 
     // MARK: Inspect

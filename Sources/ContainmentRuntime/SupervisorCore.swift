@@ -17,7 +17,8 @@ final class SupervisorCore {
         var up = false
         var lastSeen: ContinuousClock.Instant
         /// Callbacks for its controllers while it is not connected, delivered when it (re)connects.
-        var pending: [WireEvent] = []
+        /// (Each serialized, as `publish` wrote it.)
+        var pending: [[UInt8]] = []
         var everConnected = false
     }
 
@@ -31,7 +32,7 @@ final class SupervisorCore {
         /// An event: topic and body, for the PUB.
         case publish(topic: [UInt8], body: [UInt8])
         /// A message to a peer of the ROUTER; a delivery names its host and events, queued again if it cannot go.
-        case send(peer: [UInt8], body: [UInt8], delivery: (host: String, events: [WireEvent])?)
+        case send(peer: [UInt8], body: [UInt8], delivery: (host: String, events: [[UInt8]])?)
     }
 
     struct ForwardedInspect {
@@ -64,12 +65,6 @@ final class SupervisorCore {
     var outbox: [Outgoing] = []
     /// Messages handled before the outbox is flushed while more are waiting.
     static let batchLimit = 128
-    /// The serialized events published since the last flush, from seq `encodedFrom` on: replies and deliveries
-    /// carrying them are assembled from these bytes (``PreEncoded``) instead of encoding every event again.
-    var encoded: [[UInt8]] = []
-    var encodedFrom: UInt64 = 1
-    /// `CATEGORY/NAME/` of each event name seen, as topic bytes.
-    var topicPrefixes: [String: [UInt8]] = [:]
 
     init(context: Context, config: RuntimeConfig, logger: Logger) throws {
         self.config = config
@@ -160,6 +155,12 @@ final class SupervisorCore {
             )
             return
         }
+        if let batch = ClientMessage.decodeBatch(frames[1]) {
+            if let error = submit(batch.commands, from: sender, requestID: batch.requestID) {
+                reply(to: sender, requestID: batch.requestID, .error(.init(error)))
+            }
+            return
+        }
         let message: ClientMessage
         do {
             message = try ClientMessage.decode(frames[1])
@@ -213,11 +214,6 @@ final class SupervisorCore {
     // MARK: Sending
 
     func reply(to peer: [UInt8], requestID: UInt64, _ body: ServerMessage.OneOf_Body) {
-        if case .accepted(let accepted) = body, let events = encodedBytes(of: accepted.events) {
-            let bytes = PreEncoded.accepted(requestID: requestID, commandID: accepted.commandID, events: events)
-            outbox.append(.send(peer: peer, body: bytes, delivery: nil))
-            return
-        }
         let message = ServerMessage.with {
             $0.requestID = requestID
             $0.body = body
@@ -230,42 +226,16 @@ final class SupervisorCore {
         outbox.append(.send(peer: peer, body: message.bytes, delivery: nil))
     }
 
-    /// Stamps an event with the next sequence number and queues it for publication (by the next ``flush()``).
+    /// Stamps an event with the next sequence number and queues it for publication (by the next ``flush()``); returns
+    /// its serialized form, from which replies and deliveries carrying it are assembled (``PreEncoded``).
     @discardableResult
-    func publish(_ event: Event, commandID: UInt64, time: Int64) -> WireEvent {
+    func publish(_ event: Event, commandID: UInt64, time: Int64) -> [UInt8] {
         seq += 1
-        let host = event.name == "controllerCreated" ? event.controller.flatMap { hostOf[$0] } ?? "" : ""
-        let wire = WireEvent(event, seq: seq, timeUnixNanos: time, commandID: commandID, host: host)
-        let body = wire.bytes
-        if encoded.isEmpty { encodedFrom = seq }
-        encoded.append(body)
-        outbox.append(.publish(topic: topic(of: wire), body: body))
-        return wire
-    }
-
-    /// The topic frame of an event (`WireEvent.topic`), its `CATEGORY/NAME/` part computed once per name.
-    private func topic(of wire: WireEvent) -> [UInt8] {
-        var topic: [UInt8]
-        if let prefix = topicPrefixes[wire.name] {
-            topic = prefix
-        } else {
-            topic = Array("\(EventCategory(eventName: wire.name).rawValue)/\(wire.name)/".utf8)
-            topicPrefixes[wire.name] = topic
-        }
-        topic.append(contentsOf: wire.controller.utf8)
-        return topic
-    }
-
-    /// The bytes `publish` serialized for these events, if all of them were published since the last flush (the
-    /// seq of an event names its bytes there); `nil` otherwise.
-    func encodedBytes(of events: [WireEvent]) -> [[UInt8]]? {
-        var bytes: [[UInt8]] = []
-        bytes.reserveCapacity(events.count)
-        for event in events {
-            guard event.seq >= encodedFrom, event.seq - encodedFrom < UInt64(encoded.count) else { return nil }
-            bytes.append(encoded[Int(event.seq - encodedFrom)])
-        }
-        return bytes
+        var host = ""
+        if case .controllerCreated(let id, _) = event { host = hostOf[id] ?? "" }
+        let body = PreEncoded.event(event, seq: seq, timeUnixNanos: time, commandID: commandID, host: host)
+        outbox.append(.publish(topic: PreEncoded.topic(of: event), body: body))
+        return body
     }
 
     /// Writes the journal's buffered records to the kernel, then sends what the outbox holds, in order: no event is
@@ -280,7 +250,6 @@ final class SupervisorCore {
         guard !outbox.isEmpty else { return }
         let outgoing = outbox
         outbox.removeAll(keepingCapacity: true)
-        encoded.removeAll(keepingCapacity: true)
         for message in outgoing {
             switch message {
             case .publish(let topic, let body):

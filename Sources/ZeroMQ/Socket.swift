@@ -88,10 +88,11 @@ public final class Socket {
     ///   ``ZMQError/Code/notSupported`` (socket type that cannot send), ``ZMQError/Code/contextTerminated``.
     @discardableResult
     public func send(_ frames: [[UInt8]], dontWait: Bool = false) throws(ZMQError) -> Bool {
-        let operation = "zmq_msg_send(\(type))"
-        let handle = try openHandle(operation)
+        // What was attempted, for an error: built only on failure (not for every message sent).
+        func operation() -> String { "zmq_msg_send(\(type))" }
+        let handle = try openHandle(operation())
         guard !frames.isEmpty else {
-            throw ZMQError(.invalidArgument, operation: "\(operation) of a message without frames")
+            throw ZMQError(.invalidArgument, operation: "\(operation()) of a message without frames")
         }
         let lastIndex = frames.count - 1
         for (index, frame) in frames.enumerated() {
@@ -100,7 +101,7 @@ public final class Socket {
                 flags |= ZMQ_SNDMORE
             }
             let message = try Message(copying: frame)
-            guard try message.send(on: handle, flags: flags, operation: operation) else {
+            guard try message.send(on: handle, flags: flags, operation: operation()) else {
                 return false
             }
         }
@@ -128,8 +129,8 @@ public final class Socket {
     /// - Throws: ``ZMQError``, e.g. ``ZMQError/Code/invalidState`` (REP receiving twice),
     ///   ``ZMQError/Code/notSupported`` (socket type that cannot receive), ``ZMQError/Code/contextTerminated``.
     public func receive(dontWait: Bool = false) throws(ZMQError) -> [[UInt8]]? {
-        let operation = "zmq_msg_recv(\(type))"
-        let handle = try openHandle(operation)
+        func operation() -> String { "zmq_msg_recv(\(type))" }
+        let handle = try openHandle(operation())
         var frames: [[UInt8]] = []
         var more = true
         while more {
@@ -137,11 +138,11 @@ public final class Socket {
             // are always there once the first one arrived.
             let flags: CInt = dontWait && frames.isEmpty ? ZMQ_DONTWAIT : 0
             let message = Message()
-            guard try message.receive(from: handle, flags: flags, operation: operation) else {
+            guard try message.receive(from: handle, flags: flags, operation: operation()) else {
                 if frames.isEmpty {
                     return nil
                 }
-                throw ZMQError(.again, operation: "\(operation), frame \(frames.count + 1) of a multipart message")
+                throw ZMQError(.again, operation: "\(operation()), frame \(frames.count + 1) of a multipart message")
             }
             frames.append(message.bytes)
             more = message.hasMore

@@ -48,3 +48,36 @@ struct PreEncodedTests {
         #expect(PreEncoded.delivery(events: [event.bytes]) == expected)
     }
 }
+
+struct JournalRecordEncodingTests {
+    @Test(arguments: [0, 1, 3], [UInt64(0), 1, 300, 1 << 40])
+    func journalRecordIsSwiftProtobufs(count: Int, value: UInt64) {
+        let commands = Array(
+            [
+                WireCommand(Request(.setAlpha(.root("a"), 0.25), by: .natural)),
+                WireCommand(
+                    Request(.create("n", kind: .content, properties: ControllerProperties()), by: .natural),
+                    host: "h"
+                ),
+                WireCommand(),
+            ].prefix(count)
+        )
+        for time in [0, 1, -1, Int64(bitPattern: value)] {
+            let expected = Containment_V1_JournalRecord.with {
+                $0.commandID = value
+                $0.timeUnixNanos = time
+                $0.commands = commands
+                $0.firstSeq = value &* 7
+                $0.eventCount = UInt32(truncatingIfNeeded: value)
+            }.bytes
+            let direct = PreEncoded.journalRecord(
+                commandID: value,
+                timeUnixNanos: time,
+                commands: commands.map(\.bytes),
+                firstSeq: value &* 7,
+                eventCount: UInt32(truncatingIfNeeded: value)
+            )
+            #expect(direct == expected)
+        }
+    }
+}

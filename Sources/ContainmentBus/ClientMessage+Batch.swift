@@ -1,0 +1,72 @@
+extension ClientMessage {
+    /// The request id and commands of a request that is a batch of commands, read without building the
+    /// `ClientMessage` and `Batch` around them (each command is decoded by SwiftProtobuf from its own bytes); `nil`
+    /// for anything else — another body, a field this does not expect, bytes that do not decode — which
+    /// ``decode(_:)`` then reads (or rejects) as it always did.
+    ///
+    /// What it returns is what `ClientMessage.decode(bytes)` holds: the last `request_id`, and the commands of every
+    /// `commands` field in order (SwiftProtobuf merges a repeated message field into the one already set).
+    public static func decodeBatch(_ bytes: [UInt8]) -> (requestID: UInt64, commands: [WireCommand])? {
+        let span = bytes.span.bytes
+        var reader = FieldReader(end: bytes.count)
+        var requestID: UInt64 = 0
+        var commands: [WireCommand] = []
+        var sawBatch = false
+        while reader.offset < reader.end {
+            guard let tag = reader.varint(bytes) else { return nil }
+            switch tag {
+            case 1 << 3:  // request_id, varint
+                guard let value = reader.varint(bytes) else { return nil }
+                requestID = value
+            case 10 << 3 | 2:  // commands: Batch
+                guard let batchEnd = reader.lengthDelimited(bytes) else { return nil }
+                var batch = FieldReader(offset: reader.offset, end: batchEnd)
+                while batch.offset < batch.end {
+                    // Batch.commands, field 1, length-delimited
+                    guard batch.varint(bytes) == 1 << 3 | 2, let commandEnd = batch.lengthDelimited(bytes) else {
+                        return nil
+                    }
+                    do {
+                        commands.append(
+                            try WireCommand(serializedBytes: span.extracting(batch.offset..<commandEnd))
+                        )
+                    } catch {
+                        return nil
+                    }
+                    batch.offset = commandEnd
+                }
+                reader.offset = batchEnd
+                sawBatch = true
+            default:
+                return nil
+            }
+        }
+        return sawBatch ? (requestID, commands) : nil
+    }
+}
+
+/// Reads protobuf varints and lengths from bytes.
+private struct FieldReader {
+    var offset = 0
+    let end: Int
+
+    /// The next varint, at most 9 bytes (63 bits; a longer one is left to SwiftProtobuf); `nil` if cut short.
+    mutating func varint(_ bytes: [UInt8]) -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < end, shift < 63 {
+            let byte = bytes[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    /// The length of a length-delimited field, as the offset its bytes end at; `nil` if it runs past the end.
+    mutating func lengthDelimited(_ bytes: [UInt8]) -> Int? {
+        guard let length = varint(bytes), length <= UInt64(end - offset) else { return nil }
+        return offset + Int(length)
+    }
+}

@@ -1,0 +1,296 @@
+import ContainmentModel
+
+extension PreEncoded {
+    /// The serialized `Event` message of `event`: byte for byte `WireEvent(event, seq:, timeUnixNanos:, commandID:,
+    /// host:).bytes`, written straight from the model's event without building the message.
+    ///
+    /// As SwiftProtobuf writes it: fields in field-number order, proto3 defaults (0, empty, false, a double whose bit
+    /// pattern is 0) left out, a set `optional` field or message field written even when it holds its default.
+    public static func event(
+        _ event: Event,
+        seq: UInt64,
+        timeUnixNanos: Int64,
+        commandID: UInt64,
+        host: String = ""
+    ) -> [UInt8] {
+        let kind = EventKind(event)
+        var writer = EventWriter()
+        writer.bytes.reserveCapacity(96)
+        writer.varint(1, seq)
+        writer.varint(2, UInt64(bitPattern: timeUnixNanos))
+        writer.varint(3, commandID)
+        writer.string(4, EventKind.names[kind.index])
+        switch event {
+        case .loadView(let c), .viewDidLoad(let c), .viewDidUnload(let c), .viewWillLayoutSubviews(let c),
+            .viewDidLayoutSubviews(let c), .didReceiveMemoryWarning(let c), .controllerDestroyed(let c):
+            writer.string(5, c.rawValue)
+        case .willMoveToParent(let c, let parent), .didMoveToParent(let c, let parent):
+            writer.string(5, c.rawValue)
+            if let parent { writer.present(10, parent.rawValue) }
+        case .viewWillAppear(let c, let flags), .viewDidAppear(let c, let flags), .viewWillDisappear(let c, let flags),
+            .viewDidDisappear(let c, let flags):
+            writer.string(5, c.rawValue)
+            writer.flags(11, flags)
+        case .viewWillTransitionToSize(let c, let size):
+            writer.string(5, c.rawValue)
+            writer.size(12, size)
+        case .controllerCreated(let c, let kind):
+            writer.string(5, c.rawValue)
+            writer.string(13, kind.rawValue)
+            writer.string(14, host)
+        case .childAdded(let c, let parent), .childRemoved(let c, let parent):
+            writer.string(5, c.rawValue)
+            writer.present(10, parent.rawValue)
+        case .viewInserted(let view, let superview), .viewRemoved(let view, let superview):
+            writer.string(5, view.owner.rawValue)
+            writer.view(15, view)
+            writer.view(16, superview)
+        case .frameChanged(let view, let frame, let by):
+            writer.string(5, view.owner.rawValue)
+            writer.view(15, view)
+            writer.rect(17, frame)
+            writer.party(18, by)
+        case .alphaChanged(let view, let alpha, let by):
+            writer.string(5, view.owner.rawValue)
+            writer.view(15, view)
+            writer.party(18, by)
+            writer.double(19, alpha)
+        case .hiddenChanged(let view, let hidden, let by):
+            writer.string(5, view.owner.rawValue)
+            writer.view(15, view)
+            writer.party(18, by)
+            writer.bool(20, hidden)
+        case .windowAttached(let c, let window, let size), .windowResized(let c, let window, let size):
+            writer.string(5, c.rawValue)
+            writer.size(12, size)
+            writer.string(21, window.rawValue)
+        case .presented(let c, let presentation), .dismissed(let c, let presentation):
+            writer.string(5, c.rawValue)
+            writer.string(28, presentation.presenter.rawValue)
+            writer.string(29, presentation.context.rawValue)
+            writer.string(30, presentation.style.rawValue)
+            writer.string(31, presentation.transitionStyle.rawValue)
+            writer.bool(32, presentation.hidesContext)
+        case .transitionBegan(let c, let from, let to), .transitionCompleted(let c, let from, let to):
+            writer.string(5, c.rawValue)
+            writer.string(22, from.rawValue)
+            writer.string(23, to.rawValue)
+        case .navigationWillShow(let c, let shown), .navigationDidShow(let c, let shown):
+            writer.string(5, c.rawValue)
+            writer.string(33, shown.rawValue)
+        case .selectionChanged(let c, let selected, let index):
+            writer.string(5, c.rawValue)
+            if let selected { writer.string(33, selected.rawValue) }
+            if let index { writer.present(34, UInt64(bitPattern: Int64(Int32(clamping: index)))) }
+        case .menuVisibilityChanged(let c, let visible):
+            writer.string(5, c.rawValue)
+            writer.bool(35, visible)
+        case .pagesChanged(let c, let pages, let direction):
+            writer.string(5, c.rawValue)
+            for page in pages { writer.present(36, page.rawValue) }
+            writer.string(37, direction.rawValue)
+        case .ruleViolation(let c, let command, let by, let code, let message):
+            if let c { writer.string(5, c.rawValue) }
+            writer.party(18, by)
+            writer.string(24, command)
+            writer.string(25, code.rawValue)
+            writer.string(26, message)
+        case .hostUp(let host, let pid), .hostRestarted(let host, let pid):
+            writer.string(14, host)
+            writer.varint(27, UInt64(bitPattern: Int64(Int32(clamping: pid))))
+        case .hostDown(let host):
+            writer.string(14, host)
+        }
+        return writer.bytes
+    }
+
+    /// The topic frame `event` is published under, `CATEGORY/NAME/CONTROLLER`: what `WireEvent.topic` is for its
+    /// wire form.
+    public static func topic(of event: Event) -> [UInt8] {
+        var topic = EventKind.topicPrefixes[EventKind(event).index]
+        if let controller = event.controller { topic.append(contentsOf: controller.rawValue.utf8) }
+        return topic
+    }
+}
+
+/// Which case an event is, as an index into tables computed once per case.
+private struct EventKind {
+    let index: Int
+
+    /// Every event name, in the order of the indices.
+    static let names: [String] = [
+        "loadView", "viewDidLoad", "viewDidUnload", "willMoveToParent", "didMoveToParent", "viewWillAppear",
+        "viewDidAppear", "viewWillDisappear", "viewDidDisappear", "viewWillLayoutSubviews", "viewDidLayoutSubviews",
+        "didReceiveMemoryWarning", "viewWillTransitionToSize", "controllerCreated", "controllerDestroyed", "childAdded",
+        "childRemoved", "viewInserted", "viewRemoved", "frameChanged", "alphaChanged", "hiddenChanged",
+        "windowAttached", "windowResized", "presented", "dismissed", "transitionBegan", "transitionCompleted",
+        "navigationWillShow", "navigationDidShow", "selectionChanged", "menuVisibilityChanged", "pagesChanged",
+        "ruleViolation", "hostUp", "hostDown", "hostRestarted",
+    ]
+
+    /// `CATEGORY/NAME/` of each name.
+    static let topicPrefixes: [[UInt8]] = names.map { Array("\(EventCategory(eventName: $0).rawValue)/\($0)/".utf8) }
+
+    init(_ event: Event) {
+        index =
+            switch event {
+            case .loadView: 0
+            case .viewDidLoad: 1
+            case .viewDidUnload: 2
+            case .willMoveToParent: 3
+            case .didMoveToParent: 4
+            case .viewWillAppear: 5
+            case .viewDidAppear: 6
+            case .viewWillDisappear: 7
+            case .viewDidDisappear: 8
+            case .viewWillLayoutSubviews: 9
+            case .viewDidLayoutSubviews: 10
+            case .didReceiveMemoryWarning: 11
+            case .viewWillTransitionToSize: 12
+            case .controllerCreated: 13
+            case .controllerDestroyed: 14
+            case .childAdded: 15
+            case .childRemoved: 16
+            case .viewInserted: 17
+            case .viewRemoved: 18
+            case .frameChanged: 19
+            case .alphaChanged: 20
+            case .hiddenChanged: 21
+            case .windowAttached: 22
+            case .windowResized: 23
+            case .presented: 24
+            case .dismissed: 25
+            case .transitionBegan: 26
+            case .transitionCompleted: 27
+            case .navigationWillShow: 28
+            case .navigationDidShow: 29
+            case .selectionChanged: 30
+            case .menuVisibilityChanged: 31
+            case .pagesChanged: 32
+            case .ruleViolation: 33
+            case .hostUp: 34
+            case .hostDown: 35
+            case .hostRestarted: 36
+            }
+    }
+}
+
+/// Appends protobuf fields to a byte array.
+private struct EventWriter {
+    var bytes: [UInt8] = []
+
+    /// A varint field, left out when 0.
+    mutating func varint(_ field: UInt64, _ value: UInt64) {
+        guard value != 0 else { return }
+        present(field, value)
+    }
+
+    /// A varint field, written even when 0 (a set `optional` field).
+    mutating func present(_ field: UInt64, _ value: UInt64) {
+        PreEncoded.appendVarint(field << 3, to: &bytes)
+        PreEncoded.appendVarint(value, to: &bytes)
+    }
+
+    mutating func bool(_ field: UInt64, _ value: Bool) {
+        if value { present(field, 1) }
+    }
+
+    /// A string field, left out when empty.
+    mutating func string(_ field: UInt64, _ value: String) {
+        guard !value.isEmpty else { return }
+        present(field, value)
+    }
+
+    /// A string field, written even when empty (a set `optional` field, an element of a repeated one).
+    mutating func present(_ field: UInt64, _ value: String) {
+        let utf8 = value.utf8
+        PreEncoded.appendVarint(field << 3 | 2, to: &bytes)
+        PreEncoded.appendVarint(UInt64(utf8.count), to: &bytes)
+        bytes.append(contentsOf: utf8)
+    }
+
+    /// A double field, left out when its bit pattern is 0.
+    mutating func double(_ field: UInt64, _ value: Double) {
+        guard value.bitPattern != 0 else { return }
+        fixed64(field, value)
+    }
+
+    private mutating func fixed64(_ field: UInt64, _ value: Double) {
+        PreEncoded.appendVarint(field << 3 | 1, to: &bytes)
+        var bits = value.bitPattern
+        for _ in 0..<8 {
+            bytes.append(UInt8(truncatingIfNeeded: bits))
+            bits >>= 8
+        }
+    }
+
+    /// `ViewID.description`: `OWNER` or `OWNER/NAME`, left out when empty.
+    mutating func view(_ field: UInt64, _ view: ViewID) {
+        guard let name = view.name else { return string(field, view.owner.rawValue) }
+        let owner = view.owner.rawValue.utf8
+        let name8 = name.utf8
+        PreEncoded.appendVarint(field << 3 | 2, to: &bytes)
+        PreEncoded.appendVarint(UInt64(owner.count + 1 + name8.count), to: &bytes)
+        bytes.append(contentsOf: owner)
+        bytes.append(UInt8(ascii: "/"))
+        bytes.append(contentsOf: name8)
+    }
+
+    /// `Party.description`: `C`, `window:W`, `system`, or nothing for the natural party.
+    mutating func party(_ field: UInt64, _ party: Party) {
+        switch party {
+        case .controller(let id):
+            string(field, id.rawValue)
+        case .window(let id):
+            let window = id.rawValue.utf8
+            PreEncoded.appendVarint(field << 3 | 2, to: &bytes)
+            PreEncoded.appendVarint(UInt64(7 + window.count), to: &bytes)
+            bytes.append(contentsOf: "window:".utf8)
+            bytes.append(contentsOf: window)
+        case .system:
+            string(field, "system")
+        case .natural:
+            break
+        }
+    }
+
+    /// An `AppearanceFlags` message field (written even when all flags are false).
+    mutating func flags(_ field: UInt64, _ flags: AppearanceFlags) {
+        var length: UInt64 = 0
+        if flags.animated { length += 2 }
+        if flags.movingToParent { length += 2 }
+        if flags.movingFromParent { length += 2 }
+        if flags.beingPresented { length += 2 }
+        if flags.beingDismissed { length += 2 }
+        PreEncoded.appendVarint(field << 3 | 2, to: &bytes)
+        PreEncoded.appendVarint(length, to: &bytes)
+        bool(1, flags.animated)
+        bool(2, flags.movingToParent)
+        bool(3, flags.movingFromParent)
+        bool(4, flags.beingPresented)
+        bool(5, flags.beingDismissed)
+    }
+
+    /// A `Size` message field (written even when both are 0).
+    mutating func size(_ field: UInt64, _ size: Size) {
+        PreEncoded.appendVarint(field << 3 | 2, to: &bytes)
+        PreEncoded.appendVarint(Self.length(size.width) + Self.length(size.height), to: &bytes)
+        double(1, size.width)
+        double(2, size.height)
+    }
+
+    /// A `Rect` message field (written even when all are 0).
+    mutating func rect(_ field: UInt64, _ rect: Rect) {
+        PreEncoded.appendVarint(field << 3 | 2, to: &bytes)
+        let length =
+            Self.length(rect.x) + Self.length(rect.y) + Self.length(rect.width) + Self.length(rect.height)
+        PreEncoded.appendVarint(length, to: &bytes)
+        double(1, rect.x)
+        double(2, rect.y)
+        double(3, rect.width)
+        double(4, rect.height)
+    }
+
+    /// The encoded length of a double field numbered below 16.
+    private static func length(_ value: Double) -> UInt64 { value.bitPattern != 0 ? 9 : 0 }
+}

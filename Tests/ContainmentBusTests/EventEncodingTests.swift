@@ -1,0 +1,166 @@
+import ContainmentBus
+import ContainmentModel
+import Testing
+
+/// The supervisor serializes events straight from the model (`PreEncoded.event`): exactly SwiftProtobuf's encoding of
+/// the `WireEvent` it stands for, and the same topic.
+struct EventEncodingTests {
+    static let flags: [AppearanceFlags] = [
+        .none,
+        AppearanceFlags(animated: true),
+        AppearanceFlags(movingToParent: true),
+        AppearanceFlags(animated: true, movingFromParent: true, beingDismissed: true),
+        AppearanceFlags(
+            animated: true,
+            movingToParent: true,
+            movingFromParent: true,
+            beingPresented: true,
+            beingDismissed: true
+        ),
+    ]
+    static let sizes: [Size] = [
+        Size(width: 0, height: 0), Size(width: 320, height: 0), Size(width: 0, height: 480.5),
+        Size(width: -0.0, height: .infinity), Size(width: 1e-300, height: 1024),
+    ]
+    static let rects: [Rect] = [
+        Rect(x: 0, y: 0, width: 0, height: 0), Rect(x: 0, y: 0, width: 320, height: 480),
+        Rect(x: -10.5, y: 20, width: 0, height: 3), Rect(x: -0.0, y: .nan, width: 1, height: 0),
+    ]
+    static let parties: [Party] = [
+        .controller("p"), .controller(""), .window("w1"), .window(""), .system, .natural,
+    ]
+    static let views: [ViewID] = [
+        .root("a"), ViewID(owner: "a", name: "label"), .root(""), ViewID(owner: "ü", name: "ß"),
+    ]
+    static let ids: [ControllerID] = [
+        "a", "", ControllerID("a-long-controller-name-" + String(repeating: "x", count: 200)), "日本",
+    ]
+    static let presentations: [Presentation] = ModalPresentationStyle.allCases.enumerated().map { index, style in
+        Presentation(
+            presenter: ids[index % ids.count],
+            context: ids[(index + 1) % ids.count],
+            style: style,
+            transitionStyle: ModalTransitionStyle.allCases[index % ModalTransitionStyle.allCases.count],
+            hidesContext: index.isMultiple(of: 2)
+        )
+    }
+
+    /// Every case of `Event`, most with several values.
+    static let events: [Event] = {
+        var events: [Event] = []
+        for id in ids {
+            events += [
+                .loadView(id), .viewDidLoad(id), .viewDidUnload(id), .viewWillLayoutSubviews(id),
+                .viewDidLayoutSubviews(id), .didReceiveMemoryWarning(id), .controllerDestroyed(id),
+                .willMoveToParent(id, parent: nil), .willMoveToParent(id, parent: "p"),
+                .willMoveToParent(id, parent: ""), .didMoveToParent(id, parent: nil),
+                .didMoveToParent(id, parent: "p"), .didMoveToParent(id, parent: ""),
+                .controllerCreated(id, kind: .content), .controllerCreated(id, kind: Kind("")),
+                .controllerCreated(id, kind: Kind("navigation")),
+                .childAdded(id, parent: "p"), .childAdded(id, parent: ""), .childRemoved(id, parent: "q"),
+                .childRemoved(id, parent: ""),
+                .transitionBegan(id, from: "f", to: "t"), .transitionBegan(id, from: "", to: ""),
+                .transitionCompleted(id, from: "f", to: ""),
+                .navigationWillShow(id, shown: "s"), .navigationWillShow(id, shown: ""),
+                .navigationDidShow(id, shown: "s"),
+                .selectionChanged(id, selected: nil, index: nil), .selectionChanged(id, selected: "s", index: 0),
+                .selectionChanged(id, selected: "", index: -1), .selectionChanged(id, selected: "s", index: 3),
+                .selectionChanged(id, selected: nil, index: Int(Int32.max) + 5),
+                .selectionChanged(id, selected: "s", index: Int.min),
+                .menuVisibilityChanged(id, visible: true), .menuVisibilityChanged(id, visible: false),
+                .pagesChanged(id, pages: [], direction: .forward),
+                .pagesChanged(id, pages: ["p1"], direction: .reverse),
+                .pagesChanged(id, pages: ["p1", "", "p3"], direction: .forward),
+                .ruleViolation(id, command: "addChild", by: .controller("x"), code: .unauthorized, message: "No."),
+                .ruleViolation(id, command: "", by: .natural, code: ContainmentError.Code(""), message: ""),
+                .ruleViolation(nil, command: "present", by: .system, code: .malformed, message: "ü\n"),
+            ]
+            for flags in flags {
+                events += [
+                    .viewWillAppear(id, flags), .viewDidAppear(id, flags), .viewWillDisappear(id, flags),
+                    .viewDidDisappear(id, flags),
+                ]
+            }
+            for size in sizes {
+                events += [
+                    .viewWillTransitionToSize(id, size: size), .windowAttached(id, window: "w", size: size),
+                    .windowResized(id, window: "", size: size),
+                ]
+            }
+            for presentation in presentations {
+                events += [.presented(id, presentation: presentation), .dismissed(id, presentation: presentation)]
+            }
+        }
+        for (index, view) in views.enumerated() {
+            let superview = views[(index + 1) % views.count]
+            events += [.viewInserted(view: view, superview: superview), .viewRemoved(view: superview, superview: view)]
+            for party in parties {
+                for rect in rects { events.append(.frameChanged(view: view, frame: rect, by: party)) }
+                for alpha in [0, 1, 0.5, -0.0, -2] { events.append(.alphaChanged(view: view, alpha: alpha, by: party)) }
+                events += [
+                    .hiddenChanged(view: view, hidden: true, by: party),
+                    .hiddenChanged(view: view, hidden: false, by: party),
+                ]
+                events.append(.ruleViolation("c", command: "setFrame", by: party, code: .malformed, message: "m"))
+            }
+        }
+        for host in ["h0", "", "a-host"] {
+            for pid in [0, 1, -1, 65_536, Int(Int32.max) + 1, Int.min] {
+                events += [.hostUp(host: host, pid: pid), .hostRestarted(host: host, pid: pid)]
+            }
+            events.append(.hostDown(host: host))
+        }
+        return events
+    }()
+
+    /// Stamps: zero, small, large, negative time.
+    static let stamps: [(seq: UInt64, time: Int64, command: UInt64)] = [
+        (0, 0, 0), (1, 1, 1), (127, 128, 300), (1 << 40, 1_700_000_000_000_000_000, UInt64.max),
+        (UInt64.max, -1, 0), (5, Int64.min, 1 << 35),
+    ]
+
+    @Test func theEventsCoverEveryCase() {
+        let names = Set(Self.events.map(\.name))
+        #expect(names.count == 37)
+    }
+
+    @Test func directBytesAreSwiftProtobufs() {
+        for (index, event) in Self.events.enumerated() {
+            let stamp = Self.stamps[index % Self.stamps.count]
+            for host in ["", "h1"] {
+                let expected = WireEvent(
+                    event,
+                    seq: stamp.seq,
+                    timeUnixNanos: stamp.time,
+                    commandID: stamp.command,
+                    host: host
+                ).bytes
+                let direct = PreEncoded.event(
+                    event,
+                    seq: stamp.seq,
+                    timeUnixNanos: stamp.time,
+                    commandID: stamp.command,
+                    host: host
+                )
+                #expect(direct == expected, "\(event) host \(host)")
+            }
+        }
+    }
+
+    @Test(arguments: stamps.indices)
+    func everyStampIsSwiftProtobufs(stamp: Int) {
+        let stamp = Self.stamps[stamp]
+        for event in Self.events {
+            let expected = WireEvent(event, seq: stamp.seq, timeUnixNanos: stamp.time, commandID: stamp.command).bytes
+            let direct = PreEncoded.event(event, seq: stamp.seq, timeUnixNanos: stamp.time, commandID: stamp.command)
+            #expect(direct == expected, "\(event)")
+        }
+    }
+
+    @Test func topicsAreTheWireTopics() {
+        for event in Self.events {
+            let wire = WireEvent(event, seq: 1, timeUnixNanos: 1, commandID: 1)
+            #expect(PreEncoded.topic(of: event) == Array(wire.topic.utf8), "\(event)")
+        }
+    }
+}
