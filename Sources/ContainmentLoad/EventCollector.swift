@@ -85,11 +85,12 @@ final class EventCollector: Sendable {
     private func collect(_ socket: Socket) {
         while !stop.load(ordering: .relaxed) {
             guard let frames = try? socket.receive(), frames.count == 2 else { continue }
-            guard let event = try? WireEvent.decode(frames[1]) else {
+            // Only the seq is read here (an event's field 1); the replay compares the whole bytes afterwards.
+            guard let seq = ProtobufScan.field1(of: frames[1]) else {
                 seen.withLock { $0.undecodable += 1 }
                 continue
             }
-            record(event.seq, payload: frames[1])
+            record(seq, payload: frames[1])
         }
     }
 
