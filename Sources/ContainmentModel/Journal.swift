@@ -83,13 +83,19 @@ extension ContainmentState {
             case .nextSerial(let old): nextSerial = old
             }
         }
-        journal = Journal()
+        clearJournal()
+    }
+
+    /// Empties the journal between commands, keeping the undo buffer for the next command.
+    mutating func clearJournal() {
+        journal.undo.removeAll(keepingCapacity: true)
+        journal.events = []
     }
 
     /// Keeps the changes and returns the events.
     mutating func commit() -> [Event] {
         let events = journal.events
-        journal = Journal()
+        clearJournal()
         return events
     }
 }
