@@ -39,9 +39,9 @@ public struct ContainmentState: Sendable {
     /// Applies requests as one transaction: all in order, or none (the first error is thrown with its index).
     public mutating func apply(batch requests: [Request]) throws(BatchError) -> [Event] {
         clearJournal()
-        for (index, request) in requests.enumerated() {
+        for index in requests.indices {
             do {
-                try perform(request)
+                try perform(requests[index])
             } catch {
                 rollBack()
                 throw BatchError(index: index, error: error)

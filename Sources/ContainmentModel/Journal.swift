@@ -93,7 +93,7 @@ extension ContainmentState {
 
     /// Empties the journal between commands, keeping the undo buffer for the next command.
     mutating func clearJournal() {
-        journal.undo.removeAll(keepingCapacity: true)
+        if !journal.undo.isEmpty { journal.undo.removeAll(keepingCapacity: true) }
         journal.events = []
     }
 
