@@ -43,26 +43,23 @@ public struct ViewID: Hashable, Sendable, CustomStringConvertible {
     public let owner: ControllerID
     /// `nil` for the root view.
     public let name: String?
-    /// The owner's text hash, mixed with the name's when there is one: computed once, when the id is made.
-    private let textHash: Int
 
     public init(owner: ControllerID, name: String? = nil) {
         self.owner = owner
         self.name = name
-        if let name {
-            textHash = (owner.textHash &* 31) ^ name.hashValue
-        } else {
-            textHash = owner.textHash
-        }
     }
 
-    public static func == (lhs: ViewID, rhs: ViewID) -> Bool {
-        lhs.textHash == rhs.textHash && lhs.owner == rhs.owner && lhs.name == rhs.name
+    /// The owner's text hash, mixed with the name's when there is one (hashed here: root views are the common case).
+    private var textHash: Int {
+        guard let name else { return owner.textHash }
+        return (owner.textHash &* 31) ^ name.hashValue
     }
+
+    public static func == (lhs: ViewID, rhs: ViewID) -> Bool { lhs.owner == rhs.owner && lhs.name == rhs.name }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
 
-    /// Like ``ControllerID``: the precomputed hash, scrambled with the table's seed.
+    /// Like ``ControllerID``: the owner's precomputed hash (and the name's), scrambled with the table's seed.
     public func _rawHashValue(seed: Int) -> Int { scramble(textHash, seed: seed) }
 
     /// The root view of `controller`.
