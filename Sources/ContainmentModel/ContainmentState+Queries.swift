@@ -163,18 +163,16 @@ extension ContainmentState {
     func treeOrderOfAll() -> [ControllerID] {
         var ordered: [ControllerID] = []
         ordered.reserveCapacity(controllers.count)
-        func visit(_ id: ControllerID, children: [ControllerID]) {
-            ordered.append(id)
-            for child in children { visit(child, children: controllers[child]?.children ?? []) }
+        func visit(_ record: Controller) {
+            ordered.append(record.id)
+            for child in record.children {
+                if let childRecord = controllers[child] { visit(childRecord) } else { ordered.append(child) }
+            }
         }
-        var tops: [(serial: Int, id: ControllerID, children: [ControllerID])] = []
+        var tops: [Controller] = []
         tops.reserveCapacity(controllers.count)
-        for record in controllers.values where record.parent == nil {
-            tops.append((record.serial, record.id, record.children))
-        }
-        for position in Self.creationOrder(of: tops.map(\.serial)) {
-            visit(tops[position].id, children: tops[position].children)
-        }
+        for record in controllers.values where record.parent == nil { tops.append(record) }
+        for position in Self.creationOrder(of: tops.map(\.serial)) { visit(tops[position]) }
         return ordered
     }
 
