@@ -163,18 +163,29 @@ extension ContainmentState {
     func treeOrderOfAll() -> [ControllerID] {
         var ordered: [ControllerID] = []
         ordered.reserveCapacity(controllers.count)
-        func visit(_ id: ControllerID, children: [ControllerID]) {
-            ordered.append(id)
-            for child in children { visit(child, children: controllers[child]?.children ?? []) }
+        func visit(_ record: Controller) {
+            ordered.append(record.id)
+            for child in record.children {
+                if let childRecord = controllers[child] { visit(childRecord) } else { ordered.append(child) }
+            }
         }
-        var tops: [(serial: Int, id: ControllerID, children: [ControllerID])] = []
+        var tops: [Controller] = []
         tops.reserveCapacity(controllers.count)
-        for record in controllers.values where record.parent == nil {
-            tops.append((record.serial, record.id, record.children))
-        }
-        tops.sort { $0.serial < $1.serial }
-        for top in tops { visit(top.id, children: top.children) }
+        for record in controllers.values where record.parent == nil { tops.append(record) }
+        for position in Self.creationOrder(of: tops.map(\.serial)) { visit(tops[position]) }
         return ordered
+    }
+
+    /// The positions of `serials` in increasing order. Serials are distinct, so the order is total; when they and the
+    /// positions are small they are packed into one integer each, and plain integers sort fastest.
+    private static func creationOrder(of serials: [Int]) -> [Int] {
+        let positionBits = 20
+        let fits = serials.count < 1 << positionBits && serials.allSatisfy { $0 >= 0 && $0 < 1 << (62 - positionBits) }
+        guard fits else { return serials.indices.sorted { serials[$0] < serials[$1] } }
+        var keys = serials.indices.map { serials[$0] << positionBits | $0 }
+        keys.sort()
+        let mask = (1 << positionBits) - 1
+        return keys.map { $0 & mask }
     }
 
     /// `ids` in callback order: parent first, then children in `children` order, depth first.

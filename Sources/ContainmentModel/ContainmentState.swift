@@ -21,7 +21,7 @@ public struct ContainmentState: Sendable {
 
     /// Applies one request. Returns its events in order, or throws and changes nothing.
     public mutating func apply(_ request: Request) throws(ContainmentError) -> [Event] {
-        journal = Journal()
+        clearJournal()
         do {
             try perform(request)
         } catch {
@@ -38,10 +38,10 @@ public struct ContainmentState: Sendable {
 
     /// Applies requests as one transaction: all in order, or none (the first error is thrown with its index).
     public mutating func apply(batch requests: [Request]) throws(BatchError) -> [Event] {
-        journal = Journal()
-        for (index, request) in requests.enumerated() {
+        clearJournal()
+        for index in requests.indices {
             do {
-                try perform(request)
+                try perform(requests[index])
             } catch {
                 rollBack()
                 throw BatchError(index: index, error: error)

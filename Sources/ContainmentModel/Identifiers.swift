@@ -5,7 +5,7 @@
 public struct ControllerID: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
     /// `rawValue.hashValue`: equal texts have equal hashes within a process, which is all a hash table needs.
-    private let textHash: Int
+    fileprivate let textHash: Int
 
     public init(_ rawValue: String) {
         self.rawValue = rawValue
@@ -21,6 +21,18 @@ public struct ControllerID: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
+
+    /// What a hash table asks for: the text's hash, already well mixed, scrambled with the table's seed — equal ids
+    /// give equal values, and no `Hasher` runs per lookup.
+    public func _rawHashValue(seed: Int) -> Int { scramble(textHash, seed: seed) }
+}
+
+/// Mixes a hash that is already uniformly distributed with a hash table's seed: cheap, and a bijection for each seed.
+@inline(__always)
+private func scramble(_ hash: Int, seed: Int) -> Int {
+    var bits = UInt64(truncatingIfNeeded: hash ^ seed)
+    bits ^= bits >> 32
+    return Int(truncatingIfNeeded: bits &* 0x9E37_79B9_7F4A_7C15)
 }
 
 /// A view: a controller's root view, or a named subview it owns.
@@ -36,6 +48,19 @@ public struct ViewID: Hashable, Sendable, CustomStringConvertible {
         self.owner = owner
         self.name = name
     }
+
+    /// The owner's text hash, mixed with the name's when there is one (hashed here: root views are the common case).
+    private var textHash: Int {
+        guard let name else { return owner.textHash }
+        return (owner.textHash &* 31) ^ name.hashValue
+    }
+
+    public static func == (lhs: ViewID, rhs: ViewID) -> Bool { lhs.owner == rhs.owner && lhs.name == rhs.name }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
+
+    /// Like ``ControllerID``: the owner's precomputed hash (and the name's), scrambled with the table's seed.
+    public func _rawHashValue(seed: Int) -> Int { scramble(textHash, seed: seed) }
 
     /// The root view of `controller`.
     public static func root(_ controller: ControllerID) -> ViewID { ViewID(owner: controller) }

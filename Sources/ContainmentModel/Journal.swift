@@ -22,8 +22,9 @@ extension ContainmentState {
     // MARK: Journaled mutation: every change of the state goes through these.
 
     mutating func setController(_ controller: Controller?, _ id: ControllerID) {
-        journal.undo.append(.controller(id, controllers[id]))
-        controllers[id] = controller
+        // One lookup: the old value comes back from the change.
+        let old = controller.map { controllers.updateValue($0, forKey: id) } ?? controllers.removeValue(forKey: id)
+        journal.undo.append(.controller(id, old))
     }
 
     /// Changes the controller `id` in place (one lookup), if there is one.
@@ -34,8 +35,9 @@ extension ContainmentState {
     }
 
     mutating func setView(_ view: View?, _ id: ViewID) {
-        journal.undo.append(.view(id, views[id]))
-        views[id] = view
+        // One lookup: the old value comes back from the change.
+        let old = view.map { views.updateValue($0, forKey: id) } ?? views.removeValue(forKey: id)
+        journal.undo.append(.view(id, old))
     }
 
     /// Changes the view `id` in place (one lookup), if there is one.
@@ -46,8 +48,9 @@ extension ContainmentState {
     }
 
     mutating func setWindow(_ window: Window?, _ id: WindowID) {
-        journal.undo.append(.window(id, windows[id]))
-        windows[id] = window
+        // One lookup: the old value comes back from the change.
+        let old = window.map { windows.updateValue($0, forKey: id) } ?? windows.removeValue(forKey: id)
+        journal.undo.append(.window(id, old))
     }
 
     mutating func setTransitions(_ running: [RunningTransition]) {
@@ -56,8 +59,10 @@ extension ContainmentState {
     }
 
     mutating func setPresentation(_ presentation: Presentation?, _ id: ControllerID) {
-        journal.undo.append(.presentation(id, presentations[id]))
-        presentations[id] = presentation
+        // One lookup: the old value comes back from the change.
+        let old =
+            presentation.map { presentations.updateValue($0, forKey: id) } ?? presentations.removeValue(forKey: id)
+        journal.undo.append(.presentation(id, old))
     }
 
     mutating func takeSerial() -> Int {
@@ -83,13 +88,19 @@ extension ContainmentState {
             case .nextSerial(let old): nextSerial = old
             }
         }
-        journal = Journal()
+        clearJournal()
+    }
+
+    /// Empties the journal between commands, keeping the undo buffer for the next command.
+    mutating func clearJournal() {
+        if !journal.undo.isEmpty { journal.undo.removeAll(keepingCapacity: true) }
+        journal.events = []
     }
 
     /// Keeps the changes and returns the events.
     mutating func commit() -> [Event] {
         let events = journal.events
-        journal = Journal()
+        clearJournal()
         return events
     }
 }
