@@ -44,29 +44,3 @@ extension ClientMessage {
         return sawBatch ? (requestID, commands) : nil
     }
 }
-
-/// Reads protobuf varints and lengths from bytes.
-private struct FieldReader {
-    var offset = 0
-    let end: Int
-
-    /// The next varint, at most 9 bytes (63 bits; a longer one is left to SwiftProtobuf); `nil` if cut short.
-    mutating func varint(_ bytes: [UInt8]) -> UInt64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < end, shift < 63 {
-            let byte = bytes[offset]
-            offset += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return value }
-            shift += 7
-        }
-        return nil
-    }
-
-    /// The length of a length-delimited field, as the offset its bytes end at; `nil` if it runs past the end.
-    mutating func lengthDelimited(_ bytes: [UInt8]) -> Int? {
-        guard let length = varint(bytes), length <= UInt64(end - offset) else { return nil }
-        return offset + Int(length)
-    }
-}
