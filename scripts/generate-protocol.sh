@@ -17,3 +17,7 @@ plugin="${PROTOC_GEN_SWIFT:-$(command -v protoc-gen-swift || true)}"
 [ -x "$plugin" ] || { echo "set PROTOC_GEN_SWIFT to the protoc-gen-swift binary" >&2; exit 1; }
 protoc --plugin="protoc-gen-swift=$plugin" --proto_path=proto \
     --swift_out=Sources/ContainmentBus/Generated --swift_opt=Visibility=Public proto/containment.proto
+
+# The proof above, beside each use in the generated file too.
+generated=Sources/ContainmentBus/Generated/containment.pb.swift
+sed -i -E 's|^(public nonisolated struct [A-Za-z0-9_]+: @unchecked Sendable \{)$|// Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values\n// ever mutate the same storage; see scripts/generate-protocol.sh.\n\1|' "$generated"

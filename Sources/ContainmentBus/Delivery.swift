@@ -14,27 +14,50 @@ extension WireEvent {
     }
 }
 
-/// A running digest of the callbacks an actor received: their count and a 64-bit FNV-1a hash of their sequence
+/// A 64-bit FNV-1a hash, fed byte by byte: small, stable across processes and runs, and order-sensitive.
+public struct FNV1a: Sendable, Equatable {
+    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    public init() {}
+
+    public init(value: UInt64) { self.value = value }
+
+    public mutating func add(_ byte: UInt8) {
+        value = (value ^ UInt64(byte)) &* 0x100_0000_01b3
+    }
+
+    public mutating func add(_ bytes: [UInt8]) {
+        for byte in bytes { add(byte) }
+    }
+
+    /// `number` as 8 little-endian bytes.
+    public mutating func add(_ number: UInt64) {
+        var rest = number
+        for _ in 0..<8 {
+            add(UInt8(truncatingIfNeeded: rest))
+            rest >>= 8
+        }
+    }
+}
+
+/// A running digest of the callbacks an actor received: their count and the ``FNV1a`` hash of their sequence
 /// numbers (each as 8 little-endian bytes), in the order received. Two actors that received the same callbacks in the
 /// same order have the same digest; `inspect` reports it, and `stress` compares it with the model's.
 public struct CallbackDigest: Sendable, Equatable, CustomStringConvertible {
     public private(set) var count: UInt64 = 0
-    public private(set) var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    private var fnv = FNV1a()
+    public var hash: UInt64 { fnv.value }
 
     public init() {}
 
     public init(count: UInt64, hash: UInt64) {
         self.count = count
-        self.hash = hash
+        fnv = FNV1a(value: hash)
     }
 
     public mutating func add(seq: UInt64) {
         count += 1
-        var value = seq
-        for _ in 0..<8 {
-            hash = (hash ^ (value & 0xFF)) &* 0x100_0000_01b3
-            value >>= 8
-        }
+        fnv.add(seq)
     }
 
     public var description: String { "\(count) callbacks, digest \(String(hash, radix: 16))" }

@@ -168,14 +168,15 @@ extension WireCommand {
     }
 }
 
-/// A 64-bit FNV-1a hash over a sequence of encoded events, so a reply's events and the replayed ones compare cheaply.
+/// A hash over a sequence of encoded events (or commands), each followed by a separator byte, so a reply's events
+/// and the replayed ones compare cheaply.
 enum EventHash {
     static func of(_ payloads: [[UInt8]]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = FNV1a()
         for payload in payloads {
-            for byte in payload { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            hash = (hash ^ 0xFF) &* 0x100_0000_01b3
+            hash.add(payload)
+            hash.add(UInt8(0xFF))
         }
-        return hash
+        return hash.value
     }
 }

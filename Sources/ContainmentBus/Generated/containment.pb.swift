@@ -539,6 +539,8 @@ public nonisolated struct Containment_V1_Command: Sendable {
   public init() {}
 }
 
+// Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values
+// ever mutate the same storage; see scripts/generate-protocol.sh.
 public nonisolated struct Containment_V1_Create: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1159,6 +1161,8 @@ public nonisolated struct Containment_V1_AppearanceFlags: Sendable {
 /// One event. `name` is SPEC §10's name; `controller` the controller it is about (for a view event, the view's
 /// owner; for a ruleViolation, the controller the rejected command names first; empty for host events and for a
 /// violation naming none). The other fields are set for the events that have them.
+// Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values
+// ever mutate the same storage; see scripts/generate-protocol.sh.
 public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1386,6 +1390,8 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
+// Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values
+// ever mutate the same storage; see scripts/generate-protocol.sh.
 public nonisolated struct Containment_V1_ControllerState: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
