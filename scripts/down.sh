@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Stops every daemon of the run directory with SIGTERM (hosts first, then the supervisor), waits for them, and
-# checks that no process, socket or pid file is left behind. Exit 1 if something had to be killed or cleaned.
+# checks that no process, socket or pid file is left behind. Daemons are found by their pid files and also by their
+# environment (CONTAINMENT_RUN_DIR), so one whose pid file is missing or stale is stopped too. Exit 1 if something
+# had to be killed or cleaned, or a daemon had no pid file.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -31,9 +33,24 @@ stop() {  # stop PIDFILE
     fi
 }
 
+stop_pid() {  # stop_pid PID NAME: a daemon of this run directory that no pid file names
+    local pid="$1"
+    echo "down: $2 (pid $pid) runs without a pid file; stopping it" >&2
+    status=1
+    kill -TERM "$pid" 2>/dev/null
+    for _ in $(seq 1 100); do
+        process_alive "$pid" || return 0
+        sleep 0.1
+    done
+    echo "down: $2 (pid $pid) ignored SIGTERM for 10 s; killing it" >&2
+    kill -KILL "$pid" 2>/dev/null
+}
+
 shopt -s nullglob
 for file in "$run_dir"/host-*.pid; do stop "$file"; done
+for pid in $(run_dir_daemons "$run_dir" host); do stop_pid "$pid" host; done
 [ -f "$run_dir/supervisor.pid" ] && stop "$run_dir/supervisor.pid"
+for pid in $(run_dir_daemons "$run_dir" supervisor); do stop_pid "$pid" supervisor; done
 
 left=("$run_dir"/*.pid "$run_dir"/*.sock)
 if [ ${#left[@]} -gt 0 ]; then
@@ -41,5 +58,5 @@ if [ ${#left[@]} -gt 0 ]; then
     rm -f "${left[@]}"
     status=1
 fi
-[ $status -eq 0 ] && echo "down: stopped; nothing left in $run_dir but logs and the journal"
+[ $status -eq 0 ] && echo "down: stopped; nothing left in $run_dir but logs, the journal and the lock file"
 exit $status

@@ -42,3 +42,16 @@ process_alive() {
 pid_alive() {
     [ -f "$1" ] && process_alive "$(cat "$1")"
 }
+
+# The pids of the `containment ROLE` daemons (ROLE: supervisor or host) whose CONTAINMENT_RUN_DIR is RUN_DIR, from
+# /proc: those a pid file no longer names are found too.
+run_dir_daemons() {  # run_dir_daemons RUN_DIR ROLE
+    local environ pid
+    for environ in /proc/[0-9]*/environ; do
+        pid="${environ#/proc/}"; pid="${pid%/environ}"
+        [ "$pid" != "$$" ] || continue
+        { tr '\0' '\n' <"$environ"; } 2>/dev/null | grep -qx "CONTAINMENT_RUN_DIR=$1" || continue
+        { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -Eq "containment $2( |$)" || continue
+        process_alive "$pid" && echo "$pid"
+    done
+}

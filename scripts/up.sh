@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the supervisor and the hosts of a topology in the background, with pid files and logs in the run directory,
-# and returns once every host is connected.
+# and returns once every host is connected. After a crash it starts only what is not running: a supervisor that died
+# is started again (it recovers the tree from its journal) and hosts still alive are kept, never duplicated.
 #   scripts/up.sh [TOPOLOGY]      (default: Config/topologies/menu.yaml)
 # Honours CONTAINMENT_RUN_DIR and CONTAINMENT_CONFIG (a runtime.yaml, read by every command). Stop with scripts/down.sh.
 set -euo pipefail
@@ -21,12 +22,24 @@ mkdir -p "$run_dir/logs"
 
 nohup "$bin" supervisor --topology "$topology" --pid-file "$run_dir/supervisor.pid" \
     >>"$run_dir/logs/supervisor.log" 2>&1 &
-"$bin" wait --timeout 20 || { echo "up: the supervisor did not start; see $run_dir/logs/supervisor.log" >&2; exit 1; }
+supervisor=$!
+if ! "$bin" wait --timeout 20; then
+    process_alive "$supervisor" || wait "$supervisor" 2>/dev/null
+    echo "up: the supervisor did not start; see $run_dir/logs/supervisor.log:" >&2
+    tail -n 3 "$run_dir/logs/supervisor.log" >&2
+    exit 1
+fi
 
+kept=()
 for host in $hosts; do
+    if pid_alive "$run_dir/host-$host.pid"; then
+        kept+=("$host (pid $(cat "$run_dir/host-$host.pid"))")
+        continue
+    fi
     nohup "$bin" host --name "$host" --pid-file "$run_dir/host-$host.pid" \
         >>"$run_dir/logs/host-$host.log" 2>&1 &
 done
+[ ${#kept[@]} -eq 0 ] || echo "up: kept the hosts still running: ${kept[*]}"
 "$bin" wait --hosts "$(echo $hosts | tr ' ' ',')" --timeout 20 \
     || { echo "up: hosts did not connect; see $run_dir/logs/" >&2; exit 1; }
 echo "up: supervisor and $(echo $hosts | wc -w) hosts ($(echo $hosts | tr '\n' ' ' | sed 's/ $//')) in $run_dir"

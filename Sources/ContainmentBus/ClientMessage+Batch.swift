@@ -6,10 +6,12 @@ extension ClientMessage {
     ///
     /// What it returns is what `ClientMessage.decode(bytes)` holds: the last `request_id`, and the commands of every
     /// `commands` field in order (SwiftProtobuf merges a repeated message field into the one already set).
-    public static func decodeBatch(_ bytes: [UInt8]) -> (requestID: UInt64, commands: [WireCommand])? {
+    public static func decodeBatch(_ bytes: [UInt8]) -> (requestID: UInt64, clientID: String, commands: [WireCommand])?
+    {
         let span = bytes.span.bytes
         var reader = FieldReader(end: bytes.count)
         var requestID: UInt64 = 0
+        var clientID = ""
         var commands: [WireCommand] = []
         var sawBatch = false
         while reader.offset < reader.end {
@@ -18,6 +20,12 @@ extension ClientMessage {
             case 1 << 3:  // request_id, varint
                 guard let value = reader.varint(bytes) else { return nil }
                 requestID = value
+            case 2 << 3 | 2:  // client_id, string
+                guard let end = reader.lengthDelimited(bytes),
+                    let text = String(validating: bytes[reader.offset..<end], as: UTF8.self)
+                else { return nil }
+                clientID = text
+                reader.offset = end
             case 10 << 3 | 2:  // commands: Batch
                 guard let batchEnd = reader.lengthDelimited(bytes) else { return nil }
                 var batch = FieldReader(offset: reader.offset, end: batchEnd)
@@ -41,6 +49,6 @@ extension ClientMessage {
                 return nil
             }
         }
-        return sawBatch ? (requestID, commands) : nil
+        return sawBatch ? (requestID, clientID, commands) : nil
     }
 }

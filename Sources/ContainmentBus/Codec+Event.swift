@@ -24,8 +24,16 @@ extension Containment_V1_AppearanceFlags {
 extension WireEvent {
     /// The wire form of `event`, stamped with its sequence number, time and command; `host` names the host of a
     /// created controller.
-    public init(_ event: Event, seq: UInt64, timeUnixNanos: Int64, commandID: UInt64, host: String = "") {
+    public init(
+        _ event: Event,
+        seq: UInt64,
+        timeUnixNanos: Int64,
+        commandID: UInt64,
+        host: String = "",
+        epoch: UInt64 = 0
+    ) {
         self.init()
+        self.epoch = epoch
         self.seq = seq
         self.timeUnixNanos = timeUnixNanos
         self.commandID = commandID
@@ -196,4 +204,10 @@ public enum EventCategory: String, CaseIterable, Sendable {
             self = .structure
         }
     }
+}
+
+extension WireEvent {
+    /// The topic of the PUB's heartbeat (an `EventHeartbeat`, not an `Event`), sent when no event went out for a
+    /// heartbeat interval.
+    public static let heartbeatTopic: [UInt8] = Array("heartbeat".utf8)
 }

@@ -11,11 +11,26 @@ public final class CommandClient {
     private let endpoint: String
     private let timeout: Duration
     private var nextRequestID: UInt64 = 1
+    /// Exactly once: every command request carries this id and its request id, so a resend is answered, not applied
+    /// again (a fresh random id per client unless one is given).
+    public let clientID: String
+    /// How long to wait for a reply before sending the request again (same ids): the supervisor may have gone away
+    /// and come back, and a request sent to the one that died is lost.
+    private let resendAfter: Duration
 
-    /// Connects to the supervisor's command endpoint; replies must come within `timeout`.
-    public init(context: Context, endpoint: String, timeout: Duration = .seconds(5)) throws(ContainmentError) {
+    /// Connects to the supervisor's command endpoint; replies must come within `timeout`, during which a request is
+    /// sent again every `resendAfter` without an answer.
+    public init(
+        context: Context,
+        endpoint: String,
+        timeout: Duration = .seconds(5),
+        resendAfter: Duration = .seconds(1),
+        clientID: String? = nil
+    ) throws(ContainmentError) {
         self.endpoint = endpoint
         self.timeout = timeout
+        self.resendAfter = min(resendAfter, timeout)
+        self.clientID = clientID ?? Self.randomID()
         if endpoint.hasPrefix("ipc://"), access(String(endpoint.dropFirst("ipc://".count)), F_OK) != 0 {
             throw ContainmentError(
                 .hostUnavailable,
@@ -24,7 +39,7 @@ public final class CommandClient {
         }
         do {
             socket = try context.socket(.dealer)
-            try socket.set(.receiveTimeout, to: timeout)
+            try socket.set(.receiveTimeout, to: self.resendAfter)
             try socket.set(.sendTimeout, to: timeout)
             try socket.connect(endpoint)
         } catch {
@@ -32,18 +47,32 @@ public final class CommandClient {
         }
     }
 
-    /// Sends `message` with a fresh request id and returns the reply that carries it.
+    /// A random client id: 16 hex digits.
+    static func randomID() -> String {
+        let value = UInt64.random(in: 1...UInt64.max)
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Sends `message` with a fresh request id (and this client's id) and returns the reply that carries it; sends it
+    /// again, unchanged, every `resendAfter` without one, until `timeout`.
     public func request(_ message: ClientMessage) throws(ContainmentError) -> ServerMessage {
         var message = message
         message.requestID = nextRequestID
+        message.clientID = clientID
         nextRequestID += 1
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        let bytes = message.bytes
         do {
-            guard try socket.send([message.bytes]) else { throw timedOut() }
             while true {
-                guard let frames = try socket.receive() else { throw timedOut() }
-                guard frames.count == 1 else { continue }
-                let reply = try ServerMessage.decode(frames[0])
-                if reply.requestID == message.requestID { return reply }
+                guard try socket.send([bytes]) else { throw timedOut() }
+                while let frames = try socket.receive() {
+                    guard frames.count == 1 else { continue }
+                    let reply = try ServerMessage.decode(frames[0])
+                    if reply.requestID == message.requestID { return reply }
+                }
+                guard clock.now < deadline else { throw timedOut() }
             }
         } catch let error as ContainmentError {
             throw error

@@ -11,7 +11,8 @@ extension PreEncoded {
         seq: UInt64,
         timeUnixNanos: Int64,
         commandID: UInt64,
-        host: String = ""
+        host: String = "",
+        epoch: UInt64 = 0
     ) -> [UInt8] {
         let kind = EventKind(event)
         var writer = EventWriter()
@@ -101,6 +102,7 @@ extension PreEncoded {
         case .hostDown(let host):
             writer.string(14, host)
         }
+        writer.varint(40, epoch)
         return writer.bytes
     }
 

@@ -59,7 +59,9 @@ extension PreEncoded {
         timeUnixNanos: Int64,
         commands: [[UInt8]],
         firstSeq: UInt64,
-        eventCount: UInt32
+        eventCount: UInt32,
+        clientID: String = "",
+        requestID: UInt64 = 0
     ) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(commands.reduce(32) { $0 + $1.count + 3 })
@@ -79,6 +81,11 @@ extension PreEncoded {
         if eventCount != 0 {
             bytes.append(0x28)  // field 5, varint
             appendVarint(UInt64(eventCount), to: &bytes)
+        }
+        if !clientID.isEmpty { appendField(6, Array(clientID.utf8), to: &bytes) }
+        if requestID != 0 {
+            bytes.append(0x38)  // field 7, varint
+            appendVarint(requestID, to: &bytes)
         }
         return bytes
     }

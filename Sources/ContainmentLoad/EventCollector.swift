@@ -84,7 +84,9 @@ final class EventCollector: Sendable {
 
     private func collect(_ socket: Socket) {
         while !stop.load(ordering: .relaxed) {
-            guard let frames = try? socket.receive(), frames.count == 2 else { continue }
+            guard let frames = try? socket.receive(), frames.count == 2, frames[0] != WireEvent.heartbeatTopic else {
+                continue
+            }
             // Only the seq is read here (an event's field 1); the replay compares the whole bytes afterwards.
             guard let seq = ProtobufScan.field1(of: frames[1]) else {
                 seen.withLock { $0.undecodable += 1 }

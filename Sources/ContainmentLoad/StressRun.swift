@@ -80,7 +80,7 @@ public struct StressRun {
         let records = try JournalReplay.records(at: config.journalPath)
         var verifier = StressVerifier(checkFrom: checkFrom, finalSeq: finalSeq, reference: seen[0])
         verifier.run(records: records, operations: results.flatMap(\.operations))
-        var checks = verifier.checks(records: records.count)
+        var checks = verifier.checks(records: records.count { !$0.commands.isEmpty })
         checks.append(verifier.compare(snapshot))
         checks.append(Self.subscriberCheck(seen, from: checkFrom, to: finalSeq))
         checks.append(Self.predictionCheck(results))

@@ -22,7 +22,13 @@ actor ControllerActor {
         ref = ControllerRef(id: id, runtime: runtime)
     }
 
+    /// The seq of the last callback received: one delivered again (a supervisor resending after a restart) is not
+    /// handled twice.
+    private var lastSeq: UInt64 = 0
+
     func receive(_ wire: WireEvent) async {
+        guard wire.seq > lastSeq else { return }
+        lastSeq = wire.seq
         digest.add(seq: wire.seq)
         if historyLimit > 0 {
             received.append(wire)

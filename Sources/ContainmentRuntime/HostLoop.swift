@@ -33,6 +33,8 @@ final class HostLoop {
     private var lastBeat: ContinuousClock.Instant
     private var lastHello: ContinuousClock.Instant?
     private var registered = false
+    /// How long to wait for a welcome before saying hello again: doubles up to 8 heartbeat intervals.
+    private var helloBackoff: Duration
 
     init(
         name: String,
@@ -56,6 +58,7 @@ final class HostLoop {
         try inbox.bind(inboxEndpoint)
         try dealer.connect(config.commandEndpoint)
         lastBeat = clock.now
+        helloBackoff = config.heartbeatInterval
     }
 
     /// Serves until told to stop (a goodbye is sent) or the context is shut down.
@@ -111,7 +114,10 @@ final class HostLoop {
     private func tick() {
         let now = clock.now
         if !registered {
-            if let last = lastHello, now - last >= config.heartbeatInterval { hello() }
+            if let last = lastHello, now - last >= helloBackoff {
+                helloBackoff = min(helloBackoff * 2, config.heartbeatInterval * 8)
+                hello()
+            }
             return
         }
         if now - lastBeat >= config.heartbeatInterval {
@@ -142,6 +148,7 @@ final class HostLoop {
         switch message.body {
         case .welcome(let welcome):
             registered = true
+            helloBackoff = config.heartbeatInterval
             logger.info(
                 "host registered",
                 metadata: ["host": "\(name)", "controllers": "\(welcome.controllers.count)"]
@@ -153,8 +160,11 @@ final class HostLoop {
             jobs.yield(.inspect(requestID: message.requestID, controller: ControllerID(request.controller)))
         case .error(let error)
         where message.requestID == 0 && error.code == ContainmentError.Code.hostUnavailable.rawValue:
-            // The supervisor does not know us (it restarted): register again.
+            // The supervisor does not know us (it restarted): register again — once, however many heartbeats queued
+            // while it was away are refused; `tick` says hello again (with backoff) if no welcome comes.
+            guard registered else { return }
             registered = false
+            helloBackoff = config.heartbeatInterval
             hello()
         case .error(let error) where message.requestID == Self.helloID:
             logger.error("the supervisor refused this host: \(error.code): \(error.message)")

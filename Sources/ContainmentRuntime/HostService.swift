@@ -39,7 +39,7 @@ public struct HostService: Service {
         // inproc lets the outbox connect before the loop's inbox binds.
         let runtime = HostRuntime(name: name, outbox: try Outbox(context: context, endpoint: inboxEndpoint))
         if let pidFile { try RunDirectory.writePID(to: pidFile) }
-        defer { if let pidFile { RunDirectory.remove(pidFile) } }
+        defer { if let pidFile { RunDirectory.removePID(pidFile) } }
         try await withGracefulShutdownHandler {
             async let served: Void = runOnThread(named: "host-\(name)") {
                 do {
@@ -94,6 +94,10 @@ struct Dispatcher {
         for await job in jobs {
             switch job {
             case .adopt(let controllers):
+                // Reconciled with the supervisor's state (it may have restarted): actors for controllers it does not
+                // give this host stop, missing ones are made.
+                let kept = Set(controllers.map { ControllerID($0.id) })
+                for id in actors.keys where !kept.contains(id) { actors[id] = nil }
                 for controller in controllers { adopt(ControllerID(controller.id), kind: controller.kind) }
             case .deliver(let events):
                 for event in events {

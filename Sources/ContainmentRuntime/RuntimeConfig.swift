@@ -16,8 +16,22 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var heartbeatInterval: Duration = .milliseconds(500)
     /// After this long without a heartbeat, the supervisor declares a host down.
     public var heartbeatTimeout: Duration = .milliseconds(2_000)
-    /// The journal of accepted commands.
+    /// The journal's directory: its segments and checkpoints (key `journal`).
     public var journalPath: String
+    /// When the journal's writes are made durable: `batch` (default), `interval`, `none`.
+    public var journalSync: JournalSync = .batch
+    /// With `journalSync: interval`, the longest time a written record stays unsynced.
+    public var journalSyncInterval: Duration = .milliseconds(100)
+    /// A journal segment is closed and the next begun past this size.
+    public var journalSegmentBytes = 64 << 20
+    /// A checkpoint of the whole state is written (and a new segment begun) every this many records; 0: never.
+    public var checkpointEvery = 100_000
+    /// How many checkpoints (with the segments after each) are kept; older segments and checkpoints are removed.
+    public var journalRetain = 2
+    /// How many requests' answers the supervisor remembers per client id (a resend of one is answered again).
+    public var dedupWindow = 64
+    /// How many client ids it remembers (the least recently active are forgotten first).
+    public var dedupClients = 4_096
     /// How many of its most recent callbacks each controller actor keeps for `inspect` (every callback is counted in
     /// its digest regardless).
     public var callbackHistory = 64
@@ -26,7 +40,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         self.runDirectory = runDirectory
         commandEndpoint = "ipc://\(runDirectory)/command.sock"
         eventEndpoint = "ipc://\(runDirectory)/events.sock"
-        journalPath = "\(runDirectory)/journal.log"
+        journalPath = "\(runDirectory)/journal"
     }
 
     /// `CONTAINMENT_RUN_DIR`, or `$TMPDIR/containment-$USER` (`/tmp` when `TMPDIR` is unset).
@@ -71,6 +85,36 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = file.requestTimeoutMs { config.requestTimeout = .milliseconds(value) }
         if let value = file.heartbeatIntervalMs { config.heartbeatInterval = .milliseconds(value) }
         if let value = file.heartbeatTimeoutMs { config.heartbeatTimeout = .milliseconds(value) }
+        if let value = file.journalSync {
+            guard let mode = JournalSync(rawValue: value) else {
+                throw ConfigError("\(path): journalSync must be batch, interval or none, not \(value).")
+            }
+            config.journalSync = mode
+        }
+        if let value = file.journalSyncIntervalMs {
+            guard value > 0 else { throw ConfigError("\(path): journalSyncIntervalMs must be above 0.") }
+            config.journalSyncInterval = .milliseconds(value)
+        }
+        if let value = file.journalSegmentBytes {
+            guard value >= 4096 else { throw ConfigError("\(path): journalSegmentBytes must be 4096 or more.") }
+            config.journalSegmentBytes = value
+        }
+        if let value = file.checkpointEvery {
+            guard value >= 0 else { throw ConfigError("\(path): checkpointEvery must be 0 or more.") }
+            config.checkpointEvery = value
+        }
+        if let value = file.journalRetain {
+            guard value >= 1 else { throw ConfigError("\(path): journalRetain must be 1 or more.") }
+            config.journalRetain = value
+        }
+        if let value = file.dedupWindow {
+            guard value >= 1 else { throw ConfigError("\(path): dedupWindow must be 1 or more.") }
+            config.dedupWindow = value
+        }
+        if let value = file.dedupClients {
+            guard value >= 1 else { throw ConfigError("\(path): dedupClients must be 1 or more.") }
+            config.dedupClients = value
+        }
         if let value = file.callbackHistory {
             guard value >= 0 else { throw ConfigError("\(path): callbackHistory must be 0 or more, not \(value).") }
             config.callbackHistory = value
@@ -87,6 +131,13 @@ public struct RuntimeConfig: Sendable, Equatable {
         var heartbeatIntervalMs: Int?
         var heartbeatTimeoutMs: Int?
         var callbackHistory: Int?
+        var journalSync: String?
+        var journalSyncIntervalMs: Int?
+        var journalSegmentBytes: Int?
+        var checkpointEvery: Int?
+        var journalRetain: Int?
+        var dedupWindow: Int?
+        var dedupClients: Int?
     }
 }
 

@@ -3,32 +3,45 @@ import ContainmentModel
 import Foundation
 
 extension SupervisorCore {
-    /// Validates and applies commands as one transaction. On success: journal, publish, deliver, reply (when
-    /// `sender` is given). On rejection: a `ruleViolation` event for a rule broken, and the error returned.
+    /// Validates and applies commands as one transaction. On success: journal, publish, deliver. On rejection by the
+    /// model: a `ruleViolation` event for the rule broken, its seq reserved in the journal. Either way the answer is
+    /// sent to `sender` (when given) and remembered under `clientID` (exactly once); a rejection is also returned.
     ///
     /// A host may only act as the controllers it runs; a client (ctl) may act as anyone.
     @discardableResult
-    func submit(_ commands: [WireCommand], from sender: [UInt8]?, requestID: UInt64 = 0) -> RemoteError? {
+    func submit(
+        _ commands: [WireCommand],
+        from sender: [UInt8]?,
+        requestID: UInt64 = 0,
+        clientID: String = ""
+    ) -> RemoteError? {
+        /// Refused before the model judged it: nothing changed, nothing to remember.
+        func refuse(_ error: RemoteError) -> RemoteError {
+            if let sender { reply(to: sender, requestID: requestID, .error(.init(error))) }
+            return error
+        }
         let host = sender.flatMap { hostNames[$0] }
         var requests: [Request] = []
         var journaled = commands
         var created: [ControllerID: String] = [:]
-        guard !commands.isEmpty else { return RemoteError(.malformed("The batch holds no command.")) }
+        guard !commands.isEmpty else { return refuse(RemoteError(.malformed("The batch holds no command."))) }
         for (index, wire) in commands.enumerated() {
             let request: Request
             do {
                 request = try wire.request(hostTargets: { name in self.controllers(on: name) })
             } catch {
-                return RemoteError(error, index: index)
+                return refuse(RemoteError(error, index: index))
             }
             if let host {
                 guard case .controller(let id) = request.by, hostOf[id] == host else {
-                    return RemoteError(
-                        ContainmentError(
-                            .unauthorized,
-                            "Host \(host) may act only as a controller it runs, not as \(request.by.description.isEmpty ? "an unnamed party" : request.by.description)."
-                        ),
-                        index: index
+                    return refuse(
+                        RemoteError(
+                            ContainmentError(
+                                .unauthorized,
+                                "Host \(host) may act only as a controller it runs, not as \(request.by.description.isEmpty ? "an unnamed party" : request.by.description)."
+                            ),
+                            index: index
+                        )
                     )
                 }
             }
@@ -47,26 +60,44 @@ extension SupervisorCore {
             events = try state.apply(batch: requests)
         } catch {
             publish(state.violation(of: requests[error.index], error: error.error), commandID: commandID, time: time)
-            return RemoteError(error.error, index: error.index, commandID: commandID, seq: seq)
+            let rejection = RemoteError(error.error, index: error.index, commandID: commandID, seq: seq)
+            journalAppend(
+                Containment_V1_JournalRecord.with {
+                    $0.commandID = commandID
+                    $0.timeUnixNanos = time
+                    $0.firstSeq = seq
+                    $0.eventCount = 1
+                    $0.clientID = clientID
+                    $0.requestID = requestID
+                    $0.rejection = Containment_V1_Error(rejection)
+                }.bytes
+            )
+            if let sender {
+                let answer = ServerMessage.with {
+                    $0.requestID = requestID
+                    $0.body = .error(.init(rejection))
+                }.bytes
+                outbox.append(.send(peer: sender, body: answer, delivery: nil))
+                clients.remember(client: clientID, requestID: requestID, answer: answer)
+            }
+            return rejection
         }
         for (id, host) in created where !host.isEmpty {
             assign(id, to: host)
             if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: clock.now) }
         }
         let firstSeq = seq + 1
-        do {
-            try journal.append(
-                serialized: PreEncoded.journalRecord(
-                    commandID: commandID,
-                    timeUnixNanos: time,
-                    commands: journaled.map { $0.bytes },  // a closure: a key path here is projected generically
-                    firstSeq: firstSeq,
-                    eventCount: UInt32(clamping: events.count)
-                )
+        journalAppend(
+            PreEncoded.journalRecord(
+                commandID: commandID,
+                timeUnixNanos: time,
+                commands: journaled.map { $0.bytes },  // a closure: a key path here is projected generically
+                firstSeq: firstSeq,
+                eventCount: UInt32(clamping: events.count),
+                clientID: clientID,
+                requestID: requestID
             )
-        } catch {
-            logger.error("cannot write the journal \(journal.path): \(error)")
-        }
+        )
         let encoded = events.map { publish($0, commandID: commandID, time: time) }
         deliver(events, encoded: encoded)
         for event in events {
@@ -76,8 +107,31 @@ extension SupervisorCore {
         if let sender {
             let bytes = PreEncoded.accepted(requestID: requestID, commandID: commandID, events: encoded)
             outbox.append(.send(peer: sender, body: bytes, delivery: nil))
+            clients.remember(client: clientID, requestID: requestID, answer: bytes)
         }
         return nil
+    }
+
+    /// Buffers a journal record (written before anything queued after it goes out); a failure stops the supervisor.
+    func journalAppend(_ record: [UInt8]) {
+        do {
+            try journal.append(serialized: record)
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Publishes a host event, its seq reserved in the journal (so a restarted supervisor never reuses it).
+    func publishHostEvent(_ event: Event) {
+        let time = Self.now()
+        publish(event, commandID: 0, time: time)
+        journalAppend(
+            Containment_V1_JournalRecord.with {
+                $0.timeUnixNanos = time
+                $0.firstSeq = seq
+                $0.eventCount = 1
+            }.bytes
+        )
     }
 
     func controllers(on host: String) -> [ControllerID] {
@@ -94,6 +148,19 @@ extension SupervisorCore {
     /// The connected host running the fewest controllers (ties: by name); empty when none is connected.
     func leastLoadedHost() -> String {
         hosts.values.filter(\.up).map(\.name).min { (hostLoad[$0] ?? 0, $0) < (hostLoad[$1] ?? 0, $1) } ?? ""
+    }
+
+    /// Transitions running in a recovered state complete after their duration from now (their timers were lost with
+    /// the previous supervisor).
+    func resumeTransitions() {
+        for running in state.transitions where running.duration > 0 {
+            timers.append(
+                TransitionTimer(
+                    deadline: clock.now + .milliseconds(Int64(running.duration * 1000)),
+                    transition: running
+                )
+            )
+        }
     }
 
     /// A transition with a duration completes when it has run that long, unless a later command completes it first.

@@ -22,6 +22,9 @@ extension SupervisorCore {
             return
         }
         var record = hosts[hello.host] ?? HostRecord(name: hello.host, lastSeen: clock.now)
+        // A second Hello from the same live connection (one queued while the supervisor was away): welcomed again,
+        // but it is not news.
+        let again = record.up && record.routingID == sender && record.pid == hello.pid
         if let old = record.routingID { hostNames[old] = nil }
         let restarted = record.everConnected
         record.routingID = sender
@@ -34,12 +37,12 @@ extension SupervisorCore {
         hosts[hello.host] = record
         hostNames[sender] = hello.host
         let pid = Int(hello.pid)
-        publish(
-            restarted ? .hostRestarted(host: hello.host, pid: pid) : .hostUp(host: hello.host, pid: pid),
-            commandID: 0,
-            time: Self.now()
-        )
-        logger.info("host \(restarted ? "restarted" : "up")", metadata: ["host": "\(hello.host)", "pid": "\(pid)"])
+        if !again {
+            publishHostEvent(
+                restarted ? .hostRestarted(host: hello.host, pid: pid) : .hostUp(host: hello.host, pid: pid)
+            )
+            logger.info("host \(restarted ? "restarted" : "up")", metadata: ["host": "\(hello.host)", "pid": "\(pid)"])
+        }
         let owned = controllers(on: hello.host).compactMap { state.controllers[$0] }.sorted { $0.serial < $1.serial }
         reply(
             to: sender,
@@ -76,7 +79,7 @@ extension SupervisorCore {
         let pending = record.pending
         record.pending = []
         hosts[name] = record
-        publish(.hostUp(host: name, pid: Int(record.pid)), commandID: 0, time: Self.now())
+        publishHostEvent(.hostUp(host: name, pid: Int(record.pid)))
         logger.info("host up again", metadata: ["host": "\(name)"])
         if !pending.isEmpty { sendDelivery(pending, to: name) }
     }
@@ -98,7 +101,7 @@ extension SupervisorCore {
     private func markDown(_ name: String, reason: String) {
         guard hosts[name]?.up == true else { return }
         hosts[name]?.up = false
-        publish(.hostDown(host: name), commandID: 0, time: Self.now())
+        publishHostEvent(.hostDown(host: name))
         logger.warning("host down", metadata: ["host": "\(name)", "reason": "\(reason)"])
     }
 

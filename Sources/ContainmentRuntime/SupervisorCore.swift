@@ -66,23 +66,79 @@ final class SupervisorCore {
     /// Messages handled before the outbox is flushed while more are waiting.
     static let batchLimit = 128
 
+    /// The supervisor's epoch: one more than the journal's last start, journaled before anything is served.
+    let epoch: UInt64
+    /// Exactly once: the answers remembered per client id.
+    var clients: ClientReplies
+    /// Set when the journal cannot be written: nothing more is accepted, sent or published, and the loop ends.
+    var failure: JournalFailure?
+    /// Accepted command records the journal held at start (0: a new journal, so the topology is applied).
+    let recoveredCommands: Int
+    /// When an event (or a heartbeat) last went out on the PUB.
+    var lastPublished: ContinuousClock.Instant
+    /// Resends answered from ``clients`` instead of applied.
+    var resends = 0
+
+    /// Recovers the state from the journal in the run directory, journals the new epoch, then binds the sockets.
     init(context: Context, config: RuntimeConfig, logger: Logger) throws {
         self.config = config
         self.logger = logger
+        let recovery = try Recovery.run(config: config, logger: logger)
+        state = recovery.replay.state
+        seq = recovery.replay.lastSeq
+        nextCommandID = recovery.replay.lastCommandID + 1
+        let epoch = recovery.replay.epoch + 1
+        self.epoch = epoch
+        clients = recovery.clients
+        recoveredCommands = recovery.commandRecords
+        lastPublished = clock.now
+        journal = try JournalWriter(
+            directory: config.journalPath,
+            segment: recovery.segment,
+            size: recovery.endOffset,
+            sync: config.journalSync,
+            syncInterval: config.journalSyncInterval,
+            segmentBytes: config.journalSegmentBytes
+        )
+        try journal.append(
+            serialized: Containment_V1_JournalRecord.with {
+                $0.epoch = epoch
+                $0.timeUnixNanos = SupervisorCore.now()
+            }.bytes
+        )
+        try journal.flush()
         router = try context.socket(.router)
         publisher = try context.socket(.pub)
         try router.set(.routerMandatory, to: true)
         try router.set(.sendHighWaterMark, to: 0)
         try publisher.set(.sendHighWaterMark, to: 1_000_000)
-        journal = try JournalWriter(path: config.journalPath)
         try router.bind(config.commandEndpoint)
         try publisher.bind(config.eventEndpoint)
+        for (id, host) in recovery.replay.hostOf.sorted(by: { $0.key < $1.key }) {
+            assign(id, to: host)
+            if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: clock.now) }
+        }
+        resumeTransitions()
+        if recovery.records > 0 {
+            logger.info(
+                "supervisor recovered the journal",
+                metadata: [
+                    "records": "\(recovery.records)", "controllers": "\(state.controllers.count)", "seq": "\(seq)",
+                    "epoch": "\(epoch)",
+                ]
+            )
+        }
     }
 
-    /// Applies a topology at start, as the commands it stands for.
+    /// Applies a topology at start, as the commands it stands for — unless the journal already holds a state (the
+    /// topology's commands are in it): then only its hosts are expected.
     func apply(_ topology: Topology) throws {
         for host in topology.hosts where hosts[host] == nil {
             hosts[host] = HostRecord(name: host, lastSeen: clock.now)
+        }
+        guard recoveredCommands == 0 else {
+            logger.info("the journal holds the state: the topology's commands are not applied again")
+            return
         }
         for (request, host) in topology.requests() {
             var wire = WireCommand(request, host: host)
@@ -93,6 +149,7 @@ final class SupervisorCore {
             }
         }
         flush()
+        if let failure { throw failure }
     }
 
     /// Serves until the context is shut down (graceful shutdown), then returns.
@@ -103,7 +160,7 @@ final class SupervisorCore {
             "supervisor serving",
             metadata: ["command": "\(config.commandEndpoint)", "events": "\(config.eventEndpoint)"]
         )
-        while true {
+        while failure == nil {
             do {
                 let ready = try poller.poll(timeout: nextWakeUp())
                 if !ready.isEmpty { try drainRouter() }
@@ -111,18 +168,50 @@ final class SupervisorCore {
                 checkHeartbeats()
                 expireInspects()
                 flush()
+                do {
+                    try journal.syncIfDue()
+                } catch {
+                    fail(error)
+                }
+                beacon()
             } catch let error where error.code == .contextTerminated {
                 break
             } catch {
                 logger.error("supervisor loop error: \(error)")
             }
         }
-        logger.info("supervisor stopped", metadata: ["seq": "\(seq)"])
+        if failure == nil { journal.finish() }
+        logger.info("supervisor stopped", metadata: ["seq": "\(seq)", "epoch": "\(epoch)"])
+    }
+
+    /// The journal cannot be written: stop (fail-stop, docs/DURABILITY.md). What the failed records stand for is
+    /// neither published nor answered — their clients time out and resend to the restarted supervisor, which has
+    /// exactly what reached the journal.
+    func fail(_ error: JournalFailure) {
+        guard failure == nil else { return }
+        failure = error
+        outbox.removeAll()
+        logger.critical("the journal cannot be written: the supervisor stops", metadata: ["reason": "\(error)"])
+    }
+
+    /// On an idle PUB, a heartbeat with the epoch and the latest seq, so subscribers notice a restart, a gap or
+    /// silence within a heartbeat interval.
+    private func beacon() {
+        let now = clock.now
+        guard now - lastPublished >= config.heartbeatInterval else { return }
+        lastPublished = now
+        let beat = Containment_V1_EventHeartbeat.with {
+            $0.epoch = epoch
+            $0.seq = seq
+            $0.timeUnixNanos = Self.now()
+        }
+        _ = try? publisher.send([WireEvent.heartbeatTopic, beat.bytes], dontWait: true)
     }
 
     /// How long the loop may sleep: until the next transition completes or the next heartbeat check.
     private func nextWakeUp() -> Duration {
         var wait = config.heartbeatInterval
+        if config.journalSync == .interval { wait = min(wait, config.journalSyncInterval) }
         let now = clock.now
         for timer in timers { wait = min(wait, max(.zero, timer.deadline - now)) }
         for inspect in inspects.values { wait = min(wait, max(.zero, inspect.deadline - now)) }
@@ -134,7 +223,7 @@ final class SupervisorCore {
     private func drainRouter() throws(ZMQError) {
         var handled = 0
         defer { flush() }
-        while let frames = try router.receive(dontWait: true) {
+        while failure == nil, let frames = try router.receive(dontWait: true) {
             handle(frames)
             handled += 1
             if handled.isMultiple(of: Self.batchLimit) { flush() }
@@ -156,9 +245,7 @@ final class SupervisorCore {
             return
         }
         if let batch = ClientMessage.decodeBatch(frames[1]) {
-            if let error = submit(batch.commands, from: sender, requestID: batch.requestID) {
-                reply(to: sender, requestID: batch.requestID, .error(.init(error)))
-            }
+            command(batch.commands, from: sender, requestID: batch.requestID, clientID: batch.clientID)
             return
         }
         let message: ClientMessage
@@ -171,9 +258,7 @@ final class SupervisorCore {
         }
         switch message.body {
         case .commands(let batch):
-            if let error = submit(batch.commands, from: sender, requestID: message.requestID) {
-                reply(to: sender, requestID: message.requestID, .error(.init(error)))
-            }
+            command(batch.commands, from: sender, requestID: message.requestID, clientID: message.clientID)
         case .snapshot:
             reply(to: sender, requestID: message.requestID, .snapshot(snapshot()))
         case .hello(let hello):
@@ -195,9 +280,19 @@ final class SupervisorCore {
         }
     }
 
+    /// A request of commands: answered again if it is a resend (same client id and request id), else submitted.
+    private func command(_ commands: [WireCommand], from sender: [UInt8], requestID: UInt64, clientID: String) {
+        if !clientID.isEmpty, let answer = clients.answer(client: clientID, requestID: requestID) {
+            resends += 1
+            outbox.append(.send(peer: sender, body: answer, delivery: nil))
+            return
+        }
+        submit(commands, from: sender, requestID: requestID, clientID: clientID)
+    }
+
     /// The whole state now.
     func snapshot() -> WireSnapshot {
-        WireSnapshot(
+        var snapshot = WireSnapshot(
             state: state,
             seq: seq,
             hosts: hosts.values.map { record in
@@ -209,6 +304,8 @@ final class SupervisorCore {
             },
             hostOf: { self.hostOf[$0] ?? "" }
         )
+        snapshot.epoch = epoch
+        return snapshot
     }
 
     // MARK: Sending
@@ -233,21 +330,32 @@ final class SupervisorCore {
         seq += 1
         var host = ""
         if case .controllerCreated(let id, _) = event { host = hostOf[id] ?? "" }
-        let body = PreEncoded.event(event, seq: seq, timeUnixNanos: time, commandID: commandID, host: host)
+        let body = PreEncoded.event(
+            event,
+            seq: seq,
+            timeUnixNanos: time,
+            commandID: commandID,
+            host: host,
+            epoch: epoch
+        )
         outbox.append(.publish(topic: PreEncoded.topic(of: event), body: body))
         return body
     }
 
-    /// Writes the journal's buffered records to the kernel, then sends what the outbox holds, in order: no event is
-    /// published and no reply sent before the record of its command is written. A delivery that cannot reach its
+    /// Writes the journal's buffered records (synced per `journalSync`), then sends what the outbox holds, in order: no
+    /// event is published and no reply sent before the record of its command is in the journal; if it cannot be
+    /// written, nothing is sent and the supervisor stops (``fail(_:)``). A delivery that cannot reach its
     /// host (gone, as libzmq reports) is queued for the host's return.
     func flush() {
+        guard failure == nil else { return }
         do {
             try journal.flush()
         } catch {
-            logger.error("cannot write the journal \(journal.path): \(error)")
+            fail(error)
+            return
         }
         guard !outbox.isEmpty else { return }
+        lastPublished = clock.now
         let outgoing = outbox
         outbox.removeAll(keepingCapacity: true)
         for message in outgoing {

@@ -21,26 +21,43 @@ public struct SupervisorService: Service {
 
     public func run() async throws {
         try RunDirectory.prepare(config.runDirectory)
+        // One supervisor per run directory: taken before anything in it is touched, held until everything this
+        // supervisor made is removed again.
+        let lock = try RunLock(runDirectory: config.runDirectory)
+        defer { lock.release() }
         let context = try Context()
         let config = config
         let topology = topology
         let logger = logger
         let pidFile = pidFile
-        try await withGracefulShutdownHandler {
-            try await runOnThread(named: "supervisor") {
-                let core = try SupervisorCore(context: context, config: config, logger: logger)
-                if let topology { try core.apply(topology) }
-                if let pidFile { try RunDirectory.writePID(to: pidFile) }
-                defer { if let pidFile { RunDirectory.remove(pidFile) } }
-                core.run()
+        let failure: JournalFailure?
+        do {
+            failure = try await withGracefulShutdownHandler {
+                try await runOnThread(named: "supervisor") {
+                    let core = try SupervisorCore(context: context, config: config, logger: logger)
+                    if let topology { try core.apply(topology) }
+                    if let pidFile { try RunDirectory.writePID(to: pidFile) }
+                    defer { if let pidFile { RunDirectory.removePID(pidFile) } }
+                    core.run()
+                    return core.failure
+                }
+            } onGracefulShutdown: {
+                logger.info("supervisor stopping")
+                context.shutdown()
             }
-        } onGracefulShutdown: {
-            logger.info("supervisor stopping")
+        } catch {
             context.shutdown()
+            context.terminate()
+            RunDirectory.removeSocket(config.commandEndpoint)
+            RunDirectory.removeSocket(config.eventEndpoint)
+            throw error
         }
+        context.shutdown()
         context.terminate()
+        // This supervisor holds the lock, so the sockets are the ones it bound.
         RunDirectory.removeSocket(config.commandEndpoint)
         RunDirectory.removeSocket(config.eventEndpoint)
+        if let failure { throw failure }
     }
 }
 
@@ -64,6 +81,13 @@ enum RunDirectory {
 
     static func remove(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Removes a pid file only if it still names this process: a daemon removes only the files it created.
+    static func removePID(_ path: String) {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text == String(getpid()) else { return }
+        remove(path)
     }
 
     /// libzmq leaves an `ipc://` socket file behind when its context ends without an explicit unbind.

@@ -119,6 +119,7 @@ class Client:
         self.dealer.connect(command)
         self._ids = itertools.count(1)
         self._backlog: collections.deque = collections.deque()  # messages a request() read past
+        self.heartbeat = None  # the latest EventHeartbeat (sent on the PUB when no event went out for a while)
 
     def close(self):
         self.sub.close(0)
@@ -192,11 +193,16 @@ class Client:
 
     def next_event(self, timeout: float):
         """(topic, Event) of the next published event, or None after `timeout` seconds."""
-        if not self.sub.poll(int(timeout * 1000)):
-            return None
-        frames = self.sub.recv_multipart()
-        if len(frames) != 2:
-            raise ValueError(f"an event is two frames, got {len(frames)}")
+        deadline = time.monotonic() + timeout
+        while True:
+            if not self.sub.poll(max(0, int((deadline - time.monotonic()) * 1000))):
+                return None
+            frames = self.sub.recv_multipart()
+            if len(frames) != 2:
+                raise ValueError(f"an event is two frames, got {len(frames)}")
+            if frames[0] != b"heartbeat":
+                break
+            self.heartbeat = self.pb.EventHeartbeat.FromString(frames[1])  # the PUB is idle; see recover()
         event = self.pb.Event()
         event.ParseFromString(frames[1])
         return frames[0].decode(), event
@@ -369,25 +375,53 @@ class Mirror:
 # ---- The journal -------------------------------------------------------------------------------------------------
 
 
-def read_journal(pb, path: str | os.PathLike) -> list:
-    """The JournalRecords of a journal file: each preceded by its length as a base-128 varint."""
-    data = Path(path).read_bytes()
-    records, offset = [], 0
-    while offset < len(data):
-        length = shift = 0
-        while True:
-            if offset >= len(data) or shift >= 64:
-                raise ValueError(f"{path}: a record's length is cut short")
-            byte = data[offset]
-            offset += 1
-            length |= (byte & 0x7F) << shift
-            shift += 7
-            if not byte & 0x80:
-                break
-        if offset + length > len(data):
-            raise ValueError(f"{path}: the last record is cut short")
-        record = pb.JournalRecord()
-        record.ParseFromString(data[offset : offset + length])
-        records.append(record)
-        offset += length
+def _crc32c_table() -> list:
+    table = []
+    for index in range(256):
+        crc = index
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
+        table.append(crc)
+    return table
+
+
+_CRC32C = _crc32c_table()
+
+
+def crc32c(data: bytes) -> int:
+    """CRC-32C (Castagnoli), the checksum of every journal record."""
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc = _CRC32C[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def read_journal(pb, directory: str | os.PathLike) -> list:
+    """The JournalRecords of a journal directory, from docs/PROTOCOL.md ("The journal"): its segments
+    (segment-NNNNNNNN.log) in order, each the magic CNTJRNL1 and then records framed as u32 length, u32 CRC-32C of
+    the payload (both little-endian) and the payload. A torn last record is left out, as the supervisor cuts it."""
+    segments = sorted(Path(directory).glob("segment-*.log"))
+    records = []
+    for position, segment in enumerate(segments):
+        data = segment.read_bytes()
+        if data[:8] != b"CNTJRNL1":
+            raise ValueError(f"{segment}: not a journal segment")
+        offset = 8
+        while offset < len(data):
+            last = position == len(segments) - 1
+            if offset + 8 > len(data):
+                if last:
+                    break
+                raise ValueError(f"{segment}: a record header is cut short at {offset}")
+            length = int.from_bytes(data[offset : offset + 4], "little")
+            checksum = int.from_bytes(data[offset + 4 : offset + 8], "little")
+            payload = data[offset + 8 : offset + 8 + length]
+            if len(payload) < length or crc32c(payload) != checksum:
+                if last and offset + 8 + length >= len(data):
+                    break  # a torn tail
+                raise ValueError(f"{segment}: damaged at {offset}")
+            record = pb.JournalRecord()
+            record.ParseFromString(payload)
+            records.append(record)
+            offset += 8 + length
     return records

@@ -1383,11 +1383,36 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._direction = newValue}
   }
 
+  /// the supervisor's epoch: which start of the journal's supervisor published it
+  public var epoch: UInt64 {
+    get {_storage._epoch}
+    set {_uniqueStorage()._epoch = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// On the event socket under the topic `heartbeat` (not an Event): sent when no event was published for a heartbeat
+/// interval, so a subscriber notices a restart (another epoch), a gap (seq above the last it saw) or silence.
+public nonisolated struct Containment_V1_EventHeartbeat: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var epoch: UInt64 = 0
+
+  /// the latest published event's seq (0: none yet)
+  public var seq: UInt64 = 0
+
+  public var timeUnixNanos: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 // Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values
@@ -1614,6 +1639,9 @@ public nonisolated struct Containment_V1_Snapshot: Sendable {
 
   public var transitions: [Containment_V1_TransitionState] = []
 
+  /// the supervisor's epoch (see Event.epoch)
+  public var epoch: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1624,8 +1652,13 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  /// chosen by the sender, echoed in the reply
+  /// chosen by the sender, echoed in the reply; from 1 (0 is the supervisor's own)
   public var requestID: UInt64 = 0
+
+  /// Exactly once: a command request carrying a client id is remembered under (client_id, request_id); the same pair
+  /// sent again (a resend after a failure) is answered with the first answer and not applied again. Request ids of
+  /// one client id increase.
+  public var clientID: String = String()
 
   public var body: Containment_V1_ClientMessage.OneOf_Body? = nil
 
@@ -1961,9 +1994,10 @@ public nonisolated struct Containment_V1_Delivery: Sendable {
   public init() {}
 }
 
-/// One accepted command (or batch) as the supervisor journals it before replying: the journal file is a sequence of
-/// these, each preceded by its length as a varint (protobuf's length-delimited stream). Replaying the commands in
-/// order through the model gives the published events.
+/// One record of the journal (docs/PROTOCOL.md, "The journal"), written before anything it stands for is published
+/// or answered: an accepted command or batch (replaying the commands in order through the model gives its events), a
+/// rejected command (`rejection`), seqs taken by host events (`command_id` 0, no commands), or a supervisor start
+/// (`epoch`).
 public nonisolated struct Containment_V1_JournalRecord: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1981,9 +2015,30 @@ public nonisolated struct Containment_V1_JournalRecord: Sendable {
 
   public var eventCount: UInt32 = 0
 
+  /// Exactly once: who sent it (empty: the supervisor itself, the topology, a timer) and the request id it used.
+  public var clientID: String = String()
+
+  public var requestID: UInt64 = 0
+
+  /// A command the model rejected: no `commands`, its id, the seq of its ruleViolation (`first_seq`, `event_count`
+  /// 1) and the answer given.
+  public var rejection: Containment_V1_Error {
+    get {_rejection ?? Containment_V1_Error()}
+    set {_rejection = newValue}
+  }
+  /// Returns true if `rejection` has been explicitly set.
+  public var hasRejection: Bool {self._rejection != nil}
+  /// Clears the value of `rejection`. Subsequent reads from it will return its default value.
+  public mutating func clearRejection() {self._rejection = nil}
+
+  /// A supervisor start: the epoch it serves under from here on (no commands, no events).
+  public var epoch: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _rejection: Containment_V1_Error? = nil
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -4094,7 +4149,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -4130,6 +4185,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _visible: Bool = false
     var _pages: [String] = []
     var _direction: String = String()
+    var _epoch: UInt64 = 0
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -4173,6 +4229,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _visible = source._visible
       _pages = source._pages
       _direction = source._direction
+      _epoch = source._epoch
     }
   }
 
@@ -4224,6 +4281,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 35: try { try decoder.decodeSingularBoolField(value: &_storage._visible) }()
         case 36: try { try decoder.decodeRepeatedStringField(value: &_storage._pages) }()
         case 37: try { try decoder.decodeSingularStringField(value: &_storage._direction) }()
+        case 40: try { try decoder.decodeSingularUInt64Field(value: &_storage._epoch) }()
         default: break
         }
       }
@@ -4335,6 +4393,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if !_storage._direction.isEmpty {
         try visitor.visitSingularStringField(value: _storage._direction, fieldNumber: 37)
       }
+      if _storage._epoch != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._epoch, fieldNumber: 40)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -4377,10 +4438,51 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._visible != rhs_storage._visible {return false}
         if _storage._pages != rhs_storage._pages {return false}
         if _storage._direction != rhs_storage._direction {return false}
+        if _storage._epoch != rhs_storage._epoch {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_EventHeartbeat: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EventHeartbeat"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}seq\0\u{3}time_unix_nanos\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.seq) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.timeUnixNanos) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.epoch != 0 {
+      try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 1)
+    }
+    if self.seq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.seq, fieldNumber: 2)
+    }
+    if self.timeUnixNanos != 0 {
+      try visitor.visitSingularInt64Field(value: self.timeUnixNanos, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_EventHeartbeat, rhs: Containment_V1_EventHeartbeat) -> Bool {
+    if lhs.epoch != rhs.epoch {return false}
+    if lhs.seq != rhs.seq {return false}
+    if lhs.timeUnixNanos != rhs.timeUnixNanos {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4730,7 +4832,7 @@ nonisolated extension Containment_V1_TransitionState: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}controllers\0\u{1}windows\0\u{1}hosts\0\u{1}views\0\u{1}transitions\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}controllers\0\u{1}windows\0\u{1}hosts\0\u{1}views\0\u{1}transitions\0\u{1}epoch\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4744,6 +4846,7 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
       case 4: try { try decoder.decodeRepeatedMessageField(value: &self.hosts) }()
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.views) }()
       case 6: try { try decoder.decodeRepeatedMessageField(value: &self.transitions) }()
+      case 7: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
       default: break
       }
     }
@@ -4768,6 +4871,9 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
     if !self.transitions.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.transitions, fieldNumber: 6)
     }
+    if self.epoch != 0 {
+      try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4778,6 +4884,7 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
     if lhs.hosts != rhs.hosts {return false}
     if lhs.views != rhs.views {return false}
     if lhs.transitions != rhs.transitions {return false}
+    if lhs.epoch != rhs.epoch {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4785,7 +4892,7 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ClientMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{2}\u{9}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{2}\u{8}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4794,6 +4901,7 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.requestID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.clientID) }()
       case 10: try {
         var v: Containment_V1_Batch?
         var hadOneofValue = false
@@ -4898,6 +5006,9 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
     if self.requestID != 0 {
       try visitor.visitSingularUInt64Field(value: self.requestID, fieldNumber: 1)
     }
+    if !self.clientID.isEmpty {
+      try visitor.visitSingularStringField(value: self.clientID, fieldNumber: 2)
+    }
     switch self.body {
     case .commands?: try {
       guard case .commands(let v)? = self.body else { preconditionFailure() }
@@ -4934,6 +5045,7 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
 
   public static func ==(lhs: Containment_V1_ClientMessage, rhs: Containment_V1_ClientMessage) -> Bool {
     if lhs.requestID != rhs.requestID {return false}
+    if lhs.clientID != rhs.clientID {return false}
     if lhs.body != rhs.body {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -5478,7 +5590,7 @@ nonisolated extension Containment_V1_Delivery: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".JournalRecord"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{3}time_unix_nanos\0\u{1}commands\0\u{3}first_seq\0\u{3}event_count\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{3}time_unix_nanos\0\u{1}commands\0\u{3}first_seq\0\u{3}event_count\0\u{3}client_id\0\u{3}request_id\0\u{1}rejection\0\u{1}epoch\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5491,12 +5603,20 @@ nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, Swift
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.commands) }()
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.firstSeq) }()
       case 5: try { try decoder.decodeSingularUInt32Field(value: &self.eventCount) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.clientID) }()
+      case 7: try { try decoder.decodeSingularUInt64Field(value: &self.requestID) }()
+      case 8: try { try decoder.decodeSingularMessageField(value: &self._rejection) }()
+      case 9: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.commandID != 0 {
       try visitor.visitSingularUInt64Field(value: self.commandID, fieldNumber: 1)
     }
@@ -5512,6 +5632,18 @@ nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, Swift
     if self.eventCount != 0 {
       try visitor.visitSingularUInt32Field(value: self.eventCount, fieldNumber: 5)
     }
+    if !self.clientID.isEmpty {
+      try visitor.visitSingularStringField(value: self.clientID, fieldNumber: 6)
+    }
+    if self.requestID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.requestID, fieldNumber: 7)
+    }
+    try { if let v = self._rejection {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    } }()
+    if self.epoch != 0 {
+      try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5521,6 +5653,10 @@ nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, Swift
     if lhs.commands != rhs.commands {return false}
     if lhs.firstSeq != rhs.firstSeq {return false}
     if lhs.eventCount != rhs.eventCount {return false}
+    if lhs.clientID != rhs.clientID {return false}
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs._rejection != rhs._rejection {return false}
+    if lhs.epoch != rhs.epoch {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -77,6 +77,12 @@ struct BenchPeerCommand: ParsableCommand {
                     ready = true
                     _ = FileManager.default.createFile(atPath: readyFile, contents: nil)
                 }
+                if frames.first == WireEvent.heartbeatTopic {
+                    // The supervisor's idle heartbeat: as good as a receive timeout for telling the stream ended.
+                    if first != nil, now - last >= .milliseconds(Int64(idleMs)) { break }
+                    if first == nil, now - started > .milliseconds(Int64(maxWaitMs)) { break }
+                    continue
+                }
                 // The event's seq, read without decoding the rest (the same way for raw messages and real events).
                 guard frames.count == 2, let seq = ProtobufScan.field1(of: frames[1]) else {
                     report.malformed += 1

@@ -7,12 +7,32 @@ public struct JournalReplay: Sendable {
     public private(set) var state = ContainmentState()
     /// Which host runs each controller, from the journaled creations.
     public private(set) var hostOf: [ControllerID: String] = [:]
+    /// The epoch of the latest supervisor start replayed (events published after it carry it).
+    public private(set) var epoch: UInt64 = 0
+    /// The highest seq and command id the records account for.
+    public private(set) var lastSeq: UInt64 = 0
+    public private(set) var lastCommandID: UInt64 = 0
 
     public init() {}
 
-    /// Every record of the journal at `path`, in order.
-    public static func records(at path: String) throws -> [Containment_V1_JournalRecord] {
-        try JournalWriter.read(path: path)
+    /// Starts from a checkpoint's state.
+    public init(
+        state: ContainmentState,
+        hostOf: [ControllerID: String],
+        epoch: UInt64,
+        lastSeq: UInt64,
+        lastCommandID: UInt64
+    ) {
+        self.state = state
+        self.hostOf = hostOf
+        self.epoch = epoch
+        self.lastSeq = lastSeq
+        self.lastCommandID = lastCommandID
+    }
+
+    /// Every record of the journal in `directory`, in order (throws on damage; a torn tail is left out).
+    public static func records(at directory: String) throws -> [Containment_V1_JournalRecord] {
+        try JournalScan.read(directory: directory).records.map(\.record)
     }
 
     /// Why a record does not replay.
@@ -23,6 +43,11 @@ public struct JournalReplay: Sendable {
     /// Applies one record: the events it publishes, numbered from its `firstSeq`. Throws when the model refuses it or
     /// gives another number of events than the supervisor published.
     public mutating func apply(_ record: Containment_V1_JournalRecord) throws(Mismatch) -> [WireEvent] {
+        lastCommandID = max(lastCommandID, record.commandID)
+        if record.eventCount > 0 { lastSeq = max(lastSeq, record.firstSeq + UInt64(record.eventCount) - 1) }
+        if record.epoch != 0 { epoch = record.epoch }
+        // A start, a rejected command or host events: seqs and ids accounted for, nothing to apply.
+        guard !record.commands.isEmpty else { return [] }
         let requests: [Request]
         do {
             requests = try record.commands.map { wire throws(ContainmentError) in
@@ -55,7 +80,8 @@ public struct JournalReplay: Sendable {
                 seq: record.firstSeq + UInt64(offset),
                 timeUnixNanos: record.timeUnixNanos,
                 commandID: record.commandID,
-                host: host
+                host: host,
+                epoch: epoch
             )
         }
         for case .controllerDestroyed(let id) in events { hostOf[id] = nil }

@@ -1,0 +1,189 @@
+import ContainmentBus
+import Foundation
+
+/// When the journal's writes are made durable (runtime.yaml `journalSync`).
+public enum JournalSync: String, Sendable, Equatable, CaseIterable {
+    /// One `fdatasync` per drained batch, before anything the batch produced goes out: an acknowledged command
+    /// survives a power loss.
+    case batch
+    /// Written before anything goes out (a `kill -9` loses nothing acknowledged), synced at most every
+    /// `journalSyncIntervalMs`: a power loss may lose that long.
+    case interval
+    /// Written before anything goes out, synced when the kernel likes.
+    case none
+}
+
+/// A failed write or sync of the journal: the supervisor stops (fail-stop, docs/DURABILITY.md).
+public struct JournalFailure: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// The supervisor's journal writer: ``append(serialized:)`` frames a record into a buffer; ``flush()`` writes every
+/// buffered record with one `write` and syncs per ``JournalSync``; the supervisor flushes before it sends the events
+/// and replies of those records. A segment is closed and the next begun when it passes `segmentBytes` after a flush.
+/// A failed write is cut back off the file (when the file allows) and thrown: the caller must stop accepting.
+final class JournalWriter {
+    let directory: String
+    private let sync: JournalSync
+    private let syncInterval: Duration
+    private let segmentBytes: Int
+    private var handle: FileHandle
+    private(set) var segment: Int
+    /// Bytes in the current segment, all written.
+    private(set) var size: Int
+    private var buffer: [UInt8] = []
+    private var unsynced = false
+    private let clock = ContinuousClock()
+    private var lastSync: ContinuousClock.Instant
+    /// Records written since the writer started (or since the last ``markCheckpoint()``).
+    private(set) var recordsSinceCheckpoint = 0
+
+    var currentPath: String { directory + "/" + JournalFormat.segmentName(segment) }
+
+    /// Appends to segment `segment` from byte `size` (cutting anything after it: a torn tail), or begins it when it
+    /// does not exist.
+    init(
+        directory: String,
+        segment: Int,
+        size: Int,
+        sync: JournalSync,
+        syncInterval: Duration,
+        segmentBytes: Int
+    )
+        throws(JournalFailure)
+    {
+        self.directory = directory
+        self.sync = sync
+        self.syncInterval = syncInterval
+        self.segmentBytes = segmentBytes
+        self.segment = segment
+        lastSync = clock.now
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw JournalFailure(
+                description: "Cannot create the journal directory \(directory): \(error.localizedDescription)"
+            )
+        }
+        let path = directory + "/" + JournalFormat.segmentName(segment)
+        if size >= JournalFormat.magic.count, FileManager.default.fileExists(atPath: path) {
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw JournalFailure(description: "Cannot open the journal segment \(path) for writing.")
+            }
+            do {
+                try handle.truncate(atOffset: UInt64(size))
+                try handle.seekToEnd()
+            } catch {
+                throw JournalFailure(
+                    description: "Cannot position the journal segment \(path): \(error.localizedDescription)"
+                )
+            }
+            self.handle = handle
+            self.size = size
+        } else {
+            handle = try Self.begin(path: path, directory: directory)
+            self.size = JournalFormat.magic.count
+        }
+    }
+
+    /// A new segment: its header written and synced, and the directory entry synced.
+    private static func begin(path: String, directory: String) throws(JournalFailure) -> FileHandle {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
+            throw JournalFailure(description: "Cannot create the journal segment \(path).")
+        }
+        do {
+            try handle.write(contentsOf: JournalFormat.magic)
+            try handle.synchronize()
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(atPath: path)
+            throw JournalFailure(description: "Cannot write the journal segment \(path): \(error.localizedDescription)")
+        }
+        syncDirectory(directory)
+        return handle
+    }
+
+    /// Makes a directory's entries (a new or renamed file) durable.
+    static func syncDirectory(_ directory: String) {
+        let descriptor = open(directory, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// Buffers one serialized `JournalRecord`; it reaches the file at the next ``flush()`` (or now, when the buffer
+    /// passes 1 MiB).
+    func append(serialized payload: [UInt8]) throws(JournalFailure) {
+        JournalFormat.frame(payload, into: &buffer)
+        recordsSinceCheckpoint += 1
+        if buffer.count > 1 << 20 { try flush() }
+    }
+
+    /// Writes every buffered record (one `write`) and syncs per the setting, so they are in the journal when it
+    /// returns. On failure the bytes written are cut off again (if the file lets us) and the failure thrown.
+    func flush() throws(JournalFailure) {
+        if !buffer.isEmpty {
+            defer { buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20) }
+            do {
+                try handle.write(contentsOf: buffer)
+            } catch {
+                try? handle.truncate(atOffset: UInt64(size))
+                throw JournalFailure(
+                    description:
+                        "Cannot write \(buffer.count) bytes to the journal \(currentPath): \(error.localizedDescription)"
+                )
+            }
+            size += buffer.count
+            unsynced = true
+        }
+        switch sync {
+        case .batch: try syncNow()
+        case .interval: if clock.now - lastSync >= syncInterval { try syncNow() }
+        case .none: break
+        }
+        if size >= segmentBytes { try rotate() }
+    }
+
+    /// Syncs what is written, for `interval` (called by the loop when it wakes).
+    func syncIfDue() throws(JournalFailure) {
+        guard sync == .interval, unsynced, clock.now - lastSync >= syncInterval else { return }
+        try syncNow()
+    }
+
+    private func syncNow() throws(JournalFailure) {
+        guard unsynced else { return }
+        if fdatasync(handle.fileDescriptor) != 0 {
+            let code = errno
+            throw JournalFailure(
+                description:
+                    "Cannot sync the journal \(currentPath): \(POSIXErrorCode(rawValue: code).map { "\(POSIXError($0).localizedDescription)" } ?? "errno \(code)")"
+            )
+        }
+        unsynced = false
+        lastSync = clock.now
+    }
+
+    /// Closes the segment (synced) and begins the next.
+    func rotate() throws(JournalFailure) {
+        if unsynced, fdatasync(handle.fileDescriptor) != 0 {
+            throw JournalFailure(description: "Cannot sync the journal \(currentPath) before closing it.")
+        }
+        unsynced = false
+        try? handle.close()
+        segment += 1
+        handle = try Self.begin(path: currentPath, directory: directory)
+        size = JournalFormat.magic.count
+    }
+
+    /// A checkpoint was written: count from zero again.
+    func markCheckpoint() { recordsSinceCheckpoint = 0 }
+
+    /// Writes what is buffered, syncs and closes (a clean stop).
+    func finish() {
+        try? flush()
+        if unsynced { _ = fdatasync(handle.fileDescriptor) }
+        try? handle.close()
+    }
+}
