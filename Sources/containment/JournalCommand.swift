@@ -1,0 +1,123 @@
+import ArgumentParser
+import ContainmentRuntime
+import Foundation
+
+/// `containment journal verify|stats|repair`: the journal directory checked, counted, or cut at damage.
+struct JournalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "journal",
+        abstract: "Check, count or repair the supervisor's journal.",
+        discussion: """
+            The journal is the run directory's journal/ (runtime.yaml key `journal`). See docs/DURABILITY.md.
+            """,
+        subcommands: [Verify.self, Stats.self, Repair.self]
+    )
+
+    struct Location: ParsableArguments {
+        @Option(help: "The journal directory (default: the configured one).")
+        var path: String?
+
+        @OptionGroup var runtime: RuntimeOptions
+
+        func directory() throws -> String { try path ?? runtime.load().journalPath }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check every record's checksum and replay them through the model; exit 1 on damage.",
+            discussion: "A torn last record (an append a supervisor died in) is reported but is not damage."
+        )
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let directory = try location.directory()
+            let inspection = JournalInspection(directory: directory, replay: true)
+            let stats = inspection.stats
+            print(
+                "journal \(directory): \(inspection.segments.count) segments, \(inspection.records.count) whole records, "
+                    + "seq 1…\(stats.lastSeq), command ids 1…\(stats.lastCommandID), \(stats.starts) supervisor starts"
+            )
+            if let torn = inspection.tornTail {
+                print("torn tail (cut at the next start, never acknowledged): \(torn)")
+            }
+            if let damage = inspection.damage {
+                print("DAMAGED: \(damage)")
+                throw ExitCode(1)
+            }
+            print("ok: the supervisor recovers this journal")
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Count the journal's records by kind.")
+        @OptionGroup var location: Location
+
+        @Flag(help: "One JSON object.")
+        var json = false
+
+        func run() throws {
+            let directory = try location.directory()
+            let inspection = JournalInspection(directory: directory, replay: false)
+            let stats = inspection.stats
+            let figures: [(String, Any)] = [
+                ("segments", inspection.segments.count), ("bytes", inspection.bytes),
+                ("records", inspection.records.count), ("acceptedCommands", stats.accepted),
+                ("commandsInThem", stats.commands), ("rejectedCommands", stats.rejected),
+                ("hostEvents", stats.hostEvents), ("supervisorStarts", stats.starts), ("events", Int(stats.events)),
+                ("lastSeq", Int(stats.lastSeq)), ("lastCommandID", Int(stats.lastCommandID)),
+                ("epoch", Int(stats.lastEpoch)), ("clients", stats.clients.count),
+                ("tornTail", inspection.tornTail != nil), ("damaged", inspection.damage != nil),
+            ]
+            if json {
+                let object = Dictionary(uniqueKeysWithValues: figures)
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                print(String(decoding: data, as: UTF8.self))
+            } else {
+                for (name, value) in figures { print("\(name): \(value)") }
+            }
+        }
+    }
+
+    struct Repair: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Cut the journal at its damage (or torn tail), keeping a backup of what is cut.",
+            discussion: """
+                Without --force it only says what it would do. The damaged segment and every later one are copied \
+                into journal/backup-TIME/ first. Refused while a supervisor serves the run directory.
+                """
+        )
+        @OptionGroup var location: Location
+
+        @Flag(help: "Cut the journal (otherwise: say what would be cut).")
+        var force = false
+
+        func run() throws {
+            let directory = try location.directory()
+            let config = try location.runtime.load()
+            let inspection = JournalInspection(directory: directory, replay: true)
+            guard let plan = inspection.repairPlan else {
+                print("journal \(directory): nothing to repair")
+                return
+            }
+            print(
+                "would cut \(plan.segment) at byte \(plan.offset)"
+                    + (plan.later.isEmpty ? "" : " and remove \(plan.later.joined(separator: ", "))")
+            )
+            print("keeping \(inspection.records.count) whole records before it")
+            guard force else {
+                print("run again with --force to do it (a backup is kept)")
+                throw ExitCode(1)
+            }
+            let lock: RunLock
+            do {
+                lock = try RunLock(runDirectory: config.runDirectory)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            defer { lock.release() }
+            let backup = directory + "/backup-\(Int(Date().timeIntervalSince1970))"
+            let saved = try inspection.repair(backup: backup)
+            print("repaired; the cut segments are kept in \(backup) (\(saved.count) files)")
+        }
+    }
+}

@@ -1,0 +1,232 @@
+import ContainmentBus
+import ContainmentRuntime
+import Foundation
+import Testing
+import ZeroMQ
+
+/// SPEC §14 with real processes: `kill -9` of the supervisor, a full disk, a torn or damaged journal, a second
+/// supervisor on the same run directory, resends after a restart.
+@Suite(.serialized) struct DurabilityTests {
+    static let menu =
+        (try? String(
+            contentsOf: RuntimeFixture.repository.appendingPathComponent("Config/topologies/menu.yaml"),
+            encoding: .utf8
+        )) ?? ""
+
+    @Test func killNineThenUpRecoversTheTreeAndGoesOnWithTheSequence() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.menu)
+        let watch = try await runtime.startWatch(["--idle-timeout", "8"])
+        #expect(try await runtime.containment("ctl", "create", "extra", "--kind", "content").status == 0)
+        #expect(try await runtime.containment("ctl", "select", "menu", "1").status == 0)
+        #expect(try await runtime.containment("ctl", "set-alpha", "second", "0.5").status == 0)
+        let before = try await runtime.treeJSON()
+        let seqBefore = try #require(before["seq"] as? Int)
+        let journalBefore = runtime.journalBytes()
+
+        let pid = try runtime.supervisorPID()
+        kill(pid, SIGKILL)
+        try await runtime.waitUntilGone(pid)
+        let up = try await runtime.script("up.sh", [runtime.topologyPath])
+        #expect(up.status == 0, "\(up.stderr)")
+        #expect(up.stdout.contains("kept the hosts still running"), "\(up.stdout)")
+
+        let after = try await runtime.treeJSON()
+        #expect(JSON.canonical(before, dropping: ["pid", "seq"]) == JSON.canonical(after, dropping: ["pid", "seq"]))
+        #expect(runtime.journalBytes() >= journalBefore)
+        let next = try await runtime.containment("ctl", "set-alpha", "second", "0.7")
+        let nextSeq = try #require(next.lines.first.flatMap { Int($0.split(separator: " ").first ?? "") })
+        #expect(nextSeq > seqBefore)
+        // The same daemons: one supervisor, the four hosts that never stopped.
+        let daemons = try await runtime.run(
+            "/bin/bash",
+            ["-c", "source scripts/lib.sh; run_dir_daemons \"$CONTAINMENT_RUN_DIR\" '(supervisor|host)' | wc -l"]
+        )
+        #expect(daemons.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "5", "\(daemons)")
+        // Each host registered once with the new supervisor, as hostUp (it never restarted).
+        let records = try JournalReplay.records(at: runtime.runDirectory + "/journal")
+        let start = try #require(records.lastIndex { $0.epoch == 2 })
+        let hostEvents = records[start...].filter { $0.commands.isEmpty && !$0.hasRejection && $0.eventCount == 1 }
+        #expect(hostEvents.count == 4)
+
+        let watched = try await watch.value
+        #expect(watched.stderr.contains("the supervisor restarted (epoch 1 → 2)"), "\(watched.stderr)")
+        #expect(!watched.stderr.contains("GAP"), "\(watched.stderr)")
+        #expect(try await runtime.stop().status == 0)
+    }
+
+    @Test func aSecondSupervisorOnTheRunDirectoryIsRefusedAndTheFirstKeepsServing() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.menu)
+        let pid = try runtime.supervisorPID()
+        let second = try await runtime.containment("supervisor", "--pid-file", runtime.runDirectory + "/second.pid")
+        #expect(second.status != 0)
+        #expect(second.stderr.contains("Another supervisor (pid \(pid))"), "\(second.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: runtime.runDirectory + "/second.pid"))
+        #expect(try await runtime.containment("ctl", "create", "after", "--kind", "content").status == 0)
+        #expect(try runtime.supervisorPID() == pid)
+        #expect(try await runtime.stop().status == 0)
+    }
+
+    @Test(.enabled(if: getuid() == 0, "mounts a tmpfs"))
+    func aFullDiskStopsAcceptanceAndLosesNoAcknowledgedCommand() async throws {
+        let mount = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "journal-\(UUID().uuidString.prefix(8))"
+        ).path
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        #expect(
+            try await RuntimeFixture.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mount]).status == 0
+        )
+        defer {
+            _ = try? Process.run(URL(fileURLWithPath: "/bin/umount"), arguments: ["-l", mount])
+        }
+        // Ballast, so a few hundred creations fill what is left.
+        _ = FileManager.default.createFile(atPath: mount + "/ballast", contents: Data(count: 48 << 10))
+        let runtime = try await RuntimeFixture(
+            topology: Self.menu,
+            settings: "journal: \(mount)/journal\nrequestTimeoutMs: 1500\n"
+        )
+        var accepted: [String] = []
+        var refused = 0
+        for index in 0..<400 {
+            let id = "full\(index)"
+            if try await runtime.containment("ctl", "create", id, "--kind", "content").status == 0 {
+                #expect(refused == 0, "\(id) was accepted after a refusal")
+                accepted.append(id)
+            } else {
+                refused += 1
+                if refused >= 5 { break }
+            }
+        }
+        #expect(!accepted.isEmpty)
+        #expect(refused > 0, "the journal never filled")
+        let log = runtime.logs()
+        #expect(log.contains("the journal cannot be written"), "\(log)")
+
+        #expect(try await RuntimeFixture.run("/bin/mount", ["-o", "remount,size=4m", mount]).status == 0)
+        let up = try await runtime.script("up.sh", [runtime.topologyPath])
+        #expect(up.status == 0, "\(up.stderr)")
+        let tree = try await runtime.treeJSON()
+        let ids = Set(((tree["controllers"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+        for id in accepted { #expect(ids.contains(id), "\(id) was acknowledged but is lost") }
+        #expect(try await runtime.stop().status == 0)
+    }
+
+    @Test func aTornTailIsCutAndDamageRefusesToStartUntilRepaired() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.menu)
+        #expect(try await runtime.containment("ctl", "create", "kept", "--kind", "content").status == 0)
+        #expect(try await runtime.script("down.sh", []).status == 0)
+        let segment = runtime.runDirectory + "/journal/segment-00000001.log"
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
+
+        // A torn last record: a header promising 100 bytes, 10 written.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: segment))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: [100, 0, 0, 0, 1, 2, 3, 4] + [UInt8](repeating: 7, count: 10))
+        try handle.close()
+        let up = try await runtime.script("up.sh", [runtime.topologyPath])
+        #expect(up.status == 0, "\(up.stderr)")
+        #expect(runtime.logs().contains("offset=\(size)"), "the warning names the offset")
+        #expect(try await runtime.treeJSON()["controllers"].map { "\($0)".contains("kept") } == true)
+        #expect(try await runtime.script("down.sh", []).status == 0)
+
+        // Damage before the tail: a flipped byte in the first record.
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
+        bytes[20] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: segment))
+        let refused = try await runtime.containment("supervisor")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("The journal is damaged in \(segment) at byte 8"), "\(refused.stderr)")
+        let verify = try await runtime.containment("journal", "verify")
+        #expect(verify.status == 1 && verify.stdout.contains("DAMAGED"), "\(verify.stdout)")
+        #expect(try await runtime.containment("journal", "repair").status == 1, "repair needs --force")
+        let repair = try await runtime.containment("journal", "repair", "--force")
+        #expect(repair.status == 0, "\(repair.stdout)\(repair.stderr)")
+        let backups = try FileManager.default.contentsOfDirectory(atPath: runtime.runDirectory + "/journal")
+            .filter { $0.hasPrefix("backup-") }
+        #expect(backups.count == 1)
+        #expect(try await runtime.containment("journal", "verify").status == 0)
+        #expect(try await runtime.stop().status == 0)
+    }
+
+    @Test func aResendIsAnsweredAgainNeverAppliedTwiceEvenAcrossARestart() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.menu)
+        func send() throws -> ServerMessage {
+            let (context, socket) = try runtime.rawDealer()
+            defer {
+                socket.close()
+                context.terminate()
+            }
+            var message = ClientMessage.with {
+                $0.requestID = 7
+                $0.clientID = "test-client"
+            }
+            message.commands.commands = [
+                WireCommand.with {
+                    $0.create = .with {
+                        $0.id = "once"
+                        $0.kind = "content"
+                    }
+                }
+            ]
+            _ = try socket.send([message.bytes])
+            return try #require(try socket.receiveServerMessage())
+        }
+        let first = try send()
+        guard case .accepted(let accepted)? = first.body else {
+            Issue.record("not accepted: \(first)")
+            return
+        }
+        #expect(try send() == first)
+
+        let pid = try runtime.supervisorPID()
+        kill(pid, SIGKILL)
+        try await runtime.waitUntilGone(pid)
+        #expect(try await runtime.script("up.sh", [runtime.topologyPath]).status == 0)
+        let again = try send()
+        #expect(again == first, "after a restart the first answer (command \(accepted.commandID)) comes again")
+        let records = try JournalReplay.records(at: runtime.runDirectory + "/journal")
+        #expect(records.filter { $0.commands.contains { $0.create.id == "once" } }.count == 1)
+        #expect(try await runtime.stop().status == 0)
+    }
+}
+
+extension RuntimeFixture {
+    func supervisorPID() throws -> Int32 {
+        let text = try String(contentsOfFile: runDirectory + "/supervisor.pid", encoding: .utf8)
+        guard let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw FixtureError("no supervisor pid")
+        }
+        return pid
+    }
+
+    func waitUntilGone(_ pid: Int32) async throws {
+        for _ in 0..<200 {
+            if kill(pid, 0) != 0 { return }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw FixtureError("process \(pid) did not die")
+    }
+
+    /// The journal's segments' total size.
+    func journalBytes() -> Int {
+        let directory = runDirectory + "/journal"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasPrefix("segment-") }.reduce(0) { total, name in
+            total + ((try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.size] as? Int) ?? 0)
+        }
+    }
+}
+
+extension JSON {
+    /// `object` as sorted JSON text, without the keys `dropping` at any depth.
+    static func canonical(_ object: Any, dropping keys: Set<String>) -> String {
+        func strip(_ value: Any) -> Any {
+            if let dictionary = value as? [String: Any] {
+                return dictionary.filter { !keys.contains($0.key) }.mapValues(strip)
+            }
+            if let array = value as? [Any] { return array.map(strip) }
+            return value
+        }
+        let data = try? JSONSerialization.data(withJSONObject: strip(object), options: [.sortedKeys])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+}
