@@ -16,7 +16,7 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var heartbeatInterval: Duration = .milliseconds(500)
     /// After this long without a heartbeat, the supervisor declares a host down.
     public var heartbeatTimeout: Duration = .milliseconds(2_000)
-    /// The journal's directory: its segments and checkpoints (key `journal`).
+    /// The journal's directory: its segments (key `journal`).
     public var journalPath: String
     /// When the journal's writes are made durable: `batch` (default), `interval`, `none`.
     public var journalSync: JournalSync = .batch
@@ -24,10 +24,6 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var journalSyncInterval: Duration = .milliseconds(100)
     /// A journal segment is closed and the next begun past this size.
     public var journalSegmentBytes = 64 << 20
-    /// A checkpoint of the whole state is written (and a new segment begun) every this many records; 0: never.
-    public var checkpointEvery = 100_000
-    /// How many checkpoints (with the segments after each) are kept; older segments and checkpoints are removed.
-    public var journalRetain = 2
     /// How many requests' answers the supervisor remembers per client id (a resend of one is answered again).
     public var dedupWindow = 64
     /// How many client ids it remembers (the least recently active are forgotten first).
@@ -99,14 +95,6 @@ public struct RuntimeConfig: Sendable, Equatable {
             guard value >= 4096 else { throw ConfigError("\(path): journalSegmentBytes must be 4096 or more.") }
             config.journalSegmentBytes = value
         }
-        if let value = file.checkpointEvery {
-            guard value >= 0 else { throw ConfigError("\(path): checkpointEvery must be 0 or more.") }
-            config.checkpointEvery = value
-        }
-        if let value = file.journalRetain {
-            guard value >= 1 else { throw ConfigError("\(path): journalRetain must be 1 or more.") }
-            config.journalRetain = value
-        }
         if let value = file.dedupWindow {
             guard value >= 1 else { throw ConfigError("\(path): dedupWindow must be 1 or more.") }
             config.dedupWindow = value
@@ -134,8 +122,6 @@ public struct RuntimeConfig: Sendable, Equatable {
         var journalSync: String?
         var journalSyncIntervalMs: Int?
         var journalSegmentBytes: Int?
-        var checkpointEvery: Int?
-        var journalRetain: Int?
         var dedupWindow: Int?
         var dedupClients: Int?
     }

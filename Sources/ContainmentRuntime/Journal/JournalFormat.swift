@@ -3,15 +3,13 @@ import Foundation
 
 /// The journal on disk (docs/PROTOCOL.md, "The journal"): a directory of numbered segments,
 /// `segment-00000001.log`, `segment-00000002.log`, …, each an 8-byte magic (`CNTJRNL1`) followed by records framed
-/// as `length` (u32, little-endian) · `crc32c(payload)` (u32, little-endian) · `payload` (a `JournalRecord`), and
-/// `checkpoint-NNNNNNNN.bin` files, each the state before segment NNNNNNNN.
+/// as `length` (u32, little-endian) · `crc32c(payload)` (u32, little-endian) · `payload` (a `JournalRecord`).
 public enum JournalFormat {
     static let magic: [UInt8] = Array("CNTJRNL1".utf8)
     /// A record longer than this is damage, not a record (a batch is limited far below it).
     static let maxRecord = 256 << 20
 
     static func segmentName(_ number: Int) -> String { "segment-" + padded(number) + ".log" }
-    static func checkpointName(_ number: Int) -> String { "checkpoint-" + padded(number) + ".bin" }
 
     private static func padded(_ number: Int) -> String {
         let digits = String(number)
@@ -28,12 +26,6 @@ public enum JournalFormat {
     static func segments(in directory: String) -> [Int] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.compactMap { number(of: $0, prefix: "segment", suffix: ".log") }.sorted()
-    }
-
-    /// The checkpoint numbers in `directory`, in order.
-    static func checkpoints(in directory: String) -> [Int] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.compactMap { number(of: $0, prefix: "checkpoint", suffix: ".bin") }.sorted()
     }
 
     /// One framed record: length, checksum, payload.

@@ -15,21 +15,6 @@ public struct JournalReplay: Sendable {
 
     public init() {}
 
-    /// Starts from a checkpoint's state.
-    public init(
-        state: ContainmentState,
-        hostOf: [ControllerID: String],
-        epoch: UInt64,
-        lastSeq: UInt64,
-        lastCommandID: UInt64
-    ) {
-        self.state = state
-        self.hostOf = hostOf
-        self.epoch = epoch
-        self.lastSeq = lastSeq
-        self.lastCommandID = lastCommandID
-    }
-
     /// Every record of the journal in `directory`, in order (throws on damage; a torn tail is left out).
     public static func records(at directory: String) throws -> [Containment_V1_JournalRecord] {
         try JournalScan.read(directory: directory).records.map(\.record)

@@ -35,8 +35,6 @@ final class JournalWriter {
     private var unsynced = false
     private let clock = ContinuousClock()
     private var lastSync: ContinuousClock.Instant
-    /// Records written since the writer started (or since the last ``markCheckpoint()``).
-    private(set) var recordsSinceCheckpoint = 0
 
     var currentPath: String { directory + "/" + JournalFormat.segmentName(segment) }
 
@@ -117,7 +115,6 @@ final class JournalWriter {
     /// passes 1 MiB).
     func append(serialized payload: [UInt8]) throws(JournalFailure) {
         JournalFormat.frame(payload, into: &buffer)
-        recordsSinceCheckpoint += 1
         if buffer.count > 1 << 20 { try flush() }
     }
 
@@ -176,9 +173,6 @@ final class JournalWriter {
         handle = try Self.begin(path: currentPath, directory: directory)
         size = JournalFormat.magic.count
     }
-
-    /// A checkpoint was written: count from zero again.
-    func markCheckpoint() { recordsSinceCheckpoint = 0 }
 
     /// Writes what is buffered, syncs and closes (a clean stop).
     func finish() {

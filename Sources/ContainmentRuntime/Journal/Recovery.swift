@@ -4,14 +4,13 @@ import Foundation
 import Logging
 
 /// What a supervisor finds in its journal when it starts (SPEC §14, "Recovery"): the state, each controller's host,
-/// the seq, command id and epoch reached, and the answers to remember for resends — from the last checkpoint and the
-/// records after it. A torn last record is cut (with a warning naming it); damage before the tail is thrown.
+/// the seq, command id and epoch reached, and the answers to remember for resends — from every record. A torn last record is cut (with a warning naming it); damage before the tail is thrown.
 struct Recovery {
     var replay = JournalReplay()
     var clients: ClientReplies
     /// Records of accepted commands recovered (0: a new journal).
     var commandRecords = 0
-    /// All records read after the checkpoint.
+    /// All records read.
     var records = 0
     /// Where the writer goes on: the last segment and its valid length (0: begin it).
     var segment = 1
@@ -24,8 +23,7 @@ struct Recovery {
 
     static func run(config: RuntimeConfig, logger: Logger) throws -> Recovery {
         var recovery = Recovery(clients: ClientReplies(window: config.dedupWindow, clients: config.dedupClients))
-        let first = 0
-        let scan = try JournalScan.read(directory: config.journalPath, from: first)
+        let scan = try JournalScan.read(directory: config.journalPath)
         if let torn = scan.tornTail {
             logger.warning(
                 "journal: cut a torn last record (an append the supervisor died in; it was never acknowledged)",
@@ -48,7 +46,7 @@ struct Recovery {
             }
         }
         recovery.records = scan.records.count
-        recovery.segment = scan.segments.last ?? max(first, 1)
+        recovery.segment = scan.segments.last ?? 1
         recovery.endOffset = scan.segments.isEmpty ? 0 : scan.endOffset
         return recovery
     }
