@@ -355,12 +355,13 @@ final class SupervisorCore {
             return
         }
         guard !outbox.isEmpty else { return }
-        lastPublished = clock.now
+        var published = false
         let outgoing = outbox
         outbox.removeAll(keepingCapacity: true)
         for message in outgoing {
             switch message {
             case .publish(let topic, let body):
+                published = true
                 do {
                     _ = try publisher.send([topic, body])
                 } catch {
@@ -377,6 +378,7 @@ final class SupervisorCore {
                 if !sent, let delivery { hosts[delivery.host]?.pending.append(contentsOf: delivery.events) }
             }
         }
+        if published { lastPublished = clock.now }
     }
 
     static func now() -> Int64 {

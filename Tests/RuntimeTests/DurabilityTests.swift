@@ -50,7 +50,8 @@ import ZeroMQ
 
         let watched = try await watch.value
         #expect(watched.stderr.contains("the supervisor restarted (epoch 1 → 2)"), "\(watched.stderr)")
-        #expect(!watched.stderr.contains("GAP"), "\(watched.stderr)")
+        // Events the new supervisor published before this SUB reconnected are lost to it (PUB/SUB); watch says so as a
+        // gap rather than silently (neither asserted: both depend on timing).
         #expect(try await runtime.stop().status == 0)
     }
 
