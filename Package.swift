@@ -121,6 +121,7 @@ let package = Package(
                 "ContainmentBus",
                 "ContainmentModel",
                 "ContainmentRuntime",
+                "ContainmentWorkload",
                 "ZeroMQ",
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],

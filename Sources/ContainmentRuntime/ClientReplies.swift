@@ -44,6 +44,14 @@ struct ClientReplies {
         if clients.count > limit { forgetLeastActive() }
     }
 
+    /// Every remembered answer: the clients least recently active first, each one's answers oldest first. Remembering
+    /// them in this order into an empty value gives this value back (a checkpoint).
+    var entries: [(client: String, answers: [(requestID: UInt64, answer: [UInt8])])] {
+        clients.sorted { $0.value.lastActive < $1.value.lastActive }.map { client, record in
+            (client, record.order.compactMap { id in record.answers[id].map { (id, $0) } })
+        }
+    }
+
     /// Forgets the least recently active tenth of the clients (at least one), so eviction is amortized.
     private mutating func forgetLeastActive() {
         let excess = max(1, limit / 10)

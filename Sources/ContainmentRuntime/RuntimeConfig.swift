@@ -24,6 +24,12 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var journalSyncInterval: Duration = .milliseconds(100)
     /// A journal segment is closed and the next begun past this size.
     public var journalSegmentBytes = 64 << 20
+    /// A checkpoint of the whole state is written after this many journal records (0: never), so recovery replays at
+    /// most about this many records after loading it.
+    public var checkpointEvery = 100_000
+    /// How many checkpoints are kept, with the segments recovery from the oldest of them needs; older segments are
+    /// removed (0: keep every segment and checkpoint).
+    public var journalRetain = 2
     /// How many requests' answers the supervisor remembers per client id (a resend of one is answered again).
     public var dedupWindow = 64
     /// How many client ids it remembers (the least recently active are forgotten first).
@@ -95,6 +101,14 @@ public struct RuntimeConfig: Sendable, Equatable {
             guard value >= 4096 else { throw ConfigError("\(path): journalSegmentBytes must be 4096 or more.") }
             config.journalSegmentBytes = value
         }
+        if let value = file.checkpointEvery {
+            guard value >= 0 else { throw ConfigError("\(path): checkpointEvery must be 0 (never) or more.") }
+            config.checkpointEvery = value
+        }
+        if let value = file.journalRetain {
+            guard value >= 0 else { throw ConfigError("\(path): journalRetain must be 0 (keep all) or more.") }
+            config.journalRetain = value
+        }
         if let value = file.dedupWindow {
             guard value >= 1 else { throw ConfigError("\(path): dedupWindow must be 1 or more.") }
             config.dedupWindow = value
@@ -122,6 +136,8 @@ public struct RuntimeConfig: Sendable, Equatable {
         var journalSync: String?
         var journalSyncIntervalMs: Int?
         var journalSegmentBytes: Int?
+        var checkpointEvery: Int?
+        var journalRetain: Int?
         var dedupWindow: Int?
         var dedupClients: Int?
     }

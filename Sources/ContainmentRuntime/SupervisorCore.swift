@@ -72,8 +72,14 @@ final class SupervisorCore {
     var clients: ClientReplies
     /// Set when the journal cannot be written: nothing more is accepted, sent or published, and the loop ends.
     var failure: JournalFailure?
-    /// Accepted command records the journal held at start (0: a new journal, so the topology is applied).
-    let recoveredCommands: Int
+    /// Whether the journal held a state at start (else the topology is applied).
+    let recoveredState: Bool
+    /// Writes checkpoints in the background.
+    let checkpointer: Checkpointer
+    /// Records the journal held at start (the checkpoint's and those replayed after it), and the record count at the
+    /// last checkpoint.
+    let recordsAtStart: Int
+    var recordsAtCheckpoint: Int
     /// When an event (or a heartbeat) last went out on the PUB.
     var lastPublished: ContinuousClock.Instant
     /// Resends answered from ``clients`` instead of applied.
@@ -90,7 +96,10 @@ final class SupervisorCore {
         let epoch = recovery.replay.epoch + 1
         self.epoch = epoch
         clients = recovery.clients
-        recoveredCommands = recovery.commandRecords
+        recoveredState = recovery.holdsState
+        recordsAtStart = recovery.checkpointRecords + recovery.records
+        recordsAtCheckpoint = recovery.checkpointRecords
+        checkpointer = Checkpointer(directory: config.journalPath, retain: config.journalRetain, logger: logger)
         lastPublished = clock.now
         journal = try JournalWriter(
             directory: config.journalPath,
@@ -119,10 +128,11 @@ final class SupervisorCore {
             if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: clock.now) }
         }
         resumeTransitions()
-        if recovery.records > 0 {
+        if recovery.records > 0 || recovery.checkpoint != nil {
             logger.info(
                 "supervisor recovered the journal",
                 metadata: [
+                    "checkpoint": "\(recovery.checkpoint.map { CheckpointFile.name($0) } ?? "none")",
                     "records": "\(recovery.records)", "controllers": "\(state.controllers.count)", "seq": "\(seq)",
                     "epoch": "\(epoch)",
                 ]
@@ -136,7 +146,7 @@ final class SupervisorCore {
         for host in topology.hosts where hosts[host] == nil {
             hosts[host] = HostRecord(name: host, lastSeen: clock.now)
         }
-        guard recoveredCommands == 0 else {
+        guard !recoveredState else {
             logger.info("the journal holds the state: the topology's commands are not applied again")
             return
         }
@@ -181,6 +191,7 @@ final class SupervisorCore {
             }
         }
         if failure == nil { journal.finish() }
+        checkpointer.wait()
         logger.info("supervisor stopped", metadata: ["seq": "\(seq)", "epoch": "\(epoch)"])
     }
 
@@ -354,6 +365,7 @@ final class SupervisorCore {
             fail(error)
             return
         }
+        checkpointIfDue()
         guard !outbox.isEmpty else { return }
         var published = false
         let outgoing = outbox
@@ -379,6 +391,34 @@ final class SupervisorCore {
             }
         }
         if published { lastPublished = clock.now }
+    }
+
+    /// After `checkpointEvery` records, and when the last checkpoint is written: begins a new segment and hands a copy
+    /// of the state (the journal's records so far, all flushed) to the ``Checkpointer``.
+    private func checkpointIfDue() {
+        let records = recordsAtStart + journal.appended
+        guard config.checkpointEvery > 0, records - recordsAtCheckpoint >= config.checkpointEvery,
+            !checkpointer.isBusy
+        else { return }
+        do {
+            try journal.beginSegment()
+        } catch {
+            fail(error)
+            return
+        }
+        recordsAtCheckpoint = records
+        var checkpoint = Checkpoint(
+            nextSegment: journal.segment,
+            epoch: epoch,
+            lastSeq: seq,
+            lastCommandID: nextCommandID - 1,
+            records: UInt64(records),
+            state: state,
+            hostOf: hostOf,
+            clients: clients
+        )
+        checkpoint.timeUnixNanos = Self.now()
+        checkpointer.write(checkpoint)
     }
 
     static func now() -> Int64 {

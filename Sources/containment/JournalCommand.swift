@@ -36,7 +36,16 @@ struct JournalCommand: ParsableCommand {
             print(
                 "journal \(directory): \(inspection.segments.count) segments, \(inspection.records.count) whole records, "
                     + "seq 1…\(stats.lastSeq), command ids 1…\(stats.lastCommandID), \(stats.starts) supervisor starts"
+                    + " after the checkpoint"
             )
+            print(
+                inspection.startCheckpoint.map {
+                    "replay starts from \($0) (\(inspection.checkpointRecords) records before it)"
+                } ?? "replay starts from segment 1 (no checkpoint)"
+            )
+            for skipped in inspection.skippedCheckpoints {
+                print("warning: a checkpoint does not read back, an older one is used: \(skipped)")
+            }
             if let torn = inspection.tornTail {
                 print("torn tail (cut at the next start, never acknowledged): \(torn)")
             }
@@ -61,6 +70,8 @@ struct JournalCommand: ParsableCommand {
             let stats = inspection.stats
             let figures: [(String, Any)] = [
                 ("segments", inspection.segments.count), ("bytes", inspection.bytes),
+                ("checkpoints", inspection.checkpoints.count), ("startSegment", inspection.startSegment),
+                ("checkpointRecords", Int(inspection.checkpointRecords)),
                 ("records", inspection.records.count), ("acceptedCommands", stats.accepted),
                 ("commandsInThem", stats.commands), ("rejectedCommands", stats.rejected),
                 ("hostEvents", stats.hostEvents), ("supervisorStarts", stats.starts), ("events", Int(stats.events)),
@@ -96,6 +107,10 @@ struct JournalCommand: ParsableCommand {
             let config = try location.runtime.load()
             let inspection = JournalInspection(directory: directory, replay: true)
             guard let plan = inspection.repairPlan else {
+                if let damage = inspection.damage {
+                    print("journal \(directory): cannot be repaired by cutting it: \(damage)")
+                    throw ExitCode(1)
+                }
                 print("journal \(directory): nothing to repair")
                 return
             }

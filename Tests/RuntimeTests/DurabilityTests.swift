@@ -55,6 +55,37 @@ import ZeroMQ
         #expect(try await runtime.stop().status == 0)
     }
 
+    @Test func recoveryStartsFromTheLatestCheckpointAndRetentionRemovesOldSegments() async throws {
+        let runtime = try await RuntimeFixture(
+            topology: Self.menu,
+            settings: "checkpointEvery: 8\njournalRetain: 1\n"
+        )
+        for index in 0..<24 {
+            #expect(try await runtime.containment("ctl", "create", "k\(index)", "--kind", "content").status == 0)
+        }
+        #expect(try await runtime.containment("ctl", "set-alpha", "second", "0.25").status == 0)
+        let before = try await runtime.treeJSON()
+        let journal = runtime.runDirectory + "/journal"
+        let files = try FileManager.default.contentsOfDirectory(atPath: journal).sorted()
+        let checkpoints = files.filter { $0.hasPrefix("checkpoint-") }
+        #expect(checkpoints.count == 1, "\(files)")
+        #expect(!files.contains("segment-00000001.log"), "retention removes the segments before the checkpoint")
+
+        let pid = try runtime.supervisorPID()
+        kill(pid, SIGKILL)
+        try await runtime.waitUntilGone(pid)
+        #expect(try await runtime.script("up.sh", [runtime.topologyPath]).status == 0)
+        #expect(runtime.logs().contains("checkpoint=checkpoint-"), "recovery names the checkpoint it started from")
+        let after = try await runtime.treeJSON()
+        #expect(JSON.canonical(before, dropping: ["pid", "seq"]) == JSON.canonical(after, dropping: ["pid", "seq"]))
+        let verify = try await runtime.containment("journal", "verify")
+        #expect(verify.status == 0 && verify.stdout.contains("replay starts from checkpoint-"), "\(verify.stdout)")
+        let next = try await runtime.containment("ctl", "create", "afterwards", "--kind", "content")
+        let nextSeq = try #require(next.lines.first.flatMap { Int($0.split(separator: " ").first ?? "") })
+        #expect(nextSeq > (before["seq"] as? Int ?? .max))
+        #expect(try await runtime.stop().status == 0)
+    }
+
     @Test func aSecondSupervisorOnTheRunDirectoryIsRefusedAndTheFirstKeepsServing() async throws {
         let runtime = try await RuntimeFixture(topology: Self.menu)
         let pid = try runtime.supervisorPID()

@@ -14,6 +14,11 @@
 /// or a ServerMessage (supervisor -> client or host). Every message on the event socket is two frames: a topic
 /// (UTF-8 text, see docs/PROTOCOL.md) and an Event.
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import SwiftProtobuf
 
 // If the compiler emits an error on this type, it is because this file
@@ -2039,6 +2044,291 @@ public nonisolated struct Containment_V1_JournalRecord: Sendable {
   public init() {}
 
   fileprivate var _rejection: Containment_V1_Error? = nil
+}
+
+/// A checkpoint (docs/PROTOCOL.md, "The journal"): `journal/checkpoint-NNNNNNNN.ckpt` holds the supervisor's whole
+/// state after every record of the segments numbered below NNNNNNNN (its `next_segment`), written atomically
+/// (a temporary file, synced, renamed). Recovery loads the latest valid checkpoint and replays the segments from
+/// `next_segment` on. The file: the magic `CNTCKPT1`, a u64 length and a u32 CRC-32C of the payload (little-endian),
+/// then the payload, a `Checkpoint`.
+public nonisolated struct Containment_V1_Checkpoint: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var nextSegment: UInt32 = 0
+
+  /// the latest supervisor start covered
+  public var epoch: UInt64 = 0
+
+  /// the highest seq the covered records account for
+  public var lastSeq: UInt64 = 0
+
+  public var lastCommandID: UInt64 = 0
+
+  /// the model's creation counter
+  public var nextSerial: Int64 = 0
+
+  /// how many records it covers
+  public var records: UInt64 = 0
+
+  /// when it was taken
+  public var timeUnixNanos: Int64 = 0
+
+  public var controllers: [Containment_V1_CheckpointController] = []
+
+  public var views: [Containment_V1_CheckpointView] = []
+
+  public var windows: [Containment_V1_WindowState] = []
+
+  public var transitions: [Containment_V1_CheckpointTransition] = []
+
+  public var presentations: [Containment_V1_CheckpointPresentation] = []
+
+  /// least recently active first
+  public var clients: [Containment_V1_CheckpointClient] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Every stored field of a controller (SPEC §1), with the host that runs it.
+// Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values
+// ever mutate the same storage; see scripts/generate-protocol.sh.
+public nonisolated struct Containment_V1_CheckpointController: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String {
+    get {_storage._id}
+    set {_uniqueStorage()._id = newValue}
+  }
+
+  public var kind: String {
+    get {_storage._kind}
+    set {_uniqueStorage()._kind = newValue}
+  }
+
+  public var properties: Containment_V1_Properties {
+    get {_storage._properties ?? Containment_V1_Properties()}
+    set {_uniqueStorage()._properties = newValue}
+  }
+  /// Returns true if `properties` has been explicitly set.
+  public var hasProperties: Bool {_storage._properties != nil}
+  /// Clears the value of `properties`. Subsequent reads from it will return its default value.
+  public mutating func clearProperties() {_uniqueStorage()._properties = nil}
+
+  public var parent: String {
+    get {_storage._parent ?? String()}
+    set {_uniqueStorage()._parent = newValue}
+  }
+  /// Returns true if `parent` has been explicitly set.
+  public var hasParent: Bool {_storage._parent != nil}
+  /// Clears the value of `parent`. Subsequent reads from it will return its default value.
+  public mutating func clearParent() {_uniqueStorage()._parent = nil}
+
+  public var children: [String] {
+    get {_storage._children}
+    set {_uniqueStorage()._children = newValue}
+  }
+
+  public var presenting: String {
+    get {_storage._presenting ?? String()}
+    set {_uniqueStorage()._presenting = newValue}
+  }
+  /// Returns true if `presenting` has been explicitly set.
+  public var hasPresenting: Bool {_storage._presenting != nil}
+  /// Clears the value of `presenting`. Subsequent reads from it will return its default value.
+  public mutating func clearPresenting() {_uniqueStorage()._presenting = nil}
+
+  public var presented: String {
+    get {_storage._presented ?? String()}
+    set {_uniqueStorage()._presented = newValue}
+  }
+  /// Returns true if `presented` has been explicitly set.
+  public var hasPresented: Bool {_storage._presented != nil}
+  /// Clears the value of `presented`. Subsequent reads from it will return its default value.
+  public mutating func clearPresented() {_uniqueStorage()._presented = nil}
+
+  public var appearance: String {
+    get {_storage._appearance}
+    set {_uniqueStorage()._appearance = newValue}
+  }
+
+  /// willMove(toParent:) received, not settled
+  public var moving: Bool {
+    get {_storage._moving}
+    set {_uniqueStorage()._moving = newValue}
+  }
+
+  /// while moving: the new parent (absent: leaving its parent)
+  public var moveTo: String {
+    get {_storage._moveTo ?? String()}
+    set {_uniqueStorage()._moveTo = newValue}
+  }
+  /// Returns true if `moveTo` has been explicitly set.
+  public var hasMoveTo: Bool {_storage._moveTo != nil}
+  /// Clears the value of `moveTo`. Subsequent reads from it will return its default value.
+  public mutating func clearMoveTo() {_uniqueStorage()._moveTo = nil}
+
+  public var selected: String {
+    get {_storage._selected ?? String()}
+    set {_uniqueStorage()._selected = newValue}
+  }
+  /// Returns true if `selected` has been explicitly set.
+  public var hasSelected: Bool {_storage._selected != nil}
+  /// Clears the value of `selected`. Subsequent reads from it will return its default value.
+  public mutating func clearSelected() {_uniqueStorage()._selected = nil}
+
+  public var menuVisible: Bool {
+    get {_storage._menuVisible}
+    set {_uniqueStorage()._menuVisible = newValue}
+  }
+
+  public var subviewNames: [String] {
+    get {_storage._subviewNames}
+    set {_uniqueStorage()._subviewNames = newValue}
+  }
+
+  public var serial: Int64 {
+    get {_storage._serial}
+    set {_uniqueStorage()._serial = newValue}
+  }
+
+  public var host: String {
+    get {_storage._host}
+    set {_uniqueStorage()._host = newValue}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Containment_V1_CheckpointView: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  public var frame: Containment_V1_Rect {
+    get {_frame ?? Containment_V1_Rect()}
+    set {_frame = newValue}
+  }
+  /// Returns true if `frame` has been explicitly set.
+  public var hasFrame: Bool {self._frame != nil}
+  /// Clears the value of `frame`. Subsequent reads from it will return its default value.
+  public mutating func clearFrame() {self._frame = nil}
+
+  public var alpha: Double = 0
+
+  public var hidden: Bool = false
+
+  public var superview: String {
+    get {_superview ?? String()}
+    set {_superview = newValue}
+  }
+  /// Returns true if `superview` has been explicitly set.
+  public var hasSuperview: Bool {self._superview != nil}
+  /// Clears the value of `superview`. Subsequent reads from it will return its default value.
+  public mutating func clearSuperview() {self._superview = nil}
+
+  public var subviews: [String] = []
+
+  /// who set the frame last (a party, as Command.by)
+  public var frameSetBy: String {
+    get {_frameSetBy ?? String()}
+    set {_frameSetBy = newValue}
+  }
+  /// Returns true if `frameSetBy` has been explicitly set.
+  public var hasFrameSetBy: Bool {self._frameSetBy != nil}
+  /// Clears the value of `frameSetBy`. Subsequent reads from it will return its default value.
+  public mutating func clearFrameSetBy() {self._frameSetBy = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _frame: Containment_V1_Rect? = nil
+  fileprivate var _superview: String? = nil
+  fileprivate var _frameSetBy: String? = nil
+}
+
+public nonisolated struct Containment_V1_CheckpointTransition: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var parent: String = String()
+
+  public var from: String = String()
+
+  public var to: String = String()
+
+  public var duration: Double = 0
+
+  public var appearing: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_CheckpointPresentation: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var presented: String = String()
+
+  public var presenter: String = String()
+
+  public var context: String = String()
+
+  public var style: String = String()
+
+  public var transitionStyle: String = String()
+
+  public var hidesContext: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Exactly once: the answers remembered for one client id, oldest first.
+public nonisolated struct Containment_V1_CheckpointClient: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var clientID: String = String()
+
+  public var answers: [Containment_V1_CheckpointAnswer] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_CheckpointAnswer: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var requestID: UInt64 = 0
+
+  /// the serialized ServerMessage
+  public var answer: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -5657,6 +5947,503 @@ nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, Swift
     if lhs.requestID != rhs.requestID {return false}
     if lhs._rejection != rhs._rejection {return false}
     if lhs.epoch != rhs.epoch {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Checkpoint"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}next_segment\0\u{1}epoch\0\u{3}last_seq\0\u{3}last_command_id\0\u{3}next_serial\0\u{1}records\0\u{3}time_unix_nanos\0\u{1}controllers\0\u{1}views\0\u{1}windows\0\u{1}transitions\0\u{1}presentations\0\u{1}clients\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.nextSegment) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.lastSeq) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.lastCommandID) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.nextSerial) }()
+      case 6: try { try decoder.decodeSingularUInt64Field(value: &self.records) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.timeUnixNanos) }()
+      case 8: try { try decoder.decodeRepeatedMessageField(value: &self.controllers) }()
+      case 9: try { try decoder.decodeRepeatedMessageField(value: &self.views) }()
+      case 10: try { try decoder.decodeRepeatedMessageField(value: &self.windows) }()
+      case 11: try { try decoder.decodeRepeatedMessageField(value: &self.transitions) }()
+      case 12: try { try decoder.decodeRepeatedMessageField(value: &self.presentations) }()
+      case 13: try { try decoder.decodeRepeatedMessageField(value: &self.clients) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.nextSegment != 0 {
+      try visitor.visitSingularUInt32Field(value: self.nextSegment, fieldNumber: 1)
+    }
+    if self.epoch != 0 {
+      try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 2)
+    }
+    if self.lastSeq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.lastSeq, fieldNumber: 3)
+    }
+    if self.lastCommandID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.lastCommandID, fieldNumber: 4)
+    }
+    if self.nextSerial != 0 {
+      try visitor.visitSingularInt64Field(value: self.nextSerial, fieldNumber: 5)
+    }
+    if self.records != 0 {
+      try visitor.visitSingularUInt64Field(value: self.records, fieldNumber: 6)
+    }
+    if self.timeUnixNanos != 0 {
+      try visitor.visitSingularInt64Field(value: self.timeUnixNanos, fieldNumber: 7)
+    }
+    if !self.controllers.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.controllers, fieldNumber: 8)
+    }
+    if !self.views.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.views, fieldNumber: 9)
+    }
+    if !self.windows.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.windows, fieldNumber: 10)
+    }
+    if !self.transitions.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.transitions, fieldNumber: 11)
+    }
+    if !self.presentations.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.presentations, fieldNumber: 12)
+    }
+    if !self.clients.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.clients, fieldNumber: 13)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Checkpoint, rhs: Containment_V1_Checkpoint) -> Bool {
+    if lhs.nextSegment != rhs.nextSegment {return false}
+    if lhs.epoch != rhs.epoch {return false}
+    if lhs.lastSeq != rhs.lastSeq {return false}
+    if lhs.lastCommandID != rhs.lastCommandID {return false}
+    if lhs.nextSerial != rhs.nextSerial {return false}
+    if lhs.records != rhs.records {return false}
+    if lhs.timeUnixNanos != rhs.timeUnixNanos {return false}
+    if lhs.controllers != rhs.controllers {return false}
+    if lhs.views != rhs.views {return false}
+    if lhs.windows != rhs.windows {return false}
+    if lhs.transitions != rhs.transitions {return false}
+    if lhs.presentations != rhs.presentations {return false}
+    if lhs.clients != rhs.clients {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_CheckpointController: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CheckpointController"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}properties\0\u{1}parent\0\u{1}children\0\u{1}presenting\0\u{1}presented\0\u{1}appearance\0\u{1}moving\0\u{3}move_to\0\u{1}selected\0\u{3}menu_visible\0\u{3}subview_names\0\u{1}serial\0\u{1}host\0")
+
+  fileprivate class _StorageClass {
+    var _id: String = String()
+    var _kind: String = String()
+    var _properties: Containment_V1_Properties? = nil
+    var _parent: String? = nil
+    var _children: [String] = []
+    var _presenting: String? = nil
+    var _presented: String? = nil
+    var _appearance: String = String()
+    var _moving: Bool = false
+    var _moveTo: String? = nil
+    var _selected: String? = nil
+    var _menuVisible: Bool = false
+    var _subviewNames: [String] = []
+    var _serial: Int64 = 0
+    var _host: String = String()
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _id = source._id
+      _kind = source._kind
+      _properties = source._properties
+      _parent = source._parent
+      _children = source._children
+      _presenting = source._presenting
+      _presented = source._presented
+      _appearance = source._appearance
+      _moving = source._moving
+      _moveTo = source._moveTo
+      _selected = source._selected
+      _menuVisible = source._menuVisible
+      _subviewNames = source._subviewNames
+      _serial = source._serial
+      _host = source._host
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._id) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._kind) }()
+        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._properties) }()
+        case 4: try { try decoder.decodeSingularStringField(value: &_storage._parent) }()
+        case 5: try { try decoder.decodeRepeatedStringField(value: &_storage._children) }()
+        case 6: try { try decoder.decodeSingularStringField(value: &_storage._presenting) }()
+        case 7: try { try decoder.decodeSingularStringField(value: &_storage._presented) }()
+        case 8: try { try decoder.decodeSingularStringField(value: &_storage._appearance) }()
+        case 9: try { try decoder.decodeSingularBoolField(value: &_storage._moving) }()
+        case 10: try { try decoder.decodeSingularStringField(value: &_storage._moveTo) }()
+        case 11: try { try decoder.decodeSingularStringField(value: &_storage._selected) }()
+        case 12: try { try decoder.decodeSingularBoolField(value: &_storage._menuVisible) }()
+        case 13: try { try decoder.decodeRepeatedStringField(value: &_storage._subviewNames) }()
+        case 14: try { try decoder.decodeSingularInt64Field(value: &_storage._serial) }()
+        case 15: try { try decoder.decodeSingularStringField(value: &_storage._host) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._id.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._id, fieldNumber: 1)
+      }
+      if !_storage._kind.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._kind, fieldNumber: 2)
+      }
+      try { if let v = _storage._properties {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+      } }()
+      try { if let v = _storage._parent {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+      } }()
+      if !_storage._children.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._children, fieldNumber: 5)
+      }
+      try { if let v = _storage._presenting {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 6)
+      } }()
+      try { if let v = _storage._presented {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 7)
+      } }()
+      if !_storage._appearance.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._appearance, fieldNumber: 8)
+      }
+      if _storage._moving != false {
+        try visitor.visitSingularBoolField(value: _storage._moving, fieldNumber: 9)
+      }
+      try { if let v = _storage._moveTo {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 10)
+      } }()
+      try { if let v = _storage._selected {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 11)
+      } }()
+      if _storage._menuVisible != false {
+        try visitor.visitSingularBoolField(value: _storage._menuVisible, fieldNumber: 12)
+      }
+      if !_storage._subviewNames.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._subviewNames, fieldNumber: 13)
+      }
+      if _storage._serial != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._serial, fieldNumber: 14)
+      }
+      if !_storage._host.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._host, fieldNumber: 15)
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_CheckpointController, rhs: Containment_V1_CheckpointController) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._id != rhs_storage._id {return false}
+        if _storage._kind != rhs_storage._kind {return false}
+        if _storage._properties != rhs_storage._properties {return false}
+        if _storage._parent != rhs_storage._parent {return false}
+        if _storage._children != rhs_storage._children {return false}
+        if _storage._presenting != rhs_storage._presenting {return false}
+        if _storage._presented != rhs_storage._presented {return false}
+        if _storage._appearance != rhs_storage._appearance {return false}
+        if _storage._moving != rhs_storage._moving {return false}
+        if _storage._moveTo != rhs_storage._moveTo {return false}
+        if _storage._selected != rhs_storage._selected {return false}
+        if _storage._menuVisible != rhs_storage._menuVisible {return false}
+        if _storage._subviewNames != rhs_storage._subviewNames {return false}
+        if _storage._serial != rhs_storage._serial {return false}
+        if _storage._host != rhs_storage._host {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_CheckpointView: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CheckpointView"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}frame\0\u{1}alpha\0\u{1}hidden\0\u{1}superview\0\u{1}subviews\0\u{3}frame_set_by\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._frame) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self.alpha) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.hidden) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self._superview) }()
+      case 6: try { try decoder.decodeRepeatedStringField(value: &self.subviews) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self._frameSetBy) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    try { if let v = self._frame {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if self.alpha.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.alpha, fieldNumber: 3)
+    }
+    if self.hidden != false {
+      try visitor.visitSingularBoolField(value: self.hidden, fieldNumber: 4)
+    }
+    try { if let v = self._superview {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 5)
+    } }()
+    if !self.subviews.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.subviews, fieldNumber: 6)
+    }
+    try { if let v = self._frameSetBy {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 7)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_CheckpointView, rhs: Containment_V1_CheckpointView) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs._frame != rhs._frame {return false}
+    if lhs.alpha != rhs.alpha {return false}
+    if lhs.hidden != rhs.hidden {return false}
+    if lhs._superview != rhs._superview {return false}
+    if lhs.subviews != rhs.subviews {return false}
+    if lhs._frameSetBy != rhs._frameSetBy {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CheckpointTransition"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{1}from\0\u{1}to\0\u{1}duration\0\u{1}appearing\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.parent) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.from) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.to) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self.duration) }()
+      case 5: try { try decoder.decodeRepeatedStringField(value: &self.appearing) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.parent.isEmpty {
+      try visitor.visitSingularStringField(value: self.parent, fieldNumber: 1)
+    }
+    if !self.from.isEmpty {
+      try visitor.visitSingularStringField(value: self.from, fieldNumber: 2)
+    }
+    if !self.to.isEmpty {
+      try visitor.visitSingularStringField(value: self.to, fieldNumber: 3)
+    }
+    if self.duration.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.duration, fieldNumber: 4)
+    }
+    if !self.appearing.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.appearing, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_CheckpointTransition, rhs: Containment_V1_CheckpointTransition) -> Bool {
+    if lhs.parent != rhs.parent {return false}
+    if lhs.from != rhs.from {return false}
+    if lhs.to != rhs.to {return false}
+    if lhs.duration != rhs.duration {return false}
+    if lhs.appearing != rhs.appearing {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_CheckpointPresentation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CheckpointPresentation"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}presented\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.presented) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.presenter) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.context) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.style) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.transitionStyle) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.hidesContext) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.presented.isEmpty {
+      try visitor.visitSingularStringField(value: self.presented, fieldNumber: 1)
+    }
+    if !self.presenter.isEmpty {
+      try visitor.visitSingularStringField(value: self.presenter, fieldNumber: 2)
+    }
+    if !self.context.isEmpty {
+      try visitor.visitSingularStringField(value: self.context, fieldNumber: 3)
+    }
+    if !self.style.isEmpty {
+      try visitor.visitSingularStringField(value: self.style, fieldNumber: 4)
+    }
+    if !self.transitionStyle.isEmpty {
+      try visitor.visitSingularStringField(value: self.transitionStyle, fieldNumber: 5)
+    }
+    if self.hidesContext != false {
+      try visitor.visitSingularBoolField(value: self.hidesContext, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_CheckpointPresentation, rhs: Containment_V1_CheckpointPresentation) -> Bool {
+    if lhs.presented != rhs.presented {return false}
+    if lhs.presenter != rhs.presenter {return false}
+    if lhs.context != rhs.context {return false}
+    if lhs.style != rhs.style {return false}
+    if lhs.transitionStyle != rhs.transitionStyle {return false}
+    if lhs.hidesContext != rhs.hidesContext {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_CheckpointClient: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CheckpointClient"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}client_id\0\u{1}answers\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.clientID) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.answers) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.clientID.isEmpty {
+      try visitor.visitSingularStringField(value: self.clientID, fieldNumber: 1)
+    }
+    if !self.answers.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.answers, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_CheckpointClient, rhs: Containment_V1_CheckpointClient) -> Bool {
+    if lhs.clientID != rhs.clientID {return false}
+    if lhs.answers != rhs.answers {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_CheckpointAnswer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CheckpointAnswer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{1}answer\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.requestID) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.answer) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.requestID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.requestID, fieldNumber: 1)
+    }
+    if !self.answer.isEmpty {
+      try visitor.visitSingularBytesField(value: self.answer, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_CheckpointAnswer, rhs: Containment_V1_CheckpointAnswer) -> Bool {
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs.answer != rhs.answer {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -98,6 +98,14 @@ public struct JournalScan: Sendable {
         scan.segments = numbers
         for (position, number) in numbers.enumerated() {
             let path = directory + "/" + JournalFormat.segmentName(number)
+            let expected = position == 0 ? max(first, 1) : numbers[position - 1] + 1
+            guard number == expected else {
+                throw JournalDamage(
+                    path: path,
+                    offset: 0,
+                    reason: "segment \(expected) is missing before it (the records it held are lost)"
+                )
+            }
             try scan.readSegment(path: path, number: number, isLast: position == numbers.count - 1)
         }
         return scan

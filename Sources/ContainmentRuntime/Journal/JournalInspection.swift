@@ -5,30 +5,50 @@ import Foundation
 /// it, and cutting it at damage (keeping a backup).
 public struct JournalInspection: Sendable {
     public let directory: String
-    /// The records up to the damage (all of them when there is none), with where they are.
+    /// The records after the checkpoint replay starts from, up to the damage (all of them when there is none), with
+    /// where they are.
     public private(set) var records: [JournalScan.Located] = []
     public private(set) var segments: [Int] = []
     public private(set) var bytes = 0
     public private(set) var tornTail: JournalScan.TornTail?
     /// Damage before the tail: the supervisor refuses to start.
     public private(set) var damage: JournalDamage?
+    /// The checkpoint files, by the segment each replays from.
+    public private(set) var checkpoints: [Int] = []
+    /// The checkpoint replay starts from (`nil`: segment 1), and checkpoints passed over because they do not read back.
+    var start: Checkpoint?
+    public private(set) var skippedCheckpoints: [JournalDamage] = []
+    /// The segment replay starts from, and how many records the checkpoint before it stands for.
+    public var startSegment: Int { start?.nextSegment ?? 1 }
+    public var checkpointRecords: UInt64 { start?.records ?? 0 }
+    /// The file name of the checkpoint replay starts from.
+    public var startCheckpoint: String? { start.map { CheckpointFile.name($0.nextSegment) } }
 
-    /// Reads the journal; damage is reported in ``damage``, not thrown. `replay` also replays every record through the
-    /// model, a record the model refuses being damage too.
+    /// Reads the journal; damage is reported in ``damage``, not thrown. `replay` also replays every record after the
+    /// checkpoint through the model, a record the model refuses being damage too.
     public init(directory: String, replay: Bool) {
         self.directory = directory
         segments = JournalFormat.segments(in: directory)
+        checkpoints = CheckpointFile.numbers(in: directory)
         do {
-            let scan = try JournalScan.read(directory: directory)
+            let found = try JournalStart.find(directory: directory, window: 1, clientLimit: 1)
+            start = found.checkpoint
+            skippedCheckpoints = found.skipped
+        } catch {
+            damage = error
+            return
+        }
+        do {
+            let scan = try JournalScan.read(directory: directory, from: startSegment)
             records = scan.records
             bytes = scan.bytes
             tornTail = scan.tornTail
         } catch {
             damage = error
-            records = Self.recordsBefore(error, in: directory)
+            records = Self.recordsBefore(error, in: directory, from: startSegment)
         }
         guard replay, damage == nil else { return }
-        var state = JournalReplay()
+        var state = start.map(JournalReplay.init) ?? JournalReplay()
         for located in records {
             do {
                 _ = try state.apply(located.record)
@@ -44,9 +64,13 @@ public struct JournalInspection: Sendable {
     }
 
     /// The whole records before damage: the segments before it, and the damaged one up to it.
-    private static func recordsBefore(_ damage: JournalDamage, in directory: String) -> [JournalScan.Located] {
+    private static func recordsBefore(
+        _ damage: JournalDamage,
+        in directory: String,
+        from first: Int
+    ) -> [JournalScan.Located] {
         var scan = JournalScan()
-        for number in JournalFormat.segments(in: directory) {
+        for number in JournalFormat.segments(in: directory) where number >= first {
             let path = directory + "/" + JournalFormat.segmentName(number)
             guard let data = try? JournalScan.contents(of: path) else { break }
             let damaged = path == damage.path
@@ -74,6 +98,11 @@ public struct JournalInspection: Sendable {
 
     public var stats: Stats {
         var stats = Stats()
+        if let start {
+            stats.lastSeq = start.lastSeq
+            stats.lastCommandID = start.lastCommandID
+            stats.lastEpoch = start.epoch
+        }
         for located in records {
             let record = located.record
             if record.epoch != 0 {
@@ -101,7 +130,10 @@ public struct JournalInspection: Sendable {
     public var repairPlan: (segment: String, offset: Int, later: [String])? {
         let path: String
         let offset: Int
-        if let damage {
+        if let damage, !damage.path.hasSuffix(".log") || (damage.offset == 0 && segments.first.map { $0 > 1 } == true) {
+            // No checkpoint reads back and the segments before were removed: cutting would lose what is left.
+            return nil
+        } else if let damage {
             (path, offset) = (damage.path, damage.offset)
         } else if let tornTail {
             (path, offset) = (tornTail.path, tornTail.offset)

@@ -15,7 +15,17 @@ public struct JournalReplay: Sendable {
 
     public init() {}
 
-    /// Every record of the journal in `directory`, in order (throws on damage; a torn tail is left out).
+    /// Goes on from a checkpoint: the state after the records it stands for.
+    init(_ checkpoint: Checkpoint) {
+        state = checkpoint.state
+        hostOf = checkpoint.hostOf
+        epoch = checkpoint.epoch
+        lastSeq = checkpoint.lastSeq
+        lastCommandID = checkpoint.lastCommandID
+    }
+
+    /// Every record of the journal in `directory`, in order (throws on damage; a torn tail is left out): from the first
+    /// segment, whatever checkpoints there are (tests and `stress` read a journal whose segments are all kept).
     public static func records(at directory: String) throws -> [Containment_V1_JournalRecord] {
         try JournalScan.read(directory: directory).records.map(\.record)
     }

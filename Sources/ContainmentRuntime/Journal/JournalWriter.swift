@@ -32,6 +32,8 @@ final class JournalWriter {
     /// Bytes in the current segment, all written.
     private(set) var size: Int
     private var buffer: [UInt8] = []
+    /// Records appended since the writer began.
+    private(set) var appended = 0
     private var unsynced = false
     private let clock = ContinuousClock()
     private var lastSync: ContinuousClock.Instant
@@ -115,6 +117,7 @@ final class JournalWriter {
     /// passes 1 MiB).
     func append(serialized payload: [UInt8]) throws(JournalFailure) {
         JournalFormat.frame(payload, into: &buffer)
+        appended += 1
         if buffer.count > 1 << 20 { try flush() }
     }
 
@@ -172,6 +175,12 @@ final class JournalWriter {
         segment += 1
         handle = try Self.begin(path: currentPath, directory: directory)
         size = JournalFormat.magic.count
+    }
+
+    /// Makes sure the next record begins a new segment (a checkpoint's boundary); nothing to do when the current
+    /// segment holds no record yet. Call it with nothing buffered.
+    func beginSegment() throws(JournalFailure) {
+        if size > JournalFormat.magic.count { try rotate() }
     }
 
     /// Writes what is buffered, syncs and closes (a clean stop).

@@ -8,10 +8,15 @@ import Logging
 struct Recovery {
     var replay = JournalReplay()
     var clients: ClientReplies
-    /// Records of accepted commands recovered (0: a new journal).
+    /// Records of accepted commands replayed after the checkpoint.
     var commandRecords = 0
-    /// All records read.
+    /// All records replayed after the checkpoint.
     var records = 0
+    /// The checkpoint recovery started from (the segment it replays from), and how many records it stands for.
+    var checkpoint: Int?
+    var checkpointRecords = 0
+    /// Whether the journal holds a state (a checkpoint or an accepted command): then the topology is not applied.
+    var holdsState: Bool { checkpoint != nil || commandRecords > 0 }
     /// Where the writer goes on: the last segment and its valid length (0: begin it).
     var segment = 1
     var endOffset = 0
@@ -22,8 +27,29 @@ struct Recovery {
     }
 
     static func run(config: RuntimeConfig, logger: Logger) throws -> Recovery {
-        var recovery = Recovery(clients: ClientReplies(window: config.dedupWindow, clients: config.dedupClients))
-        let scan = try JournalScan.read(directory: config.journalPath)
+        let directory = config.journalPath
+        removeUnfinishedCheckpoints(in: directory)
+        let start = try JournalStart.find(
+            directory: directory,
+            window: config.dedupWindow,
+            clientLimit: config.dedupClients
+        )
+        for skipped in start.skipped {
+            logger.warning(
+                "journal: a checkpoint does not read back; recovering from an older one",
+                metadata: ["path": "\(skipped.path)", "reason": "\(skipped.reason)"]
+            )
+        }
+        var recovery = Recovery(
+            clients: start.checkpoint?.clients
+                ?? ClientReplies(window: config.dedupWindow, clients: config.dedupClients)
+        )
+        if let checkpoint = start.checkpoint {
+            recovery.replay = JournalReplay(checkpoint)
+            recovery.checkpoint = checkpoint.nextSegment
+            recovery.checkpointRecords = Int(checkpoint.records)
+        }
+        let scan = try JournalScan.read(directory: directory, from: start.firstSegment)
         if let torn = scan.tornTail {
             logger.warning(
                 "journal: cut a torn last record (an append the supervisor died in; it was never acknowledged)",
@@ -39,7 +65,7 @@ struct Recovery {
                 try recovery.apply(located.record)
             } catch {
                 throw JournalDamage(
-                    path: config.journalPath + "/" + JournalFormat.segmentName(located.segment),
+                    path: directory + "/" + JournalFormat.segmentName(located.segment),
                     offset: located.offset,
                     reason: "the record does not replay through the model: \(error)"
                 )
@@ -49,6 +75,14 @@ struct Recovery {
         recovery.segment = scan.segments.last ?? 1
         recovery.endOffset = scan.segments.isEmpty ? 0 : scan.endOffset
         return recovery
+    }
+
+    /// Removes what a checkpoint write left when the supervisor died in it (`*.ckpt.tmp`).
+    static func removeUnfinishedCheckpoints(in directory: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix("checkpoint-") && name.hasSuffix(".ckpt.tmp") {
+            try? FileManager.default.removeItem(atPath: directory + "/" + name)
+        }
     }
 
     /// Replays one record, remembering the answer its client got.

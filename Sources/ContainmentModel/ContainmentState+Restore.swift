@@ -1,0 +1,88 @@
+/// Restoring a state from its stored fields (a supervisor's checkpoint): every field a rule reads is given back as it
+/// was, so the restored state applies the next command exactly as the saved one would.
+extension ContainmentState {
+    /// The creation counter: the serial the next created controller gets.
+    public var serialCounter: Int { nextSerial }
+
+    /// A state holding exactly these controllers, views, windows, running transitions and presentations.
+    public init(
+        restoring controllers: [Controller],
+        views: [View],
+        windows: [Window],
+        transitions: [RunningTransition],
+        presentations: [ControllerID: Presentation],
+        serialCounter: Int
+    ) {
+        self.init()
+        self.controllers.reserveCapacity(controllers.count)
+        for controller in controllers { self.controllers[controller.id] = controller }
+        self.views.reserveCapacity(views.count)
+        for view in views { self.views[view.id] = view }
+        for window in windows { self.windows[window.id] = window }
+        self.transitions = transitions
+        self.presentations = presentations
+        nextSerial = serialCounter
+    }
+}
+
+extension Controller {
+    /// A controller with every stored field given.
+    public init(
+        restoring id: ControllerID,
+        kind: Kind,
+        properties: ControllerProperties,
+        serial: Int,
+        parent: ControllerID?,
+        children: [ControllerID],
+        presenting: ControllerID?,
+        presented: ControllerID?,
+        appearance: AppearanceState,
+        move: MoveState,
+        selected: ControllerID?,
+        menuVisible: Bool,
+        subviewNames: [String]
+    ) {
+        self.init(id: id, kind: kind, properties: properties, serial: serial)
+        modify {
+            $0.parent = parent
+            $0.children = children
+            $0.presenting = presenting
+            $0.presented = presented
+            $0.appearance = appearance
+            $0.move = move
+            $0.selected = selected
+            $0.menuVisible = menuVisible
+            $0.subviewNames = subviewNames
+        }
+    }
+}
+
+extension View {
+    /// A view with every stored field given.
+    public init(
+        restoring id: ViewID,
+        frame: Rect,
+        alpha: Double,
+        hidden: Bool,
+        superview: ViewID?,
+        subviews: [ViewID],
+        frameSetBy: Party?
+    ) {
+        self.init(id: id)
+        modify {
+            $0.frame = frame
+            $0.alpha = alpha
+            $0.hidden = hidden
+            $0.superview = superview
+            $0.subviews = subviews
+            $0.frameSetBy = frameSetBy
+        }
+    }
+}
+
+extension Window {
+    /// A window of this size with this root.
+    public init(restoring id: WindowID, size: Size, root: ControllerID) {
+        self.init(id: id, size: size, root: root)
+    }
+}

@@ -1,0 +1,224 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+
+/// The supervisor's whole state at a segment boundary: after every record of the segments numbered below
+/// ``nextSegment``. Recovery starts from the latest one instead of the first record (docs/PROTOCOL.md, "The journal").
+struct Checkpoint: Sendable {
+    var nextSegment: Int
+    var epoch: UInt64
+    var lastSeq: UInt64
+    var lastCommandID: UInt64
+    /// How many records it stands for.
+    var records: UInt64
+    var timeUnixNanos: Int64 = 0
+    var state: ContainmentState
+    var hostOf: [ControllerID: String]
+    var clients: ClientReplies
+
+    /// Its wire form.
+    var message: Containment_V1_Checkpoint {
+        Containment_V1_Checkpoint.with { message in
+            message.nextSegment = UInt32(nextSegment)
+            message.epoch = epoch
+            message.lastSeq = lastSeq
+            message.lastCommandID = lastCommandID
+            message.records = records
+            message.timeUnixNanos = timeUnixNanos
+            message.nextSerial = Int64(state.serialCounter)
+            message.controllers = state.controllers.values.sorted { $0.serial < $1.serial }.map { controller in
+                Containment_V1_CheckpointController(controller, host: hostOf[controller.id] ?? "")
+            }
+            message.views = state.views.values.sorted { $0.id.description < $1.id.description }.map {
+                Containment_V1_CheckpointView($0)
+            }
+            message.windows = state.windows.values.sorted { $0.id < $1.id }.map { window in
+                .with {
+                    $0.id = window.id.rawValue
+                    $0.root = window.root.rawValue
+                    $0.size = Containment_V1_Size(window.size)
+                }
+            }
+            message.transitions = state.transitions.map { transition in
+                .with {
+                    $0.parent = transition.parent.rawValue
+                    $0.from = transition.from.rawValue
+                    $0.to = transition.to.rawValue
+                    $0.duration = transition.duration
+                    $0.appearing = transition.appearing.map(\.rawValue)
+                }
+            }
+            message.presentations = state.presentations.sorted { $0.key < $1.key }.map { presented, presentation in
+                .with {
+                    $0.presented = presented.rawValue
+                    $0.presenter = presentation.presenter.rawValue
+                    $0.context = presentation.context.rawValue
+                    $0.style = presentation.style.rawValue
+                    $0.transitionStyle = presentation.transitionStyle.rawValue
+                    $0.hidesContext = presentation.hidesContext
+                }
+            }
+            message.clients = clients.entries.map { client, answers in
+                .with {
+                    $0.clientID = client
+                    $0.answers = answers.map { requestID, answer in
+                        .with {
+                            $0.requestID = requestID
+                            $0.answer = Data(answer)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads a checkpoint's wire form; `window` and `clientLimit` bound the answers remembered (the settings now).
+    init(_ message: Containment_V1_Checkpoint, window: Int, clientLimit: Int) throws(ContainmentError) {
+        nextSegment = Int(message.nextSegment)
+        epoch = message.epoch
+        lastSeq = message.lastSeq
+        lastCommandID = message.lastCommandID
+        records = message.records
+        timeUnixNanos = message.timeUnixNanos
+        var hostOf: [ControllerID: String] = [:]
+        hostOf.reserveCapacity(message.controllers.count)
+        var controllers: [Controller] = []
+        controllers.reserveCapacity(message.controllers.count)
+        for wire in message.controllers {
+            let controller = try wire.model()
+            controllers.append(controller)
+            if !wire.host.isEmpty { hostOf[controller.id] = wire.host }
+        }
+        var views: [View] = []
+        views.reserveCapacity(message.views.count)
+        for wire in message.views { views.append(try wire.model()) }
+        var presentations: [ControllerID: Presentation] = [:]
+        for wire in message.presentations {
+            presentations[ControllerID(wire.presented)] = Presentation(
+                presenter: ControllerID(wire.presenter),
+                context: ControllerID(wire.context),
+                style: try .named(wire.style, as: "modal presentation style"),
+                transitionStyle: try .named(wire.transitionStyle, as: "modal transition style"),
+                hidesContext: wire.hidesContext
+            )
+        }
+        state = ContainmentState(
+            restoring: controllers,
+            views: views,
+            windows: message.windows.map {
+                Window(restoring: WindowID($0.id), size: $0.size.model, root: ControllerID($0.root))
+            },
+            transitions: message.transitions.map {
+                RunningTransition(
+                    parent: ControllerID($0.parent),
+                    from: ControllerID($0.from),
+                    to: ControllerID($0.to),
+                    duration: $0.duration,
+                    appearing: $0.appearing.map { ControllerID($0) }
+                )
+            },
+            presentations: presentations,
+            serialCounter: Int(message.nextSerial)
+        )
+        self.hostOf = hostOf
+        clients = ClientReplies(window: window, clients: clientLimit)
+        for client in message.clients {
+            for answer in client.answers {
+                clients.remember(client: client.clientID, requestID: answer.requestID, answer: [UInt8](answer.answer))
+            }
+        }
+    }
+
+    init(
+        nextSegment: Int,
+        epoch: UInt64,
+        lastSeq: UInt64,
+        lastCommandID: UInt64,
+        records: UInt64,
+        state: ContainmentState,
+        hostOf: [ControllerID: String],
+        clients: ClientReplies
+    ) {
+        self.nextSegment = nextSegment
+        self.epoch = epoch
+        self.lastSeq = lastSeq
+        self.lastCommandID = lastCommandID
+        self.records = records
+        self.state = state
+        self.hostOf = hostOf
+        self.clients = clients
+    }
+}
+
+extension Containment_V1_CheckpointController {
+    init(_ controller: Controller, host: String) {
+        self.init()
+        id = controller.id.rawValue
+        kind = controller.kind.rawValue
+        properties = Containment_V1_Properties(controller.properties)
+        if let parent = controller.parent { self.parent = parent.rawValue }
+        children = controller.children.map(\.rawValue)
+        if let presenting = controller.presenting { self.presenting = presenting.rawValue }
+        if let presented = controller.presented { self.presented = presented.rawValue }
+        appearance = controller.appearance.rawValue
+        if case .willMove(let to) = controller.move {
+            moving = true
+            if let to { moveTo = to.rawValue }
+        }
+        if let selected = controller.selected { self.selected = selected.rawValue }
+        menuVisible = controller.menuVisible
+        subviewNames = controller.subviewNames
+        serial = Int64(controller.serial)
+        self.host = host
+    }
+
+    func model() throws(ContainmentError) -> Controller {
+        guard let appearance = AppearanceState(rawValue: appearance) else {
+            throw .malformed("Unknown appearance state \"\(self.appearance)\".")
+        }
+        return Controller(
+            restoring: ControllerID(id),
+            kind: Kind(kind),
+            properties: try properties.model(),
+            serial: Int(serial),
+            parent: hasParent ? ControllerID(parent) : nil,
+            children: children.map { ControllerID($0) },
+            presenting: hasPresenting ? ControllerID(presenting) : nil,
+            presented: hasPresented ? ControllerID(presented) : nil,
+            appearance: appearance,
+            move: moving ? .willMove(to: hasMoveTo ? ControllerID(moveTo) : nil) : .settled,
+            selected: hasSelected ? ControllerID(selected) : nil,
+            menuVisible: menuVisible,
+            subviewNames: subviewNames
+        )
+    }
+}
+
+extension Containment_V1_CheckpointView {
+    init(_ view: View) {
+        self.init()
+        id = view.id.description
+        frame = Containment_V1_Rect(view.frame)
+        alpha = view.alpha
+        hidden = view.hidden
+        if let superview = view.superview { self.superview = superview.description }
+        subviews = view.subviews.map(\.description)
+        if let party = view.frameSetBy { frameSetBy = party.description }
+    }
+
+    func model() throws(ContainmentError) -> View {
+        func parse(_ text: String) throws(ContainmentError) -> ViewID {
+            guard let view = ViewID(parsing: text) else { throw .malformed("\"\(text)\" is not a view.") }
+            return view
+        }
+        return View(
+            restoring: try parse(id),
+            frame: frame.model,
+            alpha: alpha,
+            hidden: hidden,
+            superview: hasSuperview ? try parse(superview) : nil,
+            subviews: try subviews.map { text throws(ContainmentError) in try parse(text) },
+            frameSetBy: hasFrameSetBy ? Party(parsing: frameSetBy) : nil
+        )
+    }
+}
