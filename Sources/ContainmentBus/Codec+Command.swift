@@ -71,7 +71,7 @@ extension Containment_V1_Properties {
             properties.spineLocation = try SpineLocation.named(spineLocation, as: "spine location")
         }
         if hasDoubleSided { properties.doubleSided = doubleSided }
-        properties.pageSequence = pageSequence.map { ControllerID($0) }
+        if !pageSequence.isEmpty { properties.pageSequence = pageSequence.map { ControllerID($0) } }
         if hasPageDataSource { properties.pageDataSource = ControllerID(pageDataSource) }
         if hasSplitFraction {
             guard splitFraction.isFinite, (0...1).contains(splitFraction) else {

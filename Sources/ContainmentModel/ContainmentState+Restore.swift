@@ -42,18 +42,23 @@ extension Controller {
         menuVisible: Bool,
         subviewNames: [String]
     ) {
-        self.init(id: id, kind: kind, properties: properties, serial: serial)
-        modify {
-            $0.parent = parent
-            $0.children = children
-            $0.presenting = presenting
-            $0.presented = presented
-            $0.appearance = appearance
-            $0.move = move
-            $0.selected = selected
-            $0.menuVisible = menuVisible
-            $0.subviewNames = subviewNames
-        }
+        self.init(
+            fields: Fields(
+                id: id,
+                kind: kind,
+                properties: properties,
+                parent: parent,
+                children: children,
+                presenting: presenting,
+                presented: presented,
+                appearance: appearance,
+                move: move,
+                selected: selected,
+                menuVisible: menuVisible,
+                subviewNames: subviewNames,
+                serial: serial
+            )
+        )
     }
 }
 
@@ -68,15 +73,17 @@ extension View {
         subviews: [ViewID],
         frameSetBy: Party?
     ) {
-        self.init(id: id)
-        modify {
-            $0.frame = frame
-            $0.alpha = alpha
-            $0.hidden = hidden
-            $0.superview = superview
-            $0.subviews = subviews
-            $0.frameSetBy = frameSetBy
-        }
+        self.init(
+            fields: Fields(
+                id: id,
+                frame: frame,
+                alpha: alpha,
+                hidden: hidden,
+                superview: superview,
+                subviews: subviews,
+                frameSetBy: frameSetBy
+            )
+        )
     }
 }
 

@@ -34,6 +34,9 @@ public struct Controller: Hashable, Sendable {
         box = Box(Fields(id: id, kind: kind, properties: properties, serial: serial))
     }
 
+    /// A controller with these fields (a restored checkpoint).
+    init(fields: Fields) { box = Box(fields) }
+
     /// Applies `change` to the fields: one new box for any number of changes.
     mutating func modify(_ change: (inout Fields) -> Void) {
         var fields = box.value
@@ -110,6 +113,9 @@ public struct View: Hashable, Sendable {
     private var box: Box<Fields>
 
     init(id: ViewID) { box = Box(Fields(id: id)) }
+
+    /// A view with these fields (a restored checkpoint).
+    init(fields: Fields) { box = Box(fields) }
 
     /// Applies `change` to the fields: one new box for any number of changes.
     mutating func modify(_ change: (inout Fields) -> Void) {

@@ -11,6 +11,7 @@ import Testing
             arguments: [
                 "bench", "--quick", "--json", "--round-trips", "200", "--seconds", "0.3", "--pub-sub-messages", "2000",
                 "--model-commands", "2000", "--controllers", "400", "--hosts", "2", "--clients", "2", "--window", "4",
+                "--recovery-events", "3000", "--recovery-controllers", "2000",
             ],
             output: .string(limit: 1 << 20),
             error: .string(limit: 1 << 20)
@@ -39,8 +40,16 @@ import Testing
             #expect(figure?["gaps"] as? Int == 0, "\(delivery) saw gaps")
             #expect((figure?["messages"] as? Int ?? 0) > 0, "\(delivery) received nothing")
         }
+        // Recovery recovers what was written: every event's seq and every controller.
+        let durability = try #require(report["durability"] as? [String: Any])
+        let journal = durability["journalRecovery"] as? [String: Any]
+        #expect((journal?["events"] as? Int ?? 0) >= 3_000, "\(durability)")
+        let checkpoint = durability["checkpointRecovery"] as? [String: Any]
+        #expect(checkpoint?["controllers"] as? Int == 2_000, "\(durability)")
+        let modes = (durability["syncModes"] as? [[String: Any]] ?? []).compactMap { $0["mode"] as? String }
+        #expect(modes == ["batch", "interval", "none"])
         let targets = try #require(report["targets"] as? [[String: Any]])
-        #expect(targets.count == 10)
+        #expect(targets.count == 12)
         #expect(targets.allSatisfy { $0["target"] is String && $0["met"] is Bool })
     }
 }

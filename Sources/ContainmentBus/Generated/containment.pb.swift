@@ -2051,155 +2051,90 @@ public nonisolated struct Containment_V1_JournalRecord: Sendable {
 /// (a temporary file, synced, renamed). Recovery loads the latest valid checkpoint and replays the segments from
 /// `next_segment` on. The file: the magic `CNTCKPT1`, a u64 length and a u32 CRC-32C of the payload (little-endian),
 /// then the payload, a `Checkpoint`.
-public nonisolated struct Containment_V1_Checkpoint: Sendable {
-  // SwiftProtobuf.Message conformance is added in an extension below. See the
-  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
-  // methods supported on all messages.
-
-  public var nextSegment: UInt32 = 0
-
-  /// the latest supervisor start covered
-  public var epoch: UInt64 = 0
-
-  /// the highest seq the covered records account for
-  public var lastSeq: UInt64 = 0
-
-  public var lastCommandID: UInt64 = 0
-
-  /// the model's creation counter
-  public var nextSerial: Int64 = 0
-
-  /// how many records it covers
-  public var records: UInt64 = 0
-
-  /// when it was taken
-  public var timeUnixNanos: Int64 = 0
-
-  public var controllers: [Containment_V1_CheckpointController] = []
-
-  public var views: [Containment_V1_CheckpointView] = []
-
-  public var windows: [Containment_V1_WindowState] = []
-
-  public var transitions: [Containment_V1_CheckpointTransition] = []
-
-  public var presentations: [Containment_V1_CheckpointPresentation] = []
-
-  /// least recently active first
-  public var clients: [Containment_V1_CheckpointClient] = []
-
-  public var unknownFields = SwiftProtobuf.UnknownStorage()
-
-  public init() {}
-}
-
-/// Every stored field of a controller (SPEC §1), with the host that runs it.
 // Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values
 // ever mutate the same storage; see scripts/generate-protocol.sh.
-public nonisolated struct Containment_V1_CheckpointController: @unchecked Sendable {
+public nonisolated struct Containment_V1_Checkpoint: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var id: String {
-    get {_storage._id}
-    set {_uniqueStorage()._id = newValue}
+  public var nextSegment: UInt32 {
+    get {_storage._nextSegment}
+    set {_uniqueStorage()._nextSegment = newValue}
   }
 
-  public var kind: String {
-    get {_storage._kind}
-    set {_uniqueStorage()._kind = newValue}
+  /// the latest supervisor start covered
+  public var epoch: UInt64 {
+    get {_storage._epoch}
+    set {_uniqueStorage()._epoch = newValue}
   }
 
-  public var properties: Containment_V1_Properties {
-    get {_storage._properties ?? Containment_V1_Properties()}
-    set {_uniqueStorage()._properties = newValue}
-  }
-  /// Returns true if `properties` has been explicitly set.
-  public var hasProperties: Bool {_storage._properties != nil}
-  /// Clears the value of `properties`. Subsequent reads from it will return its default value.
-  public mutating func clearProperties() {_uniqueStorage()._properties = nil}
-
-  public var parent: String {
-    get {_storage._parent ?? String()}
-    set {_uniqueStorage()._parent = newValue}
-  }
-  /// Returns true if `parent` has been explicitly set.
-  public var hasParent: Bool {_storage._parent != nil}
-  /// Clears the value of `parent`. Subsequent reads from it will return its default value.
-  public mutating func clearParent() {_uniqueStorage()._parent = nil}
-
-  public var children: [String] {
-    get {_storage._children}
-    set {_uniqueStorage()._children = newValue}
+  /// the highest seq the covered records account for
+  public var lastSeq: UInt64 {
+    get {_storage._lastSeq}
+    set {_uniqueStorage()._lastSeq = newValue}
   }
 
-  public var presenting: String {
-    get {_storage._presenting ?? String()}
-    set {_uniqueStorage()._presenting = newValue}
-  }
-  /// Returns true if `presenting` has been explicitly set.
-  public var hasPresenting: Bool {_storage._presenting != nil}
-  /// Clears the value of `presenting`. Subsequent reads from it will return its default value.
-  public mutating func clearPresenting() {_uniqueStorage()._presenting = nil}
-
-  public var presented: String {
-    get {_storage._presented ?? String()}
-    set {_uniqueStorage()._presented = newValue}
-  }
-  /// Returns true if `presented` has been explicitly set.
-  public var hasPresented: Bool {_storage._presented != nil}
-  /// Clears the value of `presented`. Subsequent reads from it will return its default value.
-  public mutating func clearPresented() {_uniqueStorage()._presented = nil}
-
-  public var appearance: String {
-    get {_storage._appearance}
-    set {_uniqueStorage()._appearance = newValue}
+  public var lastCommandID: UInt64 {
+    get {_storage._lastCommandID}
+    set {_uniqueStorage()._lastCommandID = newValue}
   }
 
-  /// willMove(toParent:) received, not settled
-  public var moving: Bool {
-    get {_storage._moving}
-    set {_uniqueStorage()._moving = newValue}
+  /// the model's creation counter
+  public var nextSerial: Int64 {
+    get {_storage._nextSerial}
+    set {_uniqueStorage()._nextSerial = newValue}
   }
 
-  /// while moving: the new parent (absent: leaving its parent)
-  public var moveTo: String {
-    get {_storage._moveTo ?? String()}
-    set {_uniqueStorage()._moveTo = newValue}
-  }
-  /// Returns true if `moveTo` has been explicitly set.
-  public var hasMoveTo: Bool {_storage._moveTo != nil}
-  /// Clears the value of `moveTo`. Subsequent reads from it will return its default value.
-  public mutating func clearMoveTo() {_uniqueStorage()._moveTo = nil}
-
-  public var selected: String {
-    get {_storage._selected ?? String()}
-    set {_uniqueStorage()._selected = newValue}
-  }
-  /// Returns true if `selected` has been explicitly set.
-  public var hasSelected: Bool {_storage._selected != nil}
-  /// Clears the value of `selected`. Subsequent reads from it will return its default value.
-  public mutating func clearSelected() {_uniqueStorage()._selected = nil}
-
-  public var menuVisible: Bool {
-    get {_storage._menuVisible}
-    set {_uniqueStorage()._menuVisible = newValue}
+  /// how many records it covers
+  public var records: UInt64 {
+    get {_storage._records}
+    set {_uniqueStorage()._records = newValue}
   }
 
-  public var subviewNames: [String] {
-    get {_storage._subviewNames}
-    set {_uniqueStorage()._subviewNames = newValue}
+  /// when it was taken
+  public var timeUnixNanos: Int64 {
+    get {_storage._timeUnixNanos}
+    set {_uniqueStorage()._timeUnixNanos = newValue}
   }
 
-  public var serial: Int64 {
-    get {_storage._serial}
-    set {_uniqueStorage()._serial = newValue}
+  public var controllers: Containment_V1_CheckpointControllers {
+    get {_storage._controllers ?? Containment_V1_CheckpointControllers()}
+    set {_uniqueStorage()._controllers = newValue}
+  }
+  /// Returns true if `controllers` has been explicitly set.
+  public var hasControllers: Bool {_storage._controllers != nil}
+  /// Clears the value of `controllers`. Subsequent reads from it will return its default value.
+  public mutating func clearControllers() {_uniqueStorage()._controllers = nil}
+
+  public var views: Containment_V1_CheckpointViews {
+    get {_storage._views ?? Containment_V1_CheckpointViews()}
+    set {_uniqueStorage()._views = newValue}
+  }
+  /// Returns true if `views` has been explicitly set.
+  public var hasViews: Bool {_storage._views != nil}
+  /// Clears the value of `views`. Subsequent reads from it will return its default value.
+  public mutating func clearViews() {_uniqueStorage()._views = nil}
+
+  public var windows: [Containment_V1_WindowState] {
+    get {_storage._windows}
+    set {_uniqueStorage()._windows = newValue}
   }
 
-  public var host: String {
-    get {_storage._host}
-    set {_uniqueStorage()._host = newValue}
+  public var transitions: [Containment_V1_CheckpointTransition] {
+    get {_storage._transitions}
+    set {_uniqueStorage()._transitions = newValue}
+  }
+
+  public var presentations: [Containment_V1_CheckpointPresentation] {
+    get {_storage._presentations}
+    set {_uniqueStorage()._presentations = newValue}
+  }
+
+  /// least recently active first
+  public var clients: [Containment_V1_CheckpointClient] {
+    get {_storage._clients}
+    set {_uniqueStorage()._clients = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -2209,54 +2144,169 @@ public nonisolated struct Containment_V1_CheckpointController: @unchecked Sendab
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-public nonisolated struct Containment_V1_CheckpointView: Sendable {
+/// Every stored field of every controller (SPEC §1) and the host that runs it, column by column (packed numbers, so a
+/// million controllers decode fast): controller i is ids[i], kinds[kind[i]], serial[i], … A reference to a controller
+/// is 1 + its index in `ids` (0: none).
+// Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values
+// ever mutate the same storage; see scripts/generate-protocol.sh.
+public nonisolated struct Containment_V1_CheckpointControllers: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var id: String = String()
-
-  public var frame: Containment_V1_Rect {
-    get {_frame ?? Containment_V1_Rect()}
-    set {_frame = newValue}
+  public var ids: [String] {
+    get {_storage._ids}
+    set {_uniqueStorage()._ids = newValue}
   }
-  /// Returns true if `frame` has been explicitly set.
-  public var hasFrame: Bool {self._frame != nil}
-  /// Clears the value of `frame`. Subsequent reads from it will return its default value.
-  public mutating func clearFrame() {self._frame = nil}
 
-  public var alpha: Double = 0
-
-  public var hidden: Bool = false
-
-  public var superview: String {
-    get {_superview ?? String()}
-    set {_superview = newValue}
+  /// the kinds named
+  public var kinds: [String] {
+    get {_storage._kinds}
+    set {_uniqueStorage()._kinds = newValue}
   }
-  /// Returns true if `superview` has been explicitly set.
-  public var hasSuperview: Bool {self._superview != nil}
-  /// Clears the value of `superview`. Subsequent reads from it will return its default value.
-  public mutating func clearSuperview() {self._superview = nil}
 
-  public var subviews: [String] = []
-
-  /// who set the frame last (a party, as Command.by)
-  public var frameSetBy: String {
-    get {_frameSetBy ?? String()}
-    set {_frameSetBy = newValue}
+  /// per controller: an index into `kinds`
+  public var kind: [UInt32] {
+    get {_storage._kind}
+    set {_uniqueStorage()._kind = newValue}
   }
-  /// Returns true if `frameSetBy` has been explicitly set.
-  public var hasFrameSetBy: Bool {self._frameSetBy != nil}
-  /// Clears the value of `frameSetBy`. Subsequent reads from it will return its default value.
-  public mutating func clearFrameSetBy() {self._frameSetBy = nil}
+
+  public var serial: [Int64] {
+    get {_storage._serial}
+    set {_uniqueStorage()._serial = newValue}
+  }
+
+  /// a reference
+  public var parent: [UInt32] {
+    get {_storage._parent}
+    set {_uniqueStorage()._parent = newValue}
+  }
+
+  /// per controller; its children are the next child_count of `children`
+  public var childCount: [UInt32] {
+    get {_storage._childCount}
+    set {_uniqueStorage()._childCount = newValue}
+  }
+
+  /// references
+  public var children: [UInt32] {
+    get {_storage._children}
+    set {_uniqueStorage()._children = newValue}
+  }
+
+  /// a reference
+  public var presenting: [UInt32] {
+    get {_storage._presenting}
+    set {_uniqueStorage()._presenting = newValue}
+  }
+
+  /// a reference
+  public var presented: [UInt32] {
+    get {_storage._presented}
+    set {_uniqueStorage()._presented = newValue}
+  }
+
+  /// 0 disappeared, 1 appearing, 2 appeared, 3 disappearing
+  public var appearance: [UInt32] {
+    get {_storage._appearance}
+    set {_uniqueStorage()._appearance = newValue}
+  }
+
+  /// 0 settled; 1 willMove(toParent: nil); 1 + a reference: willMove(toParent:)
+  public var move: [UInt32] {
+    get {_storage._move}
+    set {_uniqueStorage()._move = newValue}
+  }
+
+  /// a reference
+  public var selected: [UInt32] {
+    get {_storage._selected}
+    set {_uniqueStorage()._selected = newValue}
+  }
+
+  public var menuVisible: [Bool] {
+    get {_storage._menuVisible}
+    set {_uniqueStorage()._menuVisible = newValue}
+  }
+
+  /// per controller; its subview names are the next subview_count names
+  public var subviewCount: [UInt32] {
+    get {_storage._subviewCount}
+    set {_uniqueStorage()._subviewCount = newValue}
+  }
+
+  public var subviewNames: [String] {
+    get {_storage._subviewNames}
+    set {_uniqueStorage()._subviewNames = newValue}
+  }
+
+  /// the hosts named
+  public var hosts: [String] {
+    get {_storage._hosts}
+    set {_uniqueStorage()._hosts = newValue}
+  }
+
+  /// per controller: 0 none, else 1 + an index into `hosts`
+  public var host: [UInt32] {
+    get {_storage._host}
+    set {_uniqueStorage()._host = newValue}
+  }
+
+  /// the indices of the controllers whose properties are not the defaults
+  public var propertiesOf: [UInt32] {
+    get {_storage._propertiesOf}
+    set {_uniqueStorage()._propertiesOf = newValue}
+  }
+
+  /// theirs, in that order
+  public var properties: [Containment_V1_Properties] {
+    get {_storage._properties}
+    set {_uniqueStorage()._properties = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _frame: Containment_V1_Rect? = nil
-  fileprivate var _superview: String? = nil
-  fileprivate var _frameSetBy: String? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// Every loaded view, column by column: view i is owned by controller owner[i] (an index into the controllers' ids)
+/// and named name[i] (empty: its root view). A reference to a view is 1 + its index here (0: none).
+public nonisolated struct Containment_V1_CheckpointViews: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var owner: [UInt32] = []
+
+  public var name: [String] = []
+
+  /// four per view: x, y, width, height
+  public var frame: [Double] = []
+
+  public var alpha: [Double] = []
+
+  public var hidden: [Bool] = []
+
+  /// a reference
+  public var superview: [UInt32] = []
+
+  /// per view; its subviews are the next subview_count of `subviews`
+  public var subviewCount: [UInt32] = []
+
+  /// references
+  public var subviews: [UInt32] = []
+
+  /// the parties named (as Command.by)
+  public var parties: [String] = []
+
+  /// per view: 0 never set, else 1 + an index into `parties`
+  public var frameSetBy: [UInt32] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 public nonisolated struct Containment_V1_CheckpointTransition: Sendable {
@@ -5956,112 +6006,20 @@ nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftPro
   public static let protoMessageName: String = _protobuf_package + ".Checkpoint"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}next_segment\0\u{1}epoch\0\u{3}last_seq\0\u{3}last_command_id\0\u{3}next_serial\0\u{1}records\0\u{3}time_unix_nanos\0\u{1}controllers\0\u{1}views\0\u{1}windows\0\u{1}transitions\0\u{1}presentations\0\u{1}clients\0")
 
-  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.nextSegment) }()
-      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
-      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.lastSeq) }()
-      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.lastCommandID) }()
-      case 5: try { try decoder.decodeSingularInt64Field(value: &self.nextSerial) }()
-      case 6: try { try decoder.decodeSingularUInt64Field(value: &self.records) }()
-      case 7: try { try decoder.decodeSingularInt64Field(value: &self.timeUnixNanos) }()
-      case 8: try { try decoder.decodeRepeatedMessageField(value: &self.controllers) }()
-      case 9: try { try decoder.decodeRepeatedMessageField(value: &self.views) }()
-      case 10: try { try decoder.decodeRepeatedMessageField(value: &self.windows) }()
-      case 11: try { try decoder.decodeRepeatedMessageField(value: &self.transitions) }()
-      case 12: try { try decoder.decodeRepeatedMessageField(value: &self.presentations) }()
-      case 13: try { try decoder.decodeRepeatedMessageField(value: &self.clients) }()
-      default: break
-      }
-    }
-  }
-
-  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if self.nextSegment != 0 {
-      try visitor.visitSingularUInt32Field(value: self.nextSegment, fieldNumber: 1)
-    }
-    if self.epoch != 0 {
-      try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 2)
-    }
-    if self.lastSeq != 0 {
-      try visitor.visitSingularUInt64Field(value: self.lastSeq, fieldNumber: 3)
-    }
-    if self.lastCommandID != 0 {
-      try visitor.visitSingularUInt64Field(value: self.lastCommandID, fieldNumber: 4)
-    }
-    if self.nextSerial != 0 {
-      try visitor.visitSingularInt64Field(value: self.nextSerial, fieldNumber: 5)
-    }
-    if self.records != 0 {
-      try visitor.visitSingularUInt64Field(value: self.records, fieldNumber: 6)
-    }
-    if self.timeUnixNanos != 0 {
-      try visitor.visitSingularInt64Field(value: self.timeUnixNanos, fieldNumber: 7)
-    }
-    if !self.controllers.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.controllers, fieldNumber: 8)
-    }
-    if !self.views.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.views, fieldNumber: 9)
-    }
-    if !self.windows.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.windows, fieldNumber: 10)
-    }
-    if !self.transitions.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.transitions, fieldNumber: 11)
-    }
-    if !self.presentations.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.presentations, fieldNumber: 12)
-    }
-    if !self.clients.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.clients, fieldNumber: 13)
-    }
-    try unknownFields.traverse(visitor: &visitor)
-  }
-
-  public static func ==(lhs: Containment_V1_Checkpoint, rhs: Containment_V1_Checkpoint) -> Bool {
-    if lhs.nextSegment != rhs.nextSegment {return false}
-    if lhs.epoch != rhs.epoch {return false}
-    if lhs.lastSeq != rhs.lastSeq {return false}
-    if lhs.lastCommandID != rhs.lastCommandID {return false}
-    if lhs.nextSerial != rhs.nextSerial {return false}
-    if lhs.records != rhs.records {return false}
-    if lhs.timeUnixNanos != rhs.timeUnixNanos {return false}
-    if lhs.controllers != rhs.controllers {return false}
-    if lhs.views != rhs.views {return false}
-    if lhs.windows != rhs.windows {return false}
-    if lhs.transitions != rhs.transitions {return false}
-    if lhs.presentations != rhs.presentations {return false}
-    if lhs.clients != rhs.clients {return false}
-    if lhs.unknownFields != rhs.unknownFields {return false}
-    return true
-  }
-}
-
-nonisolated extension Containment_V1_CheckpointController: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CheckpointController"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}properties\0\u{1}parent\0\u{1}children\0\u{1}presenting\0\u{1}presented\0\u{1}appearance\0\u{1}moving\0\u{3}move_to\0\u{1}selected\0\u{3}menu_visible\0\u{3}subview_names\0\u{1}serial\0\u{1}host\0")
-
   fileprivate class _StorageClass {
-    var _id: String = String()
-    var _kind: String = String()
-    var _properties: Containment_V1_Properties? = nil
-    var _parent: String? = nil
-    var _children: [String] = []
-    var _presenting: String? = nil
-    var _presented: String? = nil
-    var _appearance: String = String()
-    var _moving: Bool = false
-    var _moveTo: String? = nil
-    var _selected: String? = nil
-    var _menuVisible: Bool = false
-    var _subviewNames: [String] = []
-    var _serial: Int64 = 0
-    var _host: String = String()
+    var _nextSegment: UInt32 = 0
+    var _epoch: UInt64 = 0
+    var _lastSeq: UInt64 = 0
+    var _lastCommandID: UInt64 = 0
+    var _nextSerial: Int64 = 0
+    var _records: UInt64 = 0
+    var _timeUnixNanos: Int64 = 0
+    var _controllers: Containment_V1_CheckpointControllers? = nil
+    var _views: Containment_V1_CheckpointViews? = nil
+    var _windows: [Containment_V1_WindowState] = []
+    var _transitions: [Containment_V1_CheckpointTransition] = []
+    var _presentations: [Containment_V1_CheckpointPresentation] = []
+    var _clients: [Containment_V1_CheckpointClient] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -6072,21 +6030,19 @@ nonisolated extension Containment_V1_CheckpointController: SwiftProtobuf.Message
     private init() {}
 
     init(copying source: _StorageClass) {
-      _id = source._id
-      _kind = source._kind
-      _properties = source._properties
-      _parent = source._parent
-      _children = source._children
-      _presenting = source._presenting
-      _presented = source._presented
-      _appearance = source._appearance
-      _moving = source._moving
-      _moveTo = source._moveTo
-      _selected = source._selected
-      _menuVisible = source._menuVisible
-      _subviewNames = source._subviewNames
-      _serial = source._serial
-      _host = source._host
+      _nextSegment = source._nextSegment
+      _epoch = source._epoch
+      _lastSeq = source._lastSeq
+      _lastCommandID = source._lastCommandID
+      _nextSerial = source._nextSerial
+      _records = source._records
+      _timeUnixNanos = source._timeUnixNanos
+      _controllers = source._controllers
+      _views = source._views
+      _windows = source._windows
+      _transitions = source._transitions
+      _presentations = source._presentations
+      _clients = source._clients
     }
   }
 
@@ -6105,21 +6061,19 @@ nonisolated extension Containment_V1_CheckpointController: SwiftProtobuf.Message
         // allocates stack space for every case branch when no optimizations are
         // enabled. https://github.com/apple/swift-protobuf/issues/1034
         switch fieldNumber {
-        case 1: try { try decoder.decodeSingularStringField(value: &_storage._id) }()
-        case 2: try { try decoder.decodeSingularStringField(value: &_storage._kind) }()
-        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._properties) }()
-        case 4: try { try decoder.decodeSingularStringField(value: &_storage._parent) }()
-        case 5: try { try decoder.decodeRepeatedStringField(value: &_storage._children) }()
-        case 6: try { try decoder.decodeSingularStringField(value: &_storage._presenting) }()
-        case 7: try { try decoder.decodeSingularStringField(value: &_storage._presented) }()
-        case 8: try { try decoder.decodeSingularStringField(value: &_storage._appearance) }()
-        case 9: try { try decoder.decodeSingularBoolField(value: &_storage._moving) }()
-        case 10: try { try decoder.decodeSingularStringField(value: &_storage._moveTo) }()
-        case 11: try { try decoder.decodeSingularStringField(value: &_storage._selected) }()
-        case 12: try { try decoder.decodeSingularBoolField(value: &_storage._menuVisible) }()
-        case 13: try { try decoder.decodeRepeatedStringField(value: &_storage._subviewNames) }()
-        case 14: try { try decoder.decodeSingularInt64Field(value: &_storage._serial) }()
-        case 15: try { try decoder.decodeSingularStringField(value: &_storage._host) }()
+        case 1: try { try decoder.decodeSingularUInt32Field(value: &_storage._nextSegment) }()
+        case 2: try { try decoder.decodeSingularUInt64Field(value: &_storage._epoch) }()
+        case 3: try { try decoder.decodeSingularUInt64Field(value: &_storage._lastSeq) }()
+        case 4: try { try decoder.decodeSingularUInt64Field(value: &_storage._lastCommandID) }()
+        case 5: try { try decoder.decodeSingularInt64Field(value: &_storage._nextSerial) }()
+        case 6: try { try decoder.decodeSingularUInt64Field(value: &_storage._records) }()
+        case 7: try { try decoder.decodeSingularInt64Field(value: &_storage._timeUnixNanos) }()
+        case 8: try { try decoder.decodeSingularMessageField(value: &_storage._controllers) }()
+        case 9: try { try decoder.decodeSingularMessageField(value: &_storage._views) }()
+        case 10: try { try decoder.decodeRepeatedMessageField(value: &_storage._windows) }()
+        case 11: try { try decoder.decodeRepeatedMessageField(value: &_storage._transitions) }()
+        case 12: try { try decoder.decodeRepeatedMessageField(value: &_storage._presentations) }()
+        case 13: try { try decoder.decodeRepeatedMessageField(value: &_storage._clients) }()
         default: break
         }
       }
@@ -6132,75 +6086,67 @@ nonisolated extension Containment_V1_CheckpointController: SwiftProtobuf.Message
       // allocates stack space for every if/case branch local when no optimizations
       // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
       // https://github.com/apple/swift-protobuf/issues/1182
-      if !_storage._id.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._id, fieldNumber: 1)
+      if _storage._nextSegment != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._nextSegment, fieldNumber: 1)
       }
-      if !_storage._kind.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._kind, fieldNumber: 2)
+      if _storage._epoch != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._epoch, fieldNumber: 2)
       }
-      try { if let v = _storage._properties {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+      if _storage._lastSeq != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._lastSeq, fieldNumber: 3)
+      }
+      if _storage._lastCommandID != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._lastCommandID, fieldNumber: 4)
+      }
+      if _storage._nextSerial != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._nextSerial, fieldNumber: 5)
+      }
+      if _storage._records != 0 {
+        try visitor.visitSingularUInt64Field(value: _storage._records, fieldNumber: 6)
+      }
+      if _storage._timeUnixNanos != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._timeUnixNanos, fieldNumber: 7)
+      }
+      try { if let v = _storage._controllers {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
       } }()
-      try { if let v = _storage._parent {
-        try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+      try { if let v = _storage._views {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
       } }()
-      if !_storage._children.isEmpty {
-        try visitor.visitRepeatedStringField(value: _storage._children, fieldNumber: 5)
+      if !_storage._windows.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._windows, fieldNumber: 10)
       }
-      try { if let v = _storage._presenting {
-        try visitor.visitSingularStringField(value: v, fieldNumber: 6)
-      } }()
-      try { if let v = _storage._presented {
-        try visitor.visitSingularStringField(value: v, fieldNumber: 7)
-      } }()
-      if !_storage._appearance.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._appearance, fieldNumber: 8)
+      if !_storage._transitions.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._transitions, fieldNumber: 11)
       }
-      if _storage._moving != false {
-        try visitor.visitSingularBoolField(value: _storage._moving, fieldNumber: 9)
+      if !_storage._presentations.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._presentations, fieldNumber: 12)
       }
-      try { if let v = _storage._moveTo {
-        try visitor.visitSingularStringField(value: v, fieldNumber: 10)
-      } }()
-      try { if let v = _storage._selected {
-        try visitor.visitSingularStringField(value: v, fieldNumber: 11)
-      } }()
-      if _storage._menuVisible != false {
-        try visitor.visitSingularBoolField(value: _storage._menuVisible, fieldNumber: 12)
-      }
-      if !_storage._subviewNames.isEmpty {
-        try visitor.visitRepeatedStringField(value: _storage._subviewNames, fieldNumber: 13)
-      }
-      if _storage._serial != 0 {
-        try visitor.visitSingularInt64Field(value: _storage._serial, fieldNumber: 14)
-      }
-      if !_storage._host.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._host, fieldNumber: 15)
+      if !_storage._clients.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._clients, fieldNumber: 13)
       }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Containment_V1_CheckpointController, rhs: Containment_V1_CheckpointController) -> Bool {
+  public static func ==(lhs: Containment_V1_Checkpoint, rhs: Containment_V1_Checkpoint) -> Bool {
     if lhs._storage !== rhs._storage {
       let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
         let _storage = _args.0
         let rhs_storage = _args.1
-        if _storage._id != rhs_storage._id {return false}
-        if _storage._kind != rhs_storage._kind {return false}
-        if _storage._properties != rhs_storage._properties {return false}
-        if _storage._parent != rhs_storage._parent {return false}
-        if _storage._children != rhs_storage._children {return false}
-        if _storage._presenting != rhs_storage._presenting {return false}
-        if _storage._presented != rhs_storage._presented {return false}
-        if _storage._appearance != rhs_storage._appearance {return false}
-        if _storage._moving != rhs_storage._moving {return false}
-        if _storage._moveTo != rhs_storage._moveTo {return false}
-        if _storage._selected != rhs_storage._selected {return false}
-        if _storage._menuVisible != rhs_storage._menuVisible {return false}
-        if _storage._subviewNames != rhs_storage._subviewNames {return false}
-        if _storage._serial != rhs_storage._serial {return false}
-        if _storage._host != rhs_storage._host {return false}
+        if _storage._nextSegment != rhs_storage._nextSegment {return false}
+        if _storage._epoch != rhs_storage._epoch {return false}
+        if _storage._lastSeq != rhs_storage._lastSeq {return false}
+        if _storage._lastCommandID != rhs_storage._lastCommandID {return false}
+        if _storage._nextSerial != rhs_storage._nextSerial {return false}
+        if _storage._records != rhs_storage._records {return false}
+        if _storage._timeUnixNanos != rhs_storage._timeUnixNanos {return false}
+        if _storage._controllers != rhs_storage._controllers {return false}
+        if _storage._views != rhs_storage._views {return false}
+        if _storage._windows != rhs_storage._windows {return false}
+        if _storage._transitions != rhs_storage._transitions {return false}
+        if _storage._presentations != rhs_storage._presentations {return false}
+        if _storage._clients != rhs_storage._clients {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -6210,9 +6156,201 @@ nonisolated extension Containment_V1_CheckpointController: SwiftProtobuf.Message
   }
 }
 
-nonisolated extension Containment_V1_CheckpointView: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".CheckpointView"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}frame\0\u{1}alpha\0\u{1}hidden\0\u{1}superview\0\u{1}subviews\0\u{3}frame_set_by\0")
+nonisolated extension Containment_V1_CheckpointControllers: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CheckpointControllers"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ids\0\u{1}kinds\0\u{1}kind\0\u{1}serial\0\u{1}parent\0\u{3}child_count\0\u{1}children\0\u{1}presenting\0\u{1}presented\0\u{1}appearance\0\u{1}move\0\u{1}selected\0\u{3}menu_visible\0\u{3}subview_count\0\u{3}subview_names\0\u{1}hosts\0\u{1}host\0\u{3}properties_of\0\u{1}properties\0")
+
+  fileprivate class _StorageClass {
+    var _ids: [String] = []
+    var _kinds: [String] = []
+    var _kind: [UInt32] = []
+    var _serial: [Int64] = []
+    var _parent: [UInt32] = []
+    var _childCount: [UInt32] = []
+    var _children: [UInt32] = []
+    var _presenting: [UInt32] = []
+    var _presented: [UInt32] = []
+    var _appearance: [UInt32] = []
+    var _move: [UInt32] = []
+    var _selected: [UInt32] = []
+    var _menuVisible: [Bool] = []
+    var _subviewCount: [UInt32] = []
+    var _subviewNames: [String] = []
+    var _hosts: [String] = []
+    var _host: [UInt32] = []
+    var _propertiesOf: [UInt32] = []
+    var _properties: [Containment_V1_Properties] = []
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _ids = source._ids
+      _kinds = source._kinds
+      _kind = source._kind
+      _serial = source._serial
+      _parent = source._parent
+      _childCount = source._childCount
+      _children = source._children
+      _presenting = source._presenting
+      _presented = source._presented
+      _appearance = source._appearance
+      _move = source._move
+      _selected = source._selected
+      _menuVisible = source._menuVisible
+      _subviewCount = source._subviewCount
+      _subviewNames = source._subviewNames
+      _hosts = source._hosts
+      _host = source._host
+      _propertiesOf = source._propertiesOf
+      _properties = source._properties
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeRepeatedStringField(value: &_storage._ids) }()
+        case 2: try { try decoder.decodeRepeatedStringField(value: &_storage._kinds) }()
+        case 3: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._kind) }()
+        case 4: try { try decoder.decodeRepeatedInt64Field(value: &_storage._serial) }()
+        case 5: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._parent) }()
+        case 6: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._childCount) }()
+        case 7: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._children) }()
+        case 8: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._presenting) }()
+        case 9: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._presented) }()
+        case 10: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._appearance) }()
+        case 11: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._move) }()
+        case 12: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._selected) }()
+        case 13: try { try decoder.decodeRepeatedBoolField(value: &_storage._menuVisible) }()
+        case 14: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._subviewCount) }()
+        case 15: try { try decoder.decodeRepeatedStringField(value: &_storage._subviewNames) }()
+        case 16: try { try decoder.decodeRepeatedStringField(value: &_storage._hosts) }()
+        case 17: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._host) }()
+        case 18: try { try decoder.decodeRepeatedUInt32Field(value: &_storage._propertiesOf) }()
+        case 19: try { try decoder.decodeRepeatedMessageField(value: &_storage._properties) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      if !_storage._ids.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._ids, fieldNumber: 1)
+      }
+      if !_storage._kinds.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._kinds, fieldNumber: 2)
+      }
+      if !_storage._kind.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._kind, fieldNumber: 3)
+      }
+      if !_storage._serial.isEmpty {
+        try visitor.visitPackedInt64Field(value: _storage._serial, fieldNumber: 4)
+      }
+      if !_storage._parent.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._parent, fieldNumber: 5)
+      }
+      if !_storage._childCount.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._childCount, fieldNumber: 6)
+      }
+      if !_storage._children.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._children, fieldNumber: 7)
+      }
+      if !_storage._presenting.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._presenting, fieldNumber: 8)
+      }
+      if !_storage._presented.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._presented, fieldNumber: 9)
+      }
+      if !_storage._appearance.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._appearance, fieldNumber: 10)
+      }
+      if !_storage._move.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._move, fieldNumber: 11)
+      }
+      if !_storage._selected.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._selected, fieldNumber: 12)
+      }
+      if !_storage._menuVisible.isEmpty {
+        try visitor.visitPackedBoolField(value: _storage._menuVisible, fieldNumber: 13)
+      }
+      if !_storage._subviewCount.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._subviewCount, fieldNumber: 14)
+      }
+      if !_storage._subviewNames.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._subviewNames, fieldNumber: 15)
+      }
+      if !_storage._hosts.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._hosts, fieldNumber: 16)
+      }
+      if !_storage._host.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._host, fieldNumber: 17)
+      }
+      if !_storage._propertiesOf.isEmpty {
+        try visitor.visitPackedUInt32Field(value: _storage._propertiesOf, fieldNumber: 18)
+      }
+      if !_storage._properties.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._properties, fieldNumber: 19)
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_CheckpointControllers, rhs: Containment_V1_CheckpointControllers) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._ids != rhs_storage._ids {return false}
+        if _storage._kinds != rhs_storage._kinds {return false}
+        if _storage._kind != rhs_storage._kind {return false}
+        if _storage._serial != rhs_storage._serial {return false}
+        if _storage._parent != rhs_storage._parent {return false}
+        if _storage._childCount != rhs_storage._childCount {return false}
+        if _storage._children != rhs_storage._children {return false}
+        if _storage._presenting != rhs_storage._presenting {return false}
+        if _storage._presented != rhs_storage._presented {return false}
+        if _storage._appearance != rhs_storage._appearance {return false}
+        if _storage._move != rhs_storage._move {return false}
+        if _storage._selected != rhs_storage._selected {return false}
+        if _storage._menuVisible != rhs_storage._menuVisible {return false}
+        if _storage._subviewCount != rhs_storage._subviewCount {return false}
+        if _storage._subviewNames != rhs_storage._subviewNames {return false}
+        if _storage._hosts != rhs_storage._hosts {return false}
+        if _storage._host != rhs_storage._host {return false}
+        if _storage._propertiesOf != rhs_storage._propertiesOf {return false}
+        if _storage._properties != rhs_storage._properties {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_CheckpointViews: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CheckpointViews"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}owner\0\u{1}name\0\u{1}frame\0\u{1}alpha\0\u{1}hidden\0\u{1}superview\0\u{3}subview_count\0\u{1}subviews\0\u{1}parties\0\u{3}frame_set_by\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6220,55 +6358,66 @@ nonisolated extension Containment_V1_CheckpointView: SwiftProtobuf.Message, Swif
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
-      case 2: try { try decoder.decodeSingularMessageField(value: &self._frame) }()
-      case 3: try { try decoder.decodeSingularDoubleField(value: &self.alpha) }()
-      case 4: try { try decoder.decodeSingularBoolField(value: &self.hidden) }()
-      case 5: try { try decoder.decodeSingularStringField(value: &self._superview) }()
-      case 6: try { try decoder.decodeRepeatedStringField(value: &self.subviews) }()
-      case 7: try { try decoder.decodeSingularStringField(value: &self._frameSetBy) }()
+      case 1: try { try decoder.decodeRepeatedUInt32Field(value: &self.owner) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeRepeatedDoubleField(value: &self.frame) }()
+      case 4: try { try decoder.decodeRepeatedDoubleField(value: &self.alpha) }()
+      case 5: try { try decoder.decodeRepeatedBoolField(value: &self.hidden) }()
+      case 6: try { try decoder.decodeRepeatedUInt32Field(value: &self.superview) }()
+      case 7: try { try decoder.decodeRepeatedUInt32Field(value: &self.subviewCount) }()
+      case 8: try { try decoder.decodeRepeatedUInt32Field(value: &self.subviews) }()
+      case 9: try { try decoder.decodeRepeatedStringField(value: &self.parties) }()
+      case 10: try { try decoder.decodeRepeatedUInt32Field(value: &self.frameSetBy) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.id.isEmpty {
-      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    if !self.owner.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.owner, fieldNumber: 1)
     }
-    try { if let v = self._frame {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
-    } }()
-    if self.alpha.bitPattern != 0 {
-      try visitor.visitSingularDoubleField(value: self.alpha, fieldNumber: 3)
+    if !self.name.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.name, fieldNumber: 2)
     }
-    if self.hidden != false {
-      try visitor.visitSingularBoolField(value: self.hidden, fieldNumber: 4)
+    if !self.frame.isEmpty {
+      try visitor.visitPackedDoubleField(value: self.frame, fieldNumber: 3)
     }
-    try { if let v = self._superview {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 5)
-    } }()
+    if !self.alpha.isEmpty {
+      try visitor.visitPackedDoubleField(value: self.alpha, fieldNumber: 4)
+    }
+    if !self.hidden.isEmpty {
+      try visitor.visitPackedBoolField(value: self.hidden, fieldNumber: 5)
+    }
+    if !self.superview.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.superview, fieldNumber: 6)
+    }
+    if !self.subviewCount.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.subviewCount, fieldNumber: 7)
+    }
     if !self.subviews.isEmpty {
-      try visitor.visitRepeatedStringField(value: self.subviews, fieldNumber: 6)
+      try visitor.visitPackedUInt32Field(value: self.subviews, fieldNumber: 8)
     }
-    try { if let v = self._frameSetBy {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 7)
-    } }()
+    if !self.parties.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.parties, fieldNumber: 9)
+    }
+    if !self.frameSetBy.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.frameSetBy, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Containment_V1_CheckpointView, rhs: Containment_V1_CheckpointView) -> Bool {
-    if lhs.id != rhs.id {return false}
-    if lhs._frame != rhs._frame {return false}
+  public static func ==(lhs: Containment_V1_CheckpointViews, rhs: Containment_V1_CheckpointViews) -> Bool {
+    if lhs.owner != rhs.owner {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.frame != rhs.frame {return false}
     if lhs.alpha != rhs.alpha {return false}
     if lhs.hidden != rhs.hidden {return false}
-    if lhs._superview != rhs._superview {return false}
+    if lhs.superview != rhs.superview {return false}
+    if lhs.subviewCount != rhs.subviewCount {return false}
     if lhs.subviews != rhs.subviews {return false}
-    if lhs._frameSetBy != rhs._frameSetBy {return false}
+    if lhs.parties != rhs.parties {return false}
+    if lhs.frameSetBy != rhs.frameSetBy {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -26,12 +26,12 @@ struct Checkpoint: Sendable {
             message.records = records
             message.timeUnixNanos = timeUnixNanos
             message.nextSerial = Int64(state.serialCounter)
-            message.controllers = state.controllers.values.sorted { $0.serial < $1.serial }.map { controller in
-                Containment_V1_CheckpointController(controller, host: hostOf[controller.id] ?? "")
-            }
-            message.views = state.views.values.sorted { $0.id.description < $1.id.description }.map {
-                Containment_V1_CheckpointView($0)
-            }
+            let controllers = state.controllers.values.sorted { $0.serial < $1.serial }
+            message.controllers = Containment_V1_CheckpointControllers(controllers, hostOf: hostOf)
+            message.views = Containment_V1_CheckpointViews(
+                state.views.values.sorted { $0.id.description < $1.id.description },
+                controllers: controllers
+            )
             message.windows = state.windows.values.sorted { $0.id < $1.id }.map { window in
                 .with {
                     $0.id = window.id.rawValue
@@ -80,18 +80,8 @@ struct Checkpoint: Sendable {
         lastCommandID = message.lastCommandID
         records = message.records
         timeUnixNanos = message.timeUnixNanos
-        var hostOf: [ControllerID: String] = [:]
-        hostOf.reserveCapacity(message.controllers.count)
-        var controllers: [Controller] = []
-        controllers.reserveCapacity(message.controllers.count)
-        for wire in message.controllers {
-            let controller = try wire.model()
-            controllers.append(controller)
-            if !wire.host.isEmpty { hostOf[controller.id] = wire.host }
-        }
-        var views: [View] = []
-        views.reserveCapacity(message.views.count)
-        for wire in message.views { views.append(try wire.model()) }
+        let (ids, controllers, hostOf) = try message.controllers.model()
+        let views = try message.views.model(owners: ids)
         var presentations: [ControllerID: Presentation] = [:]
         for wire in message.presentations {
             presentations[ControllerID(wire.presented)] = Presentation(
@@ -147,78 +137,5 @@ struct Checkpoint: Sendable {
         self.state = state
         self.hostOf = hostOf
         self.clients = clients
-    }
-}
-
-extension Containment_V1_CheckpointController {
-    init(_ controller: Controller, host: String) {
-        self.init()
-        id = controller.id.rawValue
-        kind = controller.kind.rawValue
-        properties = Containment_V1_Properties(controller.properties)
-        if let parent = controller.parent { self.parent = parent.rawValue }
-        children = controller.children.map(\.rawValue)
-        if let presenting = controller.presenting { self.presenting = presenting.rawValue }
-        if let presented = controller.presented { self.presented = presented.rawValue }
-        appearance = controller.appearance.rawValue
-        if case .willMove(let to) = controller.move {
-            moving = true
-            if let to { moveTo = to.rawValue }
-        }
-        if let selected = controller.selected { self.selected = selected.rawValue }
-        menuVisible = controller.menuVisible
-        subviewNames = controller.subviewNames
-        serial = Int64(controller.serial)
-        self.host = host
-    }
-
-    func model() throws(ContainmentError) -> Controller {
-        guard let appearance = AppearanceState(rawValue: appearance) else {
-            throw .malformed("Unknown appearance state \"\(self.appearance)\".")
-        }
-        return Controller(
-            restoring: ControllerID(id),
-            kind: Kind(kind),
-            properties: try properties.model(),
-            serial: Int(serial),
-            parent: hasParent ? ControllerID(parent) : nil,
-            children: children.map { ControllerID($0) },
-            presenting: hasPresenting ? ControllerID(presenting) : nil,
-            presented: hasPresented ? ControllerID(presented) : nil,
-            appearance: appearance,
-            move: moving ? .willMove(to: hasMoveTo ? ControllerID(moveTo) : nil) : .settled,
-            selected: hasSelected ? ControllerID(selected) : nil,
-            menuVisible: menuVisible,
-            subviewNames: subviewNames
-        )
-    }
-}
-
-extension Containment_V1_CheckpointView {
-    init(_ view: View) {
-        self.init()
-        id = view.id.description
-        frame = Containment_V1_Rect(view.frame)
-        alpha = view.alpha
-        hidden = view.hidden
-        if let superview = view.superview { self.superview = superview.description }
-        subviews = view.subviews.map(\.description)
-        if let party = view.frameSetBy { frameSetBy = party.description }
-    }
-
-    func model() throws(ContainmentError) -> View {
-        func parse(_ text: String) throws(ContainmentError) -> ViewID {
-            guard let view = ViewID(parsing: text) else { throw .malformed("\"\(text)\" is not a view.") }
-            return view
-        }
-        return View(
-            restoring: try parse(id),
-            frame: frame.model,
-            alpha: alpha,
-            hidden: hidden,
-            superview: hasSuperview ? try parse(superview) : nil,
-            subviews: try subviews.map { text throws(ContainmentError) in try parse(text) },
-            frameSetBy: hasFrameSetBy ? Party(parsing: frameSetBy) : nil
-        )
     }
 }

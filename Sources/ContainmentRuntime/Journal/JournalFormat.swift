@@ -83,6 +83,10 @@ public struct JournalScan: Sendable {
     }
 
     public var records: [Located] = []
+    /// When set, records are handed to it in chunks as they are read instead of kept in ``records`` (see
+    /// ``JournalStream``).
+    var sink: (@Sendable ([Located]) -> Void)?
+    static let chunk = 4_096
     public var segments: [Int] = []
     /// Bytes of the last segment up to the end of its last whole record.
     public var endOffset = 0
@@ -93,7 +97,22 @@ public struct JournalScan: Sendable {
     /// Reads every segment of `directory` from segment `first` on. A record that fails its checksum, or is cut short,
     /// is a torn tail when nothing but it follows in the last segment, and damage (thrown) anywhere else.
     public static func read(directory: String, from first: Int = 0) throws(JournalDamage) -> JournalScan {
+        try read(directory: directory, from: first, sink: nil)
+    }
+
+    static func read(
+        directory: String,
+        from first: Int,
+        sink: (@Sendable ([Located]) -> Void)?
+    ) throws(JournalDamage) -> JournalScan {
         var scan = JournalScan()
+        scan.sink = sink
+        defer {
+            if let sink, !scan.records.isEmpty {
+                sink(scan.records)
+                scan.records.removeAll()
+            }
+        }
         let numbers = JournalFormat.segments(in: directory).filter { $0 >= first }
         scan.segments = numbers
         for (position, number) in numbers.enumerated() {
@@ -184,6 +203,10 @@ public struct JournalScan: Sendable {
                 )
             }
             records.append(Located(record: record, segment: number, offset: offset))
+            if let sink, records.count >= Self.chunk {
+                sink(records)
+                records.removeAll(keepingCapacity: true)
+            }
             offset = end
         }
         endOffset = data.count

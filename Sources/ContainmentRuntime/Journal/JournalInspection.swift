@@ -51,7 +51,7 @@ public struct JournalInspection: Sendable {
         var state = start.map(JournalReplay.init) ?? JournalReplay()
         for located in records {
             do {
-                _ = try state.apply(located.record)
+                _ = try state.advance(located.record)
             } catch {
                 damage = JournalDamage(
                     path: directory + "/" + JournalFormat.segmentName(located.segment),

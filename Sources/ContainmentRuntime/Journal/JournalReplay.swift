@@ -38,6 +38,28 @@ public struct JournalReplay: Sendable {
     /// Applies one record: the events it publishes, numbered from its `firstSeq`. Throws when the model refuses it or
     /// gives another number of events than the supervisor published.
     public mutating func apply(_ record: Containment_V1_JournalRecord) throws(Mismatch) -> [WireEvent] {
+        let events = try advance(record)
+        guard !events.isEmpty else { return [] }
+        let creations = record.commands.compactMap { wire -> (ControllerID, String)? in
+            guard case .create(let create)? = wire.kind, !create.host.isEmpty else { return nil }
+            return (ControllerID(create.id), create.host)
+        }
+        return events.enumerated().map { offset, event in
+            var host = ""
+            if case .controllerCreated(let id, _) = event { host = creations.last { $0.0 == id }?.1 ?? "" }
+            return WireEvent(
+                event,
+                seq: record.firstSeq + UInt64(offset),
+                timeUnixNanos: record.timeUnixNanos,
+                commandID: record.commandID,
+                host: host,
+                epoch: epoch
+            )
+        }
+    }
+
+    /// Applies one record without stamping its events for the wire (recovery of a record no client waits on).
+    public mutating func advance(_ record: Containment_V1_JournalRecord) throws(Mismatch) -> [Event] {
         lastCommandID = max(lastCommandID, record.commandID)
         if record.eventCount > 0 { lastSeq = max(lastSeq, record.firstSeq + UInt64(record.eventCount) - 1) }
         if record.epoch != 0 { epoch = record.epoch }
@@ -68,19 +90,8 @@ public struct JournalReplay: Sendable {
                 hostOf[ControllerID(create.id)] = create.host
             }
         }
-        let wires = events.enumerated().map { offset, event in
-            let host = event.name == "controllerCreated" ? event.controller.flatMap { hostOf[$0] } ?? "" : ""
-            return WireEvent(
-                event,
-                seq: record.firstSeq + UInt64(offset),
-                timeUnixNanos: record.timeUnixNanos,
-                commandID: record.commandID,
-                host: host,
-                epoch: epoch
-            )
-        }
         for case .controllerDestroyed(let id) in events { hostOf[id] = nil }
-        return wires
+        return events
     }
 
     /// What the model answers at this point to commands that were rejected: the error with the index of the failing

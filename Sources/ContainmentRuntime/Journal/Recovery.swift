@@ -49,7 +49,21 @@ struct Recovery {
             recovery.checkpoint = checkpoint.nextSegment
             recovery.checkpointRecords = Int(checkpoint.records)
         }
-        let scan = try JournalScan.read(directory: directory, from: start.firstSegment)
+        var replayed = 0
+        let scan = try JournalStream.read(directory: directory, from: start.firstSegment) { chunk in
+            for located in chunk {
+                do {
+                    try recovery.apply(located.record)
+                } catch {
+                    throw JournalDamage(
+                        path: directory + "/" + JournalFormat.segmentName(located.segment),
+                        offset: located.offset,
+                        reason: "the record does not replay through the model: \(error)"
+                    )
+                }
+            }
+            replayed += chunk.count
+        }
         if let torn = scan.tornTail {
             logger.warning(
                 "journal: cut a torn last record (an append the supervisor died in; it was never acknowledged)",
@@ -60,18 +74,7 @@ struct Recovery {
             )
         }
         recovery.tornTail = scan.tornTail
-        for located in scan.records {
-            do {
-                try recovery.apply(located.record)
-            } catch {
-                throw JournalDamage(
-                    path: directory + "/" + JournalFormat.segmentName(located.segment),
-                    offset: located.offset,
-                    reason: "the record does not replay through the model: \(error)"
-                )
-            }
-        }
-        recovery.records = scan.records.count
+        recovery.records = replayed
         recovery.segment = scan.segments.last ?? 1
         recovery.endOffset = scan.segments.isEmpty ? 0 : scan.endOffset
         return recovery
@@ -87,9 +90,12 @@ struct Recovery {
 
     /// Replays one record, remembering the answer its client got.
     mutating func apply(_ record: Containment_V1_JournalRecord) throws(JournalReplay.Mismatch) {
-        let events = try replay.apply(record)
         if !record.commands.isEmpty { commandRecords += 1 }
-        guard !record.clientID.isEmpty else { return }
+        guard !record.clientID.isEmpty else {
+            _ = try replay.advance(record)
+            return
+        }
+        let events = try replay.apply(record)
         let answer: [UInt8] =
             record.hasRejection
             ? ServerMessage.with {

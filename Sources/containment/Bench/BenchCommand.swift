@@ -1,6 +1,7 @@
 import ArgumentParser
 import ContainmentBus
 import ContainmentLoad
+import ContainmentRuntime
 import Foundation
 import ZeroMQ
 
@@ -29,13 +30,18 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Creations per batch.") var batch = 100
     @Option(help: "set_alpha commands (each one event) per request while event delivery is measured (even).")
     var eventsPerRequest = 16
+    @Option(help: "Events in the journal recovered (default 1000000; quick 50000).") var recoveryEvents: Int?
+    @Option(help: "Controllers in the checkpoint recovered (default 1000000; quick 50000).")
+    var recoveryControllers: Int?
+    @Flag(help: "Only the durability figures: recovery, and each journalSync mode.") var durabilityOnly = false
     @Flag(help: "Keep the working directory (peer logs, reports).") var keep = false
 
     func validate() throws {
         for (name, value) in [
             ("--round-trips", roundTrips), ("--pub-sub-messages", pubSubMessages), ("--model-commands", modelCommands),
             ("--controllers", controllers), ("--hosts", hosts), ("--clients", clients), ("--window", window),
-            ("--batch", batch), ("--events-per-request", eventsPerRequest),
+            ("--batch", batch), ("--events-per-request", eventsPerRequest), ("--recovery-events", recoveryEvents),
+            ("--recovery-controllers", recoveryControllers),
         ] where (value ?? 1) < 1 {
             throw ValidationError("\(name) must be at least 1")
         }
@@ -56,6 +62,8 @@ struct BenchCommand: ParsableCommand {
             hosts: hosts ?? (quick ? 4 : 16),
             batch: batch,
             eventsPerRequest: eventsPerRequest,
+            recoveryEvents: recoveryEvents ?? (quick ? 50_000 : 1_000_000),
+            recoveryControllers: recoveryControllers ?? (quick ? 50_000 : 1_000_000),
             requestBytes: BenchMessages.request(client: 0, sequence: 0).count,
             replyBytes: BenchMessages.reply.count,
             eventTopicBytes: BenchMessages.eventTopic.count,
@@ -70,11 +78,24 @@ struct BenchCommand: ParsableCommand {
         let runner = BenchRunner(settings: settings, directory: directory, context: try Context()) { step in
             if !json { FileHandle.standardError.write(Data("bench: \(step)\n".utf8)) }
         }
+        if durabilityOnly {
+            let durability = try runner.durability()
+            if json { try printJSON(durability) } else { print(BenchReport.durabilityTable(durability, settings)) }
+            return
+        }
         runner.progress("the model alone")
         let model = ModelFigure.measure(count: settings.modelCommands)
         let (raw, runtime) = try runner.commands()
         let creation = try runner.creation()
-        let report = BenchReport(settings: settings, model: model, raw: raw, runtime: runtime, creation: creation)
+        let durability = try runner.durability()
+        let report = BenchReport(
+            settings: settings,
+            model: model,
+            raw: raw,
+            runtime: runtime,
+            creation: creation,
+            durability: durability
+        )
         if json {
             try printJSON(report)
         } else {
@@ -96,6 +117,7 @@ struct BenchReport: Codable, Sendable {
     var raw: RawFigures
     var runtime: RuntimeFigures
     var creation: CreationFigure
+    var durability: DurabilityFigures
     var ratios: [String: Double]
     var targets: [Target]
 
@@ -104,13 +126,15 @@ struct BenchReport: Codable, Sendable {
         model: ModelFigure,
         raw: RawFigures,
         runtime: RuntimeFigures,
-        creation: CreationFigure
+        creation: CreationFigure,
+        durability: DurabilityFigures
     ) {
         self.settings = settings
         self.model = model
         self.raw = raw
         self.runtime = runtime
         self.creation = creation
+        self.durability = durability
         func ratio(_ value: Double, _ baseline: Double) -> Double { baseline > 0 ? value / baseline : 0 }
         ratios = [
             "roundTripP50": ratio(runtime.roundTrip.p50, raw.roundTrip.p50),
@@ -169,6 +193,17 @@ struct BenchReport: Codable, Sendable {
                 value: Self.bytes(creation.hostBytesPerController),
                 met: creation.hostBytesPerController <= 2048
             ),
+            Target(
+                target: "recovery of 1,000,000 journaled events ≤ 2 s",
+                value: Self.recovery(durability.journalRecovery, of: "events"),
+                met: durability.journalRecovery.events >= 1_000_000 && durability.journalRecovery.seconds <= 2
+            ),
+            Target(
+                target: "recovery of a 1,000,000-controller checkpoint ≤ 2 s",
+                value: Self.recovery(durability.checkpointRecovery, of: "controllers"),
+                met: durability.checkpointRecovery.controllers >= 1_000_000
+                    && durability.checkpointRecovery.seconds <= 2
+            ),
         ]
     }
 
@@ -209,15 +244,7 @@ struct BenchReport: Codable, Sendable {
             ["memory per controller, supervisor", Self.bytes(creation.supervisorBytesPerController), "", ""],
             ["memory per controller, host", Self.bytes(creation.hostBytesPerController), "", ""],
         ]
-        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        func line(_ row: [String]) -> String {
-            row.enumerated().map { column, text in
-                let pad = String(repeating: " ", count: widths[column] - text.count)
-                return column == 0 ? text + pad : pad + text
-            }.joined(separator: "   ")
-        }
-        var lines = rows.map(line)
-        lines.insert(String(repeating: "-", count: lines[0].count), at: 1)
+        var lines = Self.aligned(rows + Self.durabilityRows(durability, settings))
         lines.append("")
         lines.append(
             "messages: request \(settings.requestBytes) B, reply \(settings.replyBytes) B, event "
@@ -233,6 +260,56 @@ struct BenchReport: Codable, Sendable {
             )
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Rows of a table, columns aligned (the first to the left), a rule under the first row.
+    static func aligned(_ rows: [[String]]) -> [String] {
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        func line(_ row: [String]) -> String {
+            row.enumerated().map { column, text in
+                let pad = String(repeating: " ", count: widths[column] - text.count)
+                return column == 0 ? text + pad : pad + text
+            }.joined(separator: "   ")
+        }
+        var lines = rows.map(line)
+        lines.insert(String(repeating: "-", count: lines[0].count), at: 1)
+        return lines
+    }
+
+    /// The durability rows: recovery times, then each `journalSync` mode's round trip and pipelined figures.
+    static func durabilityRows(_ durability: DurabilityFigures, _ settings: BenchSettings) -> [[String]] {
+        var rows: [[String]] = [
+            [
+                "recover a journal of \(count(Double(durability.journalRecovery.events))) events",
+                String(format: "%.2f s", durability.journalRecovery.seconds),
+                "\(count(Double(durability.journalRecovery.bytes / 1_048_576))) MiB", "",
+            ],
+            [
+                "recover a checkpoint of \(count(Double(durability.checkpointRecovery.controllers))) controllers",
+                String(format: "%.2f s", durability.checkpointRecovery.seconds),
+                "\(count(Double(durability.checkpointRecovery.bytes / 1_048_576))) MiB", "",
+            ],
+        ]
+        for mode in durability.syncModes {
+            rows.append([
+                "journalSync \(mode.mode): round trip p50 / p99",
+                "\(micros(mode.roundTrip.p50)) / \(micros(mode.roundTrip.p99))", "", "",
+            ])
+            rows.append([
+                "journalSync \(mode.mode): pipelined \(settings.clients)×\(settings.window), replies/s",
+                count(mode.pipelinedPerSecond), "", "",
+            ])
+        }
+        return rows
+    }
+
+    static func durabilityTable(_ durability: DurabilityFigures, _ settings: BenchSettings) -> String {
+        aligned([["figure", "Containment", "size", ""]] + durabilityRows(durability, settings)).joined(separator: "\n")
+    }
+
+    static func recovery(_ figure: RecoveryBenchmark.Figure, of what: String) -> String {
+        let amount = what == "events" ? Double(figure.events) : Double(figure.controllers)
+        return String(format: "%.2f s", figure.seconds) + " for \(count(amount)) \(what)"
     }
 
     static func count(_ value: Double) -> String {

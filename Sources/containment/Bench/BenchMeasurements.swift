@@ -98,6 +98,8 @@ struct BenchSettings: Codable, Sendable {
     var hosts: Int
     var batch: Int
     var eventsPerRequest: Int
+    var recoveryEvents: Int
+    var recoveryControllers: Int
     var requestBytes: Int
     var replyBytes: Int
     var eventTopicBytes: Int
@@ -175,13 +177,7 @@ struct BenchRunner {
         }
         let endpoint = runtime.config.commandEndpoint
         let client = try CommandClient(context: context, endpoint: endpoint, timeout: .seconds(30))
-        for index in 0..<settings.clients {
-            let id = ControllerID(BenchMessages.controller(index))
-            _ = try client.submit([
-                WireCommand(.system(.create(id, kind: .content)), host: "h0"),
-                WireCommand(Request(.loadView(id), by: .natural)),
-            ])
-        }
+        try prepareClients(endpoint: endpoint)
 
         progress("round trips, raw and Containment alternating")
         let rawTrips = try RoundTrips(context: context, endpoint: echoEndpoint)

@@ -1,0 +1,126 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+import Logging
+
+/// `containment bench`'s recovery figures: a journal of many events, or a checkpoint of many controllers, written
+/// into a directory, then recovered exactly as a starting supervisor recovers it (``Recovery``), timed.
+public enum RecoveryBenchmark {
+    /// One recovery: what was recovered, from how many bytes, how long it took.
+    public struct Figure: Codable, Sendable {
+        public var records: Int
+        public var events: UInt64
+        public var controllers: Int
+        public var bytes: Int
+        public var seconds: Double
+    }
+
+    /// Writes a journal of at least `events` events into `directory` (segment files only): `controllers` content
+    /// controllers created and their views loaded, 100 per record, then records of one `set_alpha` each (one event
+    /// each), alternating 0.25 and 0.75 over the controllers, as `bench`'s pipelined clients send them.
+    public static func writeJournal(events: Int, controllers: Int = 1_000, directory: String) throws {
+        let writer = try JournalWriter(
+            directory: directory,
+            segment: 1,
+            size: 0,
+            sync: .none,
+            syncInterval: .seconds(1),
+            segmentBytes: 64 << 20
+        )
+        var state = ContainmentState()
+        var seq: UInt64 = 0
+        var commandID: UInt64 = 0
+        func append(_ requests: [Request]) throws {
+            let produced = try state.apply(batch: requests)
+            commandID += 1
+            let record = Containment_V1_JournalRecord.with {
+                $0.commandID = commandID
+                $0.timeUnixNanos = 1
+                $0.commands = requests.map { request in
+                    var wire = WireCommand(request, host: "h0")
+                    if request.by == .natural { wire.by = "" }
+                    return wire
+                }
+                $0.firstSeq = seq + 1
+                $0.eventCount = UInt32(produced.count)
+            }
+            seq += UInt64(produced.count)
+            try writer.append(serialized: record.bytes)
+        }
+        try writer.append(serialized: Containment_V1_JournalRecord.with { $0.epoch = 1 }.bytes)
+        let ids = (0..<controllers).map { ControllerID("r\($0)") }
+        for start in stride(from: 0, to: ids.count, by: 100) {
+            let slice = ids[start..<min(start + 100, ids.count)]
+            try append(slice.map { .system(.create($0, kind: .content)) })
+            try append(slice.map { Request(.loadView($0), by: .natural) })
+        }
+        var step = 0
+        while seq < UInt64(events) {
+            let id = ids[step % ids.count]
+            let alpha = (step / ids.count).isMultiple(of: 2) ? 0.25 : 0.75
+            try append([Request(.setAlpha(.root(id), alpha), by: .natural)])
+            step += 1
+        }
+        writer.finish()
+    }
+
+    /// Writes a checkpoint of `controllers` content controllers (every tenth with its view loaded) into
+    /// `directory`, and the empty segment recovery replays after it.
+    public static func writeCheckpoint(controllers: Int, directory: String) throws {
+        var state = ContainmentState()
+        var hostOf: [ControllerID: String] = [:]
+        hostOf.reserveCapacity(controllers)
+        let ids = (0..<controllers).map { ControllerID("r\($0)") }
+        for start in stride(from: 0, to: ids.count, by: 1_000) {
+            let slice = ids[start..<min(start + 1_000, ids.count)]
+            _ = try state.apply(batch: slice.map { .system(.create($0, kind: .content)) })
+            _ = try state.apply(
+                batch: slice.filter { $0.rawValue.hasSuffix("0") }.map { Request(.loadView($0), by: .natural) }
+            )
+            for id in slice { hostOf[id] = "h\(id.rawValue.count % 16)" }
+        }
+        let writer = try JournalWriter(
+            directory: directory,
+            segment: 2,
+            size: 0,
+            sync: .none,
+            syncInterval: .seconds(1),
+            segmentBytes: 64 << 20
+        )
+        writer.finish()
+        _ = try CheckpointFile.write(
+            Checkpoint(
+                nextSegment: 2,
+                epoch: 1,
+                lastSeq: UInt64(controllers),
+                lastCommandID: UInt64(controllers / 1_000),
+                records: UInt64(controllers / 1_000),
+                state: state,
+                hostOf: hostOf,
+                clients: ClientReplies(window: 64, clients: 4_096)
+            ),
+            directory: directory
+        )
+    }
+
+    /// Recovers the journal in `directory` as a starting supervisor does, timed.
+    public static func recover(directory: String) throws -> Figure {
+        var config = RuntimeConfig(runDirectory: directory)
+        config.journalPath = directory
+        let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+        let bytes = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).reduce(0) {
+            $0 + ((try? FileManager.default.attributesOfItem(atPath: directory + "/" + $1)[.size] as? Int) ?? 0)
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let recovery = try Recovery.run(config: config, logger: logger)
+        let took = clock.now - started
+        return Figure(
+            records: recovery.checkpointRecords + recovery.records,
+            events: recovery.replay.lastSeq,
+            controllers: recovery.replay.state.controllers.count,
+            bytes: bytes,
+            seconds: Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+        )
+    }
+}

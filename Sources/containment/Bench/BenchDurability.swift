@@ -1,0 +1,83 @@
+import ContainmentBus
+import ContainmentLoad
+import ContainmentModel
+import ContainmentRuntime
+import Foundation
+import ZeroMQ
+
+/// What durability costs (docs/BENCH.md, "Durability"): recovery from a long journal and from a large checkpoint, and
+/// the round trip and pipelined figures under each `journalSync` mode.
+struct DurabilityFigures: Codable, Sendable {
+    /// Round trips and pipelined commands through a supervisor whose journal is synced per `mode`.
+    struct SyncMode: Codable, Sendable {
+        var mode: String
+        var roundTrip: Latency
+        var pipelinedPerSecond: Double
+    }
+
+    var journalRecovery: RecoveryBenchmark.Figure
+    var checkpointRecovery: RecoveryBenchmark.Figure
+    var syncModes: [SyncMode]
+}
+
+extension BenchRunner {
+    /// Recovery of `settings.recoveryEvents` events from segments alone and of `settings.recoveryControllers`
+    /// controllers from a checkpoint; then one supervisor per `journalSync` mode, each measured alike.
+    func durability() throws -> DurabilityFigures {
+        progress("recovery: writing a journal of \(settings.recoveryEvents) events")
+        let journal = directory + "/recovery-journal"
+        try RecoveryBenchmark.writeJournal(events: settings.recoveryEvents, directory: journal)
+        progress("recovery: recovering it")
+        let journalRecovery = try RecoveryBenchmark.recover(directory: journal)
+        try? FileManager.default.removeItem(atPath: journal)
+
+        progress("recovery: writing a checkpoint of \(settings.recoveryControllers) controllers")
+        let checkpoint = directory + "/recovery-checkpoint"
+        try RecoveryBenchmark.writeCheckpoint(controllers: settings.recoveryControllers, directory: checkpoint)
+        progress("recovery: recovering it")
+        let checkpointRecovery = try RecoveryBenchmark.recover(directory: checkpoint)
+        try? FileManager.default.removeItem(atPath: checkpoint)
+
+        var modes: [DurabilityFigures.SyncMode] = []
+        for mode in JournalSync.allCases {
+            progress("journalSync \(mode.rawValue): round trips and pipelined requests")
+            modes.append(try syncMode(mode))
+        }
+        return DurabilityFigures(
+            journalRecovery: journalRecovery,
+            checkpointRecovery: checkpointRecovery,
+            syncModes: modes
+        )
+    }
+
+    /// A quarter of the round trips and half the pipelined time of the main figures, through a fresh supervisor.
+    private func syncMode(_ mode: JournalSync) throws -> DurabilityFigures.SyncMode {
+        let runtime = try LocalRuntime(hosts: 1, settings: "requestTimeoutMs: 30000\njournalSync: \(mode.rawValue)\n")
+        defer { runtime.stop() }
+        let endpoint = runtime.config.commandEndpoint
+        try prepareClients(endpoint: endpoint)
+        let trips = try RoundTrips(context: context, endpoint: endpoint)
+        let count = max(100, settings.roundTrips / 4)
+        try trips.run(count / 10, record: false)
+        try trips.run(count, record: true)
+        let pipelined = try Pipeline(endpoint: endpoint, clients: settings.clients, window: settings.window).run(
+            context: context,
+            .duration(.milliseconds(Int64(settings.seconds * 500)), warmup: .milliseconds(200)),
+            request: BenchMessages.request,
+            accepted: BenchMessages.isAccepted
+        )
+        return .init(mode: mode.rawValue, roundTrip: Latency(trips.histogram), pipelinedPerSecond: pipelined.perSecond)
+    }
+
+    /// Creates each client's controller (`b0`, `b1`, …) with its view loaded, so its `set_alpha` is accepted.
+    func prepareClients(endpoint: String) throws {
+        let client = try CommandClient(context: context, endpoint: endpoint, timeout: .seconds(30))
+        for index in 0..<settings.clients {
+            let id = ControllerID(BenchMessages.controller(index))
+            _ = try client.submit([
+                WireCommand(.system(.create(id, kind: .content)), host: "h0"),
+                WireCommand(Request(.loadView(id), by: .natural)),
+            ])
+        }
+    }
+}
