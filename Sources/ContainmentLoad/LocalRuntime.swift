@@ -11,6 +11,9 @@ public final class LocalRuntime {
     private(set) var supervisor: Process
     private(set) var hosts: [String: Process] = [:]
     private let keep: Bool
+    private let environment: [String: String]
+    /// Supervisors killed and started again (``restartSupervisor()``).
+    public private(set) var supervisorRestarts = 0
 
     /// The path of this very executable, so the daemons run the same build.
     public static var executable: String {
@@ -32,8 +35,9 @@ public final class LocalRuntime {
         config = try RuntimeConfig.load(from: configPath, environment: environment)
         hostNames = (0..<count).map { "h\($0)" }
         self.keep = keep
+        self.environment = environment
         supervisor = try Self.spawn(
-            ["supervisor", "--pid-file", run + "/supervisor.pid", "--log-level", "warning"],
+            Self.supervisorArguments(run),
             log: run + "/logs/supervisor.log",
             environment: environment
         )
@@ -52,11 +56,32 @@ public final class LocalRuntime {
         }
     }
 
+    private static func supervisorArguments(_ run: String) -> [String] {
+        ["supervisor", "--pid-file", run + "/supervisor.pid", "--log-level", "warning"]
+    }
+
+    /// Kills the supervisor with SIGKILL (no clean stop: the worst moment is whatever moment it is) and starts a new
+    /// one on the same run directory, as `scripts/up.sh` would; returns at once (the new one recovers the journal
+    /// while clients resend).
+    public func restartSupervisor() throws {
+        kill(supervisor.processIdentifier, SIGKILL)
+        supervisor.waitUntilExit()
+        supervisorRestarts += 1
+        supervisor = try Self.spawn(
+            Self.supervisorArguments(config.runDirectory),
+            log: logs + "/supervisor.log",
+            environment: environment
+        )
+    }
+
+    /// Starts a daemon, its output appended to `log`.
     private static func spawn(_ arguments: [String], log: String, environment: [String: String]) throws -> Process {
-        guard FileManager.default.createFile(atPath: log, contents: nil) else {
+        guard FileManager.default.fileExists(atPath: log) || FileManager.default.createFile(atPath: log, contents: nil)
+        else {
             throw LoadError("cannot create \(log)")
         }
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try output.seekToEnd()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

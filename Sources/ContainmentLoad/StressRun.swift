@@ -78,15 +78,28 @@ public struct StressRun {
         let seen = collectors.map { $0.finish() }
         command.note("checking \(finalSeq - checkFrom + 1) events against the model")
         let records = try JournalReplay.records(at: config.journalPath)
-        var verifier = StressVerifier(checkFrom: checkFrom, finalSeq: finalSeq, reference: seen[0])
+        let restarts = local?.supervisorRestarts ?? 0
+        var verifier = StressVerifier(
+            checkFrom: checkFrom,
+            finalSeq: finalSeq,
+            reference: seen[0],
+            restarts: restarts > 0
+        )
         verifier.run(records: records, operations: results.flatMap(\.operations))
         var checks = verifier.checks(records: records.count { !$0.commands.isEmpty })
         checks.append(verifier.compare(snapshot))
-        checks.append(Self.subscriberCheck(seen, from: checkFrom, to: finalSeq))
+        checks.append(Self.subscriberCheck(seen, from: checkFrom, to: finalSeq, restarts: restarts))
+        checks.append(Self.exactlyOnceCheck(records: records, results: results, restarts: restarts))
         checks.append(Self.predictionCheck(results))
         checks.append(callbackCheck(control, expected: verifier.expectedDigests, hostOf: verifier.replay.hostOf))
-        let last = daemons.map { ProcessSample(name: $0.name, pid: $0.pid) }
-        checks.append(Self.healthCheck(start: first, warm: warm, end: last))
+        // The daemons now, by the processes started (a killed supervisor's successor in its place); attached: the
+        // very processes of the start, so one that died is seen dead.
+        let last = (local != nil ? try self.daemons(control) : daemons).map {
+            ProcessSample(name: $0.name, pid: $0.pid)
+        }
+        checks.append(
+            Self.healthCheck(start: first, warm: warm, end: last, restarted: restarts > 0 ? ["supervisor"] : [])
+        )
         if let local {
             let stopped = local.stop()
             checks.append(
@@ -187,7 +200,19 @@ public struct StressRun {
         var lastPrint = start
         var warm: [ProcessSample]?
         let total = command.ops.map(Double.init) ?? command.duration
+        let killEvery = command.killSupervisorEvery.map { Duration.milliseconds(Int64($0 * 1_000)) }
+        var lastKill = start
         while group.wait(timeout: .now() + 0.25) == .timedOut {
+            if let local, let killEvery, clock.now - lastKill >= killEvery, !progress.stopping {
+                lastKill = clock.now
+                do {
+                    try local.restartSupervisor()
+                    command.note("killed the supervisor (SIGKILL) and started it again (\(local.supervisorRestarts))")
+                } catch {
+                    failure.withLock { $0 = "restarting the supervisor: \(error)" }
+                    progress.requestStop()
+                }
+            }
             let elapsed = Double((clock.now - start).nanoseconds) / 1e9
             let done = command.ops == nil ? elapsed : Double(progress.done)
             if warm == nil, done >= total / 4 { warm = daemons.map { ProcessSample(name: $0.name, pid: $0.pid) } }

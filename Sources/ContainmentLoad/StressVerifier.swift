@@ -29,11 +29,42 @@ struct StressVerifier {
     private var replies = Tally(name: "every reply = the model's answer at its point")
     private var history = Tally(name: "R2 and the appearance machine, from the events")
     private var replayedRecords = 0
+    /// The supervisor was killed and restarted during the run: the reference subscriber may have lost events across a
+    /// restart (PUB/SUB drops what a killed publisher had not sent, and what the new one published before the SUB
+    /// reconnected) — only the last events of an epoch or the first of the next, which ``run`` checks.
+    let restarts: Bool
+    /// Events the reference did not see (seq, epoch), and the seqs it saw per epoch.
+    private var lost: [(seq: UInt64, epoch: UInt64)] = []
+    private var seenRange: [UInt64: ClosedRange<UInt64>] = [:]
+    /// Events lost across restarts (none lost otherwise).
+    private(set) var lostAcrossRestarts = 0
 
-    init(checkFrom: UInt64, finalSeq: UInt64, reference: EventCollector.Seen) {
+    init(checkFrom: UInt64, finalSeq: UInt64, reference: EventCollector.Seen, restarts: Bool = false) {
         self.checkFrom = checkFrom
         self.finalSeq = finalSeq
         self.reference = reference
+        self.restarts = restarts
+    }
+
+    /// The reference's event `seq` of `epoch`: `nil` when it did not see it (noted as lost when allowed).
+    private mutating func published(_ seq: UInt64, epoch: UInt64) -> [UInt8]? {
+        guard let payload = reference.payload(seq) else {
+            if restarts { lost.append((seq, epoch)) }
+            return nil
+        }
+        seenRange[epoch] = seenRange[epoch].map { min($0.lowerBound, seq)...max($0.upperBound, seq) } ?? seq...seq
+        return payload
+    }
+
+    /// Lost events must lie outside the seqs the reference saw of their epoch: before its first or after its last.
+    private mutating func judgeLost() {
+        for (seq, epoch) in lost {
+            if let range = seenRange[epoch], range.contains(seq) {
+                events.fail("event \(seq) of epoch \(epoch) was lost inside the epoch, not across a restart")
+            } else {
+                lostAcrossRestarts += 1
+            }
+        }
     }
 
     struct Tally {
@@ -72,7 +103,14 @@ struct StressVerifier {
         var next = rejected.startIndex
         for record in records {
             guard !record.commands.isEmpty else {
-                // A start, a rejection or host events: the replay counts their seqs and epoch; nothing to judge.
+                // A start, a rejection or host events: the replay counts their seqs and epoch; nothing to judge. The
+                // rejections before a start are judged first: their ruleViolations carry the previous epoch.
+                if record.epoch != 0 {
+                    while next < rejected.endIndex, rejected[next].seq <= replay.lastSeq {
+                        judgeRejected(rejected[next].operation, at: rejected[next].seq)
+                        next += 1
+                    }
+                }
                 _ = try? replay.apply(record)
                 continue
             }
@@ -90,6 +128,7 @@ struct StressVerifier {
             replies.checked += 1
             replies.fail("command \(commandID) was accepted but is not in the journal")
         }
+        judgeLost()
     }
 
     private mutating func replayRecord(_ record: Containment_V1_JournalRecord, client: StressOperation?) -> Bool {
@@ -103,8 +142,12 @@ struct StressVerifier {
         replayedRecords += 1
         for wire in wires where wire.seq >= checkFrom {
             events.checked += 1
-            guard let published = reference.payload(wire.seq) else {
-                events.fail("event \(wire.seq) (\(wire.name)) was not seen by the reference subscriber")
+            guard let published = published(wire.seq, epoch: wire.epoch) else {
+                if restarts {
+                    events.checked -= 1  // judged by `judgeLost`, not compared
+                } else {
+                    events.fail("event \(wire.seq) (\(wire.name)) was not seen by the reference subscriber")
+                }
                 continue
             }
             if published != wire.bytes {
@@ -166,8 +209,16 @@ struct StressVerifier {
         }
         guard seq >= checkFrom, let violation else { return }
         events.checked += 1
-        guard let published = reference.payload(seq), var expected = try? WireEvent.decode(published) else {
-            events.fail("ruleViolation \(seq) was not seen by the reference subscriber")
+        guard let published = published(seq, epoch: replay.epoch) else {
+            if restarts {
+                events.checked -= 1  // judged by `judgeLost`, not compared
+            } else {
+                events.fail("ruleViolation \(seq) was not seen by the reference subscriber")
+            }
+            return
+        }
+        guard var expected = try? WireEvent.decode(published) else {
+            events.fail("ruleViolation \(seq) does not decode")
             return
         }
         let time = expected.timeUnixNanos
@@ -205,6 +256,7 @@ struct StressVerifier {
     /// The replay's own checks, after ``run(records:operations:)``.
     func checks(records: Int) -> [StressCheck] {
         var replayed = events.check("events compared byte for byte (seq \(checkFrom)…\(finalSeq))")
+        if restarts { replayed.detail += "; \(lostAcrossRestarts) lost to the reference across supervisor restarts" }
         if replayedRecords < records {
             replayed.passed = false
             replayed.detail += "; only \(replayedRecords) of \(records) records replayed"

@@ -33,6 +33,8 @@ final class HostLoop {
     private var lastBeat: ContinuousClock.Instant
     private var lastHello: ContinuousClock.Instant?
     private var registered = false
+    /// The highest seq delivered to this host so far (told in every Hello).
+    private var lastDelivered: UInt64 = 0
     /// How long to wait for a welcome before saying hello again: doubles up to 8 heartbeat intervals.
     private var helloBackoff: Duration
 
@@ -100,6 +102,7 @@ final class HostLoop {
                     $0.host = name
                     $0.pid = getpid()
                     $0.protocolVersion = protocolVersion
+                    $0.lastSeq = lastDelivered
                 }
             }
         )
@@ -155,6 +158,7 @@ final class HostLoop {
             )
             jobs.yield(.adopt(welcome.controllers))
         case .delivery(let delivery):
+            for event in delivery.events where event.seq > lastDelivered { lastDelivered = event.seq }
             jobs.yield(.deliver(delivery.events))
         case .inspect(let request):
             jobs.yield(.inspect(requestID: message.requestID, controller: ControllerID(request.controller)))

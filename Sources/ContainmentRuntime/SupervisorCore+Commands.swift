@@ -145,9 +145,14 @@ extension SupervisorCore {
         if let host { hostLoad[host, default: 0] += 1 }
     }
 
-    /// The connected host running the fewest controllers (ties: by name); empty when none is connected.
+    /// The connected host running the fewest controllers (ties: by name); when none is connected, the known one
+    /// running the fewest; empty when no host is known.
     func leastLoadedHost() -> String {
-        hosts.values.filter(\.up).map(\.name).min { (hostLoad[$0] ?? 0, $0) < (hostLoad[$1] ?? 0, $1) } ?? ""
+        // None connected (just after a restart, before the hosts re-register): a known host all the same — its
+        // callbacks wait for it.
+        let up = hosts.values.filter(\.up).map(\.name)
+        let candidates = up.isEmpty ? Array(hosts.keys) : up
+        return candidates.min { (hostLoad[$0] ?? 0, $0) < (hostLoad[$1] ?? 0, $1) } ?? ""
     }
 
     /// Transitions running in a recovered state complete after their duration from now (their timers were lost with

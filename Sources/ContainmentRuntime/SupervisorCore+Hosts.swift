@@ -32,7 +32,19 @@ extension SupervisorCore {
         record.up = true
         record.everConnected = true
         record.lastSeen = clock.now
-        let pending = record.pending
+        // Callbacks of the recovered journal's tail the host may never have got (the previous supervisor died between
+        // journaling and sending them), then those kept while it was away. Actors drop a seq they already saw.
+        let missed = hello.lastSeq > 0 ? recoveredDeliveries.missed(by: hello.host, after: hello.lastSeq) : []
+        if hello.lastSeq > 0, recoveredDeliveries.truncated,
+            let oldest = recoveredDeliveries.oldest(for: hello.host), hello.lastSeq + 1 < oldest
+        {
+            logger.warning(
+                "a host re-registered behind the recovered deliveries kept; callbacks before the oldest may be lost",
+                metadata: ["host": "\(hello.host)", "lastSeq": "\(hello.lastSeq)", "oldestKept": "\(oldest)"]
+            )
+        }
+        recoveredDeliveries.forget(hello.host)
+        let pending = missed + record.pending
         record.pending = []
         hosts[hello.host] = record
         hostNames[sender] = hello.host
@@ -112,11 +124,7 @@ extension SupervisorCore {
     func deliver(_ events: [Event], encoded: [[UInt8]]) {
         var byHost: [String: [[UInt8]]] = [:]
         var order: [String] = []
-        for (event, bytes) in zip(events, encoded) {
-            switch event {
-            case .controllerCreated, .controllerDestroyed: break
-            default: guard event.isCallback else { continue }
-            }
+        for (event, bytes) in zip(events, encoded) where event.isDelivered {
             guard let controller = event.controller, let host = hostOf[controller] else { continue }
             if byHost[host] == nil { order.append(host) }
             byHost[host, default: []].append(bytes)
@@ -205,5 +213,15 @@ extension Duration {
     var milliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+    }
+}
+
+extension Event {
+    /// Whether the supervisor delivers it to the host of its controller: callbacks, creations and destructions.
+    var isDelivered: Bool {
+        switch self {
+        case .controllerCreated, .controllerDestroyed: true
+        default: isCallback
+        }
     }
 }

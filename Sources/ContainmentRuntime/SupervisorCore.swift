@@ -82,6 +82,8 @@ final class SupervisorCore {
     var recordsAtCheckpoint: Int
     /// When an event (or a heartbeat) last went out on the PUB.
     var lastPublished: ContinuousClock.Instant
+    /// The recovered journal's last deliveries, for hosts re-registering after a restart.
+    var recoveredDeliveries: RecoveredDeliveries
     /// Resends answered from ``clients`` instead of applied.
     var resends = 0
 
@@ -96,6 +98,7 @@ final class SupervisorCore {
         let epoch = recovery.replay.epoch + 1
         self.epoch = epoch
         clients = recovery.clients
+        recoveredDeliveries = recovery.deliveries
         recoveredState = recovery.holdsState
         recordsAtStart = recovery.checkpointRecords + recovery.records
         recordsAtCheckpoint = recovery.checkpointRecords
@@ -365,7 +368,8 @@ final class SupervisorCore {
             fail(error)
             return
         }
-        checkpointIfDue()
+        // After the batch's messages went out: a checkpoint never stands for deliveries that were not sent.
+        defer { checkpointIfDue() }
         guard !outbox.isEmpty else { return }
         var published = false
         let outgoing = outbox

@@ -1782,6 +1782,11 @@ public nonisolated struct Containment_V1_Hello: Sendable {
 
   public var protocolVersion: UInt32 = 0
 
+  /// The highest seq of an event this host process received in a delivery (0: none, e.g. a new process). After a
+  /// supervisor restart, the callbacks of the recovered journal's tail with a greater seq are delivered again (a
+  /// supervisor killed between journaling and sending them never sent them); actors ignore a seq they already saw.
+  public var lastSeq: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -5443,7 +5448,7 @@ nonisolated extension Containment_V1_SnapshotRequest: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Hello"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}host\0\u{1}pid\0\u{3}protocol_version\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}host\0\u{1}pid\0\u{3}protocol_version\0\u{3}last_seq\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5454,6 +5459,7 @@ nonisolated extension Containment_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
       case 1: try { try decoder.decodeSingularStringField(value: &self.host) }()
       case 2: try { try decoder.decodeSingularInt32Field(value: &self.pid) }()
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.protocolVersion) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.lastSeq) }()
       default: break
       }
     }
@@ -5469,6 +5475,9 @@ nonisolated extension Containment_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
     if self.protocolVersion != 0 {
       try visitor.visitSingularUInt32Field(value: self.protocolVersion, fieldNumber: 3)
     }
+    if self.lastSeq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.lastSeq, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5476,6 +5485,7 @@ nonisolated extension Containment_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.host != rhs.host {return false}
     if lhs.pid != rhs.pid {return false}
     if lhs.protocolVersion != rhs.protocolVersion {return false}
+    if lhs.lastSeq != rhs.lastSeq {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -37,8 +37,11 @@ public struct JournalReplay: Sendable {
 
     /// Applies one record: the events it publishes, numbered from its `firstSeq`. Throws when the model refuses it or
     /// gives another number of events than the supervisor published.
-    public mutating func apply(_ record: Containment_V1_JournalRecord) throws(Mismatch) -> [WireEvent] {
-        let events = try advance(record)
+    public mutating func apply(
+        _ record: Containment_V1_JournalRecord,
+        route: ((Int, Event, String) -> Void)? = nil
+    ) throws(Mismatch) -> [WireEvent] {
+        let events = try advance(record, route: route)
         guard !events.isEmpty else { return [] }
         let creations = record.commands.compactMap { wire -> (ControllerID, String)? in
             guard case .create(let create)? = wire.kind, !create.host.isEmpty else { return nil }
@@ -59,7 +62,12 @@ public struct JournalReplay: Sendable {
     }
 
     /// Applies one record without stamping its events for the wire (recovery of a record no client waits on).
-    public mutating func advance(_ record: Containment_V1_JournalRecord) throws(Mismatch) -> [Event] {
+    /// `route` is called with each event the supervisor delivered to a host, and the host (before a destroyed
+    /// controller's host is forgotten).
+    public mutating func advance(
+        _ record: Containment_V1_JournalRecord,
+        route: ((Int, Event, String) -> Void)? = nil
+    ) throws(Mismatch) -> [Event] {
         lastCommandID = max(lastCommandID, record.commandID)
         if record.eventCount > 0 { lastSeq = max(lastSeq, record.firstSeq + UInt64(record.eventCount) - 1) }
         if record.epoch != 0 { epoch = record.epoch }
@@ -88,6 +96,11 @@ public struct JournalReplay: Sendable {
         for wire in record.commands {
             if case .create(let create)? = wire.kind, !create.host.isEmpty {
                 hostOf[ControllerID(create.id)] = create.host
+            }
+        }
+        if let route {
+            for (offset, event) in events.enumerated() where event.isDelivered {
+                if let controller = event.controller, let host = hostOf[controller] { route(offset, event, host) }
             }
         }
         for case .controllerDestroyed(let id) in events { hostOf[id] = nil }

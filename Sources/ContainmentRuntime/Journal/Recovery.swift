@@ -21,6 +21,8 @@ struct Recovery {
     var segment = 1
     var endOffset = 0
     var tornTail: JournalScan.TornTail?
+    /// The deliveries of the journal's last records, for hosts that re-register.
+    var deliveries = RecoveredDeliveries(capacity: 65_536)
 
     init(clients: ClientReplies) {
         self.clients = clients
@@ -75,6 +77,7 @@ struct Recovery {
         }
         recovery.tornTail = scan.tornTail
         recovery.records = replayed
+        recovery.deliveries.seal()
         recovery.segment = scan.segments.last ?? 1
         recovery.endOffset = scan.segments.isEmpty ? 0 : scan.endOffset
         return recovery
@@ -91,11 +94,26 @@ struct Recovery {
     /// Replays one record, remembering the answer its client got.
     mutating func apply(_ record: Containment_V1_JournalRecord) throws(JournalReplay.Mismatch) {
         if !record.commands.isEmpty { commandRecords += 1 }
+        var routed: [(Int, Event, String)] = []
+        defer {
+            for (offset, event, host) in routed {
+                deliveries.keep(
+                    .init(
+                        event: event,
+                        host: host,
+                        seq: record.firstSeq + UInt64(offset),
+                        timeUnixNanos: record.timeUnixNanos,
+                        commandID: record.commandID,
+                        epoch: replay.epoch
+                    )
+                )
+            }
+        }
         guard !record.clientID.isEmpty else {
-            _ = try replay.advance(record)
+            _ = try replay.advance(record) { routed.append(($0, $1, $2)) }
             return
         }
-        let events = try replay.apply(record)
+        let events = try replay.apply(record) { routed.append(($0, $1, $2)) }
         let answer: [UInt8] =
             record.hasRejection
             ? ServerMessage.with {

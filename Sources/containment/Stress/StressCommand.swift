@@ -32,6 +32,14 @@ struct StressCommand: ParsableCommand {
     var invalidRatio = 0.1
     @Option(help: "Subscribers that must each see every event exactly once.") var subscribers = 2
     @Option(help: "The prefix of every controller the run creates.") var prefix = "s"
+    @Option(
+        help: ArgumentHelp(
+            "Kill the supervisor with SIGKILL every SECONDS while the clients run, and restart it on the same run "
+                + "directory (not with --attach).",
+            valueName: "seconds"
+        )
+    )
+    var killSupervisorEvery: Double?
     @Flag(help: "Use the runtime already running (CONTAINMENT_RUN_DIR, --config) instead of starting one.")
     var attach = false
     @Flag(help: "Keep the run directory (logs, journal) of the runtime it starts.") var keep = false
@@ -49,6 +57,12 @@ struct StressCommand: ParsableCommand {
             throw ValidationError("--ops or --duration must be positive")
         }
         guard ContainmentState.isValidName(prefix) else { throw ValidationError("--prefix must be a valid id") }
+        if let killSupervisorEvery {
+            guard killSupervisorEvery > 0 else { throw ValidationError("--kill-supervisor-every must be positive") }
+            guard !attach else {
+                throw ValidationError("--kill-supervisor-every needs a runtime of its own (no --attach)")
+            }
+        }
     }
 
     func run() throws {
@@ -62,7 +76,8 @@ struct StressCommand: ParsableCommand {
             settings.note("starting a supervisor and \(hosts) hosts")
             let launched = try LocalRuntime(
                 hosts: hosts,
-                settings: "callbackHistory: 0\nrequestTimeoutMs: 30000\nheartbeatTimeoutMs: 5000\n",
+                // Every segment kept: the checks replay the journal from its first record.
+                settings: "callbackHistory: 0\nrequestTimeoutMs: 30000\nheartbeatTimeoutMs: 5000\njournalRetain: 0\n",
                 keep: keep
             )
             local = launched
@@ -96,6 +111,7 @@ struct StressCommand: ParsableCommand {
         settings.subscribers = subscribers
         settings.prefix = prefix
         settings.quiet = quiet
+        settings.killSupervisorEvery = killSupervisorEvery
         return settings
     }
 }
