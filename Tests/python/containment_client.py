@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
@@ -118,6 +119,11 @@ class Client:
         self.dealer.setsockopt(zmq.LINGER, 0)
         self.dealer.connect(command)
         self._ids = itertools.count(1)
+        # Exactly once (docs/PROTOCOL.md, "Client ids"): commands carry this id, and a request whose reply does not
+        # come is sent again, unchanged, every `resend_after` seconds: a resend after a supervisor restart is answered
+        # with the first answer, never applied twice.
+        self.client_id = uuid.uuid4().hex
+        self.resend_after = 1.0
         self._backlog: collections.deque = collections.deque()  # messages a request() read past
         self.heartbeat = None  # the latest EventHeartbeat (sent on the PUB when no event went out for a while)
 
@@ -157,13 +163,24 @@ class Client:
         for receive_reply()."""
         if message.request_id == 0:
             message.request_id = next(self._ids)
-        self.dealer.send(message.SerializeToString())
+        if message.WhichOneof("body") == "commands" and not message.client_id:
+            message.client_id = self.client_id
+        body = message.SerializeToString()
+        self.dealer.send(body)
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        resend = time.monotonic() + self.resend_after
         skipped = []
         try:
             while True:
-                if not self.dealer.poll(max(0, int((deadline - time.monotonic()) * 1000))):
+                now = time.monotonic()
+                if now >= deadline:
                     raise RequestTimeout(f"no reply to request {message.request_id}")
+                if not self.dealer.poll(max(0, int((min(deadline, resend) - now) * 1000))):
+                    if time.monotonic() >= resend:
+                        # The supervisor may have gone away (and come back): the same request again.
+                        self.dealer.send(body)
+                        resend = time.monotonic() + self.resend_after
+                    continue
                 frames = self.dealer.recv_multipart()
                 if len(frames) != 1:
                     raise ValueError(f"a reply is one frame, got {len(frames)}")
@@ -264,11 +281,20 @@ class Gap(Exception):
         self.expected, self.got = expected, got
 
 
+class Restarted(Exception):
+    """An event of another epoch: the supervisor restarted since the snapshot."""
+
+    def __init__(self, was: int, now: int):
+        super().__init__(f"the supervisor restarted (epoch {was} → {now})")
+        self.was, self.now = was, now
+
+
 class Tree:
     """The state a snapshot describes, kept current by folding the events after it, in seq order."""
 
     def __init__(self, snapshot):
         self.seq = snapshot.seq
+        self.epoch = snapshot.epoch  # which start of the supervisor it describes
         self.nodes: dict[str, Node] = {}
         self.order: list[str] = []
         for c in snapshot.controllers:
@@ -287,6 +313,8 @@ class Tree:
 
     def apply(self, event) -> str:
         """Folds one event: "duplicate" (already in the tree: dropped), "applied", or raises Gap (not applied)."""
+        if event.epoch != self.epoch:
+            raise Restarted(self.epoch, event.epoch)
         if event.seq <= self.seq:
             return "duplicate"
         if event.seq != self.seq + 1:
@@ -333,29 +361,48 @@ class Tree:
 
 
 class Mirror:
-    """The Clone pattern over a Client subscribed to every topic: a Tree that follows the live events."""
+    """The Clone pattern over a Client subscribed to every topic: a Tree that follows the live events, and recovers by
+    a new snapshot when it sees a gap, an event of another epoch (the supervisor restarted), or a heartbeat that says
+    so (a restart or events it missed while the PUB was otherwise quiet). Each recovery is noted in one line."""
 
     def __init__(self, client: Client):
         self.client = client
         self.tree = Tree(client.snapshot())
         self.snapshots = 1
         self.applied: list = []  # (topic, Event) folded in, in order
+        self.notices: list[str] = []  # one line per recovery
+
+    def resnapshot(self, why: str):
+        self.tree = Tree(self.client.snapshot())
+        self.snapshots += 1
+        self.notices.append(f"{why}; took a new snapshot at seq {self.tree.seq} (epoch {self.tree.epoch})")
 
     def pump(self, timeout: float) -> Optional[object]:
         """Waits up to `timeout` for one event and folds it in; returns it, or None (nothing came, or it was already
-        in the snapshot). On a gap, takes a new snapshot and goes on from there."""
+        in the snapshot). On a gap or a restart, takes a new snapshot and goes on from there."""
         item = self.client.next_event(timeout)
         if item is None:
+            beat = self.client.heartbeat
+            if beat is not None and (beat.epoch != self.tree.epoch or beat.seq > self.tree.seq):
+                self.client.heartbeat = None
+                why = (
+                    f"the supervisor restarted (epoch {self.tree.epoch} → {beat.epoch})"
+                    if beat.epoch != self.tree.epoch
+                    else f"events {self.tree.seq + 1}..{beat.seq} were missed"
+                )
+                self.resnapshot(why)
             return None
         topic, event = item
         try:
             if self.tree.apply(event) == "duplicate":
                 return None
-        except Gap:
-            self.tree = Tree(self.client.snapshot())
-            self.snapshots += 1
-            if self.tree.apply(event) == "duplicate":
-                return None
+        except (Gap, Restarted) as reason:
+            self.resnapshot(str(reason))
+            try:
+                if self.tree.apply(event) == "duplicate":
+                    return None
+            except Restarted:
+                return None  # the old epoch's last events, published before the snapshot's supervisor started
         self.applied.append((topic, event))
         return event
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -488,3 +489,46 @@ def test_a_gap_takes_a_new_snapshot(runtime, pb):
     assert names(e for _, e in mirror.applied) == ["loadView", "viewDidLoad"]
     assert mirror.snapshots == 2
     assert_same_tree(mirror.tree, Tree(client.snapshot()))
+
+
+def test_a_supervisor_restart_is_recovered_by_snapshot_and_a_resend(runtime, pb):
+    # SPEC §14 from a client written from docs/PROTOCOL.md: kill -9 the supervisor, send a command while it is down
+    # (the request is resent, unchanged, until the restarted supervisor answers it), and the mirror notices the new
+    # epoch and takes a new snapshot, saying so in one line; it then equals a fresh snapshot.
+    client = runtime.client()
+    client.settle()
+    mirror = Mirror(client)
+    epoch = mirror.tree.epoch
+    assert epoch >= 1
+    pid = int(Path(runtime.run_dir, "supervisor.pid").read_text().strip())
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    up = subprocess.Popen(
+        ["bash", "scripts/up.sh", TOPOLOGY], cwd=REPO, env=runtime.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        create = command(pb, "system", create=dict(id="after_restart", kind="content"))
+        reply = client.request(
+            pb.ClientMessage(commands=pb.Batch(commands=[create])), timeout=60
+        )
+        assert reply.WhichOneof("body") == "accepted", reply
+        [created] = [e for e in reply.accepted.events if e.name == "controllerCreated"]
+        assert created.epoch == epoch + 1
+    finally:
+        out, err = up.communicate(timeout=180)
+    assert up.returncode == 0, f"up.sh: {out.decode()}\n{err.decode()}"
+    deadline = time.monotonic() + 30
+    while mirror.tree.epoch != epoch + 1 or mirror.tree.seq < created.seq:
+        assert time.monotonic() < deadline, f"the mirror did not recover: {mirror.notices}"
+        mirror.pump(0.2)
+    assert mirror.tree.epoch == epoch + 1
+    assert "after_restart" in mirror.tree.nodes
+    assert any(f"the supervisor restarted (epoch {epoch} → {epoch + 1})" in n for n in mirror.notices), mirror.notices
+    assert_same_tree(mirror.tree, Tree(client.snapshot()))
+    # The same request again (what a client does when the reply was lost): the first answer, not applied twice.
+    again = pb.ClientMessage(commands=pb.Batch(commands=[create]))
+    again.request_id = reply.request_id
+    second = client.request(again)
+    assert second.SerializeToString() == reply.SerializeToString()
