@@ -55,7 +55,11 @@ extension WireEvent {
             self.host = host
         case .childAdded(_, let parent), .childRemoved(_, let parent):
             self.parent = parent.rawValue
-        case .viewInserted(let view, let superview), .viewRemoved(let view, let superview):
+        case .viewInserted(let view, let superview, let index):
+            self.view = view.description
+            self.superview = superview.description
+            self.index = Int32(clamping: index)
+        case .viewRemoved(let view, let superview):
             self.view = view.description
             self.superview = superview.description
         case .frameChanged(let view, let frame, let by):
@@ -127,7 +131,9 @@ extension WireEvent {
         case "controllerDestroyed": return .controllerDestroyed(id)
         case "childAdded": return .childAdded(id, parent: ControllerID(parent))
         case "childRemoved": return .childRemoved(id, parent: ControllerID(parent))
-        case "viewInserted": return .viewInserted(view: try view(self.view), superview: try view(superview))
+        case "viewInserted":
+            guard hasIndex, index >= 0 else { throw .malformed("A viewInserted event has no index.") }
+            return .viewInserted(view: try view(self.view), superview: try view(superview), index: Int(index))
         case "viewRemoved": return .viewRemoved(view: try view(self.view), superview: try view(superview))
         case "frameChanged": return .frameChanged(view: try view(self.view), frame: frame.model, by: Party(parsing: by))
         case "alphaChanged": return .alphaChanged(view: try view(self.view), alpha: alpha, by: Party(parsing: by))

@@ -42,7 +42,12 @@ extension PreEncoded {
         case .childAdded(let c, let parent), .childRemoved(let c, let parent):
             writer.string(5, c.rawValue)
             writer.present(10, parent.rawValue)
-        case .viewInserted(let view, let superview), .viewRemoved(let view, let superview):
+        case .viewInserted(let view, let superview, let index):
+            writer.string(5, view.owner.rawValue)
+            writer.view(15, view)
+            writer.view(16, superview)
+            writer.present(34, UInt64(bitPattern: Int64(Int32(clamping: index))))
+        case .viewRemoved(let view, let superview):
             writer.string(5, view.owner.rawValue)
             writer.view(15, view)
             writer.view(16, superview)

@@ -26,7 +26,11 @@ extension WireEvent {
         case "controllerCreated":
             object["kind"] = kind
             object["host"] = host
-        case "viewInserted", "viewRemoved":
+        case "viewInserted":
+            object["view"] = view
+            object["superview"] = superview
+            object["index"] = Int(index)
+        case "viewRemoved":
             object["view"] = view
             object["superview"] = superview
         case "frameChanged":

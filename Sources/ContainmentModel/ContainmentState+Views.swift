@@ -62,7 +62,7 @@ extension ContainmentState {
             let siblings = subviews.filter { $0 != viewID }
             updateView(superviewID) { $0.subviews = siblings }
             updateView(superviewID) { $0.subviews.insert(viewID, at: position) }
-            emit(.viewInserted(view: viewID, superview: superviewID))
+            emit(.viewInserted(view: viewID, superview: superviewID, index: position))
             return
         }
         let scope = visibilityScope(under: [viewID])
@@ -138,9 +138,10 @@ extension ContainmentState {
 
     /// Inserts a detached `viewID` into `superviewID`, with a `viewInserted` event. No appearance callbacks.
     mutating func attach(_ viewID: ViewID, to superviewID: ViewID, at index: Int?) {
-        updateView(superviewID) { $0.subviews.insert(viewID, at: index ?? $0.subviews.count) }
+        let position = index ?? views[superviewID]?.subviews.count ?? 0
+        updateView(superviewID) { $0.subviews.insert(viewID, at: position) }
         updateView(viewID) { $0.superview = superviewID }
-        emit(.viewInserted(view: viewID, superview: superviewID))
+        emit(.viewInserted(view: viewID, superview: superviewID, index: position))
     }
 
     /// Detaches `viewID` with the appearance callbacks that causes.

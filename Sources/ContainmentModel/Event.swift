@@ -22,7 +22,8 @@ public enum Event: Hashable, Sendable {
     case controllerDestroyed(ControllerID)
     case childAdded(ControllerID, parent: ControllerID)
     case childRemoved(ControllerID, parent: ControllerID)
-    case viewInserted(view: ViewID, superview: ViewID)
+    /// `view` is at `index` among `superview`'s subviews (0: the back) once inserted.
+    case viewInserted(view: ViewID, superview: ViewID, index: Int)
     case viewRemoved(view: ViewID, superview: ViewID)
     case frameChanged(view: ViewID, frame: Rect, by: Party)
     case alphaChanged(view: ViewID, alpha: Double, by: Party)
@@ -104,7 +105,7 @@ public enum Event: Hashable, Sendable {
             .dismissed(let c, _), .navigationWillShow(let c, _), .navigationDidShow(let c, _),
             .selectionChanged(let c, _, _), .menuVisibilityChanged(let c, _), .pagesChanged(let c, _, _):
             c
-        case .viewInserted(let view, _), .viewRemoved(let view, _), .frameChanged(let view, _, _),
+        case .viewInserted(let view, _, _), .viewRemoved(let view, _), .frameChanged(let view, _, _),
             .alphaChanged(let view, _, _), .hiddenChanged(let view, _, _):
             view.owner
         case .ruleViolation(let c, _, _, _, _):
@@ -144,7 +145,9 @@ extension Event: CustomStringConvertible {
             return "\(head) kind=\(kind)"
         case .childAdded(_, let parent), .childRemoved(_, let parent):
             return "\(head) parent=\(parent)"
-        case .viewInserted(let view, let superview), .viewRemoved(let view, let superview):
+        case .viewInserted(let view, let superview, let index):
+            return "\(head) view=\(view) superview=\(superview) index=\(index)"
+        case .viewRemoved(let view, let superview):
             return "\(head) view=\(view) superview=\(superview)"
         case .frameChanged(let view, let frame, let by):
             return "\(head) view=\(view) frame=\(frame) by=\(by)"

@@ -9,6 +9,9 @@ public struct InvariantChecker: Sendable {
     var loaded: Set<ControllerID> = []
     /// Context → presented, from `presented` / `dismissed` events.
     var presentedOn: [ControllerID: ControllerID] = [:]
+    /// Each view's subviews in order, folded from `viewInserted` (at its index) and `viewRemoved` as
+    /// docs/PROTOCOL.md tells a mirror to.
+    var subviews: [ViewID: [ViewID]] = [:]
 
     /// Follows one accepted command's events; returns what broke.
     public init() {}
@@ -25,6 +28,7 @@ public struct InvariantChecker: Sendable {
             case .controllerDestroyed(let id):
                 appearance[id] = nil
                 loaded.remove(id)
+                for view in subviews.keys where view.owner == id { subviews[view] = nil }
             case .childAdded(let id, let newParent):
                 if parent[id] != nil { problems.append("\(event): added while it still has a parent") }
                 parent[id] = newParent
@@ -38,6 +42,19 @@ public struct InvariantChecker: Sendable {
                 loaded.insert(id)
             case .viewDidUnload(let id):
                 loaded.remove(id)
+                for view in subviews.keys where view.owner == id { subviews[view] = nil }
+            case .viewInserted(let view, let superview, let index):
+                var siblings = subviews[superview, default: []]
+                siblings.removeAll { $0 == view }
+                if index > siblings.count {
+                    problems.append("\(event): index beyond the \(siblings.count) other subviews")
+                } else {
+                    siblings.insert(view, at: index)
+                }
+                subviews[superview] = siblings
+            case .viewRemoved(let view, let superview):
+                if subviews[superview]?.contains(view) != true { problems.append("\(event): it was not there") }
+                subviews[superview]?.removeAll { $0 == view }
             case .presented(let id, let presentation):
                 if let other = presentedOn[presentation.context] {
                     problems.append("\(event): \(presentation.context) already presents \(other)")
@@ -78,6 +95,10 @@ public struct InvariantChecker: Sendable {
     /// Structural invariants of a state, and agreement with the shadow.
     public func check(_ state: ContainmentState, autoOnly: Bool) -> [String] {
         var problems: [String] = []
+        // The subview order a mirror folds from the events is the state's, for every loaded view.
+        for (id, view) in state.views where (subviews[id] ?? []) != view.subviews {
+            problems.append("\(id)'s subviews are \(view.subviews); the events give \(subviews[id] ?? [])")
+        }
         for (id, controller) in state.controllers {
             // Acyclic: walking up ends within the controller count.
             var steps = 0

@@ -93,7 +93,10 @@ struct EventEncodingTests {
         }
         for (index, view) in views.enumerated() {
             let superview = views[(index + 1) % views.count]
-            events += [.viewInserted(view: view, superview: superview), .viewRemoved(view: superview, superview: view)]
+            events += [
+                .viewInserted(view: view, superview: superview, index: 2),
+                .viewRemoved(view: superview, superview: view),
+            ]
             for party in parties {
                 for rect in rects { events.append(.frameChanged(view: view, frame: rect, by: party)) }
                 for alpha in [0, 1, 0.5, -0.0, -2] { events.append(.alphaChanged(view: view, alpha: alpha, by: party)) }

@@ -103,7 +103,7 @@ import Testing
                 "viewWillAppear(a1)",
                 "viewWillAppear(a1x)",
                 "viewWillAppear(a2)",
-                "viewInserted(box) view=box superview=root",
+                "viewInserted(box) view=box superview=root index=0",
                 "viewDidAppear(box) movingToParent",
                 "viewDidAppear(a)",
                 "viewDidAppear(a1)",
@@ -145,7 +145,7 @@ import Testing
                 "frameChanged(c) view=c frame=0,0,320,480 by=manual",
                 "viewWillLayoutSubviews(c)",
                 "viewDidLayoutSubviews(c)",
-                "viewInserted(c) view=c superview=manual",
+                "viewInserted(c) view=c superview=manual index=0",
                 "didMoveToParent(c) parent=manual",
             ]
         )

@@ -26,7 +26,7 @@ import Testing
                 "navigationWillShow(n) shown=a",
                 "willMoveToParent(a) parent=n",
                 "childAdded(a) parent=n",
-                "viewInserted(n) view=n/bar superview=n",
+                "viewInserted(n) view=n/bar superview=n index=0",
                 "frameChanged(n) view=n/bar frame=0,0,1024,44 by=n",
                 "loadView(a)",
                 "viewDidLoad(a)",
@@ -34,7 +34,7 @@ import Testing
                 "viewWillLayoutSubviews(a)",
                 "viewDidLayoutSubviews(a)",
                 "viewWillAppear(a) movingToParent",
-                "viewInserted(a) view=a superview=n",
+                "viewInserted(a) view=a superview=n index=1",
                 "viewDidAppear(a) movingToParent",
                 "didMoveToParent(a) parent=n",
                 "navigationDidShow(n) shown=a",
@@ -54,7 +54,7 @@ import Testing
                 "viewDidLayoutSubviews(b)",
                 "viewWillDisappear(a)",
                 "viewWillAppear(b) movingToParent",
-                "viewInserted(b) view=b superview=n",
+                "viewInserted(b) view=b superview=n index=2",
                 "viewRemoved(a) view=a superview=n",
                 "viewDidDisappear(a)",
                 "viewDidAppear(b) movingToParent",
@@ -72,7 +72,7 @@ import Testing
                 "transitionBegan(n) from=b to=a",
                 "viewWillDisappear(b) movingFromParent",
                 "viewWillAppear(a)",
-                "viewInserted(a) view=a superview=n",
+                "viewInserted(a) view=a superview=n index=2",
                 "viewRemoved(b) view=b superview=n",
                 "viewDidDisappear(b) movingFromParent",
                 "viewDidAppear(a)",
@@ -161,9 +161,9 @@ import Testing
     @Test func menuContainer() {
         var h = scene(.menu)
         let set = h.ok(.by("n", .setChildren("n", ["a", "b"])))
-        #expect(set.contains("viewInserted(n) view=n/transition superview=n"))
-        #expect(set.contains("viewInserted(n) view=n/menu superview=n"))
-        #expect(set.contains("viewInserted(a) view=a superview=n/transition"))
+        #expect(set.contains("viewInserted(n) view=n/transition superview=n index=0"))
+        #expect(set.contains("viewInserted(n) view=n/menu superview=n index=1"))
+        #expect(set.contains("viewInserted(a) view=a superview=n/transition index=0"))
         #expect(set.contains("frameChanged(a) view=a frame=0,0,1024,768 by=n"))
         #expect(
             h.state.views[.root("n")]?.subviews == [

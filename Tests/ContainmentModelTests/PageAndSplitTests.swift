@@ -30,7 +30,7 @@ import Testing
                 "viewWillLayoutSubviews(p1)",
                 "viewDidLayoutSubviews(p1)",
                 "viewWillAppear(p1) movingToParent",
-                "viewInserted(p1) view=p1 superview=n",
+                "viewInserted(p1) view=p1 superview=n index=0",
                 "viewDidAppear(p1) movingToParent",
                 "didMoveToParent(p1) parent=n",
                 "pagesChanged(n) pages=p1 direction=forward",

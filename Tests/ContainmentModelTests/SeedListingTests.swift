@@ -18,7 +18,7 @@ import Testing
                 "viewWillLayoutSubviews(content)",
                 "viewDidLayoutSubviews(content)",
                 "viewWillAppear(content) movingToParent",
-                "viewInserted(content) view=content superview=root",
+                "viewInserted(content) view=content superview=root index=0",
                 "viewDidAppear(content) movingToParent",
                 "didMoveToParent(content) parent=root",
             ]
@@ -42,7 +42,7 @@ import Testing
                 "viewDidLayoutSubviews(content)",
                 "loadView(container)",
                 "viewDidLoad(container)",
-                "viewInserted(content) view=content superview=container",
+                "viewInserted(content) view=content superview=container index=0",
                 "didMoveToParent(content) parent=container",
             ]
         )
@@ -89,7 +89,7 @@ import Testing
                 "transitionBegan(root) from=old to=new",
                 "viewWillDisappear(old) animated movingFromParent",
                 "viewWillAppear(new) animated movingToParent",
-                "viewInserted(new) view=new superview=root",
+                "viewInserted(new) view=new superview=root index=1",
                 "frameChanged(new) view=new frame=0,0,320,480 by=root",
                 "frameChanged(old) view=old frame=-320,0,320,480 by=root",
                 "viewRemoved(old) view=old superview=root",

@@ -26,7 +26,7 @@ import Testing
                 "viewDidLayoutSubviews(b)",
                 "viewWillDisappear(a)",
                 "viewWillAppear(b) movingToParent",
-                "viewInserted(b) view=b superview=root",
+                "viewInserted(b) view=b superview=root index=1",
                 "viewRemoved(a) view=a superview=root",
                 "viewDidDisappear(a)",
                 "viewDidAppear(b) movingToParent",
@@ -94,7 +94,7 @@ import Testing
                 "transitionBegan(p) from=a to=b",
                 "loadView(b)",
                 "viewDidLoad(b)",
-                "viewInserted(b) view=b superview=p",
+                "viewInserted(b) view=b superview=p index=1",
                 "viewRemoved(a) view=a superview=p",
                 "transitionCompleted(p) from=a to=b",
             ]

@@ -73,7 +73,7 @@ import Testing
     @Test func r3TheParentMovesTheChildsRootViewBetweenItsOwnViews() {
         var h = family()
         let events = h.ok(.by("p", .addSubview(.root("c"), to: .root("p"))))
-        #expect(events == ["viewRemoved(c) view=c superview=p/wrapper", "viewInserted(c) view=c superview=p"])
+        #expect(events == ["viewRemoved(c) view=c superview=p/wrapper", "viewInserted(c) view=c superview=p index=1"])
         #expect(h.appearance("c") == .appeared)
     }
 
@@ -122,9 +122,11 @@ import Testing
     @Test func subviewsInsertAtAnIndex() {
         var h = family()
         let a = ViewID(owner: "p", name: "a")
-        h.ok(.by("p", .addSubview(a, to: .root("p"), at: 0)))
+        #expect(
+            h.ok(.by("p", .addSubview(a, to: .root("p"), at: 0))) == ["viewInserted(p) view=p/a superview=p index=0"]
+        )
         #expect(h.state.views[.root("p")]?.subviews == [a, ViewID(owner: "p", name: "wrapper")])
-        #expect(h.ok(.by("p", .addSubview(a, to: .root("p")))) == ["viewInserted(p) view=p/a superview=p"])
+        #expect(h.ok(.by("p", .addSubview(a, to: .root("p")))) == ["viewInserted(p) view=p/a superview=p index=1"])
         #expect(h.state.views[.root("p")]?.subviews == [ViewID(owner: "p", name: "wrapper"), a])
         #expect(h.ok(.by("p", .addSubview(a, to: .root("p")))) == [])
     }

@@ -1360,7 +1360,7 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._child = newValue}
   }
 
-  /// selectionChanged: the selected index (absent: no selection)
+  /// selectionChanged: the selected index (absent: no selection); viewInserted:
   public var index: Int32 {
     get {_storage._index ?? 0}
     set {_uniqueStorage()._index = newValue}
@@ -1370,7 +1370,7 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   /// Clears the value of `index`. Subsequent reads from it will return its default value.
   public mutating func clearIndex() {_uniqueStorage()._index = nil}
 
-  /// menuVisibilityChanged
+  /// the position among the superview's subviews (0: the back)
   public var visible: Bool {
     get {_storage._visible}
     set {_uniqueStorage()._visible = newValue}
