@@ -68,6 +68,9 @@ public struct StressRun {
         command.note("\(command.clients) clients running")
         let (results, seconds, warm) = try drive(clients, collectors: collectors, daemons: daemons)
 
+        // After restarts, a SUB may still be reconnecting to the last supervisor: probes until every subscriber hears
+        // it again, so what it lost lies only at a restart.
+        if local?.supervisorRestarts ?? 0 > 0 { try settle(control, collectors) }
         // The end: the final tree, every subscriber caught up with it, the journal.
         let snapshot = try control.snapshot()
         let finalSeq = snapshot.seq
@@ -143,6 +146,26 @@ public struct StressRun {
             Thread.sleep(forTimeInterval: 0.02)
         }
         return try send()
+    }
+
+    /// Sends probes (refused creations, each publishing a `ruleViolation`) until every subscriber has seen one.
+    private func settle(_ control: CommandClient, _ collectors: [EventCollector]) throws {
+        let probe = WireCommand(.system(.create(ControllerID("\(command.prefix)-probe"), kind: .content)))
+        let deadline = clock.now + .seconds(30)
+        while clock.now < deadline {
+            let seq: UInt64
+            do {
+                seq = try control.submit([probe]).events.first?.seq ?? 0
+            } catch {
+                seq = error.seq
+            }
+            let wait = clock.now + .milliseconds(200)
+            while clock.now < wait {
+                if collectors.allSatisfy({ $0.latestSeq >= seq }) { return }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+        }
+        throw LoadError("the subscribers do not hear the restarted supervisor")
     }
 
     /// The supervisor and the hosts, with their process ids (from the pid file and the snapshot).

@@ -54,7 +54,7 @@ extension SupervisorCore {
         }
         let commandID = nextCommandID
         nextCommandID += 1
-        let time = Self.now()
+        let time = clock.unixNanos
         let events: [Event]
         do {
             events = try state.apply(batch: requests)
@@ -112,18 +112,14 @@ extension SupervisorCore {
         return nil
     }
 
-    /// Buffers a journal record (written before anything queued after it goes out); a failure stops the supervisor.
+    /// Adds a journal record: durable before anything produced after it goes out (``take()``).
     func journalAppend(_ record: [UInt8]) {
-        do {
-            try journal.append(serialized: record)
-        } catch {
-            fail(error)
-        }
+        records.append(record)
     }
 
     /// Publishes a host event, its seq reserved in the journal (so a restarted supervisor never reuses it).
     func publishHostEvent(_ event: Event) {
-        let time = Self.now()
+        let time = clock.unixNanos
         publish(event, commandID: 0, time: time)
         journalAppend(
             Containment_V1_JournalRecord.with {

@@ -32,6 +32,8 @@ extension SupervisorCore {
         record.up = true
         record.everConnected = true
         record.lastSeen = clock.now
+        // Deliveries to its previous connection not handed out yet are kept for this one.
+        withdrawDeliveries(to: hello.host)
         // Callbacks of the recovered journal's tail the host may never have got (the previous supervisor died between
         // journaling and sending them), then those kept while it was away. Actors drop a seq they already saw.
         let missed = hello.lastSeq > 0 ? recoveredDeliveries.missed(by: hello.host, after: hello.lastSeq) : []
@@ -87,6 +89,9 @@ extension SupervisorCore {
             hosts[name] = record
             return
         }
+        hosts[name] = record
+        withdrawDeliveries(to: name)
+        record = hosts[name] ?? record
         record.up = true
         let pending = record.pending
         record.pending = []
@@ -113,6 +118,7 @@ extension SupervisorCore {
     private func markDown(_ name: String, reason: String) {
         guard hosts[name]?.up == true else { return }
         hosts[name]?.up = false
+        withdrawDeliveries(to: name)
         publishHostEvent(.hostDown(host: name))
         logger.warning("host down", metadata: ["host": "\(name)", "reason": "\(reason)"])
     }
@@ -134,7 +140,7 @@ extension SupervisorCore {
         }
     }
 
-    /// Queues a delivery of serialized events to a connected host (sent by the next ``flush()``, which queues it back
+    /// Queues a delivery of serialized events to a connected host (handed out by the next ``take()``; the loop gives it back
     /// here if the host turns out to be gone); keeps it for the host's return when it is not connected.
     func sendDelivery(_ events: [[UInt8]], to host: String) {
         guard var record = hosts[host] else { return }

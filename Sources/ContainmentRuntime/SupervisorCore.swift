@@ -2,13 +2,14 @@ import ContainmentBus
 import ContainmentModel
 import Foundation
 import Logging
-import ZeroMQ
 
-/// The supervisor's loop: the single sequencer of mutations. It owns the authoritative model state and every socket,
-/// and runs on one thread, so nothing in it needs a lock.
+/// The supervisor's core (DESIGN.md): the single sequencer of mutations, without I/O. It owns the authoritative model
+/// state; it is fed the messages of the command socket (``receive(_:)``) and the passing of time (``tick()``, by an
+/// injected ``SupervisorClock``), and hands back what to do as a ``SupervisorStep`` (``take()``): journal records, and
+/// the messages and events that may go out only once those records are durable. ``SupervisorLoop`` does the I/O.
 ///
 /// Each command is validated by the model, journaled, its events published with gap-free sequence numbers, its
-/// callbacks delivered to the hosts that run the controllers, and answered. Not `Sendable`: it lives on its thread.
+/// callbacks delivered to the hosts that run the controllers, and answered. Not `Sendable`: it lives on one thread.
 final class SupervisorCore {
     struct HostRecord {
         var name: String
@@ -27,12 +28,14 @@ final class SupervisorCore {
         var transition: RunningTransition
     }
 
-    /// A message waiting for the journal to be flushed (see ``flush()``).
+    /// A message waiting for the journal records before it to be durable (see ``take()``).
     enum Outgoing {
         /// An event: topic and body, for the PUB.
         case publish(topic: [UInt8], body: [UInt8])
         /// A message to a peer of the ROUTER; a delivery names its host and events, queued again if it cannot go.
         case send(peer: [UInt8], body: [UInt8], delivery: (host: String, events: [[UInt8]])?)
+        /// A heartbeat on the idle PUB (topic `heartbeat`): nothing journaled stands behind it.
+        case heartbeat([UInt8])
     }
 
     struct ForwardedInspect {
@@ -45,10 +48,7 @@ final class SupervisorCore {
 
     let config: RuntimeConfig
     var logger: Logger
-    let router: Socket
-    let publisher: Socket
-    let journal: JournalWriter
-    let clock = ContinuousClock()
+    let clock: any SupervisorClock
 
     var state = ContainmentState()
     var seq: UInt64 = 0
@@ -61,7 +61,9 @@ final class SupervisorCore {
     var timers: [TransitionTimer] = []
     var inspects: [UInt64: ForwardedInspect] = [:]
     var nextForwardID: UInt64 = 1
-    /// Events and messages produced since the last ``flush()``, in the order they are to go out.
+    /// Journal records produced since the last ``take()``, in order.
+    var records: [[UInt8]] = []
+    /// Events and messages produced since the last ``take()``, in the order they are to go out.
     var outbox: [Outgoing] = []
     /// Messages handled before the outbox is flushed while more are waiting.
     static let batchLimit = 128
@@ -70,28 +72,20 @@ final class SupervisorCore {
     let epoch: UInt64
     /// Exactly once: the answers remembered per client id.
     var clients: ClientReplies
-    /// Set when the journal cannot be written: nothing more is accepted, sent or published, and the loop ends.
-    var failure: JournalFailure?
     /// Whether the journal held a state at start (else the topology is applied).
     let recoveredState: Bool
-    /// Writes checkpoints in the background.
-    let checkpointer: Checkpointer
-    /// Records the journal held at start (the checkpoint's and those replayed after it), and the record count at the
-    /// last checkpoint.
-    let recordsAtStart: Int
-    var recordsAtCheckpoint: Int
-    /// When an event (or a heartbeat) last went out on the PUB.
+    /// When an event (or a heartbeat) was last handed out for the PUB.
     var lastPublished: ContinuousClock.Instant
     /// The recovered journal's last deliveries, for hosts re-registering after a restart.
     var recoveredDeliveries: RecoveredDeliveries
     /// Resends answered from ``clients`` instead of applied.
     var resends = 0
 
-    /// Recovers the state from the journal in the run directory, journals the new epoch, then binds the sockets.
-    init(context: Context, config: RuntimeConfig, logger: Logger) throws {
+    /// Goes on from what recovery found in the journal: the first record it produces is the start of the new epoch.
+    init(recovery: Recovery, config: RuntimeConfig, clock: any SupervisorClock, logger: Logger) {
         self.config = config
         self.logger = logger
-        let recovery = try Recovery.run(config: config, logger: logger)
+        self.clock = clock
         state = recovery.replay.state
         seq = recovery.replay.lastSeq
         nextCommandID = recovery.replay.lastCommandID + 1
@@ -100,47 +94,18 @@ final class SupervisorCore {
         clients = recovery.clients
         recoveredDeliveries = recovery.deliveries
         recoveredState = recovery.holdsState
-        recordsAtStart = recovery.checkpointRecords + recovery.records
-        recordsAtCheckpoint = recovery.checkpointRecords
-        checkpointer = Checkpointer(directory: config.journalPath, retain: config.journalRetain, logger: logger)
         lastPublished = clock.now
-        journal = try JournalWriter(
-            directory: config.journalPath,
-            segment: recovery.segment,
-            size: recovery.endOffset,
-            sync: config.journalSync,
-            syncInterval: config.journalSyncInterval,
-            segmentBytes: config.journalSegmentBytes
-        )
-        try journal.append(
-            serialized: Containment_V1_JournalRecord.with {
+        records.append(
+            Containment_V1_JournalRecord.with {
                 $0.epoch = epoch
-                $0.timeUnixNanos = SupervisorCore.now()
+                $0.timeUnixNanos = clock.unixNanos
             }.bytes
         )
-        try journal.flush()
-        router = try context.socket(.router)
-        publisher = try context.socket(.pub)
-        try router.set(.routerMandatory, to: true)
-        try router.set(.sendHighWaterMark, to: 0)
-        try publisher.set(.sendHighWaterMark, to: 1_000_000)
-        try router.bind(config.commandEndpoint)
-        try publisher.bind(config.eventEndpoint)
         for (id, host) in recovery.replay.hostOf.sorted(by: { $0.key < $1.key }) {
             assign(id, to: host)
             if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: clock.now) }
         }
         resumeTransitions()
-        if recovery.records > 0 || recovery.checkpoint != nil {
-            logger.info(
-                "supervisor recovered the journal",
-                metadata: [
-                    "checkpoint": "\(recovery.checkpoint.map { CheckpointFile.name($0) } ?? "none")",
-                    "records": "\(recovery.records)", "controllers": "\(state.controllers.count)", "seq": "\(seq)",
-                    "epoch": "\(epoch)",
-                ]
-            )
-        }
     }
 
     /// Applies a topology at start, as the commands it stands for — unless the journal already holds a state (the
@@ -157,94 +122,45 @@ final class SupervisorCore {
             var wire = WireCommand(request, host: host)
             if request.by == .natural { wire.by = "" }
             if let error = submit([wire], from: nil) {
-                flush()
                 throw ConfigError("The topology's \(request.command.name) was rejected: \(error.error)")
             }
         }
-        flush()
-        if let failure { throw failure }
     }
 
-    /// Serves until the context is shut down (graceful shutdown), then returns.
-    func run() {
-        var poller = Poller()
-        poller.register(router)
-        logger.info(
-            "supervisor serving",
-            metadata: ["command": "\(config.commandEndpoint)", "events": "\(config.eventEndpoint)"]
-        )
-        while failure == nil {
-            do {
-                let ready = try poller.poll(timeout: nextWakeUp())
-                if !ready.isEmpty { try drainRouter() }
-                fireTimers()
-                checkHeartbeats()
-                expireInspects()
-                flush()
-                do {
-                    try journal.syncIfDue()
-                } catch {
-                    fail(error)
-                }
-                beacon()
-            } catch let error where error.code == .contextTerminated {
-                break
-            } catch {
-                logger.error("supervisor loop error: \(error)")
-            }
-        }
-        if failure == nil { journal.finish() }
-        checkpointer.wait()
-        logger.info("supervisor stopped", metadata: ["seq": "\(seq)", "epoch": "\(epoch)"])
-    }
-
-    /// The journal cannot be written: stop (fail-stop, docs/DURABILITY.md). What the failed records stand for is
-    /// neither published nor answered — their clients time out and resend to the restarted supervisor, which has
-    /// exactly what reached the journal.
-    func fail(_ error: JournalFailure) {
-        guard failure == nil else { return }
-        failure = error
-        outbox.removeAll()
-        logger.critical("the journal cannot be written: the supervisor stops", metadata: ["reason": "\(error)"])
+    /// What the passing of time does: transitions that ran their duration complete, silent hosts are declared down,
+    /// unanswered inspects time out, and an idle PUB gets a heartbeat.
+    func tick() {
+        fireTimers()
+        checkHeartbeats()
+        expireInspects()
+        beacon()
     }
 
     /// On an idle PUB, a heartbeat with the epoch and the latest seq, so subscribers notice a restart, a gap or
     /// silence within a heartbeat interval.
     private func beacon() {
         let now = clock.now
-        guard now - lastPublished >= config.heartbeatInterval else { return }
+        guard now - lastPublished >= config.heartbeatInterval, !outbox.contains(where: \.isPublication) else { return }
         lastPublished = now
         let beat = Containment_V1_EventHeartbeat.with {
             $0.epoch = epoch
             $0.seq = seq
-            $0.timeUnixNanos = Self.now()
+            $0.timeUnixNanos = clock.unixNanos
         }
-        _ = try? publisher.send([WireEvent.heartbeatTopic, beat.bytes], dontWait: true)
+        outbox.append(.heartbeat(beat.bytes))
     }
 
     /// How long the loop may sleep: until the next transition completes or the next heartbeat check.
-    private func nextWakeUp() -> Duration {
+    func nextWakeUp() -> Duration {
         var wait = config.heartbeatInterval
-        if config.journalSync == .interval { wait = min(wait, config.journalSyncInterval) }
         let now = clock.now
         for timer in timers { wait = min(wait, max(.zero, timer.deadline - now)) }
         for inspect in inspects.values { wait = min(wait, max(.zero, inspect.deadline - now)) }
         return wait
     }
 
-    /// Handles every message waiting on the ROUTER, flushing the outbox after every ``batchLimit`` of them and at the
-    /// end.
-    private func drainRouter() throws(ZMQError) {
-        var handled = 0
-        defer { flush() }
-        while failure == nil, let frames = try router.receive(dontWait: true) {
-            handle(frames)
-            handled += 1
-            if handled.isMultiple(of: Self.batchLimit) { flush() }
-        }
-    }
-
-    private func handle(_ frames: [[UInt8]]) {
+    /// Handles one message of the command socket: the sender's routing id, then the message.
+    func receive(_ frames: [[UInt8]]) {
         guard let sender = frames.first else { return }
         guard frames.count == 2 else {
             logger.warning(
@@ -276,14 +192,10 @@ final class SupervisorCore {
         case .snapshot:
             reply(to: sender, requestID: message.requestID, .snapshot(snapshot()))
         case .hello(let hello):
-            // What could not be delivered so far must be pending before a host's registration takes it.
-            flush()
             welcome(hello, from: sender, requestID: message.requestID)
         case .heartbeat(let heartbeat):
-            flush()
             beat(heartbeat.host, from: sender)
         case .goodbye(let goodbye):
-            flush()
             hostLeft(goodbye.host, from: sender)
         case .inspect(let request):
             forwardInspect(request, from: sender, requestID: message.requestID)
@@ -332,12 +244,12 @@ final class SupervisorCore {
         send(message, to: peer)
     }
 
-    /// Queues a message to a peer of the ROUTER (sent by the next ``flush()``).
+    /// Queues a message to a peer of the ROUTER (handed out by the next ``take()``).
     func send(_ message: ServerMessage, to peer: [UInt8]) {
         outbox.append(.send(peer: peer, body: message.bytes, delivery: nil))
     }
 
-    /// Stamps an event with the next sequence number and queues it for publication (by the next ``flush()``); returns
+    /// Stamps an event with the next sequence number and queues it for publication (by the next ``take()``); returns
     /// its serialized form, from which replies and deliveries carrying it are assembled (``PreEncoded``).
     @discardableResult
     func publish(_ event: Event, commandID: UInt64, time: Int64) -> [UInt8] {
@@ -356,78 +268,47 @@ final class SupervisorCore {
         return body
     }
 
-    /// Writes the journal's buffered records (synced per `journalSync`), then sends what the outbox holds, in order: no
-    /// event is published and no reply sent before the record of its command is in the journal; if it cannot be
-    /// written, nothing is sent and the supervisor stops (``fail(_:)``). A delivery that cannot reach its
-    /// host (gone, as libzmq reports) is queued for the host's return.
-    func flush() {
-        guard failure == nil else { return }
-        do {
-            try journal.flush()
-        } catch {
-            fail(error)
-            return
-        }
-        // After the batch's messages went out: a checkpoint never stands for deliveries that were not sent.
-        defer { checkpointIfDue() }
-        guard !outbox.isEmpty else { return }
-        var published = false
-        let outgoing = outbox
+    /// What to do now, handed over and forgotten: the journal records first — nothing in `outgoing` may go out
+    /// before every record is durable (SPEC §14, journal first) — then the events and messages, in order.
+    func take() -> SupervisorStep {
+        let step = SupervisorStep(records: records, outgoing: outbox)
+        records.removeAll(keepingCapacity: true)
         outbox.removeAll(keepingCapacity: true)
-        for message in outgoing {
-            switch message {
-            case .publish(let topic, let body):
-                published = true
-                do {
-                    _ = try publisher.send([topic, body])
-                } catch {
-                    logger.error("cannot publish an event: \(error)")
-                }
-            case .send(let peer, let body, let delivery):
-                let sent: Bool
-                do {
-                    sent = try router.send([peer, body])
-                } catch {
-                    logger.debug("cannot reach a peer: \(error)")
-                    sent = false
-                }
-                if !sent, let delivery { hosts[delivery.host]?.pending.append(contentsOf: delivery.events) }
-            }
-        }
-        if published { lastPublished = clock.now }
+        if step.outgoing.contains(where: \.isPublication) { lastPublished = clock.now }
+        return step
     }
 
-    /// After `checkpointEvery` records, and when the last checkpoint is written: begins a new segment and hands a copy
-    /// of the state (the journal's records so far, all flushed) to the ``Checkpointer``.
-    private func checkpointIfDue() {
-        let records = recordsAtStart + journal.appended
-        guard config.checkpointEvery > 0, records - recordsAtCheckpoint >= config.checkpointEvery,
-            !checkpointer.isBusy
-        else { return }
-        do {
-            try journal.beginSegment()
-        } catch {
-            fail(error)
-            return
-        }
-        recordsAtCheckpoint = records
-        var checkpoint = Checkpoint(
-            nextSegment: journal.segment,
-            epoch: epoch,
-            lastSeq: seq,
-            lastCommandID: nextCommandID - 1,
-            records: UInt64(records),
-            state: state,
-            hostOf: hostOf,
-            clients: clients
-        )
-        checkpoint.timeUnixNanos = Self.now()
-        checkpointer.write(checkpoint)
+    /// A delivery the loop could not hand to its host (gone, as libzmq reports): kept for the host's return.
+    func undelivered(_ events: [[UInt8]], to host: String) {
+        hosts[host]?.pending.append(contentsOf: events)
     }
 
-    static func now() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    /// Deliveries to `host` not handed out yet go back to its pending ones (it is down, or registers on another
+    /// connection): the deliveries handed out before were sent or given back (``undelivered(_:to:)``), so pending then
+    /// these is their order.
+    func withdrawDeliveries(to host: String) {
+        var withdrawn: [[UInt8]] = []
+        outbox.removeAll { message in
+            guard case .send(_, _, let delivery?) = message, delivery.host == host else { return false }
+            withdrawn.append(contentsOf: delivery.events)
+            return true
+        }
+        if !withdrawn.isEmpty { hosts[host]?.pending.append(contentsOf: withdrawn) }
+    }
+}
+
+/// What the core hands the loop: journal records to make durable, then what may go out.
+struct SupervisorStep {
+    var records: [[UInt8]]
+    var outgoing: [SupervisorCore.Outgoing]
+}
+
+extension SupervisorCore.Outgoing {
+    /// An event or a heartbeat on the PUB.
+    var isPublication: Bool {
+        switch self {
+        case .publish, .heartbeat: true
+        case .send: false
+        }
     }
 }

@@ -34,12 +34,12 @@ public struct SupervisorService: Service {
         do {
             failure = try await withGracefulShutdownHandler {
                 try await runOnThread(named: "supervisor") {
-                    let core = try SupervisorCore(context: context, config: config, logger: logger)
-                    if let topology { try core.apply(topology) }
+                    let loop = try SupervisorLoop(context: context, config: config, logger: logger)
+                    if let topology { try loop.apply(topology) }
                     if let pidFile { try RunDirectory.writePID(to: pidFile) }
                     defer { if let pidFile { RunDirectory.removePID(pidFile) } }
-                    core.run()
-                    return core.failure
+                    loop.run()
+                    return loop.failure
                 }
             } onGracefulShutdown: {
                 logger.info("supervisor stopping")

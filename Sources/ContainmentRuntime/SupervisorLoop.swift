@@ -1,0 +1,194 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+import Logging
+import ZeroMQ
+
+/// The supervisor's I/O around its ``SupervisorCore``: recovery from the journal at start, the ROUTER and PUB
+/// sockets, the journal writer and the checkpoints. It runs on one thread: it feeds the core the command socket's
+/// messages and the passing of time, then carries out each ``SupervisorStep`` journal first — the records written and
+/// synced per `journalSync`, and only then the events published and the messages sent. A journal that cannot be
+/// written stops it (fail-stop, docs/DURABILITY.md).
+final class SupervisorLoop {
+    let config: RuntimeConfig
+    let logger: Logger
+    let core: SupervisorCore
+    let router: Socket
+    let publisher: Socket
+    let journal: JournalWriter
+    let checkpointer: Checkpointer
+    /// Records the journal held at start (the checkpoint's and those replayed after it), and the record count at the
+    /// last checkpoint.
+    let recordsAtStart: Int
+    var recordsAtCheckpoint: Int
+    /// Set when the journal cannot be written: nothing more is sent or published, and the loop ends.
+    private(set) var failure: JournalFailure?
+    /// Messages handled before a step is carried out while more are waiting.
+    static let batchLimit = 128
+
+    /// Recovers the state from the journal in the run directory, journals the new epoch, then binds the sockets.
+    init(context: Context, config: RuntimeConfig, logger: Logger) throws {
+        self.config = config
+        self.logger = logger
+        let recovery = try Recovery.run(config: config, logger: logger)
+        core = SupervisorCore(recovery: recovery, config: config, clock: SystemClock(), logger: logger)
+        recordsAtStart = recovery.checkpointRecords + recovery.records
+        recordsAtCheckpoint = recovery.checkpointRecords
+        checkpointer = Checkpointer(directory: config.journalPath, retain: config.journalRetain, logger: logger)
+        journal = try JournalWriter(
+            directory: config.journalPath,
+            segment: recovery.segment,
+            size: recovery.endOffset,
+            sync: config.journalSync,
+            syncInterval: config.journalSyncInterval,
+            segmentBytes: config.journalSegmentBytes
+        )
+        // The start record: journaled before the sockets are bound, so nothing is served under an epoch not on disk.
+        for record in core.take().records { try journal.append(serialized: record) }
+        try journal.flush()
+        router = try context.socket(.router)
+        publisher = try context.socket(.pub)
+        try router.set(.routerMandatory, to: true)
+        try router.set(.sendHighWaterMark, to: 0)
+        try publisher.set(.sendHighWaterMark, to: 1_000_000)
+        try router.bind(config.commandEndpoint)
+        try publisher.bind(config.eventEndpoint)
+        if recovery.records > 0 || recovery.checkpoint != nil {
+            logger.info(
+                "supervisor recovered the journal",
+                metadata: [
+                    "checkpoint": "\(recovery.checkpoint.map { CheckpointFile.name($0) } ?? "none")",
+                    "records": "\(recovery.records)", "controllers": "\(core.state.controllers.count)",
+                    "seq": "\(core.seq)", "epoch": "\(core.epoch)",
+                ]
+            )
+        }
+    }
+
+    /// Applies a topology at start (see ``SupervisorCore/apply(_:)``), journal first.
+    func apply(_ topology: Topology) throws {
+        defer { flush() }
+        try core.apply(topology)
+        flush()
+        if let failure { throw failure }
+    }
+
+    /// Serves until the context is shut down (graceful shutdown), then returns.
+    func run() {
+        var poller = Poller()
+        poller.register(router)
+        logger.info(
+            "supervisor serving",
+            metadata: ["command": "\(config.commandEndpoint)", "events": "\(config.eventEndpoint)"]
+        )
+        while failure == nil {
+            do {
+                var wait = core.nextWakeUp()
+                if config.journalSync == .interval { wait = min(wait, config.journalSyncInterval) }
+                let ready = try poller.poll(timeout: wait)
+                if !ready.isEmpty { try drainRouter() }
+                core.tick()
+                flush()
+                do {
+                    try journal.syncIfDue()
+                } catch {
+                    fail(error)
+                }
+            } catch let error where error.code == .contextTerminated {
+                break
+            } catch {
+                logger.error("supervisor loop error: \(error)")
+            }
+        }
+        if failure == nil { journal.finish() }
+        checkpointer.wait()
+        logger.info("supervisor stopped", metadata: ["seq": "\(core.seq)", "epoch": "\(core.epoch)"])
+    }
+
+    /// Feeds the core every message waiting on the ROUTER, carrying out its step after every ``batchLimit`` of them and
+    /// at the end.
+    private func drainRouter() throws(ZMQError) {
+        var handled = 0
+        defer { flush() }
+        while failure == nil, let frames = try router.receive(dontWait: true) {
+            core.receive(frames)
+            handled += 1
+            if handled.isMultiple(of: Self.batchLimit) { flush() }
+        }
+    }
+
+    /// Carries out the core's step, journal first: the records are written and synced (per `journalSync`) before
+    /// any event is published or message sent; if they cannot be, nothing is sent and the supervisor stops
+    /// (``fail(_:)``). A delivery that cannot reach its host (gone, as libzmq reports) goes back to the core.
+    func flush() {
+        guard failure == nil else { return }
+        let step = core.take()
+        do {
+            for record in step.records { try journal.append(serialized: record) }
+            try journal.flush()
+        } catch {
+            fail(error)
+            return
+        }
+        // After the step's messages went out: a checkpoint never stands for deliveries that were not sent.
+        defer { checkpointIfDue() }
+        for message in step.outgoing {
+            switch message {
+            case .publish(let topic, let body):
+                do {
+                    _ = try publisher.send([topic, body])
+                } catch {
+                    logger.error("cannot publish an event: \(error)")
+                }
+            case .heartbeat(let body):
+                _ = try? publisher.send([WireEvent.heartbeatTopic, body], dontWait: true)
+            case .send(let peer, let body, let delivery):
+                let sent: Bool
+                do {
+                    sent = try router.send([peer, body])
+                } catch {
+                    logger.debug("cannot reach a peer: \(error)")
+                    sent = false
+                }
+                if !sent, let delivery { core.undelivered(delivery.events, to: delivery.host) }
+            }
+        }
+    }
+
+    /// The journal cannot be written: stop (fail-stop, docs/DURABILITY.md). What the failed records stand for is
+    /// neither published nor answered — their clients time out and resend to the restarted supervisor, which has
+    /// exactly what reached the journal.
+    func fail(_ error: JournalFailure) {
+        guard failure == nil else { return }
+        failure = error
+        logger.critical("the journal cannot be written: the supervisor stops", metadata: ["reason": "\(error)"])
+    }
+
+    /// After `checkpointEvery` records, and when the last checkpoint is written: begins a new segment and hands a copy
+    /// of the core's state (the journal's records so far, all written) to the ``Checkpointer``.
+    private func checkpointIfDue() {
+        let records = recordsAtStart + journal.appended
+        guard config.checkpointEvery > 0, records - recordsAtCheckpoint >= config.checkpointEvery,
+            !checkpointer.isBusy
+        else { return }
+        do {
+            try journal.beginSegment()
+        } catch {
+            fail(error)
+            return
+        }
+        recordsAtCheckpoint = records
+        var checkpoint = Checkpoint(
+            nextSegment: journal.segment,
+            epoch: core.epoch,
+            lastSeq: core.seq,
+            lastCommandID: core.nextCommandID - 1,
+            records: UInt64(records),
+            state: core.state,
+            hostOf: core.hostOf,
+            clients: core.clients
+        )
+        checkpoint.timeUnixNanos = core.clock.unixNanos
+        checkpointer.write(checkpoint)
+    }
+}

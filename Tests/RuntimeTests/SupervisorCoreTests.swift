@@ -1,0 +1,242 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+import Logging
+import Testing
+
+@testable import ContainmentRuntime
+
+/// The supervisor's core without sockets, files or a real clock (DESIGN.md): what it hands the loop for each message
+/// and each tick — journal records first, then what may go out — under an injected clock.
+@Suite struct SupervisorCoreTests {
+    final class ManualClock: SupervisorClock {
+        var now = ContinuousClock.now
+        var unixNanos: Int64 = 1_800_000_000_000_000_000
+
+        func advance(_ duration: Duration) {
+            now = now + duration
+            unixNanos +=
+                Int64(duration.components.seconds) * 1_000_000_000
+                + Int64(duration.components.attoseconds / 1_000_000_000)
+        }
+    }
+
+    static let config = RuntimeConfig(runDirectory: "/nonexistent")
+    static let logger = Logger(label: "core-test") { _ in SwiftLogNoOpLogHandler() }
+
+    /// A core over an empty journal (or `recovery`), its start record taken.
+    static func core(
+        _ clock: ManualClock,
+        recovery: Recovery = Recovery(clients: ClientReplies(window: 64, clients: 64))
+    ) throws -> (SupervisorCore, startRecord: Containment_V1_JournalRecord) {
+        let core = SupervisorCore(recovery: recovery, config: config, clock: clock, logger: logger)
+        let start = core.take()
+        #expect(start.outgoing.isEmpty)
+        let record = try Containment_V1_JournalRecord(serializedBytes: try #require(start.records.first))
+        return (core, record)
+    }
+
+    static func request(_ commands: [WireCommand], id: UInt64, client: String = "client-a") -> [UInt8] {
+        ClientMessage.with {
+            $0.requestID = id
+            $0.clientID = client
+            $0.commands = .with { $0.commands = commands }
+        }.bytes
+    }
+
+    static let peer: [UInt8] = [0, 1, 2, 3]
+
+    /// The step's records decoded, its events (published, by seq) and the messages to each peer.
+    struct Decoded {
+        var records: [Containment_V1_JournalRecord] = []
+        var events: [WireEvent] = []
+        var messages: [(peer: [UInt8], message: ServerMessage)] = []
+        var heartbeats: [Containment_V1_EventHeartbeat] = []
+        var bodies: [[UInt8]] = []
+    }
+
+    static func decode(_ step: SupervisorStep) throws -> Decoded {
+        var decoded = Decoded()
+        decoded.records = try step.records.map { try Containment_V1_JournalRecord(serializedBytes: $0) }
+        for outgoing in step.outgoing {
+            switch outgoing {
+            case .publish(_, let body): decoded.events.append(try WireEvent.decode(body))
+            case .heartbeat(let body):
+                decoded.heartbeats.append(try Containment_V1_EventHeartbeat(serializedBytes: body))
+            case .send(let peer, let body, _):
+                decoded.messages.append((peer, try ServerMessage(serializedBytes: body)))
+                decoded.bodies.append(body)
+            }
+        }
+        return decoded
+    }
+
+    static func create(_ id: String, host: String = "") -> WireCommand {
+        WireCommand(.system(.create(ControllerID(id), kind: .content)), host: host.isEmpty ? nil : host)
+    }
+
+    @Test func aCommandIsJournaledBeforeAnythingItProducesAndItsRecordAccountsForEverySeq() throws {
+        let clock = ManualClock()
+        let (core, start) = try Self.core(clock)
+        #expect(start.epoch == 1 && start.timeUnixNanos == clock.unixNanos)
+        core.receive([
+            Self.peer, Self.request([Self.create("a"), WireCommand(Request(.loadView("a"), by: .natural))], id: 7),
+        ])
+        let step = try Self.decode(core.take())
+        let record = try #require(step.records.first)
+        #expect(step.records.count == 1)
+        #expect(record.commandID == 1 && record.clientID == "client-a" && record.requestID == 7)
+        #expect(record.firstSeq == 1 && Int(record.eventCount) == step.events.count && step.events.count >= 3)
+        #expect(step.events.map(\.seq) == Array(1...UInt64(step.events.count)))
+        #expect(step.events.allSatisfy { $0.epoch == 1 && $0.commandID == 1 && $0.timeUnixNanos == clock.unixNanos })
+        let reply = try #require(step.messages.last)
+        #expect(reply.peer == Self.peer && reply.message.requestID == 7)
+        #expect(reply.message.accepted.commandID == 1 && reply.message.accepted.events == step.events)
+        // Nothing is left for the next step.
+        let empty = core.take()
+        #expect(empty.records.isEmpty && empty.outgoing.isEmpty)
+    }
+
+    @Test func aResendIsAnsweredWithTheFirstAnswerAndNotAppliedAgain() throws {
+        let (core, _) = try Self.core(ManualClock())
+        let bytes = Self.request([Self.create("a")], id: 1)
+        core.receive([Self.peer, bytes])
+        let first = try Self.decode(core.take())
+        let seq = core.seq
+        core.receive([[9, 9], bytes])  // the same request from a new connection (a reconnected client)
+        let again = try Self.decode(core.take())
+        #expect(again.records.isEmpty && again.events.isEmpty)
+        #expect(again.bodies == [try #require(first.bodies.last)])
+        #expect(again.messages.first?.peer == [9, 9])
+        #expect(core.seq == seq && core.resends == 1)
+        // Another client's identical request is its own: applied (and refused, the controller exists).
+        core.receive([Self.peer, Self.request([Self.create("a")], id: 1, client: "client-b")])
+        let other = try Self.decode(core.take())
+        #expect(other.records.first?.hasRejection == true)
+        #expect(other.messages.first?.message.error.code == "duplicateID")
+    }
+
+    @Test func aRejectionIsJournaledWithTheSeqOfItsViolation() throws {
+        let (core, _) = try Self.core(ManualClock())
+        core.receive([Self.peer, Self.request([WireCommand(.system(.destroy("ghost")))], id: 3)])
+        let step = try Self.decode(core.take())
+        let record = try #require(step.records.first)
+        let violation = try #require(step.events.first)
+        #expect(violation.name == "ruleViolation" && violation.seq == 1)
+        #expect(record.hasRejection && record.firstSeq == 1 && record.eventCount == 1 && record.commandID == 1)
+        let error = try #require(step.messages.first?.message.error)
+        #expect(error.code == "unknownController" && error.seq == 1 && error.commandID == 1)
+        #expect(record.rejection == error)
+    }
+
+    static func hello(_ host: String, lastSeq: UInt64 = 0, id: UInt64 = 1) -> [UInt8] {
+        ClientMessage.with {
+            $0.requestID = id
+            $0.hello = .with {
+                $0.host = host
+                $0.pid = 4242
+                $0.protocolVersion = protocolVersion
+                $0.lastSeq = lastSeq
+            }
+        }.bytes
+    }
+
+    @Test func hostsAreDeclaredDownAfterTheirTimeoutAndAnIdlePubBeats() throws {
+        let clock = ManualClock()
+        let (core, _) = try Self.core(clock)
+        let hostPeer: [UInt8] = [7, 7]
+        core.receive([hostPeer, Self.hello("h0")])
+        var step = try Self.decode(core.take())
+        #expect(step.events.map(\.name) == ["hostUp"] && step.records.count == 1 && step.records[0].firstSeq == 1)
+        #expect(step.messages.first?.message.body == .welcome(step.messages[0].message.welcome))
+
+        clock.advance(Self.config.heartbeatTimeout - .milliseconds(1))
+        core.receive([hostPeer, ClientMessage.with { $0.heartbeat = .with { $0.host = "h0" } }.bytes])
+        core.tick()
+        step = try Self.decode(core.take())
+        #expect(step.events.isEmpty, "a beat in time keeps it up")
+        clock.advance(Self.config.heartbeatTimeout + .milliseconds(1))
+        core.tick()
+        step = try Self.decode(core.take())
+        #expect(step.events.map(\.name) == ["hostDown"] && step.records.count == 1)
+
+        // An idle PUB: one heartbeat per interval, with the epoch and the latest seq, and no record.
+        clock.advance(Self.config.heartbeatInterval)
+        core.tick()
+        step = try Self.decode(core.take())
+        #expect(step.records.isEmpty && step.events.isEmpty)
+        #expect(step.heartbeats.map { [$0.epoch, $0.seq] } == [[1, 2]])
+        core.tick()
+        #expect(core.take().outgoing.isEmpty, "not again before an interval")
+    }
+
+    @Test func deliveriesNotYetSentWaitForAHostThatWentDownAndFollowItsReturn() throws {
+        let clock = ManualClock()
+        let (core, _) = try Self.core(clock)
+        core.receive([[1], Self.hello("h0")])
+        _ = core.take()
+        core.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
+        // Before the loop takes the step, the host misses its heartbeats: the delivery is withdrawn.
+        clock.advance(Self.config.heartbeatTimeout + .milliseconds(1))
+        core.tick()
+        let step = try Self.decode(core.take())
+        #expect(step.messages.allSatisfy { $0.peer == Self.peer }, "nothing goes to the host that is down")
+        #expect(step.events.map(\.name) == ["controllerCreated", "hostDown"])
+        // It registers again on a new connection: the welcome, then the withheld delivery.
+        core.receive([[2], Self.hello("h0", lastSeq: 0, id: 2)])
+        let back = try Self.decode(core.take())
+        #expect(back.messages.map(\.peer) == [[2], [2]])
+        #expect(back.messages[1].message.delivery.events.map(\.name) == ["controllerCreated"])
+        #expect(back.events.map(\.name) == ["hostRestarted"])
+    }
+
+    /// Recovery from the core's own records gives a core that goes on where it stopped, under the next epoch, and
+    /// delivers again to a host the callbacks after the seq it says it received.
+    @Test func aCoreRecoveredFromItsRecordsGoesOnAndDeliversTheTailAgain() throws {
+        let clock = ManualClock()
+        let (first, start) = try Self.core(clock)
+        var records = [start]
+        first.receive([[1], Self.hello("h0")])
+        records += try Self.decode(first.take()).records
+        let load = Self.request(
+            [Self.create("a", host: "h0"), WireCommand(Request(.loadView("a"), by: .natural))],
+            id: 1
+        )
+        first.receive([Self.peer, load])
+        let loaded = try Self.decode(first.take())
+        records += loaded.records
+        first.receive([
+            Self.peer, Self.request([WireCommand(Request(.setAlpha(.root("a"), 0.5), by: .natural))], id: 2),
+        ])
+        records += try Self.decode(first.take()).records
+
+        var recovery = Recovery(clients: ClientReplies(window: 64, clients: 64))
+        for record in records { try recovery.apply(record) }
+        recovery.deliveries.seal()
+        let (second, restart) = try Self.core(clock, recovery: recovery)
+        #expect(restart.epoch == 2)
+        let same = second.state == first.state
+        #expect(same)
+        #expect(second.seq == first.seq && second.nextCommandID == first.nextCommandID)
+        #expect(second.hostOf == first.hostOf)
+
+        // The answer to a resend survives the restart, byte for byte.
+        second.receive([Self.peer, load])
+        #expect(try Self.decode(second.take()).bodies == [try #require(loaded.bodies.last)])
+
+        // h0 says it received up to the creation: the callbacks after it come again, in order.
+        let created = try #require(loaded.events.first { $0.name == "controllerCreated" })
+        second.receive([[3], Self.hello("h0", lastSeq: created.seq)])
+        let welcome = try Self.decode(second.take())
+        let redelivered = try #require(welcome.messages.last?.message.delivery.events)
+        let callbacks = loaded.events.filter { $0.seq > created.seq && $0.name != "controllerCreated" }
+        #expect(redelivered == callbacks.filter { ["loadView", "viewDidLoad"].contains($0.name) })
+        #expect(redelivered.allSatisfy { $0.epoch == 1 }, "as first sent")
+
+        // And the sequence goes on above every seq before.
+        second.receive([Self.peer, Self.request([Self.create("b")], id: 3)])
+        let next = try Self.decode(second.take())
+        #expect(next.events.first?.seq == first.seq + 1 + 1, "the welcome's host event took one")
+        #expect(next.events.first?.epoch == 2)
+    }
+}
