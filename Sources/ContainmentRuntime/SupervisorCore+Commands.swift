@@ -9,7 +9,7 @@ extension SupervisorCore {
     ///
     /// A host may only act as the controllers it runs; a client (ctl) may act as anyone.
     @discardableResult
-    func submit(
+    mutating func submit(
         _ commands: [WireCommand],
         from sender: [UInt8]?,
         requestID: UInt64 = 0,
@@ -113,12 +113,12 @@ extension SupervisorCore {
     }
 
     /// Adds a journal record: durable before anything produced after it goes out (``take()``).
-    func journalAppend(_ record: [UInt8]) {
+    mutating func journalAppend(_ record: [UInt8]) {
         records.append(record)
     }
 
     /// Publishes a host event, its seq reserved in the journal (so a restarted supervisor never reuses it).
-    func publishHostEvent(_ event: Event) {
+    mutating func publishHostEvent(_ event: Event) {
         let time = clock.unixNanos
         publish(event, commandID: 0, time: time)
         journalAppend(
@@ -130,12 +130,12 @@ extension SupervisorCore {
         )
     }
 
-    func controllers(on host: String) -> [ControllerID] {
+    mutating func controllers(on host: String) -> [ControllerID] {
         hostOf.filter { $0.value == host }.map(\.key).sorted()
     }
 
     /// Records which host runs a controller (`nil`: none any more), keeping each host's count.
-    func assign(_ id: ControllerID, to host: String?) {
+    mutating func assign(_ id: ControllerID, to host: String?) {
         if let old = hostOf[id] { hostLoad[old, default: 1] -= 1 }
         hostOf[id] = host
         if let host { hostLoad[host, default: 0] += 1 }
@@ -153,7 +153,7 @@ extension SupervisorCore {
 
     /// Transitions running in a recovered state complete after their duration from now (their timers were lost with
     /// the previous supervisor).
-    func resumeTransitions() {
+    mutating func resumeTransitions() {
         for running in state.transitions where running.duration > 0 {
             timers.append(
                 TransitionTimer(
@@ -165,7 +165,7 @@ extension SupervisorCore {
     }
 
     /// A transition with a duration completes when it has run that long, unless a later command completes it first.
-    private func scheduleTransitions(_ requests: [Request]) {
+    private mutating func scheduleTransitions(_ requests: [Request]) {
         for request in requests {
             guard case .transition(let parent, let from, let to, let duration, _) = request.command, duration > 0,
                 let running = state.transitions.first(where: { $0.parent == parent && $0.from == from && $0.to == to })
@@ -176,7 +176,7 @@ extension SupervisorCore {
         }
     }
 
-    func fireTimers() {
+    mutating func fireTimers() {
         let now = clock.now
         let due = timers.filter { $0.deadline <= now }
         guard !due.isEmpty else { return }

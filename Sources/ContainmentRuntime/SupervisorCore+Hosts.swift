@@ -6,7 +6,7 @@ extension SupervisorCore {
     // MARK: Registration and liveness
 
     /// A host registers (again): it gets its controllers, then every callback it missed.
-    func welcome(_ hello: Containment_V1_Hello, from sender: [UInt8], requestID: UInt64) {
+    mutating func welcome(_ hello: Containment_V1_Hello, from sender: [UInt8], requestID: UInt64) {
         guard hello.protocolVersion == protocolVersion else {
             reply(
                 to: sender,
@@ -75,7 +75,7 @@ extension SupervisorCore {
 
     /// A heartbeat. From a connection that never registered (the supervisor restarted since): ask it to say hello.
     /// From a host declared down: it is up again, and gets the callbacks it missed.
-    func beat(_ name: String, from sender: [UInt8]) {
+    mutating func beat(_ name: String, from sender: [UInt8]) {
         guard hostNames[sender] == name, var record = hosts[name] else {
             reply(
                 to: sender,
@@ -101,21 +101,21 @@ extension SupervisorCore {
         if !pending.isEmpty { sendDelivery(pending, to: name) }
     }
 
-    func hostLeft(_ name: String, from sender: [UInt8]) {
+    mutating func hostLeft(_ name: String, from sender: [UInt8]) {
         guard hostNames[sender] == name else { return }
         hostNames[sender] = nil
         hosts[name]?.routingID = nil
         markDown(name, reason: "said goodbye")
     }
 
-    func checkHeartbeats() {
+    mutating func checkHeartbeats() {
         let now = clock.now
         for (name, record) in hosts where record.up && now - record.lastSeen > config.heartbeatTimeout {
             markDown(name, reason: "missed its heartbeats")
         }
     }
 
-    private func markDown(_ name: String, reason: String) {
+    private mutating func markDown(_ name: String, reason: String) {
         guard hosts[name]?.up == true else { return }
         hosts[name]?.up = false
         withdrawDeliveries(to: name)
@@ -127,7 +127,7 @@ extension SupervisorCore {
 
     /// Sends each host the callbacks (and creations, destructions) of the controllers it runs, in event order;
     /// `encoded` holds each event serialized.
-    func deliver(_ events: [Event], encoded: [[UInt8]]) {
+    mutating func deliver(_ events: [Event], encoded: [[UInt8]]) {
         var byHost: [String: [[UInt8]]] = [:]
         var order: [String] = []
         for (event, bytes) in zip(events, encoded) where event.isDelivered {
@@ -142,7 +142,7 @@ extension SupervisorCore {
 
     /// Queues a delivery of serialized events to a connected host (handed out by the next ``take()``; the loop gives it back
     /// here if the host turns out to be gone); keeps it for the host's return when it is not connected.
-    func sendDelivery(_ events: [[UInt8]], to host: String) {
+    mutating func sendDelivery(_ events: [[UInt8]], to host: String) {
         guard var record = hosts[host] else { return }
         guard record.up, let peer = record.routingID else {
             record.pending.append(contentsOf: events)
@@ -154,7 +154,7 @@ extension SupervisorCore {
 
     // MARK: Inspect
 
-    func forwardInspect(_ request: Containment_V1_InspectRequest, from client: [UInt8], requestID: UInt64) {
+    mutating func forwardInspect(_ request: Containment_V1_InspectRequest, from client: [UInt8], requestID: UInt64) {
         let id = ControllerID(request.controller)
         guard state.controllers[id] != nil, let host = hostOf[id] else {
             let message =
@@ -189,7 +189,7 @@ extension SupervisorCore {
     }
 
     /// A host's answer goes back to the client that asked, if it comes from the host that was asked.
-    func relayInspect(_ inspected: Containment_V1_InspectReply, requestID: UInt64, from sender: [UInt8]) {
+    mutating func relayInspect(_ inspected: Containment_V1_InspectReply, requestID: UInt64, from sender: [UInt8]) {
         guard let pending = inspects[requestID], pending.host == sender else {
             logger.warning("dropped an inspect reply nobody asked that peer for", metadata: ["request": "\(requestID)"])
             return
@@ -199,7 +199,7 @@ extension SupervisorCore {
     }
 
     /// Inspects a host did not answer in time get a `timeout` error.
-    func expireInspects() {
+    mutating func expireInspects() {
         let now = clock.now
         for (id, pending) in inspects where pending.deadline <= now {
             inspects[id] = nil

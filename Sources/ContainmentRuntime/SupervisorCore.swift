@@ -9,8 +9,9 @@ import Logging
 /// the messages and events that may go out only once those records are durable. ``SupervisorLoop`` does the I/O.
 ///
 /// Each command is validated by the model, journaled, its events published with gap-free sequence numbers, its
-/// callbacks delivered to the hosts that run the controllers, and answered. Not `Sendable`: it lives on one thread.
-final class SupervisorCore {
+/// callbacks delivered to the hosts that run the controllers, and answered. A value (its clock aside): the loop
+/// copies it for a checkpoint at the cost of a few reference counts.
+struct SupervisorCore {
     struct HostRecord {
         var name: String
         var routingID: [UInt8]?
@@ -110,7 +111,7 @@ final class SupervisorCore {
 
     /// Applies a topology at start, as the commands it stands for — unless the journal already holds a state (the
     /// topology's commands are in it): then only its hosts are expected.
-    func apply(_ topology: Topology) throws {
+    mutating func apply(_ topology: Topology) throws {
         for host in topology.hosts where hosts[host] == nil {
             hosts[host] = HostRecord(name: host, lastSeen: clock.now)
         }
@@ -129,7 +130,7 @@ final class SupervisorCore {
 
     /// What the passing of time does: transitions that ran their duration complete, silent hosts are declared down,
     /// unanswered inspects time out, and an idle PUB gets a heartbeat.
-    func tick() {
+    mutating func tick() {
         fireTimers()
         checkHeartbeats()
         expireInspects()
@@ -138,7 +139,7 @@ final class SupervisorCore {
 
     /// On an idle PUB, a heartbeat with the epoch and the latest seq, so subscribers notice a restart, a gap or
     /// silence within a heartbeat interval.
-    private func beacon() {
+    private mutating func beacon() {
         let now = clock.now
         guard now - lastPublished >= config.heartbeatInterval, !outbox.contains(where: \.isPublication) else { return }
         lastPublished = now
@@ -151,7 +152,7 @@ final class SupervisorCore {
     }
 
     /// How long the loop may sleep: until the next transition completes or the next heartbeat check.
-    func nextWakeUp() -> Duration {
+    mutating func nextWakeUp() -> Duration {
         var wait = config.heartbeatInterval
         let now = clock.now
         for timer in timers { wait = min(wait, max(.zero, timer.deadline - now)) }
@@ -160,7 +161,7 @@ final class SupervisorCore {
     }
 
     /// Handles one message of the command socket: the sender's routing id, then the message.
-    func receive(_ frames: [[UInt8]]) {
+    mutating func receive(_ frames: [[UInt8]]) {
         guard let sender = frames.first else { return }
         guard frames.count == 2 else {
             logger.warning(
@@ -207,7 +208,8 @@ final class SupervisorCore {
     }
 
     /// A request of commands: answered again if it is a resend (same client id and request id), else submitted.
-    private func command(_ commands: [WireCommand], from sender: [UInt8], requestID: UInt64, clientID: String) {
+    private mutating func command(_ commands: [WireCommand], from sender: [UInt8], requestID: UInt64, clientID: String)
+    {
         if !clientID.isEmpty, let answer = clients.answer(client: clientID, requestID: requestID) {
             resends += 1
             outbox.append(.send(peer: sender, body: answer, delivery: nil))
@@ -217,7 +219,7 @@ final class SupervisorCore {
     }
 
     /// The whole state now.
-    func snapshot() -> WireSnapshot {
+    mutating func snapshot() -> WireSnapshot {
         var snapshot = WireSnapshot(
             state: state,
             seq: seq,
@@ -236,7 +238,7 @@ final class SupervisorCore {
 
     // MARK: Sending
 
-    func reply(to peer: [UInt8], requestID: UInt64, _ body: ServerMessage.OneOf_Body) {
+    mutating func reply(to peer: [UInt8], requestID: UInt64, _ body: ServerMessage.OneOf_Body) {
         let message = ServerMessage.with {
             $0.requestID = requestID
             $0.body = body
@@ -245,14 +247,14 @@ final class SupervisorCore {
     }
 
     /// Queues a message to a peer of the ROUTER (handed out by the next ``take()``).
-    func send(_ message: ServerMessage, to peer: [UInt8]) {
+    mutating func send(_ message: ServerMessage, to peer: [UInt8]) {
         outbox.append(.send(peer: peer, body: message.bytes, delivery: nil))
     }
 
     /// Stamps an event with the next sequence number and queues it for publication (by the next ``take()``); returns
     /// its serialized form, from which replies and deliveries carrying it are assembled (``PreEncoded``).
     @discardableResult
-    func publish(_ event: Event, commandID: UInt64, time: Int64) -> [UInt8] {
+    mutating func publish(_ event: Event, commandID: UInt64, time: Int64) -> [UInt8] {
         seq += 1
         var host = ""
         if case .controllerCreated(let id, _) = event { host = hostOf[id] ?? "" }
@@ -270,7 +272,7 @@ final class SupervisorCore {
 
     /// What to do now, handed over and forgotten: the journal records first — nothing in `outgoing` may go out
     /// before every record is durable (SPEC §14, journal first) — then the events and messages, in order.
-    func take() -> SupervisorStep {
+    mutating func take() -> SupervisorStep {
         let step = SupervisorStep(records: records, outgoing: outbox)
         records.removeAll(keepingCapacity: true)
         outbox.removeAll(keepingCapacity: true)
@@ -279,14 +281,14 @@ final class SupervisorCore {
     }
 
     /// A delivery the loop could not hand to its host (gone, as libzmq reports): kept for the host's return.
-    func undelivered(_ events: [[UInt8]], to host: String) {
+    mutating func undelivered(_ events: [[UInt8]], to host: String) {
         hosts[host]?.pending.append(contentsOf: events)
     }
 
     /// Deliveries to `host` not handed out yet go back to its pending ones (it is down, or registers on another
     /// connection): the deliveries handed out before were sent or given back (``undelivered(_:to:)``), so pending then
     /// these is their order.
-    func withdrawDeliveries(to host: String) {
+    mutating func withdrawDeliveries(to host: String) {
         var withdrawn: [[UInt8]] = []
         outbox.removeAll { message in
             guard case .send(_, _, let delivery?) = message, delivery.host == host else { return false }

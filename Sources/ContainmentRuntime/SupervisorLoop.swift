@@ -12,7 +12,7 @@ import ZeroMQ
 final class SupervisorLoop {
     let config: RuntimeConfig
     let logger: Logger
-    let core: SupervisorCore
+    var core: SupervisorCore
     let router: Socket
     let publisher: Socket
     let journal: JournalWriter

@@ -29,7 +29,7 @@ import Testing
         _ clock: ManualClock,
         recovery: Recovery = Recovery(clients: ClientReplies(window: 64, clients: 64))
     ) throws -> (SupervisorCore, startRecord: Containment_V1_JournalRecord) {
-        let core = SupervisorCore(recovery: recovery, config: config, clock: clock, logger: logger)
+        var core = SupervisorCore(recovery: recovery, config: config, clock: clock, logger: logger)
         let start = core.take()
         #expect(start.outgoing.isEmpty)
         let record = try Containment_V1_JournalRecord(serializedBytes: try #require(start.records.first))
@@ -77,7 +77,9 @@ import Testing
 
     @Test func aCommandIsJournaledBeforeAnythingItProducesAndItsRecordAccountsForEverySeq() throws {
         let clock = ManualClock()
-        let (core, start) = try Self.core(clock)
+        let madeCore = try Self.core(clock)
+        var core = madeCore.0
+        let start = madeCore.startRecord
         #expect(start.epoch == 1 && start.timeUnixNanos == clock.unixNanos)
         core.receive([
             Self.peer, Self.request([Self.create("a"), WireCommand(Request(.loadView("a"), by: .natural))], id: 7),
@@ -98,7 +100,7 @@ import Testing
     }
 
     @Test func aResendIsAnsweredWithTheFirstAnswerAndNotAppliedAgain() throws {
-        let (core, _) = try Self.core(ManualClock())
+        var core = try Self.core(ManualClock()).0
         let bytes = Self.request([Self.create("a")], id: 1)
         core.receive([Self.peer, bytes])
         let first = try Self.decode(core.take())
@@ -117,7 +119,7 @@ import Testing
     }
 
     @Test func aRejectionIsJournaledWithTheSeqOfItsViolation() throws {
-        let (core, _) = try Self.core(ManualClock())
+        var core = try Self.core(ManualClock()).0
         core.receive([Self.peer, Self.request([WireCommand(.system(.destroy("ghost")))], id: 3)])
         let step = try Self.decode(core.take())
         let record = try #require(step.records.first)
@@ -143,7 +145,7 @@ import Testing
 
     @Test func hostsAreDeclaredDownAfterTheirTimeoutAndAnIdlePubBeats() throws {
         let clock = ManualClock()
-        let (core, _) = try Self.core(clock)
+        var core = try Self.core(clock).0
         let hostPeer: [UInt8] = [7, 7]
         core.receive([hostPeer, Self.hello("h0")])
         var step = try Self.decode(core.take())
@@ -172,7 +174,7 @@ import Testing
 
     @Test func deliveriesNotYetSentWaitForAHostThatWentDownAndFollowItsReturn() throws {
         let clock = ManualClock()
-        let (core, _) = try Self.core(clock)
+        var core = try Self.core(clock).0
         core.receive([[1], Self.hello("h0")])
         _ = core.take()
         core.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
@@ -194,7 +196,9 @@ import Testing
     /// delivers again to a host the callbacks after the seq it says it received.
     @Test func aCoreRecoveredFromItsRecordsGoesOnAndDeliversTheTailAgain() throws {
         let clock = ManualClock()
-        let (first, start) = try Self.core(clock)
+        let madeFirst = try Self.core(clock)
+        var first = madeFirst.0
+        let start = madeFirst.startRecord
         var records = [start]
         first.receive([[1], Self.hello("h0")])
         records += try Self.decode(first.take()).records
@@ -213,7 +217,9 @@ import Testing
         var recovery = Recovery(clients: ClientReplies(window: 64, clients: 64))
         for record in records { try recovery.apply(record) }
         recovery.deliveries.seal()
-        let (second, restart) = try Self.core(clock, recovery: recovery)
+        let madeSecond = try Self.core(clock, recovery: recovery)
+        var second = madeSecond.0
+        let restart = madeSecond.startRecord
         #expect(restart.epoch == 2)
         let same = second.state == first.state
         #expect(same)
