@@ -84,43 +84,44 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = file.command { config.commandEndpoint = expand(value) }
         if let value = file.events { config.eventEndpoint = expand(value) }
         if let value = file.journal { config.journalPath = expand(value) }
-        if let value = file.requestTimeoutMs { config.requestTimeout = .milliseconds(value) }
-        if let value = file.heartbeatIntervalMs { config.heartbeatInterval = .milliseconds(value) }
-        if let value = file.heartbeatTimeoutMs { config.heartbeatTimeout = .milliseconds(value) }
+        /// `value` when it is at least `minimum`; a clear error naming the key otherwise.
+        func atLeast(_ minimum: Int, _ key: String, _ value: Int?, meaning: String = "") throws -> Int? {
+            guard let value else { return nil }
+            guard value >= minimum else {
+                throw ConfigError("\(path): \(key) must be \(minimum)\(meaning) or more, not \(value).")
+            }
+            return value
+        }
+        if let value = try atLeast(1, "requestTimeoutMs", file.requestTimeoutMs) {
+            config.requestTimeout = .milliseconds(value)
+        }
+        if let value = try atLeast(1, "heartbeatIntervalMs", file.heartbeatIntervalMs) {
+            config.heartbeatInterval = .milliseconds(value)
+        }
+        if let value = try atLeast(1, "heartbeatTimeoutMs", file.heartbeatTimeoutMs) {
+            config.heartbeatTimeout = .milliseconds(value)
+        }
         if let value = file.journalSync {
             guard let mode = JournalSync(rawValue: value) else {
                 throw ConfigError("\(path): journalSync must be batch, interval or none, not \(value).")
             }
             config.journalSync = mode
         }
-        if let value = file.journalSyncIntervalMs {
-            guard value > 0 else { throw ConfigError("\(path): journalSyncIntervalMs must be above 0.") }
+        if let value = try atLeast(1, "journalSyncIntervalMs", file.journalSyncIntervalMs) {
             config.journalSyncInterval = .milliseconds(value)
         }
-        if let value = file.journalSegmentBytes {
-            guard value >= 4096 else { throw ConfigError("\(path): journalSegmentBytes must be 4096 or more.") }
+        if let value = try atLeast(4096, "journalSegmentBytes", file.journalSegmentBytes) {
             config.journalSegmentBytes = value
         }
-        if let value = file.checkpointEvery {
-            guard value >= 0 else { throw ConfigError("\(path): checkpointEvery must be 0 (never) or more.") }
+        if let value = try atLeast(0, "checkpointEvery", file.checkpointEvery, meaning: " (never)") {
             config.checkpointEvery = value
         }
-        if let value = file.journalRetain {
-            guard value >= 0 else { throw ConfigError("\(path): journalRetain must be 0 (keep all) or more.") }
+        if let value = try atLeast(0, "journalRetain", file.journalRetain, meaning: " (keep all)") {
             config.journalRetain = value
         }
-        if let value = file.dedupWindow {
-            guard value >= 1 else { throw ConfigError("\(path): dedupWindow must be 1 or more.") }
-            config.dedupWindow = value
-        }
-        if let value = file.dedupClients {
-            guard value >= 1 else { throw ConfigError("\(path): dedupClients must be 1 or more.") }
-            config.dedupClients = value
-        }
-        if let value = file.callbackHistory {
-            guard value >= 0 else { throw ConfigError("\(path): callbackHistory must be 0 or more, not \(value).") }
-            config.callbackHistory = value
-        }
+        if let value = try atLeast(1, "dedupWindow", file.dedupWindow) { config.dedupWindow = value }
+        if let value = try atLeast(1, "dedupClients", file.dedupClients) { config.dedupClients = value }
+        if let value = try atLeast(0, "callbackHistory", file.callbackHistory) { config.callbackHistory = value }
         return config
     }
 
