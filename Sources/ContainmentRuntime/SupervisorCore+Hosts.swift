@@ -115,7 +115,7 @@ extension SupervisorCore {
         }
     }
 
-    private mutating func markDown(_ name: String, reason: String) {
+    mutating func markDown(_ name: String, reason: String) {
         guard hosts[name]?.up == true else { return }
         hosts[name]?.up = false
         withdrawDeliveries(to: name)

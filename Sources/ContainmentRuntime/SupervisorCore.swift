@@ -285,6 +285,34 @@ struct SupervisorCore {
         hosts[host]?.pending.append(contentsOf: events)
     }
 
+    /// A message could not reach `peer`: its connection is gone (libzmq dropped the routing id; a host killed with
+    /// SIGKILL, say). A host on that connection is down at once, and the inspects forwarded to it are answered
+    /// `hostUnavailable` now instead of after their timeout.
+    mutating func unreachable(_ peer: [UInt8]) {
+        for (id, pending) in inspects where pending.host == peer {
+            inspects[id] = nil
+            reply(
+                to: pending.client,
+                requestID: pending.requestID,
+                .error(
+                    .init(
+                        ContainmentError(
+                            .hostUnavailable,
+                            "The host running \(pending.controller) is gone (its connection closed)."
+                        )
+                    )
+                )
+            )
+        }
+        guard let name = hostNames[peer] else { return }
+        hostNames[peer] = nil
+        hosts[name]?.routingID = nil
+        markDown(name, reason: "its connection is gone")
+    }
+
+    /// Whether a step is waiting to be taken.
+    var hasOutput: Bool { !records.isEmpty || !outbox.isEmpty }
+
     /// Deliveries to `host` not handed out yet go back to its pending ones (it is down, or registers on another
     /// connection): the deliveries handed out before were sent or given back (``undelivered(_:to:)``), so pending then
     /// these is their order.

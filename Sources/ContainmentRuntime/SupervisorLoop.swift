@@ -150,9 +150,14 @@ final class SupervisorLoop {
                     logger.debug("cannot reach a peer: \(error)")
                     sent = false
                 }
-                if !sent, let delivery { core.undelivered(delivery.events, to: delivery.host) }
+                if !sent {
+                    if let delivery { core.undelivered(delivery.events, to: delivery.host) }
+                    core.unreachable(peer)
+                }
             }
         }
+        // What a peer gone produced (a host down, inspects answered) goes out now, not at the next wake-up.
+        if core.hasOutput { flush() }
     }
 
     /// The journal cannot be written: stop (fail-stop, docs/DURABILITY.md). What the failed records stand for is

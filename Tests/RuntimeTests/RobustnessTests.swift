@@ -140,6 +140,26 @@ import ZeroMQ
         return false
     }
 
+    /// SPEC §14: the supervisor learns a killed host's connection is gone the moment it forwards to it, so `inspect`
+    /// answers `hostUnavailable` at once — long before the host's heartbeat timeout or the request's own timeout (30
+    /// and 20 s here, so neither can be what answers).
+    @Test func inspectOfAControllerOnAKilledHostAnswersHostUnavailableAtOnce() async throws {
+        let runtime = try await RuntimeFixture(
+            topology: Self.topology,
+            settings: "heartbeatIntervalMs: 100\nheartbeatTimeoutMs: 30000\nrequestTimeoutMs: 20000\n"
+        )
+        #expect(try await runtime.containment("inspect", "late").status == 0)
+        let pid = try String(contentsOfFile: runtime.runDirectory + "/host-h1.pid", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await runtime.run("/bin/kill", ["-KILL", pid]).status == 0)
+        try await Task.sleep(for: .milliseconds(200))
+        let inspect = try await runtime.containment("inspect", "late")
+        #expect(inspect.status != 0)
+        #expect(inspect.stderr.contains("hostUnavailable"), "\(inspect.stderr)")
+        #expect(try await Self.hostUp("h1", in: runtime) == false)
+        _ = try await runtime.stop()
+    }
+
     @Test func aStalledHostGetsTheCallbacksItMissed() async throws {
         let runtime = try await RuntimeFixture(topology: Self.topology, settings: Self.settings)
         let pid = try String(contentsOfFile: runtime.runDirectory + "/host-h1.pid", encoding: .utf8)

@@ -245,4 +245,29 @@ import Testing
         #expect(next.events.first?.seq == first.seq + 1 + 1, "the welcome's host event took one")
         #expect(next.events.first?.epoch == 2)
     }
+
+    /// An inspect forwarded to a host whose connection turns out to be gone is answered at once, and the host is down.
+    @Test func anInspectOfAControllerOnAGoneHostIsAnsweredAtOnce() throws {
+        var core = try Self.core(ManualClock()).0
+        let hostPeer: [UInt8] = [5, 5]
+        core.receive([hostPeer, Self.hello("h0")])
+        core.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
+        _ = core.take()
+        core.receive([
+            Self.peer,
+            ClientMessage.with {
+                $0.requestID = 9
+                $0.inspect = .with { $0.controller = "a" }
+            }.bytes,
+        ])
+        let forwarded = try Self.decode(core.take())
+        #expect(forwarded.messages.map(\.peer) == [hostPeer])
+        // The loop reports that the message could not reach the host.
+        core.unreachable(hostPeer)
+        let step = try Self.decode(core.take())
+        let answer = try #require(step.messages.first { $0.peer == Self.peer })
+        #expect(answer.message.requestID == 9 && answer.message.error.code == "hostUnavailable")
+        #expect(step.events.map(\.name) == ["hostDown"] && step.records.count == 1)
+        #expect(core.hosts["h0"]?.up == false && core.inspects.isEmpty)
+    }
 }
