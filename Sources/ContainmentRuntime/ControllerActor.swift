@@ -1,9 +1,20 @@
 import ContainmentBus
 import ContainmentModel
 
-/// One controller: its behavior, run one callback at a time, and what it received: a digest of every callback and
-/// the most recent ones, in order.
+/// One controller: its behavior, run one callback at a time in the order the supervisor sent them, and what it
+/// received: a digest of every callback and the most recent ones, in order.
+///
+/// Each actor has its own bounded mailbox, drained by a task of its own only while it holds mail: controllers of one
+/// host run concurrently, so a behavior that takes a second in a callback delays only its own controller. A full
+/// mailbox makes ``post(_:)`` wait, which stalls the host's dispatcher: back-pressure reaches the supervisor as a
+/// host that is slow, never as unbounded memory.
 actor ControllerActor {
+    /// What a mailbox holds: a callback, or an `inspect` answered once every callback before it was handled.
+    enum Mail: Sendable {
+        case callback(WireEvent)
+        case report(host: String, reply: @Sendable (Containment_V1_InspectReply) async -> Void)
+    }
+
     let id: ControllerID
     let kind: String
     private var behavior: any ControllerBehavior
@@ -13,20 +24,63 @@ actor ControllerActor {
     private let historyLimit: Int
     /// Every callback received since the actor was made.
     private(set) var digest = CallbackDigest()
-
-    init(id: ControllerID, kind: String, behavior: any ControllerBehavior, runtime: HostRuntime, historyLimit: Int) {
-        self.id = id
-        self.kind = kind
-        self.behavior = behavior
-        self.historyLimit = historyLimit
-        ref = ControllerRef(id: id, runtime: runtime)
-    }
-
     /// The seq of the last callback received: one delivered again (a supervisor resending after a restart) is not
     /// handled twice.
     private var lastSeq: UInt64 = 0
 
-    func receive(_ wire: WireEvent) async {
+    private let capacity: Int
+    private var mailbox: [Mail] = []
+    private var head = 0
+    private var draining = false
+    private var waitingForSpace: [CheckedContinuation<Void, Never>] = []
+
+    init(
+        id: ControllerID,
+        kind: String,
+        behavior: any ControllerBehavior,
+        runtime: HostRuntime,
+        historyLimit: Int,
+        mailboxCapacity: Int
+    ) {
+        self.id = id
+        self.kind = kind
+        self.behavior = behavior
+        self.historyLimit = historyLimit
+        capacity = max(1, mailboxCapacity)
+        ref = ControllerRef(id: id, runtime: runtime)
+    }
+
+    /// Queues mail in order, waiting while the mailbox is full; the actor handles it in its own time.
+    func post(_ mail: Mail) async {
+        while mailbox.count - head >= capacity {
+            await withCheckedContinuation { waitingForSpace.append($0) }
+        }
+        mailbox.append(mail)
+        guard !draining else { return }
+        draining = true
+        Task { await self.drain() }
+    }
+
+    private func drain() async {
+        while head < mailbox.count {
+            let mail = mailbox[head]
+            head += 1
+            if head >= 256, head * 2 >= mailbox.count {
+                mailbox.removeFirst(head)
+                head = 0
+            }
+            if !waitingForSpace.isEmpty { waitingForSpace.removeFirst().resume() }
+            switch mail {
+            case .callback(let wire): await handle(wire)
+            case .report(let host, let reply): await reply(report(host: host))
+            }
+        }
+        mailbox.removeAll(keepingCapacity: false)
+        head = 0
+        draining = false
+    }
+
+    private func handle(_ wire: WireEvent) async {
         guard wire.seq > lastSeq else { return }
         lastSeq = wire.seq
         digest.add(seq: wire.seq)
@@ -35,14 +89,14 @@ actor ControllerActor {
             if received.count > historyLimit { received.removeFirst(received.count - historyLimit) }
         }
         guard let event = try? wire.model() else { return }
-        // Deliveries arrive one at a time (the host's dispatcher awaits each), so no other callback runs meanwhile.
+        // The drain handles one mail at a time, so no other callback of this controller runs meanwhile.
         var current = behavior
         await current.handle(event, controller: ref)
         behavior = current
     }
 
     /// What `inspect` answers.
-    func report(host: String) -> Containment_V1_InspectReply {
+    private func report(host: String) -> Containment_V1_InspectReply {
         .with {
             $0.controller = id.rawValue
             $0.host = host

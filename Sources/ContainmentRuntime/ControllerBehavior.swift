@@ -45,15 +45,27 @@ public struct StackBehavior: ControllerBehavior {
     }
 }
 
+/// Slow controller code: it takes two seconds over each callback (without blocking a thread). Only its own controller
+/// waits: its host's other controllers go on meanwhile.
+public struct SlowBehavior: ControllerBehavior {
+    public init() {}
+
+    public mutating func handle(_ callback: Event, controller: ControllerRef) async {
+        try? await Task.sleep(for: .seconds(2))
+    }
+}
+
 /// Which behavior runs each kind of controller in a host.
 public struct BehaviorRegistry: Sendable {
     private var makers: [String: @Sendable () -> any ControllerBehavior]
 
-    /// `content` and the `stack` example container; other kinds run as content until registered.
+    /// `content`, the `stack` example container and the `slow` example; other kinds run as content until
+    /// registered.
     public init() {
         makers = [
             Kind.content.rawValue: { ContentBehavior() },
             "stack": { StackBehavior() },
+            "slow": { SlowBehavior() },
         ]
     }
 

@@ -57,9 +57,13 @@ public struct HostService: Service {
                     throw error
                 }
             }
-            await Dispatcher(runtime: runtime, kinds: kinds, logger: logger, historyLimit: config.callbackHistory).run(
-                jobs
-            )
+            await Dispatcher(
+                runtime: runtime,
+                kinds: kinds,
+                logger: logger,
+                historyLimit: config.callbackHistory,
+                mailboxCapacity: config.mailboxCapacity
+            ).run(jobs)
             try await served
         } onGracefulShutdown: {
             logger.info("host stopping", metadata: ["host": "\(name)"])
@@ -70,14 +74,16 @@ public struct HostService: Service {
     }
 }
 
-/// Runs the host's controller actors: one job at a time, so each actor gets its callbacks in the order the
-/// supervisor sent them.
+/// Hands the host's jobs to its controller actors, one job at a time and in order, so each actor's mailbox gets its
+/// callbacks in the order the supervisor sent them; the actors handle them concurrently.
 struct Dispatcher {
     let runtime: HostRuntime
     let kinds: BehaviorRegistry
     let logger: Logger
     /// How many recent callbacks each actor keeps for `inspect`.
     let historyLimit: Int
+    /// How many callbacks an actor's mailbox holds before the dispatcher waits for it.
+    let mailboxCapacity: Int
 
     func run(_ jobs: AsyncStream<HostJob>) async {
         var actors: [ControllerID: ControllerActor] = [:]
@@ -88,7 +94,8 @@ struct Dispatcher {
                 kind: kind,
                 behavior: kinds.behavior(for: kind),
                 runtime: runtime,
-                historyLimit: historyLimit
+                historyLimit: historyLimit,
+                mailboxCapacity: mailboxCapacity
             )
         }
         for await job in jobs {
@@ -105,25 +112,30 @@ struct Dispatcher {
                     switch event.name {
                     case "controllerCreated": adopt(id, kind: event.kind)
                     case "controllerDestroyed": actors[id] = nil
-                    default: await actors[id]?.receive(event)
+                    default: await actors[id]?.post(.callback(event))
                     }
                 }
             case .inspect(let requestID, let id):
-                let report: Containment_V1_InspectReply =
-                    if let actor = actors[id] {
-                        await actor.report(host: runtime.name)
-                    } else {
+                let outbox = runtime.outbox
+                let answer: @Sendable (Containment_V1_InspectReply) async -> Void = { report in
+                    await outbox.send(
+                        .with {
+                            $0.requestID = requestID
+                            $0.inspectReply = report
+                        }
+                    )
+                }
+                if let actor = actors[id] {
+                    // Answered by the actor after every callback delivered to it before.
+                    await actor.post(.report(host: runtime.name, reply: answer))
+                } else {
+                    await answer(
                         .with {
                             $0.controller = id.rawValue
                             $0.host = runtime.name
                         }
-                    }
-                await runtime.outbox.send(
-                    .with {
-                        $0.requestID = requestID
-                        $0.inspectReply = report
-                    }
-                )
+                    )
+                }
             }
         }
     }

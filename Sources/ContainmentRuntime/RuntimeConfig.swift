@@ -34,6 +34,9 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var dedupWindow = 64
     /// How many client ids it remembers (the least recently active are forgotten first).
     public var dedupClients = 4_096
+    /// How many callbacks a controller actor's mailbox holds; a host whose actor's mailbox is full stops taking
+    /// deliveries until it has room (a slow host, not unbounded memory).
+    public var mailboxCapacity = 1_024
     /// How many of its most recent callbacks each controller actor keeps for `inspect` (every callback is counted in
     /// its digest regardless).
     public var callbackHistory = 64
@@ -122,6 +125,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = try atLeast(1, "dedupWindow", file.dedupWindow) { config.dedupWindow = value }
         if let value = try atLeast(1, "dedupClients", file.dedupClients) { config.dedupClients = value }
         if let value = try atLeast(0, "callbackHistory", file.callbackHistory) { config.callbackHistory = value }
+        if let value = try atLeast(1, "mailboxCapacity", file.mailboxCapacity) { config.mailboxCapacity = value }
         return config
     }
 
@@ -134,6 +138,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var heartbeatIntervalMs: Int?
         var heartbeatTimeoutMs: Int?
         var callbackHistory: Int?
+        var mailboxCapacity: Int?
         var journalSync: String?
         var journalSyncIntervalMs: Int?
         var journalSegmentBytes: Int?

@@ -91,4 +91,30 @@ import ZeroMQ
         #expect(Self.frames(try await runtime.treeJSON())["main"] == [0, 0, 1280, 800])
         #expect(try await runtime.stop().status == 0)
     }
+
+    /// Controllers of one host run concurrently: `slow` takes two seconds over each of its callbacks, and its
+    /// neighbour on the same host gets and handles its own meanwhile. (Handled one after the other, the neighbour's
+    /// would wait behind the slow one's eight callbacks, 16 s; the inspect waits at most 5 s.)
+    @Test func aSlowControllerDelaysOnlyItself() async throws {
+        let runtime = try await RuntimeFixture(
+            topology: """
+                window: {name: main, width: 800, height: 600, root: shell}
+                controllers:
+                  - {id: shell, kind: content, host: h0}
+                  - {id: slow, kind: slow, host: h1, parent: shell, embed: [0, 0, 400, 600]}
+                  - {id: quick, kind: content, host: h1, parent: shell, embed: [400, 0, 400, 600]}
+                """
+        )
+        // Both get a new frame and its layout callbacks, the slow one first.
+        #expect(try await runtime.containment("ctl", "set-frame", "slow", "0,0,300,600", "--quiet").status == 0)
+        #expect(try await runtime.containment("ctl", "set-frame", "quick", "300,0,500,600", "--quiet").status == 0)
+        let quick = try await runtime.containment("inspect", "quick")
+        #expect(quick.status == 0, "\(quick.stderr)")
+        #expect(
+            quick.eventDescriptions.suffix(2) == ["viewWillLayoutSubviews(quick)", "viewDidLayoutSubviews(quick)"],
+            "\(quick.eventDescriptions)"
+        )
+        #expect(quick.eventDescriptions.filter { $0.hasPrefix("viewWillLayoutSubviews") }.count == 2)
+        _ = try await runtime.stop()
+    }
 }
