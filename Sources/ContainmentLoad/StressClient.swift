@@ -24,6 +24,8 @@ struct StressClientResult: Sendable {
     /// Replies its replica of its part of the tree did not predict (the first few, described).
     var mispredictions = 0
     var mispredicted: [String] = []
+    /// Contended: replies other than its replica foresaw (another client changed the controllers first).
+    var raced = 0
     /// Commands naming other clients' controllers that were accepted: the partition (and R2) broken.
     var breaches: [String] = []
     /// Requests that got no reply at all (timeouts, a lost supervisor).
@@ -39,15 +41,28 @@ struct StressClient: Sendable {
     let index: Int
     let pool: CommandPool
     let invalidRatio: Double
+    /// Sharing its pool with the other clients: its replica is what its own commands alone would make of the tree,
+    /// so it still draws the same commands from the seed, but it cannot predict the replies (the journal's replay
+    /// judges them).
+    let contended: Bool
     var generator: RandomCommands
     var invalid: InvalidCommands
     var rng: SplitMix64
     var replica = ContainmentState()
 
-    init(index: Int, pool: CommandPool, foreign: [ControllerID], prefix: String, seed: UInt64, invalidRatio: Double) {
+    init(
+        index: Int,
+        pool: CommandPool,
+        foreign: [ControllerID],
+        prefix: String,
+        seed: UInt64,
+        invalidRatio: Double,
+        contended: Bool = false
+    ) {
         self.index = index
         self.pool = pool
         self.invalidRatio = invalidRatio
+        self.contended = contended
         let clientSeed = seed &+ UInt64(index + 1) &* 0x9E37_79B9_7F4A_7C15
         generator = RandomCommands(seed: clientSeed, manual: true, pool: pool)
         generator.timedTransitions = false
@@ -143,6 +158,17 @@ struct StressClient: Sendable {
     ) {
         let agrees: Bool
         switch (predicted, outcome) {
+        case (_, _) where contended:
+            // Other clients act on the same controllers: a reply the replica did not foresee is a race, counted.
+            if case .unjudged = predicted { return }
+            if case .accepted = predicted, case .accepted = outcome { return }
+            if case .rejected(let code, let index) = predicted, case .rejected(let error) = outcome,
+                code == error.error.code, index == error.index
+            {
+                return
+            }
+            result.raced += 1
+            return
         case (.unjudged, .accepted):
             result.breaches.append("\(pick.wires.map(\.kindName)) by \(pick.wires.map(\.by)) was accepted")
             return

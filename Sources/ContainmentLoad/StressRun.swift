@@ -36,9 +36,18 @@ public struct StressRun {
         guard !hostNames.isEmpty else { throw LoadError("no host is connected to the supervisor") }
 
         // Every client's pool, created by the system, spread over the hosts in turn.
-        let perClient = command.controllers / command.clients
-        let pools = (0..<command.clients).map { CommandPool.prefixed("\(command.prefix)\($0)", count: perClient) }
-        let creations = pools.enumerated().map { index, pool in pool.creations(seed: command.seed &+ UInt64(index)) }
+        // Contended: one pool shared by every client, so their commands race on the same controllers.
+        let pools: [CommandPool]
+        let creations: [[Request]]
+        if command.contended {
+            let shared = CommandPool.prefixed(command.prefix, count: command.controllers)
+            pools = Array(repeating: shared, count: command.clients)
+            creations = [shared.creations(seed: command.seed)]
+        } else {
+            let perClient = command.controllers / command.clients
+            pools = (0..<command.clients).map { CommandPool.prefixed("\(command.prefix)\($0)", count: perClient) }
+            creations = pools.enumerated().map { index, pool in pool.creations(seed: command.seed &+ UInt64(index)) }
+        }
         command.note("creating \(creations.map(\.count).reduce(0, +)) controllers over \(hostNames.count) hosts")
         let wires = creations.joined().enumerated().map { index, request in
             WireCommand(request, host: hostNames[index % hostNames.count])
@@ -55,12 +64,14 @@ public struct StressRun {
             var client = StressClient(
                 index: index,
                 pool: pool,
-                foreign: pools.count > 1 ? Array(pools[(index + 1) % pools.count].all.prefix(32)) : [],
+                foreign: pools.count > 1 && !command.contended
+                    ? Array(pools[(index + 1) % pools.count].all.prefix(32)) : [],
                 prefix: command.prefix,
                 seed: command.seed,
-                invalidRatio: command.invalidRatio
+                invalidRatio: command.invalidRatio,
+                contended: command.contended
             )
-            client.adopt(creations[index])
+            client.adopt(creations[command.contended ? 0 : index])
             return client
         }
         let daemons = try self.daemons(control)
@@ -93,7 +104,7 @@ public struct StressRun {
         checks.append(verifier.compare(snapshot))
         checks.append(Self.subscriberCheck(seen, from: checkFrom, to: finalSeq, restarts: restarts))
         checks.append(Self.exactlyOnceCheck(records: records, results: results, restarts: restarts))
-        checks.append(Self.predictionCheck(results))
+        checks.append(Self.predictionCheck(results, contended: command.contended))
         checks.append(callbackCheck(control, expected: verifier.expectedDigests, hostOf: verifier.replay.hostOf))
         // The daemons now, by the processes started (a killed supervisor's successor in its place); attached: the
         // very processes of the start, so one that died is seen dead.

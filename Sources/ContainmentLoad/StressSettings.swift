@@ -9,6 +9,8 @@ public struct StressSettings: Sendable {
     public var invalidRatio = 0.1
     public var subscribers = 2
     public var prefix = "s"
+    /// Every client draws from one shared pool, so commands race on the same controllers.
+    public var contended = false
     /// Kill the supervisor (SIGKILL) at this interval while the clients run, and restart it (a local runtime only).
     public var killSupervisorEvery: Double?
     /// No progress line, no notes.

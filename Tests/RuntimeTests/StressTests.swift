@@ -88,6 +88,28 @@ import Testing
         )
     }
 
+    /// Contended: every client draws from one shared pool, so commands race on the same controllers. Every reply is
+    /// judged against the journal's replay at its seq; the commands sent depend only on the seed (the outcomes on
+    /// timing).
+    @Test func contendedClientsRaceOnSharedControllersAndEveryReplyIsJudged() async throws {
+        let arguments = [
+            "--hosts", "2", "--controllers", "160", "--clients", "4", "--ops", "3000", "--seed", "9", "--contended",
+        ]
+        let expected =
+            Self.checks.filter { $0 != "clients' replicas agree; R2 holds across clients" } + [
+                "every request answered; races counted"
+            ]
+        let first = try await Self.stress(arguments, checks: expected)
+        #expect(first["passed"] as? Bool == true)
+        let checks = first["checks"] as? [[String: Any]] ?? []
+        let races = checks.first { $0["name"] as? String == "every request answered; races counted" }
+        let detail = races?["detail"] as? String ?? ""
+        let raced = Int(detail.split(separator: ",").dropFirst().first?.split(separator: " ").first ?? "") ?? 0
+        #expect(raced > 0, "the clients never raced: \(detail)")
+        let again = try await Self.stress(arguments, checks: expected)
+        #expect(again["streamDigest"] as? String == first["streamDigest"] as? String)
+    }
+
     @Test func attachesToARunningRuntimeBesideItsOwnControllers() async throws {
         let fixture = try await RuntimeFixture(
             topology: """

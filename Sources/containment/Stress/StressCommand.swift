@@ -32,6 +32,13 @@ struct StressCommand: ParsableCommand {
     var invalidRatio = 0.1
     @Option(help: "Subscribers that must each see every event exactly once.") var subscribers = 2
     @Option(help: "The prefix of every controller the run creates.") var prefix = "s"
+    @Flag(
+        help: """
+            Every client draws from one shared pool of controllers, so commands race on the same controllers; the \
+            replies are judged against the journal's replay at their seq.
+            """
+    )
+    var contended = false
     @Option(
         help: ArgumentHelp(
             "Kill the supervisor with SIGKILL every SECONDS while the clients run, and restart it on the same run "
@@ -112,6 +119,7 @@ struct StressCommand: ParsableCommand {
         settings.prefix = prefix
         settings.quiet = quiet
         settings.killSupervisorEvery = killSupervisorEvery
+        settings.contended = contended
         return settings
     }
 }
