@@ -8,22 +8,42 @@ final class HostRuntime: Sendable {
     let name: String
     let outbox: Outbox
     let replies = PendingReplies()
+    /// How long a request waits for its reply (`requestTimeoutMs`).
+    let timeout: Duration
 
-    init(name: String, outbox: Outbox) {
+    init(name: String, outbox: Outbox, timeout: Duration = .seconds(5)) {
         self.name = name
         self.outbox = outbox
+        self.timeout = timeout
     }
 
-    /// Sends a request through the host's connection and waits for its reply.
+    /// Sends a request through the host's connection and waits for its reply — at most ``timeout``, then it is
+    /// answered `timeout`; a cancelled task's request is answered `timeout` at once. A late reply is dropped.
     func request(_ message: ClientMessage) async -> ServerMessage {
         var numbered = message
         numbered.requestID = replies.nextID()
         let id = numbered.requestID
         let outgoing = numbered
         let outbox = outbox
-        return await withCheckedContinuation { continuation in
-            replies.register(id, continuation)
-            Task { await outbox.send(outgoing) }
+        let replies = replies
+        let timeout = timeout
+        let deadline = Task {
+            try await Task.sleep(for: timeout)
+            replies.fail(id, ContainmentError(.timeout, "No reply from the supervisor within \(timeout)."))
+        }
+        defer { deadline.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                replies.register(id, continuation)
+                // Cancelled before the handler could find it registered: answered now all the same.
+                if Task.isCancelled {
+                    replies.fail(id, ContainmentError(.timeout, "The request was cancelled before its reply came."))
+                    return
+                }
+                Task { await outbox.send(outgoing) }
+            }
+        } onCancel: {
+            replies.fail(id, ContainmentError(.timeout, "The request was cancelled before its reply came."))
         }
     }
 }
@@ -50,6 +70,17 @@ final class PendingReplies: Sendable {
         guard let continuation = waiting.withLock({ $0.removeValue(forKey: message.requestID) }) else { return false }
         continuation.resume(returning: message)
         return true
+    }
+
+    /// Answers request `id` with `error`, if it still waits (its deadline passed, or its task was cancelled).
+    func fail(_ id: UInt64, _ error: ContainmentError) {
+        guard let continuation = waiting.withLock({ $0.removeValue(forKey: id) }) else { return }
+        continuation.resume(
+            returning: .with {
+                $0.requestID = id
+                $0.body = .error(.init(error))
+            }
+        )
     }
 
     /// Answers every waiting request with `error` (the host is stopping).

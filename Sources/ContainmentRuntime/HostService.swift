@@ -37,7 +37,11 @@ public struct HostService: Service {
         let config = config
         let logger = logger
         // inproc lets the outbox connect before the loop's inbox binds.
-        let runtime = HostRuntime(name: name, outbox: try Outbox(context: context, endpoint: inboxEndpoint))
+        let runtime = HostRuntime(
+            name: name,
+            outbox: try Outbox(context: context, endpoint: inboxEndpoint),
+            timeout: config.requestTimeout
+        )
         if let pidFile { try RunDirectory.writePID(to: pidFile) }
         defer { if let pidFile { RunDirectory.removePID(pidFile) } }
         try await withGracefulShutdownHandler {
