@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Stops every daemon of the run directory with SIGTERM (hosts first, then the supervisor), waits for them, and
+# Stops every daemon of the run directory with SIGTERM (the supervisor first, which would restart hosts, then the
+# hosts), waits for them, and
 # checks that no process, socket or pid file is left behind. Daemons are found by their pid files and also by their
 # environment (CONTAINMENT_RUN_DIR), so one whose pid file is missing or stale is stopped too. Exit 1 if something
 # had to be killed or cleaned, or a daemon had no pid file.
@@ -47,10 +48,11 @@ stop_pid() {  # stop_pid PID NAME: a daemon of this run directory that no pid fi
 }
 
 shopt -s nullglob
-for file in "$run_dir"/host-*.pid; do stop "$file"; done
-for pid in $(run_dir_daemons "$run_dir" host); do stop_pid "$pid" host; done
+# The supervisor first: it would start a stopped host again (hostRestart).
 [ -f "$run_dir/supervisor.pid" ] && stop "$run_dir/supervisor.pid"
 for pid in $(run_dir_daemons "$run_dir" supervisor); do stop_pid "$pid" supervisor; done
+for file in "$run_dir"/host-*.pid; do stop "$file"; done
+for pid in $(run_dir_daemons "$run_dir" host); do stop_pid "$pid" host; done
 
 left=("$run_dir"/*.pid "$run_dir"/*.sock)
 if [ ${#left[@]} -gt 0 ]; then

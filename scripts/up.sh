@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Starts the supervisor and the hosts of a topology in the background, with pid files and logs in the run directory,
-# and returns once every host is connected. After a crash it starts only what is not running: a supervisor that died
-# is started again (it recovers the tree from its journal) and hosts still alive are kept, never duplicated.
+# Starts the supervisor in the background, which starts the hosts of the topology (and starts each again when it ends,
+# per runtime.yaml's hostRestart), with pid files and logs in the run directory, and returns once every host is
+# connected. After a crash it starts only what is not running: a supervisor that died is started again (it recovers the
+# tree from its journal) and hosts still alive are adopted, never duplicated.
 #   scripts/up.sh [TOPOLOGY]      (default: Config/topologies/menu.yaml)
 # Honours CONTAINMENT_RUN_DIR and CONTAINMENT_CONFIG (a runtime.yaml, read by every command). Stop with scripts/down.sh.
 set -euo pipefail
@@ -20,7 +21,14 @@ fi
 hosts="$("$bin" topology "$topology")"
 mkdir -p "$run_dir/logs"
 
-nohup "$bin" supervisor --topology "$topology" --pid-file "$run_dir/supervisor.pid" \
+kept=()
+for host in $hosts; do
+    if pid_alive "$run_dir/host-$host.pid"; then kept+=("$host (pid $(cat "$run_dir/host-$host.pid"))"); fi
+done
+
+# The supervisor starts the hosts (adopting those still running) and starts each again when it ends, per
+# runtime.yaml's hostRestart policy.
+nohup "$bin" supervisor --topology "$topology" --start-hosts --pid-file "$run_dir/supervisor.pid" \
     >>"$run_dir/logs/supervisor.log" 2>&1 &
 supervisor=$!
 if ! "$bin" wait --timeout 20; then
@@ -29,16 +37,6 @@ if ! "$bin" wait --timeout 20; then
     tail -n 3 "$run_dir/logs/supervisor.log" >&2
     exit 1
 fi
-
-kept=()
-for host in $hosts; do
-    if pid_alive "$run_dir/host-$host.pid"; then
-        kept+=("$host (pid $(cat "$run_dir/host-$host.pid"))")
-        continue
-    fi
-    nohup "$bin" host --name "$host" --pid-file "$run_dir/host-$host.pid" \
-        >>"$run_dir/logs/host-$host.log" 2>&1 &
-done
 [ ${#kept[@]} -eq 0 ] || echo "up: kept the hosts still running: ${kept[*]}"
 "$bin" wait --hosts "$(echo $hosts | tr ' ' ',')" --timeout 20 \
     || { echo "up: hosts did not connect; see $run_dir/logs/" >&2; exit 1; }

@@ -88,8 +88,9 @@ extension WireEvent {
         case .hostUp(let host, let pid), .hostRestarted(let host, let pid):
             self.host = host
             self.pid = Int32(clamping: pid)
-        case .hostDown(let host):
+        case .hostDown(let host, let reason), .hostFailed(let host, let reason):
             self.host = host
+            self.reason = reason
         case .navigationWillShow(_, let shown), .navigationDidShow(_, let shown):
             child = shown.rawValue
         case .selectionChanged(_, let selected, let index):
@@ -179,7 +180,8 @@ extension WireEvent {
             return name == "presented"
                 ? .presented(id, presentation: presentation) : .dismissed(id, presentation: presentation)
         case "hostUp": return .hostUp(host: host, pid: Int(pid))
-        case "hostDown": return .hostDown(host: host)
+        case "hostDown": return .hostDown(host: host, reason: reason)
+        case "hostFailed": return .hostFailed(host: host, reason: reason)
         case "hostRestarted": return .hostRestarted(host: host, pid: Int(pid))
         default: throw .malformed("Unknown event \"\(name)\".")
         }
@@ -204,7 +206,7 @@ public enum EventCategory: String, CaseIterable, Sendable {
         case "transitionBegan", "transitionCompleted", "navigationWillShow", "navigationDidShow", "selectionChanged",
             "pagesChanged", "menuVisibilityChanged":
             self = .containers
-        case "ruleViolation", "hostUp", "hostDown", "hostRestarted":
+        case "ruleViolation", "hostUp", "hostDown", "hostRestarted", "hostFailed":
             self = .runtime
         default:
             self = .structure

@@ -104,8 +104,9 @@ extension PreEncoded {
         case .hostUp(let host, let pid), .hostRestarted(let host, let pid):
             writer.string(14, host)
             writer.varint(27, UInt64(bitPattern: Int64(Int32(clamping: pid))))
-        case .hostDown(let host):
+        case .hostDown(let host, let reason), .hostFailed(let host, let reason):
             writer.string(14, host)
+            writer.string(41, reason)
         }
         writer.varint(40, epoch)
         return writer.bytes
@@ -132,7 +133,7 @@ private struct EventKind {
         "childRemoved", "viewInserted", "viewRemoved", "frameChanged", "alphaChanged", "hiddenChanged",
         "windowAttached", "windowResized", "presented", "dismissed", "transitionBegan", "transitionCompleted",
         "navigationWillShow", "navigationDidShow", "selectionChanged", "menuVisibilityChanged", "pagesChanged",
-        "ruleViolation", "hostUp", "hostDown", "hostRestarted",
+        "ruleViolation", "hostUp", "hostDown", "hostRestarted", "hostFailed",
     ]
 
     /// `CATEGORY/NAME/` of each name.
@@ -178,6 +179,7 @@ private struct EventKind {
             case .hostUp: 34
             case .hostDown: 35
             case .hostRestarted: 36
+            case .hostFailed: 37
             }
     }
 }

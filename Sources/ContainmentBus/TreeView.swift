@@ -118,7 +118,7 @@ public struct TreeView: Hashable, Sendable {
             nodes[event.context]?.presented = nil
         case "hostUp", "hostRestarted":
             hosts[event.host] = HostInfo(pid: Int(event.pid), up: true)
-        case "hostDown":
+        case "hostDown", "hostFailed":
             hosts[event.host]?.up = false
         default:
             break

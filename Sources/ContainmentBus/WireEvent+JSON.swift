@@ -59,8 +59,9 @@ extension WireEvent {
         case "hostUp", "hostRestarted":
             object["host"] = host
             object["pid"] = pid
-        case "hostDown":
+        case "hostDown", "hostFailed":
             object["host"] = host
+            object["reason"] = reason
         case "navigationWillShow", "navigationDidShow":
             object["shown"] = child
         case "selectionChanged":

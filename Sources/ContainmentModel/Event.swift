@@ -45,8 +45,11 @@ public enum Event: Hashable, Sendable {
     // Runtime: rejections, and the hosts the supervisor watches (the model never emits the host events)
     case ruleViolation(ControllerID?, command: String, by: Party, code: ContainmentError.Code, message: String)
     case hostUp(host: String, pid: Int)
-    case hostDown(host: String)
+    /// `reason`: why (an exit status or signal, missed heartbeats, a goodbye, a connection gone).
+    case hostDown(host: String, reason: String)
     case hostRestarted(host: String, pid: Int)
+    /// Given up on by its restart policy (restarted too often): its controllers take no commands until it is back.
+    case hostFailed(host: String, reason: String)
 
     /// The stable event name of SPEC §10.
     public var name: String {
@@ -88,6 +91,7 @@ public enum Event: Hashable, Sendable {
         case .hostUp: "hostUp"
         case .hostDown: "hostDown"
         case .hostRestarted: "hostRestarted"
+        case .hostFailed: "hostFailed"
         }
     }
 
@@ -110,7 +114,7 @@ public enum Event: Hashable, Sendable {
             view.owner
         case .ruleViolation(let c, _, _, _, _):
             c
-        case .hostUp, .hostDown, .hostRestarted:
+        case .hostUp, .hostDown, .hostRestarted, .hostFailed:
             nil
         }
     }
@@ -174,8 +178,8 @@ extension Event: CustomStringConvertible {
             return "\(head) command=\(command) by=\(by) code=\(code) message=\(message)"
         case .hostUp(let host, let pid), .hostRestarted(let host, let pid):
             return "\(head) host=\(host) pid=\(pid)"
-        case .hostDown(let host):
-            return "\(head) host=\(host)"
+        case .hostDown(let host, let reason), .hostFailed(let host, let reason):
+            return "\(head) host=\(host)" + (reason.isEmpty ? "" : " reason=\(reason)")
         default:
             return head
         }

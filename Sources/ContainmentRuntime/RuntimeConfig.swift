@@ -34,6 +34,11 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var dedupWindow = 64
     /// How many client ids it remembers (the least recently active are forgotten first).
     public var dedupClients = 4_096
+    /// When a host process the supervisor started (`supervisor --start-hosts`) ends: started again per this mode, at
+    /// most `maxRestarts` times within `restartWindow`, else given up on (`hostFailed`).
+    public var hostRestart = RestartMode.permanent
+    public var maxRestarts = 5
+    public var restartWindow: Duration = .seconds(10)
     /// How many callbacks a controller actor's mailbox holds; a host whose actor's mailbox is full stops taking
     /// deliveries until it has room (a slow host, not unbounded memory).
     public var mailboxCapacity = 1_024
@@ -126,6 +131,16 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = try atLeast(1, "dedupClients", file.dedupClients) { config.dedupClients = value }
         if let value = try atLeast(0, "callbackHistory", file.callbackHistory) { config.callbackHistory = value }
         if let value = try atLeast(1, "mailboxCapacity", file.mailboxCapacity) { config.mailboxCapacity = value }
+        if let value = file.hostRestart {
+            guard let mode = RestartMode(rawValue: value) else {
+                throw ConfigError("\(path): hostRestart must be permanent, transient or temporary, not \(value).")
+            }
+            config.hostRestart = mode
+        }
+        if let value = try atLeast(0, "maxRestarts", file.maxRestarts) { config.maxRestarts = value }
+        if let value = try atLeast(1, "restartWindowMs", file.restartWindowMs) {
+            config.restartWindow = .milliseconds(value)
+        }
         return config
     }
 
@@ -139,6 +154,9 @@ public struct RuntimeConfig: Sendable, Equatable {
         var heartbeatTimeoutMs: Int?
         var callbackHistory: Int?
         var mailboxCapacity: Int?
+        var hostRestart: String?
+        var maxRestarts: Int?
+        var restartWindowMs: Int?
         var journalSync: String?
         var journalSyncIntervalMs: Int?
         var journalSegmentBytes: Int?

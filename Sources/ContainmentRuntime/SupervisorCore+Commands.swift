@@ -45,6 +45,18 @@ extension SupervisorCore {
                     )
                 }
             }
+            if let failed = failedHost(for: request) {
+                return refuse(
+                    RemoteError(
+                        ContainmentError(
+                            .hostUnavailable,
+                            "Host \(failed.name), which runs \(failed.controller), has failed (\(failed.reason)); its "
+                                + "controllers take no commands until it is started again."
+                        ),
+                        index: index
+                    )
+                )
+            }
             if case .create(let id, _, _) = request.command {
                 let assigned = wire.create.host.isEmpty ? (host ?? leastLoadedHost()) : wire.create.host
                 created[id] = assigned
@@ -134,6 +146,14 @@ extension SupervisorCore {
         hostOf.filter { $0.value == host }.map(\.key).sorted()
     }
 
+    /// A failed host running the controller a request names or is issued by, if any.
+    func failedHost(for request: Request) -> (name: String, controller: ControllerID, reason: String)? {
+        for id in [request.command.subject, request.by.controller].compactMap(\.self) {
+            if let host = hostOf[id], let reason = hosts[host]?.failed { return (host, id, reason) }
+        }
+        return nil
+    }
+
     /// Records which host runs a controller (`nil`: none any more), keeping each host's count.
     mutating func assign(_ id: ControllerID, to host: String?) {
         if let old = hostOf[id] { hostLoad[old, default: 1] -= 1 }
@@ -147,7 +167,7 @@ extension SupervisorCore {
         // None connected (just after a restart, before the hosts re-register): a known host all the same — its
         // callbacks wait for it.
         let up = hosts.values.filter(\.up).map(\.name)
-        let candidates = up.isEmpty ? Array(hosts.keys) : up
+        let candidates = up.isEmpty ? hosts.values.filter { $0.failed == nil }.map(\.name) : up
         return candidates.min { (hostLoad[$0] ?? 0, $0) < (hostLoad[$1] ?? 0, $1) } ?? ""
     }
 

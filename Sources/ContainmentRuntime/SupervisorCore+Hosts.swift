@@ -31,6 +31,7 @@ extension SupervisorCore {
         record.pid = hello.pid
         record.up = true
         record.everConnected = true
+        record.failed = nil
         record.lastSeen = clock.now
         // Deliveries to its previous connection not handed out yet are kept for this one.
         withdrawDeliveries(to: hello.host)
@@ -115,11 +116,31 @@ extension SupervisorCore {
         }
     }
 
+    /// A host process the supervisor started ended (`reason`: its exit status or signal): it is down now, without
+    /// waiting for its heartbeats to stop.
+    mutating func hostExited(_ name: String, reason: String) {
+        if let peer = hosts[name]?.routingID {
+            hostNames[peer] = nil
+            hosts[name]?.routingID = nil
+        }
+        markDown(name, reason: reason)
+    }
+
+    /// The restart policy gave up on a host: `hostFailed`, and commands for its controllers are refused at once.
+    mutating func hostFailed(_ name: String, reason: String) {
+        guard var record = hosts[name], record.failed == nil else { return }
+        record.failed = reason
+        record.up = false
+        hosts[name] = record
+        publishHostEvent(.hostFailed(host: name, reason: reason))
+        logger.error("host failed: not restarted again", metadata: ["host": "\(name)", "reason": "\(reason)"])
+    }
+
     mutating func markDown(_ name: String, reason: String) {
         guard hosts[name]?.up == true else { return }
         hosts[name]?.up = false
         withdrawDeliveries(to: name)
-        publishHostEvent(.hostDown(host: name))
+        publishHostEvent(.hostDown(host: name, reason: reason))
         logger.warning("host down", metadata: ["host": "\(name)", "reason": "\(reason)"])
     }
 

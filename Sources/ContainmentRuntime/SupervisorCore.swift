@@ -22,6 +22,9 @@ struct SupervisorCore {
         /// (Each serialized, as `publish` wrote it.)
         var pending: [[UInt8]] = []
         var everConnected = false
+        /// Given up on by its restart policy (`hostFailed`): commands for its controllers are refused until it
+        /// registers again.
+        var failed: String?
     }
 
     struct TransitionTimer {

@@ -21,6 +21,8 @@ final class SupervisorLoop {
     /// last checkpoint.
     let recordsAtStart: Int
     var recordsAtCheckpoint: Int
+    /// The local hosts it starts and restarts (`--start-hosts`), if any.
+    var hostSupervisor: HostSupervisor?
     /// Set when the journal cannot be written: nothing more is sent or published, and the loop ends.
     private(set) var failure: JournalFailure?
     /// Messages handled before a step is carried out while more are waiting.
@@ -85,8 +87,11 @@ final class SupervisorLoop {
             do {
                 var wait = core.nextWakeUp()
                 if config.journalSync == .interval { wait = min(wait, config.journalSyncInterval) }
+                // A host that ended is noticed within 50 ms.
+                if hostSupervisor != nil { wait = min(wait, .milliseconds(50)) }
                 let ready = try poller.poll(timeout: wait)
                 if !ready.isEmpty { try drainRouter() }
+                superviseHosts()
                 core.tick()
                 flush()
                 do {
@@ -103,6 +108,15 @@ final class SupervisorLoop {
         if failure == nil { journal.finish() }
         checkpointer.wait()
         logger.info("supervisor stopped", metadata: ["seq": "\(core.seq)", "epoch": "\(core.epoch)"])
+    }
+
+    /// Hosts that ended: down at once (with how they ended), then started again or given up on by their policy.
+    private func superviseHosts() {
+        guard let hostSupervisor else { return }
+        for ended in hostSupervisor.poll() {
+            core.hostExited(ended.host, reason: ended.exit.description)
+            if case .giveUp(let reason) = ended.decision { core.hostFailed(ended.host, reason: reason) }
+        }
     }
 
     /// Feeds the core every message waiting on the ROUTER, carrying out its step after every ``batchLimit`` of them and

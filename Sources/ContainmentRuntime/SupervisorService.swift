@@ -11,12 +11,16 @@ public struct SupervisorService: Service {
     let topology: Topology?
     let pidFile: String?
     let logger: Logger
+    /// Start the topology's hosts and restart them per policy.
+    let startHosts: Bool
 
-    public init(config: RuntimeConfig, topology: Topology?, pidFile: String?, logger: Logger) {
+    public init(config: RuntimeConfig, topology: Topology?, pidFile: String?, logger: Logger, startHosts: Bool = false)
+    {
         self.config = config
         self.topology = topology
         self.pidFile = pidFile
         self.logger = logger
+        self.startHosts = startHosts
     }
 
     public func run() async throws {
@@ -28,6 +32,7 @@ public struct SupervisorService: Service {
         let context = try Context()
         let config = config
         let topology = topology
+        let startHosts = startHosts
         let logger = logger
         let pidFile = pidFile
         let failure: JournalFailure?
@@ -38,6 +43,11 @@ public struct SupervisorService: Service {
                     if let topology { try loop.apply(topology) }
                     if let pidFile { try RunDirectory.writePID(to: pidFile) }
                     defer { if let pidFile { RunDirectory.removePID(pidFile) } }
+                    if startHosts, let topology {
+                        let hosts = HostSupervisor(hosts: topology.hosts, config: config, logger: logger)
+                        hosts.startAll()
+                        loop.hostSupervisor = hosts
+                    }
                     loop.run()
                     return loop.failure
                 }

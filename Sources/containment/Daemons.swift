@@ -43,6 +43,14 @@ struct SupervisorCommand: AsyncParsableCommand {
     @Option(help: "A topology to create at start (Config/topologies/*.yaml).")
     var topology: String?
 
+    @Flag(
+        help: """
+            Start the topology's hosts (a host already running is adopted) and start each again when it ends, per \
+            runtime.yaml's hostRestart, maxRestarts and restartWindowMs.
+            """
+    )
+    var startHosts = false
+
     func run() async throws {
         let logger = try daemon.logger("containment.supervisor")
         let config = try daemon.runtime.load()
@@ -53,7 +61,13 @@ struct SupervisorCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         try await serve(
-            SupervisorService(config: config, topology: topology, pidFile: daemon.pidFile, logger: logger),
+            SupervisorService(
+                config: config,
+                topology: topology,
+                pidFile: daemon.pidFile,
+                logger: logger,
+                startHosts: startHosts
+            ),
             logger: logger
         )
     }

@@ -111,7 +111,8 @@ struct EventEncodingTests {
             for pid in [0, 1, -1, 65_536, Int(Int32.max) + 1, Int.min] {
                 events += [.hostUp(host: host, pid: pid), .hostRestarted(host: host, pid: pid)]
             }
-            events.append(.hostDown(host: host))
+            events.append(.hostDown(host: host, reason: "killed by signal 9 (SIGKILL)"))
+            events.append(.hostFailed(host: host, reason: ""))
         }
         return events
     }()
@@ -124,7 +125,7 @@ struct EventEncodingTests {
 
     @Test func theEventsCoverEveryCase() {
         let names = Set(Self.events.map(\.name))
-        #expect(names.count == 37)
+        #expect(names.count == 38)
     }
 
     @Test func directBytesAreSwiftProtobufs() {

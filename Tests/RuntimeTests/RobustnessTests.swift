@@ -146,7 +146,9 @@ import ZeroMQ
     @Test func inspectOfAControllerOnAKilledHostAnswersHostUnavailableAtOnce() async throws {
         let runtime = try await RuntimeFixture(
             topology: Self.topology,
-            settings: "heartbeatIntervalMs: 100\nheartbeatTimeoutMs: 30000\nrequestTimeoutMs: 20000\n"
+            // Not restarted (temporary), so only the prompt answer can come.
+            settings:
+                "heartbeatIntervalMs: 100\nheartbeatTimeoutMs: 30000\nrequestTimeoutMs: 20000\nhostRestart: temporary\n"
         )
         #expect(try await runtime.containment("inspect", "late").status == 0)
         let pid = try String(contentsOfFile: runtime.runDirectory + "/host-h1.pid", encoding: .utf8)

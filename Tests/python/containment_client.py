@@ -90,7 +90,7 @@ def category_of(name: str) -> str:
         "pagesChanged", "menuVisibilityChanged",
     }:
         return "containers"
-    if name in {"ruleViolation", "hostUp", "hostDown", "hostRestarted"}:
+    if name in {"ruleViolation", "hostUp", "hostDown", "hostRestarted", "hostFailed"}:
         return "runtime"
     return "structure"
 
@@ -354,7 +354,7 @@ class Tree:
             self.windows[event.window] = (root, (event.size.width, event.size.height))
         elif name in ("hostUp", "hostRestarted"):
             self.hosts[event.host] = (event.pid, True)
-        elif name == "hostDown":
+        elif name in ("hostDown", "hostFailed"):
             pid, _ = self.hosts.get(event.host, (0, False))
             self.hosts[event.host] = (pid, False)
         return "applied"

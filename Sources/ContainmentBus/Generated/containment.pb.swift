@@ -1394,6 +1394,12 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._epoch = newValue}
   }
 
+  /// hostDown, hostFailed: why (an exit status or signal, missed heartbeats, …)
+  public var reason: String {
+    get {_storage._reason}
+    set {_uniqueStorage()._reason = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -4494,7 +4500,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -4531,6 +4537,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _pages: [String] = []
     var _direction: String = String()
     var _epoch: UInt64 = 0
+    var _reason: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -4575,6 +4582,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _pages = source._pages
       _direction = source._direction
       _epoch = source._epoch
+      _reason = source._reason
     }
   }
 
@@ -4627,6 +4635,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 36: try { try decoder.decodeRepeatedStringField(value: &_storage._pages) }()
         case 37: try { try decoder.decodeSingularStringField(value: &_storage._direction) }()
         case 40: try { try decoder.decodeSingularUInt64Field(value: &_storage._epoch) }()
+        case 41: try { try decoder.decodeSingularStringField(value: &_storage._reason) }()
         default: break
         }
       }
@@ -4741,6 +4750,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if _storage._epoch != 0 {
         try visitor.visitSingularUInt64Field(value: _storage._epoch, fieldNumber: 40)
       }
+      if !_storage._reason.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._reason, fieldNumber: 41)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -4784,6 +4796,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._pages != rhs_storage._pages {return false}
         if _storage._direction != rhs_storage._direction {return false}
         if _storage._epoch != rhs_storage._epoch {return false}
+        if _storage._reason != rhs_storage._reason {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -1,0 +1,130 @@
+import Foundation
+import Logging
+
+/// The local hosts a supervisor runs (`supervisor --start-hosts`): each a `containment host` child process of this
+/// executable, its pid file and log in the run directory, started again by its ``RestartPolicy`` when it ends. A host
+/// still running from before (the supervisor crashed and was started again) is adopted, not doubled: its end is seen
+/// by its pid. The hosts are not stopped with the supervisor: `scripts/down.sh` stops them.
+final class HostSupervisor {
+    /// What became of a host that ended.
+    struct Ended {
+        var host: String
+        var exit: HostExit
+        var decision: RestartPolicy.Decision
+    }
+
+    private struct Child {
+        var process: Process?
+        /// A host running from before, not a child: watched by its pid.
+        var adopted: Int32?
+        var policy: RestartPolicy
+        var given: Bool = false
+    }
+
+    private let config: RuntimeConfig
+    private let logger: Logger
+    private let executable: String
+    private var children: [String: Child] = [:]
+    private let clock = ContinuousClock()
+
+    init(hosts: [String], config: RuntimeConfig, logger: Logger) {
+        self.config = config
+        self.logger = logger
+        executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        for host in hosts {
+            children[host] = Child(
+                policy: RestartPolicy(
+                    mode: config.hostRestart,
+                    maxRestarts: config.maxRestarts,
+                    window: config.restartWindow
+                )
+            )
+        }
+    }
+
+    var isEmpty: Bool { children.isEmpty }
+
+    func pidFile(_ host: String) -> String { config.runDirectory + "/host-\(host).pid" }
+
+    /// Starts every host not already running (those running are adopted).
+    func startAll() {
+        for host in children.keys.sorted() {
+            if let pid = Self.livePID(in: pidFile(host)) {
+                children[host]?.adopted = pid
+                logger.info("host already running: adopted", metadata: ["host": "\(host)", "pid": "\(pid)"])
+            } else {
+                start(host)
+            }
+        }
+    }
+
+    /// The hosts that ended since the last call, each with what its policy decided (and, for a restart, started
+    /// again already).
+    func poll() -> [Ended] {
+        var ended: [Ended] = []
+        for host in children.keys.sorted() {
+            guard var child = children[host], !child.given, let exit = Self.exit(of: child) else { continue }
+            child.process = nil
+            child.adopted = nil
+            let decision = child.policy.decide(exit, at: clock.now)
+            if case .giveUp = decision { child.given = true }
+            children[host] = child
+            ended.append(Ended(host: host, exit: exit, decision: decision))
+            logger.warning(
+                "host ended",
+                metadata: ["host": "\(host)", "how": "\(exit.description)", "decision": "\(decision)"]
+            )
+            if decision == .restart { start(host) }
+        }
+        return ended
+    }
+
+    private static func exit(of child: Child) -> HostExit? {
+        if let process = child.process {
+            guard !process.isRunning else { return nil }
+            return process.terminationReason == .uncaughtSignal
+                ? HostExit(status: nil, signal: process.terminationStatus)
+                : HostExit(status: process.terminationStatus, signal: nil)
+        }
+        if let pid = child.adopted {
+            return kill(pid, 0) == 0 || errno == EPERM ? nil : HostExit(status: nil, signal: nil)
+        }
+        return nil
+    }
+
+    private func start(_ host: String) {
+        let logs = config.runDirectory + "/logs"
+        try? FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        let log = logs + "/host-\(host).log"
+        if !FileManager.default.fileExists(atPath: log) {
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["host", "--name", host, "--pid-file", pidFile(host)]
+        process.standardInput = FileHandle.nullDevice
+        if let output = FileHandle(forWritingAtPath: log) {
+            output.seekToEndOfFile()
+            process.standardOutput = output
+            process.standardError = output
+        }
+        do {
+            try process.run()
+            children[host]?.process = process
+            logger.info("host started", metadata: ["host": "\(host)", "pid": "\(process.processIdentifier)"])
+        } catch {
+            logger.error("cannot start host", metadata: ["host": "\(host)", "reason": "\(error)"])
+        }
+    }
+
+    /// The pid a pid file names, when that process is alive.
+    private static func livePID(in path: String) -> Int32? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0,
+            kill(pid, 0) == 0
+        else { return nil }
+        return pid
+    }
+}

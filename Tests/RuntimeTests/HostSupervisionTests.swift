@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import ContainmentRuntime
+
+/// Erlang/OTP's restart types and intensity, as the supervisor applies them to the hosts it starts.
+@Suite struct RestartPolicyTests {
+    static let killed = HostExit(status: nil, signal: 9)
+    static let clean = HostExit(status: 0, signal: nil)
+
+    @Test func permanentRestartsUntilTheIntensityIsPassedWithinTheWindow() {
+        var policy = RestartPolicy(mode: .permanent, maxRestarts: 2, window: .seconds(10))
+        let start = ContinuousClock.now
+        #expect(policy.decide(Self.clean, at: start) == .restart)
+        #expect(policy.decide(Self.killed, at: start + .seconds(1)) == .restart)
+        guard case .giveUp(let reason) = policy.decide(Self.killed, at: start + .seconds(2)) else {
+            Issue.record("a third end within 10 s is not given up on")
+            return
+        }
+        #expect(reason == "killed by signal 9 (SIGKILL); restarted 2 times within 10.0 seconds, the most allowed")
+        // Outside the window, the old restarts no longer count.
+        var later = RestartPolicy(mode: .permanent, maxRestarts: 2, window: .seconds(10))
+        #expect(later.decide(Self.killed, at: start) == .restart)
+        #expect(later.decide(Self.killed, at: start + .seconds(1)) == .restart)
+        #expect(later.decide(Self.killed, at: start + .seconds(12)) == .restart)
+    }
+
+    @Test func transientRestartsOnlyAnAbnormalEndAndTemporaryNever() {
+        var transient = RestartPolicy(mode: .transient, maxRestarts: 5, window: .seconds(10))
+        #expect(transient.decide(Self.clean, at: .now) == .leave)
+        #expect(transient.decide(HostExit(status: 3, signal: nil), at: .now) == .restart)
+        #expect(transient.decide(Self.killed, at: .now) == .restart)
+        var temporary = RestartPolicy(mode: .temporary, maxRestarts: 5, window: .seconds(10))
+        #expect(temporary.decide(Self.killed, at: .now) == .leave)
+        var never = RestartPolicy(mode: .permanent, maxRestarts: 0, window: .seconds(10))
+        #expect(never.decide(Self.killed, at: .now) != .restart)
+    }
+}
+
+/// The hosts `scripts/up.sh` starts are the supervisor's children: killed, they come back without an operator.
+@Suite(.serialized) struct HostSupervisionTests {
+    static let topology = """
+        window: {name: main, width: 800, height: 600, root: box}
+        controllers:
+          - {id: box, kind: content, host: h0}
+          - {id: late, kind: content, host: h1, parent: box}
+        """
+
+    static func hostPID(_ host: String, in runtime: RuntimeFixture) -> Int32? {
+        (try? String(contentsOfFile: runtime.runDirectory + "/host-\(host).pid", encoding: .utf8))
+            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    static func hostState(_ host: String, in runtime: RuntimeFixture) async throws -> (pid: Int, up: Bool)? {
+        let hosts = try await runtime.treeJSON()["hosts"] as? [[String: Any]] ?? []
+        guard let entry = hosts.first(where: { $0["name"] as? String == host }) else { return nil }
+        return ((entry["pid"] as? Int) ?? 0, (entry["up"] as? Bool) ?? false)
+    }
+
+    @Test func aKilledHostIsStartedAgainAndItsControllersAnswer() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology)
+        let watch = try await runtime.startWatch(["--json", "--idle-timeout", "4"])
+        let old = try #require(Self.hostPID("h1", in: runtime))
+        kill(old, SIGKILL)
+        var state: (pid: Int, up: Bool)?
+        for _ in 0..<200 {
+            state = try await Self.hostState("h1", in: runtime)
+            if let state, state.up, state.pid != Int(old) { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(state?.up == true && state?.pid != Int(old), "h1 was not started again: \(String(describing: state))")
+        let inspect = try await runtime.containment("inspect", "late")
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        let events = try await watch.value.stdout
+        #expect(events.contains("\"reason\":\"killed by signal 9 (SIGKILL)\""), "\(events)")
+        #expect(events.contains("\"event\":\"hostRestarted\""), "\(events)")
+        #expect(try await runtime.stop().status == 0)
+    }
+
+    @Test func aHostThatKeepsDyingIsGivenUpOnAndItsControllersAreRefusedAtOnce() async throws {
+        let runtime = try await RuntimeFixture(
+            topology: Self.topology,
+            settings: "maxRestarts: 1\nrestartWindowMs: 60000\n"
+        )
+        for round in 0..<2 {
+            let pid = try #require(Self.hostPID("h1", in: runtime))
+            kill(pid, SIGKILL)
+            if round == 0 {
+                for _ in 0..<200 {
+                    if let state = try await Self.hostState("h1", in: runtime), state.up, state.pid != Int(pid) {
+                        break
+                    }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+        }
+        var refused = try await runtime.containment("ctl", "set-alpha", "late", "0.5")
+        for _ in 0..<100 where !refused.stderr.contains("has failed") {
+            try await Task.sleep(for: .milliseconds(50))
+            refused = try await runtime.containment("ctl", "set-alpha", "late", "0.5")
+        }
+        #expect(refused.status != 0)
+        #expect(
+            refused.stderr.contains("hostUnavailable") && refused.stderr.contains("has failed"),
+            "\(refused.stderr)"
+        )
+        #expect(try await Self.hostState("h1", in: runtime)?.up == false)
+        // Its neighbour on the other host still takes commands.
+        #expect(try await runtime.containment("ctl", "set-alpha", "box", "0.5").status == 0)
+        let log = runtime.logs()
+        #expect(log.contains("restarted 1 times within 60.0 seconds"), "\(log)")
+        _ = try await runtime.stop()
+    }
+}
