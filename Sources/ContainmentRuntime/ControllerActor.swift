@@ -13,6 +13,8 @@ actor ControllerActor {
     enum Mail: Sendable {
         case callback(WireEvent)
         case report(host: String, reply: @Sendable (Containment_V1_InspectReply) async -> Void)
+        /// Begin from this state, as of event `seq` (the host process replaces one that died).
+        case restore(Containment_V1_ControllerState, seq: UInt64)
     }
 
     let id: ControllerID
@@ -27,6 +29,9 @@ actor ControllerActor {
     /// The seq of the last callback received: one delivered again (a supervisor resending after a restart) is not
     /// handled twice.
     private var lastSeq: UInt64 = 0
+    /// The host process's incarnation, and the seq of the state it was restored from (0: it saw every callback).
+    private let incarnation: UInt32
+    private var restoredSeq: UInt64 = 0
 
     private let capacity: Int
     private var mailbox: [Mail] = []
@@ -40,8 +45,10 @@ actor ControllerActor {
         behavior: any ControllerBehavior,
         runtime: HostRuntime,
         historyLimit: Int,
-        mailboxCapacity: Int
+        mailboxCapacity: Int,
+        incarnation: UInt32 = 1
     ) {
+        self.incarnation = incarnation
         self.id = id
         self.kind = kind
         self.behavior = behavior
@@ -73,6 +80,12 @@ actor ControllerActor {
             switch mail {
             case .callback(let wire): await handle(wire)
             case .report(let host, let reply): await reply(report(host: host))
+            case .restore(let state, let seq):
+                lastSeq = max(lastSeq, seq)
+                restoredSeq = seq
+                var current = behavior
+                await current.restored(state, controller: ref)
+                behavior = current
             }
         }
         mailbox.removeAll(keepingCapacity: false)
@@ -103,6 +116,8 @@ actor ControllerActor {
             $0.callbacks = received
             $0.receivedCount = digest.count
             $0.receivedDigest = digest.hash
+            $0.incarnation = incarnation
+            $0.restoredSeq = restoredSeq
         }
     }
 }

@@ -9,6 +9,15 @@ import ContainmentModel
 public protocol ControllerBehavior: Sendable {
     /// One callback (`loadView`, `viewWillAppear`, `viewWillLayoutSubviews`, …), in order.
     mutating func handle(_ callback: Event, controller: ControllerRef) async
+
+    /// The first call of a behavior whose host process replaces one that died: its controller's state now (parent,
+    /// children, appearance, view loaded and frame, properties). Only later callbacks follow. Does nothing unless
+    /// implemented.
+    mutating func restored(_ state: Containment_V1_ControllerState, controller: ControllerRef) async
+}
+
+extension ControllerBehavior {
+    public mutating func restored(_ state: Containment_V1_ControllerState, controller: ControllerRef) async {}
 }
 
 /// A content controller: it has no children to lay out and no views of its own beyond its root.

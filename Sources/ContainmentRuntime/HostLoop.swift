@@ -6,8 +6,8 @@ import ZeroMQ
 
 /// Work the host loop hands to the dispatcher, in the order it arrived.
 enum HostJob: Sendable {
-    /// The supervisor's welcome: the controllers this host runs.
-    case adopt([Containment_V1_ControllerState])
+    /// The supervisor's welcome: the controllers this host runs (and whether new actors begin from their state).
+    case adopt(Containment_V1_Welcome)
     /// Callbacks, creations and destructions, in event order.
     case deliver([WireEvent])
     /// A forwarded inspect: answer with the controller's callbacks.
@@ -156,7 +156,7 @@ final class HostLoop {
                 "host registered",
                 metadata: ["host": "\(name)", "controllers": "\(welcome.controllers.count)"]
             )
-            jobs.yield(.adopt(welcome.controllers))
+            jobs.yield(.adopt(welcome))
         case .delivery(let delivery):
             for event in delivery.events where event.seq > lastDelivered { lastDelivered = event.seq }
             jobs.yield(.deliver(delivery.events))

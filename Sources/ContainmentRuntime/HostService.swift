@@ -91,25 +91,35 @@ struct Dispatcher {
 
     func run(_ jobs: AsyncStream<HostJob>) async {
         var actors: [ControllerID: ControllerActor] = [:]
-        func adopt(_ id: ControllerID, kind: String) {
-            guard actors[id] == nil else { return }
-            actors[id] = ControllerActor(
+        var incarnation: UInt32 = 1
+        @discardableResult
+        func adopt(_ id: ControllerID, kind: String) -> ControllerActor? {
+            guard actors[id] == nil else { return nil }
+            let actor = ControllerActor(
                 id: id,
                 kind: kind,
                 behavior: kinds.behavior(for: kind),
                 runtime: runtime,
                 historyLimit: historyLimit,
-                mailboxCapacity: mailboxCapacity
+                mailboxCapacity: mailboxCapacity,
+                incarnation: incarnation
             )
+            actors[id] = actor
+            return actor
         }
         for await job in jobs {
             switch job {
-            case .adopt(let controllers):
+            case .adopt(let welcome):
                 // Reconciled with the supervisor's state (it may have restarted): actors for controllers it does not
-                // give this host stop, missing ones are made.
-                let kept = Set(controllers.map { ControllerID($0.id) })
+                // give this host stop, missing ones are made — restored from their state when this process replaces
+                // one that died.
+                if welcome.incarnation > 0 { incarnation = welcome.incarnation }
+                let kept = Set(welcome.controllers.map { ControllerID($0.id) })
                 for id in actors.keys where !kept.contains(id) { actors[id] = nil }
-                for controller in controllers { adopt(ControllerID(controller.id), kind: controller.kind) }
+                for controller in welcome.controllers {
+                    guard let actor = adopt(ControllerID(controller.id), kind: controller.kind) else { continue }
+                    if welcome.restore { await actor.post(.restore(controller, seq: welcome.seq)) }
+                }
             case .deliver(let events):
                 for event in events {
                     let id = ControllerID(event.controller)

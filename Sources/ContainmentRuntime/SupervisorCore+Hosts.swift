@@ -21,20 +21,22 @@ extension SupervisorCore {
             reply(to: sender, requestID: requestID, .error(.init(.malformed("\"\(hello.host)\" is not a host name."))))
             return
         }
+        // Deliveries to its previous connection not handed out yet are kept for this one (before its record is read).
+        withdrawDeliveries(to: hello.host)
         var record = hosts[hello.host] ?? HostRecord(name: hello.host, lastSeen: clock.now)
         // A second Hello from the same live connection (one queued while the supervisor was away): welcomed again,
         // but it is not news.
         let again = record.up && record.routingID == sender && record.pid == hello.pid
         if let old = record.routingID { hostNames[old] = nil }
         let restarted = record.everConnected
-        record.routingID = sender
+        if !again { record.incarnation += 1 }
+        // A new process of a host that ran before: its actors begin from the state now, not from stale callbacks.
+        let restore = restarted && !again && hello.pid != record.pid && hello.lastSeq == 0
         record.pid = hello.pid
         record.up = true
         record.everConnected = true
         record.failed = nil
         record.lastSeen = clock.now
-        // Deliveries to its previous connection not handed out yet are kept for this one.
-        withdrawDeliveries(to: hello.host)
         // Callbacks of the recovered journal's tail the host may never have got (the previous supervisor died between
         // journaling and sending them), then those kept while it was away. Actors drop a seq they already saw.
         let missed = hello.lastSeq > 0 ? recoveredDeliveries.missed(by: hello.host, after: hello.lastSeq) : []
@@ -47,7 +49,8 @@ extension SupervisorCore {
             )
         }
         recoveredDeliveries.forget(hello.host)
-        let pending = missed + record.pending
+        let pending = restore ? [] : missed + record.pending
+        record.routingID = sender
         record.pending = []
         hosts[hello.host] = record
         hostNames[sender] = hello.host
@@ -68,6 +71,9 @@ extension SupervisorCore {
                         Containment_V1_ControllerState($0, host: hello.host, view: state.views[$0.rootView])
                     }
                     $0.heartbeatIntervalMs = UInt32(clamping: config.heartbeatInterval.milliseconds)
+                    $0.restore = restore
+                    $0.seq = seq
+                    $0.incarnation = record.incarnation
                 }
             )
         )

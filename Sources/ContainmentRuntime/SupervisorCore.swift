@@ -22,6 +22,8 @@ struct SupervisorCore {
         /// (Each serialized, as `publish` wrote it.)
         var pending: [[UInt8]] = []
         var everConnected = false
+        /// Registrations from distinct processes (the welcome's `incarnation`).
+        var incarnation: UInt32 = 0
         /// Given up on by its restart policy (`hostFailed`): commands for its controllers are refused until it
         /// registers again.
         var failed: String?

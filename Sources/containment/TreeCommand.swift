@@ -51,9 +51,13 @@ struct InspectCommand: AsyncParsableCommand {
                 let digest = CallbackDigest(count: inspected.receivedCount, hash: inspected.receivedDigest)
                 let shown = inspected.callbacks.count
                 let note = UInt64(shown) < digest.count ? "; the last \(shown) below" : ""
+                let restored =
+                    inspected.restoredSeq > 0
+                    ? "; host process \(inspected.incarnation), restored from the state at seq \(inspected.restoredSeq)"
+                    : ""
                 print(
                     "\(inspected.controller) on host \(inspected.host): \(digest.count) callbacks (digest "
-                        + "\(String(digest.hash, radix: 16))\(note))"
+                        + "\(String(digest.hash, radix: 16))\(note)\(restored))"
                 )
             }
             for event in inspected.callbacks { print(json ? event.json : event.line) }

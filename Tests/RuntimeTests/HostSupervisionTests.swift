@@ -69,8 +69,26 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(state?.up == true && state?.pid != Int(old), "h1 was not started again: \(String(describing: state))")
+        // Its actor begins from the controller's state (the new process's restored actor), with no stale callback,
+        // then gets the callbacks after it.
         let inspect = try await runtime.containment("inspect", "late")
         #expect(inspect.status == 0, "\(inspect.stderr)")
+        #expect(inspect.stdout.contains("host process 2, restored from the state at seq"), "\(inspect.stdout)")
+        #expect(inspect.eventDescriptions.isEmpty, "\(inspect.stdout)")
+        #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,50,50", "--quiet").status == 0)
+        var after: [String] = []
+        for _ in 0..<100 {
+            after = try await runtime.containment("inspect", "late").eventDescriptions
+            if after.count >= 4 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        // (Its view was not loaded: the frame loads it first.)
+        #expect(
+            after == [
+                "loadView(late)", "viewDidLoad(late)", "viewWillLayoutSubviews(late)", "viewDidLayoutSubviews(late)",
+            ],
+            "\(after)"
+        )
         let events = try await watch.value.stdout
         #expect(events.contains("\"reason\":\"killed by signal 9 (SIGKILL)\""), "\(events)")
         #expect(events.contains("\"event\":\"hostRestarted\""), "\(events)")

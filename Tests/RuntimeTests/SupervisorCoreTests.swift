@@ -131,12 +131,12 @@ import Testing
         #expect(record.rejection == error)
     }
 
-    static func hello(_ host: String, lastSeq: UInt64 = 0, id: UInt64 = 1) -> [UInt8] {
+    static func hello(_ host: String, lastSeq: UInt64 = 0, id: UInt64 = 1, pid: Int32 = 4242) -> [UInt8] {
         ClientMessage.with {
             $0.requestID = id
             $0.hello = .with {
                 $0.host = host
-                $0.pid = 4242
+                $0.pid = pid
                 $0.protocolVersion = protocolVersion
                 $0.lastSeq = lastSeq
             }
@@ -269,5 +269,39 @@ import Testing
         #expect(answer.message.requestID == 9 && answer.message.error.code == "hostUnavailable")
         #expect(step.events.map(\.name) == ["hostDown"] && step.records.count == 1)
         #expect(core.hosts["h0"]?.up == false && core.inspects.isEmpty)
+    }
+
+    /// A host that says Hello on a new connection while deliveries to its old one are not handed out yet gets them
+    /// after its welcome, on the new one.
+    @Test func deliveriesToAnOldConnectionFollowTheHostsNewOne() throws {
+        var core = try Self.core(ManualClock()).0
+        core.receive([[1], Self.hello("h0")])
+        _ = core.take()
+        core.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
+        core.receive([[2], Self.hello("h0", lastSeq: 5, id: 2)])
+        let step = try Self.decode(core.take())
+        let toHost = step.messages.filter { $0.peer != Self.peer }
+        #expect(toHost.map(\.peer) == [[2], [2]], "\(toHost.map(\.peer))")
+        #expect(toHost.last?.message.delivery.events.map(\.name) == ["controllerCreated"])
+    }
+
+    /// A new process of a host that ran before begins from the state: the welcome says restore, with the seq and the
+    /// incarnation, and the callbacks kept for the dead process are not sent.
+    @Test func aRestartedHostProcessIsWelcomedToRestore() throws {
+        let clock = ManualClock()
+        var core = try Self.core(clock).0
+        core.receive([[1], Self.hello("h0")])
+        core.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
+        _ = core.take()
+        core.hostExited("h0", reason: "killed by signal 9 (SIGKILL)")
+        core.receive([Self.peer, Self.request([WireCommand(Request(.loadView("a"), by: .natural))], id: 2)])
+        _ = core.take()
+        core.receive([[3], Self.hello("h0", lastSeq: 0, id: 3, pid: 5000)])
+        let step = try Self.decode(core.take())
+        let welcome = try #require(step.messages.first { $0.peer == [3] }?.message.welcome)
+        #expect(welcome.restore && welcome.incarnation == 2 && welcome.seq == core.seq)
+        #expect(welcome.controllers.first?.viewLoaded == true, "the state includes what happened while it was down")
+        #expect(step.messages.filter { $0.peer == [3] }.count == 1, "no stale delivery")
+        #expect(step.events.map(\.name) == ["hostRestarted"])
     }
 }

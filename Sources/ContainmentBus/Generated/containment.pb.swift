@@ -1853,6 +1853,12 @@ public nonisolated struct Containment_V1_InspectReply: Sendable {
   /// CallbackDigest of their seqs, in the order received (docs/PROTOCOL.md)
   public var receivedDigest: UInt64 = 0
 
+  /// the host process's incarnation the actor runs in (Welcome.incarnation)
+  public var incarnation: UInt32 = 0
+
+  /// restored: the seq of the state it began from (0: it saw every callback)
+  public var restoredSeq: UInt64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1991,6 +1997,16 @@ public nonisolated struct Containment_V1_Welcome: Sendable {
   public var controllers: [Containment_V1_ControllerState] = []
 
   public var heartbeatIntervalMs: UInt32 = 0
+
+  /// A new process of a host that ran before (it died and was started again): each actor begins from its controller's
+  /// state above (the `restored` callback of its behavior), as of event `seq`, and handles only callbacks with a
+  /// greater seq; the callbacks kept for the dead process are not sent.
+  public var restore: Bool = false
+
+  public var seq: UInt64 = 0
+
+  /// which process of this host: 1 for the first, one more per restart
+  public var incarnation: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -5596,7 +5612,7 @@ nonisolated extension Containment_V1_InspectRequest: SwiftProtobuf.Message, Swif
 
 nonisolated extension Containment_V1_InspectReply: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".InspectReply"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0\u{1}host\0\u{1}callbacks\0\u{3}received_count\0\u{3}received_digest\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0\u{1}host\0\u{1}callbacks\0\u{3}received_count\0\u{3}received_digest\0\u{1}incarnation\0\u{3}restored_seq\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5609,6 +5625,8 @@ nonisolated extension Containment_V1_InspectReply: SwiftProtobuf.Message, SwiftP
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.callbacks) }()
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.receivedCount) }()
       case 5: try { try decoder.decodeSingularUInt64Field(value: &self.receivedDigest) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.incarnation) }()
+      case 7: try { try decoder.decodeSingularUInt64Field(value: &self.restoredSeq) }()
       default: break
       }
     }
@@ -5630,6 +5648,12 @@ nonisolated extension Containment_V1_InspectReply: SwiftProtobuf.Message, SwiftP
     if self.receivedDigest != 0 {
       try visitor.visitSingularUInt64Field(value: self.receivedDigest, fieldNumber: 5)
     }
+    if self.incarnation != 0 {
+      try visitor.visitSingularUInt32Field(value: self.incarnation, fieldNumber: 6)
+    }
+    if self.restoredSeq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.restoredSeq, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5639,6 +5663,8 @@ nonisolated extension Containment_V1_InspectReply: SwiftProtobuf.Message, SwiftP
     if lhs.callbacks != rhs.callbacks {return false}
     if lhs.receivedCount != rhs.receivedCount {return false}
     if lhs.receivedDigest != rhs.receivedDigest {return false}
+    if lhs.incarnation != rhs.incarnation {return false}
+    if lhs.restoredSeq != rhs.restoredSeq {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -5888,7 +5914,7 @@ nonisolated extension Containment_V1_Accepted: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Containment_V1_Welcome: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Welcome"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controllers\0\u{3}heartbeat_interval_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controllers\0\u{3}heartbeat_interval_ms\0\u{1}restore\0\u{1}seq\0\u{1}incarnation\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5898,6 +5924,9 @@ nonisolated extension Containment_V1_Welcome: SwiftProtobuf.Message, SwiftProtob
       switch fieldNumber {
       case 1: try { try decoder.decodeRepeatedMessageField(value: &self.controllers) }()
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.heartbeatIntervalMs) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.restore) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.seq) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.incarnation) }()
       default: break
       }
     }
@@ -5910,12 +5939,24 @@ nonisolated extension Containment_V1_Welcome: SwiftProtobuf.Message, SwiftProtob
     if self.heartbeatIntervalMs != 0 {
       try visitor.visitSingularUInt32Field(value: self.heartbeatIntervalMs, fieldNumber: 2)
     }
+    if self.restore != false {
+      try visitor.visitSingularBoolField(value: self.restore, fieldNumber: 3)
+    }
+    if self.seq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.seq, fieldNumber: 4)
+    }
+    if self.incarnation != 0 {
+      try visitor.visitSingularUInt32Field(value: self.incarnation, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Containment_V1_Welcome, rhs: Containment_V1_Welcome) -> Bool {
     if lhs.controllers != rhs.controllers {return false}
     if lhs.heartbeatIntervalMs != rhs.heartbeatIntervalMs {return false}
+    if lhs.restore != rhs.restore {return false}
+    if lhs.seq != rhs.seq {return false}
+    if lhs.incarnation != rhs.incarnation {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
