@@ -14,6 +14,10 @@ public final class LocalRuntime {
     private let environment: [String: String]
     /// Supervisors killed and started again (``restartSupervisor()``).
     public private(set) var supervisorRestarts = 0
+    /// The supervisor starts the hosts and restarts them (`--start-hosts`): they are not this process's children.
+    public let supervised: Bool
+    /// Hosts killed on purpose (``killHost(_:)``).
+    public private(set) var hostKills = 0
 
     /// The path of this very executable, so the daemons run the same build.
     public static var executable: String {
@@ -22,7 +26,14 @@ public final class LocalRuntime {
 
     /// Starts the supervisor and `hosts` hosts (`h0`, `h1`, …) and returns once every host is connected.
     /// `settings` is extra runtime YAML (Config/runtime.yaml's keys); `keep` leaves the run directory behind.
-    public init(hosts count: Int, settings: String = "", keep: Bool = false, timeout: Duration = .seconds(30)) throws {
+    /// `supervised`: the supervisor starts the hosts (and starts each again when it dies) instead of this process.
+    public init(
+        hosts count: Int,
+        settings: String = "",
+        keep: Bool = false,
+        timeout: Duration = .seconds(30),
+        supervised: Bool = false
+    ) throws {
         let run = FileManager.default.temporaryDirectory.appendingPathComponent(
             "containment-load-\(getpid())-\(UInt32.random(in: 0..<UInt32.max))"
         ).path
@@ -36,12 +47,19 @@ public final class LocalRuntime {
         hostNames = (0..<count).map { "h\($0)" }
         self.keep = keep
         self.environment = environment
-        supervisor = try Self.spawn(
-            Self.supervisorArguments(run),
-            log: run + "/logs/supervisor.log",
-            environment: environment
-        )
-        for name in hostNames {
+        self.supervised = supervised
+        var arguments = Self.supervisorArguments(run)
+        if supervised {
+            let topology = run + "/hosts.yaml"
+            try "hosts: [\(hostNames.joined(separator: ", "))]\ncontrollers: []\n".write(
+                toFile: topology,
+                atomically: true,
+                encoding: .utf8
+            )
+            arguments += ["--topology", topology, "--start-hosts"]
+        }
+        supervisor = try Self.spawn(arguments, log: run + "/logs/supervisor.log", environment: environment)
+        for name in hostNames where !supervised {
             hosts[name] = try Self.spawn(
                 ["host", "--name", name, "--pid-file", run + "/host-\(name).pid", "--log-level", "warning"],
                 log: run + "/logs/host-\(name).log",
@@ -58,6 +76,25 @@ public final class LocalRuntime {
 
     private static func supervisorArguments(_ run: String) -> [String] {
         ["supervisor", "--pid-file", run + "/supervisor.pid", "--log-level", "warning"]
+    }
+
+    /// A host's pid, from its pid file.
+    public func hostPID(_ name: String) -> Int32? {
+        (try? String(contentsOfFile: config.runDirectory + "/host-\(name).pid", encoding: .utf8))
+            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// Kills host `name` with SIGKILL (supervised: its supervisor starts it again).
+    public func killHost(_ name: String) {
+        guard let pid = hostPID(name) else { return }
+        kill(pid, SIGKILL)
+        hostKills += 1
+    }
+
+    /// Every daemon's name and pid, supervisor first (supervised hosts by their pid files).
+    public var daemons: [(name: String, pid: Int32)] {
+        guard supervised else { return processes.map { ($0.name, $0.process.processIdentifier) } }
+        return [("supervisor", supervisor.processIdentifier)] + hostNames.map { ($0, hostPID($0) ?? 0) }
     }
 
     /// Kills the supervisor with SIGKILL (no clean stop: the worst moment is whatever moment it is) and starts a new
@@ -134,7 +171,9 @@ public final class LocalRuntime {
     @discardableResult
     public func stop(grace: Duration = .seconds(10)) -> [String] {
         var unclean: [String] = []
-        for (name, process) in processes.reversed() {
+        // Supervised hosts: the supervisor first (it would start a stopped host again), then each host by its pid.
+        let hostPIDs = supervised ? hostNames.compactMap { name in hostPID(name).map { (name, $0) } } : []
+        for (name, process) in (supervised ? processes : processes.reversed()) {
             guard process.isRunning else {
                 if process.terminationStatus != 0 { unclean.append("\(name) (exit \(process.terminationStatus))") }
                 continue
@@ -149,6 +188,16 @@ public final class LocalRuntime {
                 unclean.append("\(name) (killed after \(grace))")
             } else if process.terminationStatus != 0 {
                 unclean.append("\(name) (exit \(process.terminationStatus))")
+            }
+        }
+        for (name, pid) in hostPIDs where kill(pid, 0) == 0 {
+            kill(pid, SIGTERM)
+            let clock = ContinuousClock()
+            let deadline = clock.now + grace
+            while kill(pid, 0) == 0, clock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            if kill(pid, 0) == 0 {
+                kill(pid, SIGKILL)
+                unclean.append("\(name) (killed after \(grace))")
             }
         }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: config.runDirectory)) ?? []

@@ -9,8 +9,10 @@ extension StressRun {
     func callbackCheck(
         _ control: CommandClient,
         expected: [ControllerID: CallbackDigest],
+        seqs: [ControllerID: [UInt64]] = [:],
         hostOf: [ControllerID: String]
     ) -> StressCheck {
+        var restoredActors = 0
         var failures: [String] = []
         var failed = 0
         var unreachable: Set<String> = []
@@ -23,6 +25,22 @@ extension StressRun {
                 }
                 let reply = try control.inspect(id)
                 got = CallbackDigest(count: reply.receivedCount, hash: reply.receivedDigest)
+                if reply.restoredSeq > 0 {
+                    // Its host died and was started again: this incarnation began from the state at that seq.
+                    restoredActors += 1
+                    var since = CallbackDigest()
+                    for seq in seqs[id] ?? [] where seq > reply.restoredSeq { since.add(seq: seq) }
+                    if got != since {
+                        failed += 1
+                        if failures.count < 8 {
+                            failures.append(
+                                "\(id) (restored at seq \(reply.restoredSeq)): the actor received \(got); the model sent "
+                                    + "\(since) since"
+                            )
+                        }
+                    }
+                    continue
+                }
             } catch {
                 unreachable.insert(host)
                 failed += 1
@@ -40,6 +58,7 @@ extension StressRun {
             passed: failed == 0,
             detail: failed == 0
                 ? "\(expected.count) actors, \(callbacks) callbacks, every digest equal"
+                    + (restoredActors > 0 ? " (\(restoredActors) restored after their host was killed)" : "")
                 : "\(failed) of \(expected.count) actors differ",
             failures: failures
         )

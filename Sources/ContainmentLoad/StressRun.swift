@@ -93,6 +93,7 @@ public struct StressRun {
         command.note("checking \(finalSeq - checkFrom + 1) events against the model")
         let records = try JournalReplay.records(at: config.journalPath)
         let restarts = local?.supervisorRestarts ?? 0
+        let hostKills = local?.hostKills ?? 0
         var verifier = StressVerifier(
             checkFrom: checkFrom,
             finalSeq: finalSeq,
@@ -105,15 +106,22 @@ public struct StressRun {
         checks.append(Self.subscriberCheck(seen, from: checkFrom, to: finalSeq, restarts: restarts))
         checks.append(Self.exactlyOnceCheck(records: records, results: results, restarts: restarts))
         checks.append(Self.predictionCheck(results, contended: command.contended))
-        checks.append(callbackCheck(control, expected: verifier.expectedDigests, hostOf: verifier.replay.hostOf))
+        checks.append(
+            callbackCheck(
+                control,
+                expected: verifier.expectedDigests,
+                seqs: verifier.callbackSeqs,
+                hostOf: verifier.replay.hostOf
+            )
+        )
         // The daemons now, by the processes started (a killed supervisor's successor in its place); attached: the
         // very processes of the start, so one that died is seen dead.
         let last = (local != nil ? try self.daemons(control) : daemons).map {
             ProcessSample(name: $0.name, pid: $0.pid)
         }
-        checks.append(
-            Self.healthCheck(start: first, warm: warm, end: last, restarted: restarts > 0 ? ["supervisor"] : [])
-        )
+        var restarted: Set<String> = restarts > 0 ? ["supervisor"] : []
+        if hostKills > 0 { restarted.formUnion(local?.hostNames ?? []) }
+        checks.append(Self.healthCheck(start: first, warm: warm, end: last, restarted: restarted))
         if let local {
             let stopped = local.stop()
             checks.append(
@@ -181,7 +189,7 @@ public struct StressRun {
 
     /// The supervisor and the hosts, with their process ids (from the pid file and the snapshot).
     private func daemons(_ control: CommandClient) throws -> [(name: String, pid: Int32)] {
-        if let local { return local.processes.map { ($0.name, $0.process.processIdentifier) } }
+        if let local { return local.daemons }
         let pidFile = config.runDirectory + "/supervisor.pid"
         let supervisor = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap {
             Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -236,6 +244,9 @@ public struct StressRun {
         let total = command.ops.map(Double.init) ?? command.duration
         let killEvery = command.killSupervisorEvery.map { Duration.milliseconds(Int64($0 * 1_000)) }
         var lastKill = start
+        let killHostEvery = command.killHostEvery.map { Duration.milliseconds(Int64($0 * 1_000)) }
+        var lastHostKill = start
+        var hostRandom = SplitMix64(seed: command.seed ^ 0x5EED_0F04_0570)
         while group.wait(timeout: .now() + 0.25) == .timedOut {
             if let local, let killEvery, clock.now - lastKill >= killEvery, !progress.stopping {
                 lastKill = clock.now
@@ -246,6 +257,13 @@ public struct StressRun {
                     failure.withLock { $0 = "restarting the supervisor: \(error)" }
                     progress.requestStop()
                 }
+            }
+            if let local, let killHostEvery, clock.now - lastHostKill >= killHostEvery, !progress.stopping {
+                lastHostKill = clock.now
+                // The hosts are never empty (--hosts is at least 1).
+                let host = local.hostNames.randomElement(using: &hostRandom)!
+                local.killHost(host)
+                command.note("killed host \(host) (SIGKILL); its supervisor starts it again (\(local.hostKills))")
             }
             let elapsed = Double((clock.now - start).nanoseconds) / 1e9
             let done = command.ops == nil ? elapsed : Double(progress.done)

@@ -11,6 +11,8 @@ public struct StressSettings: Sendable {
     public var prefix = "s"
     /// Every client draws from one shared pool, so commands race on the same controllers.
     public var contended = false
+    /// Kill a random host (SIGKILL) at this interval while the clients run; the supervisor starts it again.
+    public var killHostEvery: Double?
     /// Kill the supervisor (SIGKILL) at this interval while the clients run, and restart it (a local runtime only).
     public var killSupervisorEvery: Double?
     /// No progress line, no notes.

@@ -25,6 +25,9 @@ struct StressVerifier {
     private var checker = InvariantChecker()
     /// Each controller's callbacks so far, as its actor must have received them.
     private(set) var expectedDigests: [ControllerID: CallbackDigest] = [:]
+    /// Each controller's callbacks' seqs since its creation, in order: an actor restored from the state at seq S
+    /// (its host died and was started again) must have received exactly those after S.
+    private(set) var callbackSeqs: [ControllerID: [UInt64]] = [:]
     private var events = Tally(name: "journal replay = published events")
     private var replies = Tally(name: "every reply = the model's answer at its point")
     private var history = Tally(name: "R2 and the appearance machine, from the events")
@@ -186,9 +189,15 @@ struct StressVerifier {
         for wire in wires where WireEvent.isDelivered(wire.name) {
             let id = ControllerID(wire.controller)
             switch wire.name {
-            case "controllerCreated": expectedDigests[id] = CallbackDigest()
-            case "controllerDestroyed": expectedDigests[id] = nil
-            default: expectedDigests[id, default: CallbackDigest()].add(seq: wire.seq)
+            case "controllerCreated":
+                expectedDigests[id] = CallbackDigest()
+                callbackSeqs[id] = []
+            case "controllerDestroyed":
+                expectedDigests[id] = nil
+                callbackSeqs[id] = nil
+            default:
+                expectedDigests[id, default: CallbackDigest()].add(seq: wire.seq)
+                callbackSeqs[id, default: []].append(wire.seq)
             }
         }
     }

@@ -47,6 +47,14 @@ struct StressCommand: ParsableCommand {
         )
     )
     var killSupervisorEvery: Double?
+    @Option(
+        help: ArgumentHelp(
+            "Kill a random host with SIGKILL every SECONDS while the clients run; the supervisor starts it again "
+                + "(the hosts are the supervisor's; not with --attach).",
+            valueName: "seconds"
+        )
+    )
+    var killHostEvery: Double?
     @Flag(help: "Use the runtime already running (CONTAINMENT_RUN_DIR, --config) instead of starting one.")
     var attach = false
     @Flag(help: "Keep the run directory (logs, journal) of the runtime it starts.") var keep = false
@@ -64,6 +72,10 @@ struct StressCommand: ParsableCommand {
             throw ValidationError("--ops or --duration must be positive")
         }
         guard ContainmentState.isValidName(prefix) else { throw ValidationError("--prefix must be a valid id") }
+        if let killHostEvery {
+            guard killHostEvery > 0 else { throw ValidationError("--kill-host-every must be positive") }
+            guard !attach else { throw ValidationError("--kill-host-every needs a runtime of its own (no --attach)") }
+        }
         if let killSupervisorEvery {
             guard killSupervisorEvery > 0 else { throw ValidationError("--kill-supervisor-every must be positive") }
             guard !attach else {
@@ -85,7 +97,8 @@ struct StressCommand: ParsableCommand {
                 hosts: hosts,
                 // Every segment kept: the checks replay the journal from its first record.
                 settings: "callbackHistory: 0\nrequestTimeoutMs: 30000\nheartbeatTimeoutMs: 5000\njournalRetain: 0\n",
-                keep: keep
+                keep: keep,
+                supervised: killHostEvery != nil
             )
             local = launched
             config = launched.config
@@ -120,6 +133,7 @@ struct StressCommand: ParsableCommand {
         settings.quiet = quiet
         settings.killSupervisorEvery = killSupervisorEvery
         settings.contended = contended
+        settings.killHostEvery = killHostEvery
         return settings
     }
 }
