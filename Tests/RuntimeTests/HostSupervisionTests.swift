@@ -129,4 +129,28 @@ import Testing
         #expect(log.contains("restarted 1 times within 60.0 seconds"), "\(log)")
         _ = try await runtime.stop()
     }
+
+    /// A host that dies at every start (it cannot write its pid file: a directory is in the way) is started again
+    /// `maxRestarts` times, then given up on: `hostFailed`, and its controllers refused at once.
+    @Test func aHostThatDiesAtStartIsGivenUpOnWithHostFailed() async throws {
+        let runtime = try await RuntimeFixture(
+            topology: Self.topology,
+            settings: "maxRestarts: 2\nrestartWindowMs: 60000\n",
+            requireUp: false
+        ) { run in
+            try FileManager.default.createDirectory(atPath: run + "/host-h1.pid", withIntermediateDirectories: true)
+        }
+        var log = ""
+        for _ in 0..<200 where !log.contains("host failed") {
+            try await Task.sleep(for: .milliseconds(50))
+            log = (try? String(contentsOfFile: runtime.runDirectory + "/logs/supervisor.log", encoding: .utf8)) ?? ""
+        }
+        #expect(log.contains("host failed"), "\(runtime.logs())")
+        #expect(log.contains("restarted 2 times within 60.0 seconds"), "\(log)")
+        #expect(log.components(separatedBy: "host started").count - 1 == 4, "h0 once, h1 three times: \(log)")
+        let refused = try await runtime.containment("ctl", "set-alpha", "late", "0.5")
+        #expect(refused.status != 0 && refused.stderr.contains("has failed"), "\(refused.stderr)")
+        #expect(try await runtime.containment("ctl", "set-alpha", "box", "0.5").status == 0)
+        _ = try await runtime.stop()
+    }
 }
