@@ -16,8 +16,9 @@ public final class LocalRuntime {
     public private(set) var supervisorRestarts = 0
     /// The supervisor starts the hosts and restarts them (`--start-hosts`): they are not this process's children.
     public let supervised: Bool
-    /// Hosts killed on purpose (``killHost(_:)``).
+    /// Hosts killed on purpose (``killHost(_:)``), and stalled (``stallHost(_:)``).
     public private(set) var hostKills = 0
+    public private(set) var hostStalls = 0
 
     /// The path of this very executable, so the daemons run the same build.
     public static var executable: String {
@@ -89,6 +90,23 @@ public final class LocalRuntime {
         guard let pid = hostPID(name) else { return }
         kill(pid, SIGKILL)
         hostKills += 1
+    }
+
+    /// A host's pid, whoever started it.
+    public func pid(ofHost name: String) -> Int32? {
+        supervised ? hostPID(name) : hosts[name]?.processIdentifier
+    }
+
+    /// Stalls host `name` (SIGSTOP) until ``resumeHost(_:)``: alive, silent.
+    public func stallHost(_ name: String) {
+        guard let pid = pid(ofHost: name) else { return }
+        kill(pid, SIGSTOP)
+        hostStalls += 1
+    }
+
+    public func resumeHost(_ name: String) {
+        guard let pid = pid(ofHost: name) else { return }
+        kill(pid, SIGCONT)
     }
 
     /// Every daemon's name and pid, supervisor first (supervised hosts by their pid files).

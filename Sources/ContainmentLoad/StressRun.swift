@@ -82,6 +82,13 @@ public struct StressRun {
         // After restarts, a SUB may still be reconnecting to the last supervisor: probes until every subscriber hears
         // it again, so what it lost lies only at a restart.
         if local?.supervisorRestarts ?? 0 > 0 { try settle(control, collectors) }
+        // Hosts killed or stalled: every one up again (and given what it missed) before the checks ask them.
+        if (local?.hostKills ?? 0) + (local?.hostStalls ?? 0) > 0 {
+            let deadline = clock.now + .seconds(30)
+            while try control.snapshot().hosts.contains(where: { !$0.up }), clock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
         // The end: the final tree, every subscriber caught up with it, the journal.
         let snapshot = try control.snapshot()
         let finalSeq = snapshot.seq
@@ -121,6 +128,7 @@ public struct StressRun {
         }
         var restarted: Set<String> = restarts > 0 ? ["supervisor"] : []
         if hostKills > 0 { restarted.formUnion(local?.hostNames ?? []) }
+        if let stalls = local?.hostStalls, stalls > 0 { command.note("stalled hosts \(stalls) times") }
         checks.append(Self.healthCheck(start: first, warm: warm, end: last, restarted: restarted))
         if let local {
             let stopped = local.stop()
@@ -247,6 +255,9 @@ public struct StressRun {
         let killHostEvery = command.killHostEvery.map { Duration.milliseconds(Int64($0 * 1_000)) }
         var lastHostKill = start
         var hostRandom = SplitMix64(seed: command.seed ^ 0x5EED_0F04_0570)
+        let stopHostEvery = command.stopHostEvery.map { Duration.milliseconds(Int64($0 * 1_000)) }
+        var lastHostStall = start
+        var stalled: (host: String, until: ContinuousClock.Instant)?
         while group.wait(timeout: .now() + 0.25) == .timedOut {
             if let local, let killEvery, clock.now - lastKill >= killEvery, !progress.stopping {
                 lastKill = clock.now
@@ -265,6 +276,21 @@ public struct StressRun {
                 local.killHost(host)
                 command.note("killed host \(host) (SIGKILL); its supervisor starts it again (\(local.hostKills))")
             }
+            if let local, let stopHostEvery, !progress.stopping {
+                if let (host, until) = stalled, clock.now >= until {
+                    local.resumeHost(host)
+                    stalled = nil
+                }
+                if stalled == nil, clock.now - lastHostStall >= stopHostEvery {
+                    lastHostStall = clock.now
+                    // The hosts are never empty (--hosts is at least 1).
+                    let host = local.hostNames.randomElement(using: &hostRandom)!
+                    local.stallHost(host)
+                    // Stalled for half the interval: long enough to be declared down in the runs that matter.
+                    stalled = (host, clock.now + stopHostEvery / 2)
+                    command.note("stalled host \(host) (SIGSTOP) for \(stopHostEvery / 2)")
+                }
+            }
             let elapsed = Double((clock.now - start).nanoseconds) / 1e9
             let done = command.ops == nil ? elapsed : Double(progress.done)
             if warm == nil, done >= total / 4 { warm = daemons.map { ProcessSample(name: $0.name, pid: $0.pid) } }
@@ -282,6 +308,7 @@ public struct StressRun {
             standardError(terminal ? "\r\(line)" : "stress: \(line)\n")
         }
         if terminal, !command.quiet { standardError("\n") }
+        if let local, let (host, _) = stalled { local.resumeHost(host) }
         if let message = failure.withLock({ $0 }) { throw LoadError(message) }
         let seconds = Double((clock.now - start).nanoseconds) / 1e9
         return (results.withLock { $0 }.sorted { $0.client < $1.client }, seconds, warm)

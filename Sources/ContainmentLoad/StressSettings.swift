@@ -13,6 +13,8 @@ public struct StressSettings: Sendable {
     public var contended = false
     /// Kill a random host (SIGKILL) at this interval while the clients run; the supervisor starts it again.
     public var killHostEvery: Double?
+    /// Stall a random host (SIGSTOP, then SIGCONT half the interval later) at this interval.
+    public var stopHostEvery: Double?
     /// Kill the supervisor (SIGKILL) at this interval while the clients run, and restart it (a local runtime only).
     public var killSupervisorEvery: Double?
     /// No progress line, no notes.

@@ -128,6 +128,16 @@ import Testing
         #expect((callbacks?["detail"] as? String)?.contains("restored after their host was killed") == true)
     }
 
+    /// Hosts stalled with SIGSTOP long enough to be declared down, then resumed: they get every callback they missed,
+    /// in order, and every check holds.
+    @Test func stalledHostsCatchUpAndEveryCheckHolds() async throws {
+        let summary = try await Self.stress([
+            "--hosts", "3", "--controllers", "240", "--clients", "6", "--duration", "9", "--seed", "4",
+            "--stop-host-every", "4.5",
+        ])
+        #expect(summary["passed"] as? Bool == true)
+    }
+
     @Test func attachesToARunningRuntimeBesideItsOwnControllers() async throws {
         let fixture = try await RuntimeFixture(
             topology: """

@@ -55,6 +55,14 @@ struct StressCommand: ParsableCommand {
         )
     )
     var killHostEvery: Double?
+    @Option(
+        help: ArgumentHelp(
+            "Stall a random host with SIGSTOP every SECONDS, for half that long (then SIGCONT), while the clients "
+                + "run (not with --attach).",
+            valueName: "seconds"
+        )
+    )
+    var stopHostEvery: Double?
     @Flag(help: "Use the runtime already running (CONTAINMENT_RUN_DIR, --config) instead of starting one.")
     var attach = false
     @Flag(help: "Keep the run directory (logs, journal) of the runtime it starts.") var keep = false
@@ -72,6 +80,10 @@ struct StressCommand: ParsableCommand {
             throw ValidationError("--ops or --duration must be positive")
         }
         guard ContainmentState.isValidName(prefix) else { throw ValidationError("--prefix must be a valid id") }
+        if let stopHostEvery {
+            guard stopHostEvery > 0 else { throw ValidationError("--stop-host-every must be positive") }
+            guard !attach else { throw ValidationError("--stop-host-every needs a runtime of its own (no --attach)") }
+        }
         if let killHostEvery {
             guard killHostEvery > 0 else { throw ValidationError("--kill-host-every must be positive") }
             guard !attach else { throw ValidationError("--kill-host-every needs a runtime of its own (no --attach)") }
@@ -96,7 +108,9 @@ struct StressCommand: ParsableCommand {
             let launched = try LocalRuntime(
                 hosts: hosts,
                 // Every segment kept: the checks replay the journal from its first record.
-                settings: "callbackHistory: 0\nrequestTimeoutMs: 30000\nheartbeatTimeoutMs: 5000\njournalRetain: 0\n",
+                // Stalled hosts are declared down (and given what they missed when they resume) within 2 s.
+                settings: "callbackHistory: 0\nrequestTimeoutMs: 30000\njournalRetain: 0\n"
+                    + "heartbeatTimeoutMs: \(stopHostEvery == nil ? 5000 : 2000)\n",
                 keep: keep,
                 supervised: killHostEvery != nil
             )
@@ -134,6 +148,7 @@ struct StressCommand: ParsableCommand {
         settings.killSupervisorEvery = killSupervisorEvery
         settings.contended = contended
         settings.killHostEvery = killHostEvery
+        settings.stopHostEvery = stopHostEvery
         return settings
     }
 }
