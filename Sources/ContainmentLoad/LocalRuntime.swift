@@ -12,6 +12,8 @@ public final class LocalRuntime {
     private(set) var hosts: [String: Process] = [:]
     private let keep: Bool
     private let environment: [String: String]
+    /// The supervisor's command line, for starting it again.
+    private let supervisorCommand: [String]
     /// Supervisors killed and started again (``restartSupervisor()``).
     public private(set) var supervisorRestarts = 0
     /// The supervisor starts the hosts and restarts them (`--start-hosts`): they are not this process's children.
@@ -59,6 +61,7 @@ public final class LocalRuntime {
             )
             arguments += ["--topology", topology, "--start-hosts"]
         }
+        supervisorCommand = arguments
         supervisor = try Self.spawn(arguments, log: run + "/logs/supervisor.log", environment: environment)
         for name in hostNames where !supervised {
             hosts[name] = try Self.spawn(
@@ -123,7 +126,7 @@ public final class LocalRuntime {
         supervisor.waitUntilExit()
         supervisorRestarts += 1
         supervisor = try Self.spawn(
-            Self.supervisorArguments(config.runDirectory),
+            supervisorCommand,
             log: logs + "/supervisor.log",
             environment: environment
         )

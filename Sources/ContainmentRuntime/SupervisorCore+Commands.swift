@@ -138,6 +138,13 @@ extension SupervisorCore {
                 $0.timeUnixNanos = time
                 $0.firstSeq = seq
                 $0.eventCount = 1
+                if case .hostUp(let host, let pid) = event {
+                    $0.host = host
+                    $0.pid = Int32(clamping: pid)
+                } else if case .hostRestarted(let host, let pid) = event {
+                    $0.host = host
+                    $0.pid = Int32(clamping: pid)
+                }
             }.bytes
         )
     }

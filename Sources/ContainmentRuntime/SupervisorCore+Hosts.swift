@@ -29,7 +29,7 @@ extension SupervisorCore {
         let again = record.up && record.routingID == sender && record.pid == hello.pid
         if let old = record.routingID { hostNames[old] = nil }
         let restarted = record.everConnected
-        if !again { record.incarnation += 1 }
+        if !again, hello.pid != record.pid || record.incarnation == 0 { record.incarnation += 1 }
         // A new process of a host that ran before: its actors begin from the state now, not from stale callbacks.
         let restore = restarted && !again && hello.pid != record.pid && hello.lastSeq == 0
         record.pid = hello.pid

@@ -107,6 +107,14 @@ struct SupervisorCore {
                 $0.timeUnixNanos = clock.unixNanos
             }.bytes
         )
+        // Hosts that registered before: a new process of one is restored, the same process is not.
+        for (name, registration) in recovery.registrations {
+            var record = HostRecord(name: name, lastSeen: clock.now)
+            record.pid = registration.pid
+            record.incarnation = registration.incarnation
+            record.everConnected = true
+            hosts[name] = record
+        }
         for (id, host) in recovery.replay.hostOf.sorted(by: { $0.key < $1.key }) {
             assign(id, to: host)
             if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: clock.now) }

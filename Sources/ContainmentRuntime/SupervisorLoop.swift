@@ -207,6 +207,9 @@ final class SupervisorLoop {
             hostOf: core.hostOf,
             clients: core.clients
         )
+        checkpoint.registrations = core.hosts.values.filter { $0.incarnation > 0 }.reduce(into: [:]) {
+            $0[$1.name] = ($1.pid, $1.incarnation)
+        }
         checkpoint.timeUnixNanos = core.clock.unixNanos
         checkpointer.write(checkpoint)
     }

@@ -49,8 +49,10 @@ import Testing
     func aStateReadBackAnswersEveryLaterCommandAlike(seed: UInt64) throws {
         var (state, generator) = Self.randomState(seed: seed, steps: 800)
         #expect(state.controllers.count > 5)
-        let saved = Self.checkpoint(of: state)
+        var saved = Self.checkpoint(of: state)
+        saved.registrations = ["h0": (pid: 77, incarnation: 3)]
         let restored = try Self.roundTrip(saved)
+        #expect(restored.registrations["h0"]?.pid == 77 && restored.registrations["h0"]?.incarnation == 3)
         var copy = restored.state
         let equal = copy == state
         #expect(equal)

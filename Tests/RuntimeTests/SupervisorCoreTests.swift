@@ -304,4 +304,31 @@ import Testing
         #expect(step.messages.filter { $0.peer == [3] }.count == 1, "no stale delivery")
         #expect(step.events.map(\.name) == ["hostRestarted"])
     }
+
+    /// The journal records which hosts registered, with their pids: after a restart of the supervisor, the same host
+    /// process is welcomed as it was, a new one of that host is restored.
+    @Test func aRecoveredSupervisorKnowsWhichHostProcessesRanBefore() throws {
+        let clock = ManualClock()
+        let made = try Self.core(clock)
+        var first = made.0
+        var records = [made.startRecord]
+        first.receive([[1], Self.hello("h0", pid: 4242)])
+        first.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
+        records += try Self.decode(first.take()).records
+        #expect(records.contains { $0.host == "h0" && $0.pid == 4242 })
+        var recovery = Recovery(clients: ClientReplies(window: 64, clients: 64))
+        for record in records { try recovery.apply(record) }
+        recovery.deliveries.seal()
+        #expect(recovery.registrations["h0"]?.pid == 4242 && recovery.registrations["h0"]?.incarnation == 1)
+
+        var same = try Self.core(clock, recovery: recovery).0
+        same.receive([[2], Self.hello("h0", lastSeq: 0, id: 2, pid: 4242)])
+        let welcome = try #require(try Self.decode(same.take()).messages.first?.message.welcome)
+        #expect(!welcome.restore && welcome.incarnation == 1, "the same process: nothing to restore")
+
+        var other = try Self.core(clock, recovery: recovery).0
+        other.receive([[3], Self.hello("h0", lastSeq: 0, id: 3, pid: 5151)])
+        let restored = try #require(try Self.decode(other.take()).messages.first?.message.welcome)
+        #expect(restored.restore && restored.incarnation == 2, "a new process of a host that ran before")
+    }
 }

@@ -2066,6 +2066,12 @@ public nonisolated struct Containment_V1_JournalRecord: Sendable {
   /// A supervisor start: the epoch it serves under from here on (no commands, no events).
   public var epoch: UInt64 = 0
 
+  /// A host's registration (its hostUp or hostRestarted): the host and its process, so a restarted supervisor knows
+  /// which hosts ran before, with which pid, and how many processes each had.
+  public var host: String = String()
+
+  public var pid: Int32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2164,11 +2170,35 @@ public nonisolated struct Containment_V1_Checkpoint: @unchecked Sendable {
     set {_uniqueStorage()._clients = newValue}
   }
 
+  /// the hosts that registered, as the journal's host records tell
+  public var hosts: [Containment_V1_CheckpointHost] {
+    get {_storage._hosts}
+    set {_uniqueStorage()._hosts = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Containment_V1_CheckpointHost: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var name: String = String()
+
+  /// its latest process
+  public var pid: Int32 = 0
+
+  /// how many processes registered
+  public var incarnation: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 /// Every stored field of every controller (SPEC §1) and the host that runs it, column by column (packed numbers, so a
@@ -5994,7 +6024,7 @@ nonisolated extension Containment_V1_Delivery: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".JournalRecord"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{3}time_unix_nanos\0\u{1}commands\0\u{3}first_seq\0\u{3}event_count\0\u{3}client_id\0\u{3}request_id\0\u{1}rejection\0\u{1}epoch\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{3}time_unix_nanos\0\u{1}commands\0\u{3}first_seq\0\u{3}event_count\0\u{3}client_id\0\u{3}request_id\0\u{1}rejection\0\u{1}epoch\0\u{1}host\0\u{1}pid\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6011,6 +6041,8 @@ nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, Swift
       case 7: try { try decoder.decodeSingularUInt64Field(value: &self.requestID) }()
       case 8: try { try decoder.decodeSingularMessageField(value: &self._rejection) }()
       case 9: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.host) }()
+      case 11: try { try decoder.decodeSingularInt32Field(value: &self.pid) }()
       default: break
       }
     }
@@ -6048,6 +6080,12 @@ nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, Swift
     if self.epoch != 0 {
       try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 9)
     }
+    if !self.host.isEmpty {
+      try visitor.visitSingularStringField(value: self.host, fieldNumber: 10)
+    }
+    if self.pid != 0 {
+      try visitor.visitSingularInt32Field(value: self.pid, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6061,6 +6099,8 @@ nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, Swift
     if lhs.requestID != rhs.requestID {return false}
     if lhs._rejection != rhs._rejection {return false}
     if lhs.epoch != rhs.epoch {return false}
+    if lhs.host != rhs.host {return false}
+    if lhs.pid != rhs.pid {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -6068,7 +6108,7 @@ nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, Swift
 
 nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Checkpoint"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}next_segment\0\u{1}epoch\0\u{3}last_seq\0\u{3}last_command_id\0\u{3}next_serial\0\u{1}records\0\u{3}time_unix_nanos\0\u{1}controllers\0\u{1}views\0\u{1}windows\0\u{1}transitions\0\u{1}presentations\0\u{1}clients\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}next_segment\0\u{1}epoch\0\u{3}last_seq\0\u{3}last_command_id\0\u{3}next_serial\0\u{1}records\0\u{3}time_unix_nanos\0\u{1}controllers\0\u{1}views\0\u{1}windows\0\u{1}transitions\0\u{1}presentations\0\u{1}clients\0\u{1}hosts\0")
 
   fileprivate class _StorageClass {
     var _nextSegment: UInt32 = 0
@@ -6084,6 +6124,7 @@ nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftPro
     var _transitions: [Containment_V1_CheckpointTransition] = []
     var _presentations: [Containment_V1_CheckpointPresentation] = []
     var _clients: [Containment_V1_CheckpointClient] = []
+    var _hosts: [Containment_V1_CheckpointHost] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -6107,6 +6148,7 @@ nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftPro
       _transitions = source._transitions
       _presentations = source._presentations
       _clients = source._clients
+      _hosts = source._hosts
     }
   }
 
@@ -6138,6 +6180,7 @@ nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftPro
         case 11: try { try decoder.decodeRepeatedMessageField(value: &_storage._transitions) }()
         case 12: try { try decoder.decodeRepeatedMessageField(value: &_storage._presentations) }()
         case 13: try { try decoder.decodeRepeatedMessageField(value: &_storage._clients) }()
+        case 14: try { try decoder.decodeRepeatedMessageField(value: &_storage._hosts) }()
         default: break
         }
       }
@@ -6189,6 +6232,9 @@ nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftPro
       if !_storage._clients.isEmpty {
         try visitor.visitRepeatedMessageField(value: _storage._clients, fieldNumber: 13)
       }
+      if !_storage._hosts.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._hosts, fieldNumber: 14)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -6211,10 +6257,51 @@ nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftPro
         if _storage._transitions != rhs_storage._transitions {return false}
         if _storage._presentations != rhs_storage._presentations {return false}
         if _storage._clients != rhs_storage._clients {return false}
+        if _storage._hosts != rhs_storage._hosts {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_CheckpointHost: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CheckpointHost"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}pid\0\u{1}incarnation\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self.pid) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.incarnation) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if self.pid != 0 {
+      try visitor.visitSingularInt32Field(value: self.pid, fieldNumber: 2)
+    }
+    if self.incarnation != 0 {
+      try visitor.visitSingularUInt32Field(value: self.incarnation, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_CheckpointHost, rhs: Containment_V1_CheckpointHost) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.pid != rhs.pid {return false}
+    if lhs.incarnation != rhs.incarnation {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -15,6 +15,8 @@ struct Checkpoint: Sendable {
     var state: ContainmentState
     var hostOf: [ControllerID: String]
     var clients: ClientReplies
+    /// The hosts that registered: the latest pid and how many processes.
+    var registrations: [String: (pid: Int32, incarnation: UInt32)] = [:]
 
     /// Its wire form.
     var message: Containment_V1_Checkpoint {
@@ -56,6 +58,13 @@ struct Checkpoint: Sendable {
                     $0.style = presentation.style.rawValue
                     $0.transitionStyle = presentation.transitionStyle.rawValue
                     $0.hidesContext = presentation.hidesContext
+                }
+            }
+            message.hosts = registrations.sorted { $0.key < $1.key }.map { name, registration in
+                .with {
+                    $0.name = name
+                    $0.pid = registration.pid
+                    $0.incarnation = registration.incarnation
                 }
             }
             message.clients = clients.entries.map { client, answers in
@@ -111,6 +120,7 @@ struct Checkpoint: Sendable {
             serialCounter: Int(message.nextSerial)
         )
         self.hostOf = hostOf
+        for host in message.hosts { registrations[host.name] = (host.pid, host.incarnation) }
         clients = ClientReplies(window: window, clients: clientLimit)
         for client in message.clients {
             for answer in client.answers {

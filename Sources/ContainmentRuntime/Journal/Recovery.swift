@@ -21,6 +21,8 @@ struct Recovery {
     var segment = 1
     var endOffset = 0
     var tornTail: JournalScan.TornTail?
+    /// The hosts that registered (from the journal's host records): the latest pid, and how many processes.
+    var registrations: [String: (pid: Int32, incarnation: UInt32)] = [:]
     /// The deliveries of the journal's last records, for hosts that re-register.
     var deliveries = RecoveredDeliveries(capacity: 65_536)
 
@@ -48,6 +50,7 @@ struct Recovery {
         )
         if let checkpoint = start.checkpoint {
             recovery.replay = JournalReplay(checkpoint)
+            recovery.registrations = checkpoint.registrations
             recovery.checkpoint = checkpoint.nextSegment
             recovery.checkpointRecords = Int(checkpoint.records)
         }
@@ -94,6 +97,12 @@ struct Recovery {
     /// Replays one record, remembering the answer its client got.
     mutating func apply(_ record: Containment_V1_JournalRecord) throws(JournalReplay.Mismatch) {
         if !record.commands.isEmpty { commandRecords += 1 }
+        if !record.host.isEmpty {
+            // A host's hostUp (again after a stall: the same pid) or hostRestarted (a new process).
+            let known = registrations[record.host]
+            let incarnation = (known?.incarnation ?? 0) + (known?.pid == record.pid ? 0 : 1)
+            registrations[record.host] = (record.pid, incarnation)
+        }
         var routed: [(Int, Event, String)] = []
         defer {
             for (offset, event, host) in routed {
