@@ -147,6 +147,8 @@ public final class LocalRuntime {
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
+        // The child has its own copy of the log's descriptor; this process's is closed (restarts leak none).
+        defer { try? output.close() }
         try process.run()
         return process
     }

@@ -105,11 +105,14 @@ final class HostSupervisor {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["host", "--name", host, "--pid-file", pidFile(host)]
         process.standardInput = FileHandle.nullDevice
-        if let output = FileHandle(forWritingAtPath: log) {
+        let output = FileHandle(forWritingAtPath: log)
+        if let output {
             output.seekToEndOfFile()
             process.standardOutput = output
             process.standardError = output
         }
+        // The child has its own copy of the log's descriptor: the supervisor's is closed, so restarts leak none.
+        defer { try? output?.close() }
         do {
             try process.run()
             children[host]?.process = process
