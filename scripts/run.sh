@@ -12,7 +12,12 @@ bash scripts/setup.sh
 quiet_swift build --product containment >&2
 bin="$(swift build --show-bin-path)/containment"
 topology="${1:-Config/topologies/menu.yaml}"
-export CONTAINMENT_RUN_DIR="$(containment_run_dir)"
+# A fresh run directory, so the scenario starts from the topology (a run directory keeps its journal, and a supervisor
+# started on it recovers the tree it left); CONTAINMENT_RUN_DIR chooses one instead, and then the run goes on from it.
+if [ -z "${CONTAINMENT_RUN_DIR:-}" ]; then
+    CONTAINMENT_RUN_DIR="$(mktemp -d "${TMPDIR:-/tmp}/containment-run-XXXXXX")"
+fi
+export CONTAINMENT_RUN_DIR
 
 trap 'bash scripts/down.sh >/dev/null || true' EXIT
 bash scripts/up.sh "$topology"

@@ -83,6 +83,23 @@ import ZeroMQ
         let next = try await runtime.containment("ctl", "create", "afterwards", "--kind", "content")
         let nextSeq = try #require(next.lines.first.flatMap { Int($0.split(separator: " ").first ?? "") })
         #expect(nextSeq > (before["seq"] as? Int ?? .max))
+        #expect(try await runtime.script("down.sh", []).status == 0)
+
+        // Garbage in the only checkpoint, whose earlier segments are gone: nothing can stand for them, so the
+        // supervisor refuses to start and repair refuses to cut (it would lose everything before it).
+        let names = try FileManager.default.contentsOfDirectory(atPath: journal)
+        let checkpoint = journal + "/" + (try #require(names.first { $0.hasSuffix(".ckpt") }))
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: checkpoint)))
+        bytes[bytes.count / 2] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: checkpoint))
+        let refused = try await runtime.containment("supervisor")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("The journal is damaged"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("no checkpoint reads back"), "\(refused.stderr)")
+        let verifyDamaged = try await runtime.containment("journal", "verify")
+        #expect(verifyDamaged.status == 1, "\(verifyDamaged.stdout)")
+        let repair = try await runtime.containment("journal", "repair", "--force")
+        #expect(repair.status != 0 && repair.stdout.contains("cannot be repaired by cutting it"), "\(repair.stdout)")
         #expect(try await runtime.stop().status == 0)
     }
 

@@ -42,14 +42,13 @@ struct RecoveredDeliveries {
     mutating func seal() {
         let ordered = ring[next...] + ring[..<next]
         for routed in ordered {
-            var host = ""
-            if case .controllerCreated = routed.event { host = routed.host }
+            // (`host` is written only for a `controllerCreated`, as the supervisor stamped it.)
             let bytes = WireEvent(
                 routed.event,
                 seq: routed.seq,
                 timeUnixNanos: routed.timeUnixNanos,
                 commandID: routed.commandID,
-                host: host,
+                host: routed.host,
                 epoch: routed.epoch
             ).bytes
             byHost[routed.host, default: []].append((routed.seq, bytes))
