@@ -81,8 +81,11 @@ actor ControllerActor {
             case .callback(let wire): await handle(wire)
             case .report(let host, let reply): await reply(report(host: host))
             case .restore(let state, let seq):
+                // What it received before is superseded by the state: its digest and history count from here.
                 lastSeq = max(lastSeq, seq)
                 restoredSeq = seq
+                digest = CallbackDigest()
+                received.removeAll()
                 var current = behavior
                 await current.restored(state, controller: ref)
                 behavior = current

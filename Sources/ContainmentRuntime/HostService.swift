@@ -117,8 +117,12 @@ struct Dispatcher {
                 let kept = Set(welcome.controllers.map { ControllerID($0.id) })
                 for id in actors.keys where !kept.contains(id) { actors[id] = nil }
                 for controller in welcome.controllers {
-                    guard let actor = adopt(ControllerID(controller.id), kind: controller.kind) else { continue }
-                    if welcome.restore { await actor.post(.restore(controller, seq: welcome.seq)) }
+                    let id = ControllerID(controller.id)
+                    let made = adopt(id, kind: controller.kind)
+                    // Restored: new actors, and those of a host brought up to date (it missed too many callbacks).
+                    if welcome.restore, let actor = made ?? actors[id] {
+                        await actor.post(.restore(controller, seq: welcome.seq))
+                    }
                 }
             case .deliver(let events):
                 for event in events {

@@ -45,6 +45,9 @@ public struct RuntimeConfig: Sendable, Equatable {
     /// How many of its most recent callbacks each controller actor keeps for `inspect` (every callback is counted in
     /// its digest regardless).
     public var callbackHistory = 64
+    /// How many callbacks the supervisor keeps for a host that is down (or slow to take them) until it is back; past
+    /// that it drops them and brings the host up to date with `restored` when it returns (bounded memory).
+    public var pendingDeliveries = 65_536
 
     public init(runDirectory: String) {
         self.runDirectory = runDirectory
@@ -131,6 +134,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = try atLeast(1, "dedupClients", file.dedupClients) { config.dedupClients = value }
         if let value = try atLeast(0, "callbackHistory", file.callbackHistory) { config.callbackHistory = value }
         if let value = try atLeast(1, "mailboxCapacity", file.mailboxCapacity) { config.mailboxCapacity = value }
+        if let value = try atLeast(1, "pendingDeliveries", file.pendingDeliveries) { config.pendingDeliveries = value }
         if let value = file.hostRestart {
             guard let mode = RestartMode(rawValue: value) else {
                 throw ConfigError("\(path): hostRestart must be permanent, transient or temporary, not \(value).")
@@ -154,6 +158,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var heartbeatTimeoutMs: Int?
         var callbackHistory: Int?
         var mailboxCapacity: Int?
+        var pendingDeliveries: Int?
         var hostRestart: String?
         var maxRestarts: Int?
         var restartWindowMs: Int?

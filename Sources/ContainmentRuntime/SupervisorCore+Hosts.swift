@@ -30,12 +30,14 @@ extension SupervisorCore {
         if let old = record.routingID { hostNames[old] = nil }
         let restarted = record.everConnected
         if !again, hello.pid != record.pid || record.incarnation == 0 { record.incarnation += 1 }
-        // A new process of a host that ran before: its actors begin from the state now, not from stale callbacks.
-        let restore = restarted && !again && hello.pid != record.pid && hello.lastSeq == 0
+        // A new process of a host that ran before: its actors begin from the state now, not from stale callbacks. So
+        // do the actors of a host that missed more callbacks than were kept for it.
+        let restore = (restarted && !again && hello.pid != record.pid && hello.lastSeq == 0) || record.stale
         record.pid = hello.pid
         record.up = true
         record.everConnected = true
         record.failed = nil
+        record.stale = false
         record.lastSeen = clock.now
         // Callbacks of the recovered journal's tail the host may never have got (the previous supervisor died between
         // journaling and sending them), then those kept while it was away. Actors drop a seq they already saw.
@@ -61,23 +63,22 @@ extension SupervisorCore {
             )
             logger.info("host \(restarted ? "restarted" : "up")", metadata: ["host": "\(hello.host)", "pid": "\(pid)"])
         }
-        let owned = controllers(on: hello.host).compactMap { state.controllers[$0] }.sorted { $0.serial < $1.serial }
-        reply(
-            to: sender,
-            requestID: requestID,
-            .welcome(
-                .with {
-                    $0.controllers = owned.map {
-                        Containment_V1_ControllerState($0, host: hello.host, view: state.views[$0.rootView])
-                    }
-                    $0.heartbeatIntervalMs = UInt32(clamping: config.heartbeatInterval.milliseconds)
-                    $0.restore = restore
-                    $0.seq = seq
-                    $0.incarnation = record.incarnation
-                }
-            )
-        )
+        reply(to: sender, requestID: requestID, .welcome(welcome(hello.host, restore: restore)))
         if !pending.isEmpty { sendDelivery(pending, to: hello.host) }
+    }
+
+    /// What a host is welcomed with: its controllers' state, and whether its actors begin from it.
+    mutating func welcome(_ host: String, restore: Bool) -> Containment_V1_Welcome {
+        let owned = controllers(on: host).compactMap { state.controllers[$0] }.sorted { $0.serial < $1.serial }
+        return .with {
+            $0.controllers = owned.map {
+                Containment_V1_ControllerState($0, host: host, view: state.views[$0.rootView])
+            }
+            $0.heartbeatIntervalMs = UInt32(clamping: config.heartbeatInterval.milliseconds)
+            $0.restore = restore
+            $0.seq = seq
+            $0.incarnation = hosts[host]?.incarnation ?? 0
+        }
     }
 
     /// A heartbeat. From a connection that never registered (the supervisor restarted since): ask it to say hello.
@@ -101,11 +102,18 @@ extension SupervisorCore {
         record = hosts[name] ?? record
         record.up = true
         let pending = record.pending
+        let stale = record.stale
         record.pending = []
+        record.stale = false
         hosts[name] = record
         publishHostEvent(.hostUp(host: name, pid: Int(record.pid)))
-        logger.info("host up again", metadata: ["host": "\(name)"])
-        if !pending.isEmpty { sendDelivery(pending, to: name) }
+        logger.info("host up again", metadata: ["host": "\(name)", "restored": "\(stale)"])
+        if stale {
+            // It missed more than was kept: welcomed again, its actors restored from the state now.
+            reply(to: sender, requestID: 0, .welcome(welcome(name, restore: true)))
+        } else if !pending.isEmpty {
+            sendDelivery(pending, to: name)
+        }
     }
 
     mutating func hostLeft(_ name: String, from sender: [UInt8]) {
@@ -170,10 +178,9 @@ extension SupervisorCore {
     /// Queues a delivery of serialized events to a connected host (handed out by the next ``take()``; the loop gives it back
     /// here if the host turns out to be gone); keeps it for the host's return when it is not connected.
     mutating func sendDelivery(_ events: [[UInt8]], to host: String) {
-        guard var record = hosts[host] else { return }
+        guard let record = hosts[host] else { return }
         guard record.up, let peer = record.routingID else {
-            record.pending.append(contentsOf: events)
-            hosts[host] = record
+            keepPending(events, for: host)
             return
         }
         outbox.append(.send(peer: peer, body: PreEncoded.delivery(events: events), delivery: (host, events)))

@@ -21,6 +21,9 @@ struct SupervisorCore {
         /// Callbacks for its controllers while it is not connected, delivered when it (re)connects.
         /// (Each serialized, as `publish` wrote it.)
         var pending: [[UInt8]] = []
+        /// More callbacks came due while it was away than `pendingDeliveries` keeps: they were dropped, and its actors
+        /// are brought up to date with `restored` when it returns.
+        var stale = false
         var everConnected = false
         /// Registrations from distinct processes (the welcome's `incarnation`).
         var incarnation: UInt32 = 0
@@ -295,7 +298,26 @@ struct SupervisorCore {
 
     /// A delivery the loop could not hand to its host (gone, as libzmq reports): kept for the host's return.
     mutating func undelivered(_ events: [[UInt8]], to host: String) {
-        hosts[host]?.pending.append(contentsOf: events)
+        keepPending(events, for: host)
+    }
+
+    /// Keeps callbacks for a host's return, at most `pendingDeliveries` of them: past that they are all dropped and
+    /// the host is stale (SPEC §14: bounded; it is brought up to date with `restored` when it returns).
+    mutating func keepPending(_ events: [[UInt8]], for host: String) {
+        guard let record = hosts[host], !record.stale, !events.isEmpty else { return }
+        guard record.pending.count + events.count > config.pendingDeliveries else {
+            hosts[host]?.pending.append(contentsOf: events)  // in place: no copy of what is kept
+            return
+        }
+        hosts[host]?.pending = []
+        hosts[host]?.stale = true
+        logger.warning(
+            """
+            more callbacks are due to a host that is away than are kept: they are dropped, and its actors will be \
+            restored from their controllers' state when it returns
+            """,
+            metadata: ["host": "\(host)", "pendingDeliveries": "\(config.pendingDeliveries)"]
+        )
     }
 
     /// A message could not reach `peer`: its connection is gone (libzmq dropped the routing id; a host killed with
@@ -336,7 +358,7 @@ struct SupervisorCore {
             withdrawn.append(contentsOf: delivery.events)
             return true
         }
-        if !withdrawn.isEmpty { hosts[host]?.pending.append(contentsOf: withdrawn) }
+        keepPending(withdrawn, for: host)
     }
 }
 

@@ -153,4 +153,45 @@ import Testing
         #expect(try await runtime.containment("ctl", "set-alpha", "box", "0.5").status == 0)
         _ = try await runtime.stop()
     }
+
+    /// A host stalled (SIGSTOP) while more callbacks come due than the supervisor keeps for it
+    /// (`pendingDeliveries`): they are dropped, and when it resumes, the same process's actor is restored from its
+    /// controller's state — then gets only the callbacks after it.
+    @Test func aHostThatMissedMoreThanIsKeptIsRestoredWhenItReturns() async throws {
+        let runtime = try await RuntimeFixture(
+            topology: Self.topology,
+            settings: "pendingDeliveries: 2\nheartbeatIntervalMs: 100\nheartbeatTimeoutMs: 500\n"
+        )
+        let pid = try #require(Self.hostPID("h1", in: runtime))
+        kill(pid, SIGSTOP)
+        var resumed = false
+        defer { if !resumed { kill(pid, SIGCONT) } }
+        for _ in 0..<100 {
+            if try await Self.hostState("h1", in: runtime)?.up == false { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try await Self.hostState("h1", in: runtime)?.up == false)
+        // Four callbacks (the frame loads the view, then lays it out) for a host that may be kept two.
+        #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,50,50", "--quiet").status == 0)
+        kill(pid, SIGCONT)
+        resumed = true
+        var inspect = try await runtime.containment("inspect", "late")
+        for _ in 0..<100 where !inspect.stdout.contains("restored") {
+            try await Task.sleep(for: .milliseconds(50))
+            inspect = try await runtime.containment("inspect", "late")
+        }
+        #expect(inspect.stdout.contains("host process 1, restored from the state at seq"), "\(inspect.stdout)")
+        #expect(inspect.eventDescriptions.isEmpty, "the dropped callbacks are not handled: \(inspect.stdout)")
+        #expect(Self.hostPID("h1", in: runtime) == pid, "the same process")
+        #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,60,60", "--quiet").status == 0)
+        var after: [String] = []
+        for _ in 0..<100 {
+            after = try await runtime.containment("inspect", "late").eventDescriptions
+            if after.count >= 2 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(after == ["viewWillLayoutSubviews(late)", "viewDidLayoutSubviews(late)"], "\(after)")
+        #expect(runtime.logs().contains("more callbacks are due to a host that is away"), "\(runtime.logs())")
+        #expect(try await runtime.stop().status == 0)
+    }
 }

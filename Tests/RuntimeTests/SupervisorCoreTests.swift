@@ -27,7 +27,8 @@ import Testing
     /// A core over an empty journal (or `recovery`), its start record taken.
     static func core(
         _ clock: ManualClock,
-        recovery: Recovery = Recovery(clients: ClientReplies(window: 64, clients: 64))
+        recovery: Recovery = Recovery(clients: ClientReplies(window: 64, clients: 64)),
+        config: RuntimeConfig = config
     ) throws -> (SupervisorCore, startRecord: Containment_V1_JournalRecord) {
         var core = SupervisorCore(recovery: recovery, config: config, clock: clock, logger: logger)
         let start = core.take()
@@ -330,5 +331,73 @@ import Testing
         other.receive([[3], Self.hello("h0", lastSeq: 0, id: 3, pid: 5151)])
         let restored = try #require(try Self.decode(other.take()).messages.first?.message.welcome)
         #expect(restored.restore && restored.incarnation == 2, "a new process of a host that ran before")
+    }
+
+    /// Callbacks kept for a host that is away are bounded (`pendingDeliveries`): within the bound they follow its
+    /// return in order; past it they are dropped, and the host is welcomed again to restore its actors from the state.
+    @Test func pendingDeliveriesAreBoundedAndAHostPastTheBoundIsRestored() throws {
+        let clock = ManualClock()
+        var config = Self.config
+        config.pendingDeliveries = 2
+        var core = try Self.core(clock, config: config).0
+        let hostPeer: [UInt8] = [1]
+        let beat = ClientMessage.with { $0.heartbeat = .with { $0.host = "h0" } }.bytes
+        core.receive([hostPeer, Self.hello("h0")])
+        _ = core.take()
+        func away() {
+            clock.advance(config.heartbeatTimeout + .milliseconds(1))
+            core.tick()
+            _ = core.take()
+            #expect(core.hosts["h0"]?.up == false)
+        }
+        away()
+        // Two creations: within the bound, delivered in order when it beats again.
+        core.receive([Self.peer, Self.request([Self.create("a", host: "h0"), Self.create("b", host: "h0")], id: 1)])
+        _ = core.take()
+        #expect(core.hosts["h0"]?.pending.count == 2 && core.hosts["h0"]?.stale == false)
+        core.receive([hostPeer, beat])
+        let back = try Self.decode(core.take())
+        #expect(back.events.map(\.name) == ["hostUp"])
+        let delivered = back.messages.filter { $0.peer == hostPeer }.map(\.message)
+        #expect(delivered.map { $0.delivery.events.map(\.controller) } == [["a", "b"]])
+
+        // Away again; three more callbacks than it may keep: dropped, the host is stale.
+        away()
+        core.receive([
+            Self.peer,
+            Self.request(
+                [
+                    Self.create("c", host: "h0"), WireCommand(Request(.loadView("a"), by: .natural)),
+                ],
+                id: 2
+            ),
+        ])
+        _ = core.take()
+        #expect(core.hosts["h0"]?.pending.isEmpty == true && core.hosts["h0"]?.stale == true)
+        core.receive([hostPeer, beat])
+        let restored = try Self.decode(core.take())
+        #expect(restored.events.map(\.name) == ["hostUp"])
+        let toHost = restored.messages.filter { $0.peer == hostPeer }.map(\.message)
+        #expect(toHost.count == 1, "a welcome, and no delivery")
+        let welcome = try #require(toHost.first?.welcome)
+        #expect(welcome.restore && welcome.seq == core.seq && welcome.incarnation == 1)
+        #expect(welcome.controllers.map(\.id) == ["a", "b", "c"])
+        #expect(welcome.controllers.first?.viewLoaded == true, "the state includes what it missed")
+        #expect(core.hosts["h0"]?.stale == false)
+
+        // Stale again, and back on a new connection of the same process: restored all the same.
+        away()
+        core.receive([
+            Self.peer,
+            Self.request(
+                [Self.create("d", host: "h0"), Self.create("e", host: "h0"), Self.create("f", host: "h0")],
+                id: 3
+            ),
+        ])
+        _ = core.take()
+        core.receive([[2], Self.hello("h0", lastSeq: 3, id: 2)])
+        let again = try Self.decode(core.take())
+        let messages = again.messages.filter { $0.peer == [2] }.map(\.message)
+        #expect(messages.count == 1 && messages.first?.welcome.restore == true)
     }
 }
