@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts the supervisor in the background, which starts the hosts of the topology (and starts each again when it ends,
-# per runtime.yaml's hostRestart), with pid files and logs in the run directory, and returns once every host is
+# per the topology's restart settings for it, else runtime.yaml's hostRestart), with pid files and logs in the run directory, and returns once every host is
 # connected. After a crash it starts only what is not running: a supervisor that died is started again (it recovers the
 # tree from its journal) and hosts still alive are adopted, never duplicated.
 #   scripts/up.sh [TOPOLOGY]      (default: Config/topologies/menu.yaml)
@@ -18,7 +18,8 @@ if pid_alive "$run_dir/supervisor.pid"; then
     echo "up: a supervisor already runs in $run_dir (pid $(cat "$run_dir/supervisor.pid")); scripts/down.sh first" >&2
     exit 1
 fi
-hosts="$("$bin" topology "$topology")"
+# The hosts the supervisor starts and up.sh waits for (remote ones register on their own).
+hosts="$("$bin" topology --local "$topology")"
 mkdir -p "$run_dir/logs"
 
 kept=()
@@ -26,8 +27,8 @@ for host in $hosts; do
     if pid_alive "$run_dir/host-$host.pid"; then kept+=("$host (pid $(cat "$run_dir/host-$host.pid"))"); fi
 done
 
-# The supervisor starts the hosts (adopting those still running) and starts each again when it ends, per
-# runtime.yaml's hostRestart policy.
+# The supervisor starts the hosts (adopting those still running) and starts each again when it ends, per its restart
+# policy.
 nohup "$bin" supervisor --topology "$topology" --start-hosts --pid-file "$run_dir/supervisor.pid" \
     >>"$run_dir/logs/supervisor.log" 2>&1 &
 supervisor=$!

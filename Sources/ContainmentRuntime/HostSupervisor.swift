@@ -27,19 +27,18 @@ final class HostSupervisor {
     private var children: [String: Child] = [:]
     private let clock = ContinuousClock()
 
-    init(hosts: [String], config: RuntimeConfig, logger: Logger) {
+    /// The topology's local hosts (not its remote ones), each with its restart policy: the topology's settings for
+    /// it over runtime.yaml's.
+    init(topology: Topology, config: RuntimeConfig, logger: Logger) {
         self.config = config
         self.logger = logger
         executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
-        for host in hosts {
+        for host in topology.localHosts {
+            let policy = topology.restartPolicy(of: host, config: config)
             children[host] = Child(
-                policy: RestartPolicy(
-                    mode: config.hostRestart,
-                    maxRestarts: config.maxRestarts,
-                    window: config.restartWindow
-                )
+                policy: RestartPolicy(mode: policy.mode, maxRestarts: policy.maxRestarts, window: policy.window)
             )
         }
     }

@@ -44,7 +44,7 @@ public struct SupervisorService: Service {
                     if let pidFile { try RunDirectory.writePID(to: pidFile) }
                     defer { if let pidFile { RunDirectory.removePID(pidFile) } }
                     if startHosts, let topology {
-                        let hosts = HostSupervisor(hosts: topology.hosts, config: config, logger: logger)
+                        let hosts = HostSupervisor(topology: topology, config: config, logger: logger)
                         hosts.startAll()
                         loop.hostSupervisor = hosts
                     }

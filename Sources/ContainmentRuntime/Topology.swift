@@ -24,9 +24,26 @@ public struct Topology: Sendable, Equatable {
         public var presentedBy: String?
     }
 
+    /// How the supervisor (`--start-hosts`) runs one host: its restart policy, where it differs from runtime.yaml's,
+    /// or not at all (a remote host, started elsewhere, which registers itself).
+    public struct HostSettings: Sendable, Equatable {
+        public var restart: RestartMode?
+        public var maxRestarts: Int?
+        public var restartWindow: Duration?
+        /// Started elsewhere (another machine, or by hand): the supervisor neither starts nor restarts it.
+        public var remote = false
+
+        public init() {}
+    }
+
     public var window: Window?
     public var hosts: [String]
     public var controllers: [Controller]
+    /// Per host, where the file says more than its name.
+    public var hostSettings: [String: HostSettings] = [:]
+
+    /// The hosts the supervisor starts (all but the remote ones), in file order.
+    public var localHosts: [String] { hosts.filter { hostSettings[$0]?.remote != true } }
 
     /// Reads and checks a topology file.
     public static func load(path: String) throws -> Topology {
@@ -47,7 +64,14 @@ public struct Topology: Sendable, Equatable {
 
     public static func parse(_ text: String) throws -> Topology {
         let file = try YAMLDecoder().decode(File.self, from: text)
-        var hosts = file.hosts ?? []
+        var hosts: [String] = []
+        var hostSettings: [String: HostSettings] = [:]
+        for entry in file.hosts ?? [] {
+            let (name, settings) = try entry.settings()
+            guard !hosts.contains(name) else { throw ConfigError("host \(name) appears twice in hosts") }
+            hosts.append(name)
+            if let settings { hostSettings[name] = settings }
+        }
         var controllers: [Controller] = []
         for entry in file.controllers {
             var names = PropertyNames()
@@ -109,7 +133,23 @@ public struct Topology: Sendable, Equatable {
             }
             window = Window(name: entry.name, size: Size(width: entry.width, height: entry.height), root: entry.root)
         }
-        return Topology(window: window, hosts: hosts, controllers: controllers)
+        var topology = Topology(window: window, hosts: hosts, controllers: controllers)
+        topology.hostSettings = hostSettings
+        return topology
+    }
+
+    /// A host's restart policy: its own settings over runtime.yaml's.
+    public func restartPolicy(
+        of host: String,
+        config: RuntimeConfig
+    ) -> (
+        mode: RestartMode, maxRestarts: Int, window: Duration
+    ) {
+        let settings = hostSettings[host] ?? HostSettings()
+        return (
+            settings.restart ?? config.hostRestart, settings.maxRestarts ?? config.maxRestarts,
+            settings.restartWindow ?? config.restartWindow
+        )
     }
 
     /// The topology as requests: every controller created on its host, the window attached, then, in file order,
@@ -174,8 +214,58 @@ public struct Topology: Sendable, Equatable {
 
     private struct File: Decodable {
         var window: WindowEntry?
-        var hosts: [String]?
+        var hosts: [HostEntry]?
         var controllers: [ControllerEntry]
+    }
+
+    /// `name`, or `{name, restart, maxRestarts, restartWindowMs, remote}`.
+    private enum HostEntry: Decodable {
+        case name(String)
+        case entry(Entry)
+
+        struct Entry: Decodable {
+            var name: String
+            var restart: String?
+            var maxRestarts: Int?
+            var restartWindowMs: Int?
+            var remote: Bool?
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let name = try? container.decode(String.self) {
+                self = .name(name)
+            } else {
+                self = .entry(try container.decode(Entry.self))
+            }
+        }
+
+        func settings() throws -> (String, HostSettings?) {
+            let entry: Entry
+            switch self {
+            case .name(let name): return (name, nil)
+            case .entry(let value): entry = value
+            }
+            var settings = HostSettings()
+            if let value = entry.restart {
+                guard let mode = RestartMode(rawValue: value) else {
+                    throw ConfigError(
+                        "host \(entry.name): restart must be permanent, transient or temporary, not \(value)"
+                    )
+                }
+                settings.restart = mode
+            }
+            if let value = entry.maxRestarts {
+                guard value >= 0 else { throw ConfigError("host \(entry.name): maxRestarts must be 0 or more") }
+                settings.maxRestarts = value
+            }
+            if let value = entry.restartWindowMs {
+                guard value >= 1 else { throw ConfigError("host \(entry.name): restartWindowMs must be 1 or more") }
+                settings.restartWindow = .milliseconds(value)
+            }
+            settings.remote = entry.remote ?? false
+            return (entry.name, settings)
+        }
     }
 
     private struct WindowEntry: Decodable {

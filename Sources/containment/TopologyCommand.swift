@@ -10,10 +10,13 @@ struct TopologyCommand: ParsableCommand {
 
     @Argument var file: String
 
+    @Flag(help: "Only the hosts the supervisor starts (not those marked remote).")
+    var local = false
+
     func run() throws {
         do {
             let topology = try Topology.load(path: file)
-            for host in topology.hosts { print(host) }
+            for host in local ? topology.localHosts : topology.hosts { print(host) }
         } catch let error as ConfigError {
             throw ValidationError(error.description)
         }

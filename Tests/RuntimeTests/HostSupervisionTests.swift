@@ -194,4 +194,52 @@ import Testing
         #expect(runtime.logs().contains("more callbacks are due to a host that is away"), "\(runtime.logs())")
         #expect(try await runtime.stop().status == 0)
     }
+
+    /// The topology's own settings for a host: a `temporary` host is not started again (runtime.yaml says
+    /// `permanent`), a `remote` one is never started by the supervisor — it registers when it is started elsewhere.
+    @Test func aHostsTopologyEntrySetsItsRestartPolicyOrMarksItRemote() async throws {
+        let runtime = try await RuntimeFixture(
+            topology: """
+                hosts: [h0, {name: h1, restart: temporary}, {name: far, remote: true}]
+                controllers:
+                  - {id: box, kind: content, host: h0}
+                  - {id: late, kind: content, host: h1}
+                  - {id: away, kind: content, host: far}
+                """
+        )
+        #expect(Self.hostPID("far", in: runtime) == nil, "a remote host is not started")
+        #expect(try await Self.hostState("far", in: runtime)?.up == false)
+        let refused = try await runtime.containment("inspect", "away")
+        #expect(refused.status != 0 && refused.stderr.contains("hostUnavailable"), "\(refused.stderr)")
+        // Started elsewhere (here, by hand), it registers and answers.
+        let remote = Process()
+        remote.executableURL = URL(fileURLWithPath: RuntimeFixture.binary)
+        remote.arguments = ["host", "--name", "far", "--pid-file", runtime.runDirectory + "/host-far.pid"]
+        remote.environment = ProcessInfo.processInfo.environment.merging(
+            ["CONTAINMENT_RUN_DIR": runtime.runDirectory],
+            uniquingKeysWith: { _, new in new }
+        )
+        try remote.run()
+        #expect(try await runtime.containment("wait", "--hosts", "far", "--timeout", "20").status == 0)
+        #expect(try await runtime.containment("inspect", "away").status == 0)
+
+        // h1 is temporary: killed, it stays down; h0 (permanent, runtime.yaml's default) comes back.
+        let h1 = try #require(Self.hostPID("h1", in: runtime))
+        let h0 = try #require(Self.hostPID("h0", in: runtime))
+        kill(h1, SIGKILL)
+        kill(h0, SIGKILL)
+        var state: (pid: Int, up: Bool)?
+        for _ in 0..<200 {
+            state = try await Self.hostState("h0", in: runtime)
+            if let state, state.up, state.pid != Int(h0) { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(state?.up == true && state?.pid != Int(h0), "h0 was not started again: \(String(describing: state))")
+        #expect(try await Self.hostState("h1", in: runtime)?.up == false)
+        let log = runtime.logs()
+        #expect(log.components(separatedBy: "host started").count - 1 == 3, "h0 twice, h1 once: \(log)")
+        #expect(log.contains("host=h1") && log.contains("decision=leave"), "\(log)")
+        _ = try await runtime.stop()
+        remote.waitUntilExit()
+    }
 }

@@ -24,18 +24,76 @@ import Testing
         #expect(config.dedupWindow == 3 && config.dedupClients == 9)
     }
 
+    @Test func theHostKeysAreRead() throws {
+        let config = try Self.load(
+            "hostRestart: transient\nmaxRestarts: 2\nrestartWindowMs: 700\nmailboxCapacity: 8\npendingDeliveries: 3\n"
+        )
+        #expect(config.hostRestart == .transient && config.maxRestarts == 2)
+        #expect(config.restartWindow == .milliseconds(700))
+        #expect(config.mailboxCapacity == 8 && config.pendingDeliveries == 3)
+    }
+
     @Test(arguments: [
         ("heartbeatIntervalMs: 0", "heartbeatIntervalMs must be 1 or more, not 0."),
         ("requestTimeoutMs: -5", "requestTimeoutMs must be 1 or more, not -5."),
         ("checkpointEvery: -1", "checkpointEvery must be 0 (never) or more, not -1."),
         ("journalSegmentBytes: 100", "journalSegmentBytes must be 4096 or more, not 100."),
         ("journalSync: always", "journalSync must be batch, interval or none, not always."),
+        ("pendingDeliveries: 0", "pendingDeliveries must be 1 or more, not 0."),
     ])
     func aValueOutOfRangeIsRefusedNamingItsKey(yaml: String, message: String) {
         #expect {
             try Self.load(yaml + "\n")
         } throws: { error in
             "\(error)".hasSuffix(message)
+        }
+    }
+}
+
+/// A topology's `hosts`: names, or entries with a restart policy of their own, or remote hosts the supervisor does not
+/// start.
+@Suite struct TopologyHostTests {
+    static let controllers =
+        "controllers:\n  - {id: a, kind: content, host: h0}\n  - {id: b, kind: content, host: h3}\n"
+
+    @Test func aHostEntrySetsItsOwnPolicyOverRuntimeYAMLs() throws {
+        let topology = try Topology.parse(
+            """
+            hosts:
+              - h0
+              - {name: h1, restart: temporary}
+              - {name: h2, maxRestarts: 9, restartWindowMs: 1500}
+              - {name: remote-1, remote: true}
+
+            """ + Self.controllers
+        )
+        #expect(topology.hosts == ["h0", "h1", "h2", "remote-1", "h3"])
+        #expect(topology.localHosts == ["h0", "h1", "h2", "h3"])
+        var config = RuntimeConfig(runDirectory: "/tmp/x")
+        config.hostRestart = .transient
+        config.maxRestarts = 4
+        let h0 = topology.restartPolicy(of: "h0", config: config)
+        #expect(h0.mode == .transient && h0.maxRestarts == 4 && h0.window == config.restartWindow)
+        let h1 = topology.restartPolicy(of: "h1", config: config)
+        #expect(h1.mode == .temporary && h1.maxRestarts == 4)
+        let h2 = topology.restartPolicy(of: "h2", config: config)
+        #expect(h2.mode == .transient && h2.maxRestarts == 9 && h2.window == .milliseconds(1500))
+    }
+
+    @Test(arguments: [
+        (
+            "[{name: h1, restart: sometimes}]",
+            "host h1: restart must be permanent, transient or temporary, not sometimes"
+        ),
+        ("[{name: h1, maxRestarts: -1}]", "host h1: maxRestarts must be 0 or more"),
+        ("[{name: h1, restartWindowMs: 0}]", "host h1: restartWindowMs must be 1 or more"),
+        ("[h1, {name: h1, remote: true}]", "host h1 appears twice in hosts"),
+    ])
+    func aBadHostEntryIsRefused(hosts: String, message: String) {
+        #expect {
+            try Topology.parse("hosts: \(hosts)\n" + Self.controllers)
+        } throws: { error in
+            "\(error)" == message
         }
     }
 }
