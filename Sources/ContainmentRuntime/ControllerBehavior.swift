@@ -64,17 +64,39 @@ public struct SlowBehavior: ControllerBehavior {
     }
 }
 
+/// Busy controller code: about 50 µs of computation in each callback, holding its thread meanwhile as CPU-bound code
+/// does. `containment bench` measures a host's callbacks with it.
+public struct BusyBehavior: ControllerBehavior {
+    /// The computation each callback takes.
+    public static let work: Duration = .microseconds(50)
+    /// What the computation gives, kept so that it is not optimized away.
+    private(set) var result: UInt64 = 0
+
+    public init() {}
+
+    public mutating func handle(_ callback: Event, controller: ControllerRef) async {
+        let clock = ContinuousClock()
+        let end = clock.now + Self.work
+        var value = result &+ 1
+        repeat {
+            for _ in 0..<64 { value = (value ^ 0x9E37_79B9_7F4A_7C15) &* 0x100_0000_01B3 }
+        } while clock.now < end
+        result = value
+    }
+}
+
 /// Which behavior runs each kind of controller in a host.
 public struct BehaviorRegistry: Sendable {
     private var makers: [String: @Sendable () -> any ControllerBehavior]
 
-    /// `content`, the `stack` example container and the `slow` example; other kinds run as content until
+    /// `content`, the `stack` example container, and the `slow` and `busy` examples; other kinds run as content until
     /// registered.
     public init() {
         makers = [
             Kind.content.rawValue: { ContentBehavior() },
             "stack": { StackBehavior() },
             "slow": { SlowBehavior() },
+            "busy": { BusyBehavior() },
         ]
     }
 

@@ -11,7 +11,7 @@ import Testing
             arguments: [
                 "bench", "--quick", "--json", "--round-trips", "200", "--seconds", "0.3", "--pub-sub-messages", "2000",
                 "--model-commands", "2000", "--controllers", "400", "--hosts", "2", "--clients", "2", "--window", "4",
-                "--recovery-events", "3000", "--recovery-controllers", "2000",
+                "--recovery-events", "3000", "--recovery-controllers", "2000", "--host-callbacks", "400",
             ],
             output: .string(limit: 1 << 20),
             error: .string(limit: 1 << 20)
@@ -40,6 +40,13 @@ import Testing
             #expect(figure?["gaps"] as? Int == 0, "\(delivery) saw gaps")
             #expect((figure?["messages"] as? Int ?? 0) > 0, "\(delivery) received nothing")
         }
+        // Every callback sent through the one host was handled by its actors: one actor, then 1,000, content then busy.
+        let callbacks = try #require(report["hostCallbacks"] as? [[String: Any]])
+        #expect(
+            callbacks.map { "\($0["kind"] ?? "") \($0["actors"] ?? 0) \($0["callbacks"] ?? 0)" } == [
+                "content 1 400", "content 1000 400", "busy 1 100", "busy 1000 100",
+            ]
+        )
         // Recovery recovers what was written: every event's seq and every controller.
         let durability = try #require(report["durability"] as? [String: Any])
         let journal = durability["journalRecovery"] as? [String: Any]

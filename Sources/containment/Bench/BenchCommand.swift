@@ -33,7 +33,13 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Events in the journal recovered (default 1000000; quick 50000).") var recoveryEvents: Int?
     @Option(help: "Controllers in the checkpoint recovered (default 1000000; quick 50000).")
     var recoveryControllers: Int?
+    @Option(
+        help:
+            "Callbacks sent through one host per content figure, a quarter per busy one (default 200000; quick 20000)."
+    )
+    var hostCallbacks: Int?
     @Flag(help: "Only the durability figures: recovery, and each journalSync mode.") var durabilityOnly = false
+    @Flag(help: "Only the callbacks through one host: 1 and 1,000 actors, content and busy.") var hostOnly = false
     @Flag(help: "Keep the working directory (peer logs, reports).") var keep = false
 
     func validate() throws {
@@ -41,7 +47,7 @@ struct BenchCommand: ParsableCommand {
             ("--round-trips", roundTrips), ("--pub-sub-messages", pubSubMessages), ("--model-commands", modelCommands),
             ("--controllers", controllers), ("--hosts", hosts), ("--clients", clients), ("--window", window),
             ("--batch", batch), ("--events-per-request", eventsPerRequest), ("--recovery-events", recoveryEvents),
-            ("--recovery-controllers", recoveryControllers),
+            ("--recovery-controllers", recoveryControllers), ("--host-callbacks", hostCallbacks),
         ] where (value ?? 1) < 1 {
             throw ValidationError("\(name) must be at least 1")
         }
@@ -64,6 +70,7 @@ struct BenchCommand: ParsableCommand {
             eventsPerRequest: eventsPerRequest,
             recoveryEvents: recoveryEvents ?? (quick ? 50_000 : 1_000_000),
             recoveryControllers: recoveryControllers ?? (quick ? 50_000 : 1_000_000),
+            hostCallbacks: hostCallbacks ?? (quick ? 20_000 : 200_000),
             requestBytes: BenchMessages.request(client: 0, sequence: 0).count,
             replyBytes: BenchMessages.reply.count,
             eventTopicBytes: BenchMessages.eventTopic.count,
@@ -78,6 +85,18 @@ struct BenchCommand: ParsableCommand {
         let runner = BenchRunner(settings: settings, directory: directory, context: try Context()) { step in
             if !json { FileHandle.standardError.write(Data("bench: \(step)\n".utf8)) }
         }
+        if hostOnly {
+            let callbacks = try runner.hostCallbacks()
+            if json {
+                try printJSON(callbacks)
+            } else {
+                print(
+                    BenchReport.aligned([["figure", "Containment", "measured", ""]] + BenchReport.hostRows(callbacks))
+                        .joined(separator: "\n")
+                )
+            }
+            return
+        }
         if durabilityOnly {
             let durability = try runner.durability()
             if json { try printJSON(durability) } else { print(BenchReport.durabilityTable(durability, settings)) }
@@ -87,6 +106,7 @@ struct BenchCommand: ParsableCommand {
         let model = ModelFigure.measure(count: settings.modelCommands)
         let (raw, runtime) = try runner.commands()
         let creation = try runner.creation()
+        let hostCallbacks = try runner.hostCallbacks()
         let durability = try runner.durability()
         let report = BenchReport(
             settings: settings,
@@ -94,6 +114,7 @@ struct BenchCommand: ParsableCommand {
             raw: raw,
             runtime: runtime,
             creation: creation,
+            hostCallbacks: hostCallbacks,
             durability: durability
         )
         if json {
@@ -117,6 +138,7 @@ struct BenchReport: Codable, Sendable {
     var raw: RawFigures
     var runtime: RuntimeFigures
     var creation: CreationFigure
+    var hostCallbacks: [HostCallbackFigure]
     var durability: DurabilityFigures
     var ratios: [String: Double]
     var targets: [Target]
@@ -127,6 +149,7 @@ struct BenchReport: Codable, Sendable {
         raw: RawFigures,
         runtime: RuntimeFigures,
         creation: CreationFigure,
+        hostCallbacks: [HostCallbackFigure],
         durability: DurabilityFigures
     ) {
         self.settings = settings
@@ -134,6 +157,7 @@ struct BenchReport: Codable, Sendable {
         self.raw = raw
         self.runtime = runtime
         self.creation = creation
+        self.hostCallbacks = hostCallbacks
         self.durability = durability
         func ratio(_ value: Double, _ baseline: Double) -> Double { baseline > 0 ? value / baseline : 0 }
         ratios = [
@@ -244,7 +268,7 @@ struct BenchReport: Codable, Sendable {
             ["memory per controller, supervisor", Self.bytes(creation.supervisorBytesPerController), "", ""],
             ["memory per controller, host", Self.bytes(creation.hostBytesPerController), "", ""],
         ]
-        var lines = Self.aligned(rows + Self.durabilityRows(durability, settings))
+        var lines = Self.aligned(rows + Self.hostRows(hostCallbacks) + Self.durabilityRows(durability, settings))
         lines.append("")
         lines.append(
             "messages: request \(settings.requestBytes) B, reply \(settings.replyBytes) B, event "
@@ -274,6 +298,19 @@ struct BenchReport: Codable, Sendable {
         var lines = rows.map(line)
         lines.insert(String(repeating: "-", count: lines[0].count), at: 1)
         return lines
+    }
+
+    /// The callbacks through one host, per kind and number of actors.
+    static func hostRows(_ figures: [HostCallbackFigure]) -> [[String]] {
+        figures.map { figure in
+            [
+                "callbacks/s through one host, \(count(Double(figure.actors))) \(figure.kind) "
+                    + (figure.actors == 1 ? "actor" : "actors"),
+                count(figure.perSecond),
+                "\(count(Double(figure.callbacks))) in " + String(format: "%.2f s", figure.seconds),
+                "",
+            ]
+        }
     }
 
     /// The durability rows: recovery times, then each `journalSync` mode's round trip and pipelined figures.

@@ -100,6 +100,7 @@ struct BenchSettings: Codable, Sendable {
     var eventsPerRequest: Int
     var recoveryEvents: Int
     var recoveryControllers: Int
+    var hostCallbacks: Int
     var requestBytes: Int
     var replyBytes: Int
     var eventTopicBytes: Int
