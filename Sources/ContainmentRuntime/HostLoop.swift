@@ -2,6 +2,7 @@ import ContainmentBus
 import ContainmentModel
 import Foundation
 import Logging
+import Synchronization
 import ZeroMQ
 
 /// Work the host loop hands to the dispatcher, in the order it arrived.
@@ -14,11 +15,48 @@ enum HostJob: Sendable {
     case inspect(requestID: UInt64, controller: ControllerID)
 }
 
+/// How many jobs the host loop handed the dispatcher that it has not finished: the loop stops reading the supervisor's
+/// messages while ``HostLoop/maxQueuedJobs`` wait, so back-pressure from the actors' mailboxes reaches the supervisor
+/// (as a connection that fills up) instead of memory here.
+final class QueuedJobs: Sendable {
+    private let value = Atomic<Int>(0)
+
+    var count: Int { value.load(ordering: .acquiring) }
+    func add() { value.add(1, ordering: .releasing) }
+    func done() { value.subtract(1, ordering: .releasing) }
+}
+
+/// What the actors' ``Outbox`` hands the host loop over its inproc socket: a message for the supervisor, or the order
+/// to say goodbye and stop. Two frames (a tag, the message) or one (the tag).
+enum LoopMail: Equatable {
+    case forward([UInt8])
+    case stop
+
+    private static let forwardTag: UInt8 = 1
+    private static let stopTag: UInt8 = 2
+
+    var frames: [[UInt8]] {
+        switch self {
+        case .forward(let message): [[Self.forwardTag], message]
+        case .stop: [[Self.stopTag]]
+        }
+    }
+
+    init?(_ frames: [[UInt8]]) {
+        switch frames.first {
+        case [Self.forwardTag] where frames.count == 2: self = .forward(frames[1])
+        case [Self.stopTag] where frames.count == 1: self = .stop
+        default: return nil
+        }
+    }
+}
+
 /// A host's socket loop, on a thread of its own: the DEALER to the supervisor and the inproc PULL its actors write
 /// to. It registers, beats, forwards the actors' requests, resumes their replies, and hands deliveries to the
 /// dispatcher in order. Not `Sendable`: it owns the sockets.
 final class HostLoop {
-    static let stopFrame: [UInt8] = Array("stop".utf8)
+    /// Jobs waiting for the dispatcher before the loop stops reading the supervisor's messages.
+    static let maxQueuedJobs = 256
     /// Request ids of the loop's own messages.
     private static let helloID: UInt64 = 1
 
@@ -29,6 +67,7 @@ final class HostLoop {
     let inbox: Socket
     let runtime: HostRuntime
     let jobs: AsyncStream<HostJob>.Continuation
+    let queued: QueuedJobs
     private let clock = ContinuousClock()
     private var lastBeat: ContinuousClock.Instant
     private var lastHello: ContinuousClock.Instant?
@@ -45,16 +84,19 @@ final class HostLoop {
         inboxEndpoint: String,
         runtime: HostRuntime,
         jobs: AsyncStream<HostJob>.Continuation,
+        queued: QueuedJobs,
         logger: Logger
     ) throws {
         self.name = name
+        self.queued = queued
         self.config = config
         self.logger = logger
         self.runtime = runtime
         self.jobs = jobs
         dealer = try context.socket(.dealer)
         try dealer.set(.sendHighWaterMark, to: 0)
-        try dealer.set(.receiveHighWaterMark, to: 0)
+        // Bounded: while the dispatcher is behind, what the supervisor sends waits in its own queue for this host.
+        try dealer.set(.receiveHighWaterMark, to: 1_000)
         inbox = try context.socket(.pull)
         try inbox.set(.receiveHighWaterMark, to: 0)
         try inbox.bind(inboxEndpoint)
@@ -70,14 +112,21 @@ final class HostLoop {
             runtime.replies.failAll(ContainmentError(.hostUnavailable, "Host \(name) is stopping."))
         }
         var poller = Poller()
-        poller.register(dealer)
         poller.register(inbox)
+        poller.register(dealer)
+        // While the dispatcher is behind: only the actors' requests, and a look again soon.
+        var inboxOnly = Poller()
+        inboxOnly.register(inbox)
         hello()
         while true {
             do {
-                let ready = try poller.poll(timeout: config.heartbeatInterval)
+                let reading = queued.count < Self.maxQueuedJobs
+                let ready =
+                    reading
+                    ? try poller.poll(timeout: config.heartbeatInterval)
+                    : try inboxOnly.poll(timeout: min(config.heartbeatInterval, .milliseconds(5)))
                 for item in ready {
-                    if item.index == 0 {
+                    if item.index == 1 {
                         try drainDealer()
                     } else if try !drainInbox() {
                         sendGoodbye()
@@ -138,7 +187,7 @@ final class HostLoop {
     }
 
     private func drainDealer() throws(ZMQError) {
-        while let frames = try dealer.receive(dontWait: true) {
+        while queued.count < Self.maxQueuedJobs, let frames = try dealer.receive(dontWait: true) {
             guard frames.count == 1, let message = try? ServerMessage.decode(frames[0]) else {
                 logger.warning("dropped a malformed message from the supervisor")
                 continue
@@ -156,12 +205,12 @@ final class HostLoop {
                 "host registered",
                 metadata: ["host": "\(name)", "controllers": "\(welcome.controllers.count)"]
             )
-            jobs.yield(.adopt(welcome))
+            queue(.adopt(welcome))
         case .delivery(let delivery):
             for event in delivery.events where event.seq > lastDelivered { lastDelivered = event.seq }
-            jobs.yield(.deliver(delivery.events))
+            queue(.deliver(delivery.events))
         case .inspect(let request):
-            jobs.yield(.inspect(requestID: message.requestID, controller: ControllerID(request.controller)))
+            queue(.inspect(requestID: message.requestID, controller: ControllerID(request.controller)))
         case .error(let error)
         where message.requestID == 0 && error.code == ContainmentError.Code.hostUnavailable.rawValue:
             // The supervisor does not know us (it restarted): register again — once, however many heartbeats queued
@@ -179,12 +228,20 @@ final class HostLoop {
         }
     }
 
+    /// Hands a job to the dispatcher, counted until it is done.
+    private func queue(_ job: HostJob) {
+        queued.add()
+        jobs.yield(job)
+    }
+
     /// Forwards what the actors sent; false when told to stop.
     private func drainInbox() throws(ZMQError) -> Bool {
         while let frames = try inbox.receive(dontWait: true) {
-            guard let frame = frames.first else { continue }
-            if frame == Self.stopFrame { return false }
-            _ = try dealer.send([frame], dontWait: true)
+            switch LoopMail(frames) {
+            case .forward(let message): _ = try dealer.send([message], dontWait: true)
+            case .stop: return false
+            case nil: logger.warning("dropped a malformed message of the host's own outbox")
+            }
         }
         return true
     }

@@ -113,12 +113,12 @@ actor Outbox {
     }
 
     func send(_ message: ClientMessage) {
-        _ = try? socket.send([message.bytes])
+        _ = try? socket.send(LoopMail.forward(message.bytes).frames)
     }
 
     /// Asks the loop to say goodbye and stop.
     func stop() {
-        _ = try? socket.send([HostLoop.stopFrame])
+        _ = try? socket.send(LoopMail.stop.frames)
     }
 
     /// Closes the socket, so the context can terminate.

@@ -33,6 +33,7 @@ public struct HostService: Service {
         let context = try Context()
         let inboxEndpoint = "inproc://host-outbox"
         let (jobs, continuation) = AsyncStream<HostJob>.makeStream()
+        let queued = QueuedJobs()
         let name = name
         let config = config
         let logger = logger
@@ -44,8 +45,19 @@ public struct HostService: Service {
         )
         if let pidFile { try RunDirectory.writePID(to: pidFile) }
         defer { if let pidFile { RunDirectory.removePID(pidFile) } }
+        // Not awaited at the end: jobs still queued when the host stops are not handled (an actor stuck in slow code
+        // would hold the stop for ever); the process ends with them.
+        let dispatcher = Dispatcher(
+            runtime: runtime,
+            kinds: kinds,
+            logger: logger,
+            historyLimit: config.callbackHistory,
+            mailboxCapacity: config.mailboxCapacity
+        )
+        let dispatching = Task { await dispatcher.run(jobs, queued: queued) }
+        defer { dispatching.cancel() }
         try await withGracefulShutdownHandler {
-            async let served: Void = runOnThread(named: "host-\(name)") {
+            try await runOnThread(named: "host-\(name)") {
                 do {
                     try HostLoop(
                         name: name,
@@ -54,6 +66,7 @@ public struct HostService: Service {
                         inboxEndpoint: inboxEndpoint,
                         runtime: runtime,
                         jobs: continuation,
+                        queued: queued,
                         logger: logger
                     ).run()
                 } catch {
@@ -61,14 +74,6 @@ public struct HostService: Service {
                     throw error
                 }
             }
-            await Dispatcher(
-                runtime: runtime,
-                kinds: kinds,
-                logger: logger,
-                historyLimit: config.callbackHistory,
-                mailboxCapacity: config.mailboxCapacity
-            ).run(jobs)
-            try await served
         } onGracefulShutdown: {
             logger.info("host stopping", metadata: ["host": "\(name)"])
             Task { await runtime.outbox.stop() }
@@ -89,7 +94,7 @@ struct Dispatcher {
     /// How many callbacks an actor's mailbox holds before the dispatcher waits for it.
     let mailboxCapacity: Int
 
-    func run(_ jobs: AsyncStream<HostJob>) async {
+    func run(_ jobs: AsyncStream<HostJob>, queued: QueuedJobs = QueuedJobs()) async {
         var actors: [ControllerID: ControllerActor] = [:]
         var incarnation: UInt32 = 1
         @discardableResult
@@ -108,6 +113,9 @@ struct Dispatcher {
             return actor
         }
         for await job in jobs {
+            defer { queued.done() }
+            // The host stops: what is still queued is left.
+            if Task.isCancelled { break }
             switch job {
             case .adopt(let welcome):
                 // Reconciled with the supervisor's state (it may have restarted): actors for controllers it does not

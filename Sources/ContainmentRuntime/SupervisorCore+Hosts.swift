@@ -38,6 +38,7 @@ extension SupervisorCore {
         record.everConnected = true
         record.failed = nil
         record.stale = false
+        record.backlogged = false
         record.lastSeen = clock.now
         // Callbacks of the recovered journal's tail the host may never have got (the previous supervisor died between
         // journaling and sending them), then those kept while it was away. Actors drop a seq they already saw.
@@ -105,12 +106,17 @@ extension SupervisorCore {
         let stale = record.stale
         record.pending = []
         record.stale = false
+        record.backlogged = false
         hosts[name] = record
         publishHostEvent(.hostUp(host: name, pid: Int(record.pid)))
         logger.info("host up again", metadata: ["host": "\(name)", "restored": "\(stale)"])
         if stale {
             // It missed more than was kept: welcomed again, its actors restored from the state now.
-            reply(to: sender, requestID: 0, .welcome(welcome(name, restore: true)))
+            let restoring = welcome(name, restore: true)
+            let message = ServerMessage.with { $0.body = .welcome(restoring) }
+            outbox.append(
+                .send(peer: sender, body: message.bytes, delivery: HostDelivery(host: name, events: [], restores: true))
+            )
         } else if !pending.isEmpty {
             sendDelivery(pending, to: name)
         }
@@ -179,11 +185,17 @@ extension SupervisorCore {
     /// here if the host turns out to be gone); keeps it for the host's return when it is not connected.
     mutating func sendDelivery(_ events: [[UInt8]], to host: String) {
         guard let record = hosts[host] else { return }
-        guard record.up, let peer = record.routingID else {
+        guard record.up, !record.backlogged, let peer = record.routingID else {
             keepPending(events, for: host)
             return
         }
-        outbox.append(.send(peer: peer, body: PreEncoded.delivery(events: events), delivery: (host, events)))
+        outbox.append(
+            .send(
+                peer: peer,
+                body: PreEncoded.delivery(events: events),
+                delivery: HostDelivery(host: host, events: events)
+            )
+        )
     }
 
     // MARK: Inspect

@@ -24,6 +24,13 @@ struct SupervisorCore {
         /// More callbacks came due while it was away than `pendingDeliveries` keeps: they were dropped, and its actors
         /// are brought up to date with `restored` when it returns.
         var stale = false
+        /// Its connection is full (it takes deliveries slower than they come: back-pressure from its actors'
+        /// mailboxes): deliveries wait in `pending`, in order, and are sent again from the next ``tick()`` on.
+        var backlogged = false
+        /// How many times its connection was found full, and when that was last logged (at most one line per
+        /// ``SupervisorCore/backlogLogInterval``).
+        var backlogs = 0
+        var backlogLogged: ContinuousClock.Instant?
         var everConnected = false
         /// Registrations from distinct processes (the welcome's `incarnation`).
         var incarnation: UInt32 = 0
@@ -41,10 +48,18 @@ struct SupervisorCore {
     enum Outgoing {
         /// An event: topic and body, for the PUB.
         case publish(topic: [UInt8], body: [UInt8])
-        /// A message to a peer of the ROUTER; a delivery names its host and events, queued again if it cannot go.
-        case send(peer: [UInt8], body: [UInt8], delivery: (host: String, events: [[UInt8]])?)
+        /// A message to a peer of the ROUTER; a delivery says what it carries, kept again if it cannot go.
+        case send(peer: [UInt8], body: [UInt8], delivery: HostDelivery?)
         /// A heartbeat on the idle PUB (topic `heartbeat`): nothing journaled stands behind it.
         case heartbeat([UInt8])
+    }
+
+    /// What a message to a host carries that must not be lost if it cannot go: callbacks, or the welcome that
+    /// restores its actors.
+    struct HostDelivery {
+        var host: String
+        var events: [[UInt8]]
+        var restores = false
     }
 
     struct ForwardedInspect {
@@ -76,6 +91,8 @@ struct SupervisorCore {
     var outbox: [Outgoing] = []
     /// Messages handled before the outbox is flushed while more are waiting.
     static let batchLimit = 128
+    /// A host found backlogged again and again is logged once per this interval.
+    static let backlogLogInterval: Duration = .seconds(10)
 
     /// The supervisor's epoch: one more than the journal's last start, journaled before anything is served.
     let epoch: UInt64
@@ -150,6 +167,7 @@ struct SupervisorCore {
         fireTimers()
         checkHeartbeats()
         expireInspects()
+        retryBacklogged()
         beacon()
     }
 
@@ -173,6 +191,8 @@ struct SupervisorCore {
         let now = clock.now
         for timer in timers { wait = min(wait, max(.zero, timer.deadline - now)) }
         for inspect in inspects.values { wait = min(wait, max(.zero, inspect.deadline - now)) }
+        // A backlogged host's deliveries are tried again soon.
+        if hosts.values.contains(where: \.backlogged) { wait = min(wait, .milliseconds(10)) }
         return wait
     }
 
@@ -297,8 +317,61 @@ struct SupervisorCore {
     }
 
     /// A delivery the loop could not hand to its host (gone, as libzmq reports): kept for the host's return.
-    mutating func undelivered(_ events: [[UInt8]], to host: String) {
-        keepPending(events, for: host)
+    mutating func undelivered(_ delivery: HostDelivery) {
+        keepPending(delivery.events, for: delivery.host)
+        if delivery.restores { hosts[delivery.host]?.stale = true }
+    }
+
+    /// A delivery the loop could not hand to its host because its connection is full (the host is slow): the host is
+    /// backlogged, and this and every later delivery to it wait in order until the connection takes them.
+    mutating func congested(_ delivery: HostDelivery) {
+        guard let record = hosts[delivery.host] else { return }
+        if !record.backlogged {
+            hosts[delivery.host]?.backlogged = true
+            hosts[delivery.host]?.backlogs += 1
+            let now = clock.now
+            if record.backlogLogged.map({ now - $0 >= Self.backlogLogInterval }) ?? true {
+                hosts[delivery.host]?.backlogLogged = now
+                logger.info(
+                    "a host takes its deliveries slower than they come: they wait",
+                    metadata: ["host": "\(delivery.host)", "times": "\(record.backlogs + 1)"]
+                )
+            }
+        }
+        undelivered(delivery)
+    }
+
+    /// Whether deliveries to `host` wait (see ``congested(_:)``): the loop keeps them without trying to send them.
+    func isBacklogged(_ host: String) -> Bool { hosts[host]?.backlogged == true }
+
+    /// Backlogged hosts that are connected get what waits for them again, in one delivery — or, when more waited than
+    /// are kept, the welcome that restores their actors.
+    mutating func retryBacklogged() {
+        for name in hosts.keys.sorted() where hosts[name]?.backlogged == true {
+            guard let record = hosts[name], record.up, let peer = record.routingID else { continue }
+            hosts[name]?.backlogged = false
+            hosts[name]?.pending = []
+            if record.stale {
+                hosts[name]?.stale = false
+                let restoring = welcome(name, restore: true)
+                let message = ServerMessage.with { $0.body = .welcome(restoring) }
+                outbox.append(
+                    .send(
+                        peer: peer,
+                        body: message.bytes,
+                        delivery: HostDelivery(host: name, events: [], restores: true)
+                    )
+                )
+            } else if !record.pending.isEmpty {
+                outbox.append(
+                    .send(
+                        peer: peer,
+                        body: PreEncoded.delivery(events: record.pending),
+                        delivery: HostDelivery(host: name, events: record.pending)
+                    )
+                )
+            }
+        }
     }
 
     /// Keeps callbacks for a host's return, at most `pendingDeliveries` of them: past that they are all dropped and
@@ -313,7 +386,7 @@ struct SupervisorCore {
         hosts[host]?.stale = true
         logger.warning(
             """
-            more callbacks are due to a host that is away than are kept: they are dropped, and its actors will be \
+            more callbacks are due to a host that is away or slow than are kept: they are dropped, and its actors will be \
             restored from their controllers' state when it returns
             """,
             metadata: ["host": "\(host)", "pendingDeliveries": "\(config.pendingDeliveries)"]
@@ -353,12 +426,15 @@ struct SupervisorCore {
     /// these is their order.
     mutating func withdrawDeliveries(to host: String) {
         var withdrawn: [[UInt8]] = []
+        var restores = false
         outbox.removeAll { message in
             guard case .send(_, _, let delivery?) = message, delivery.host == host else { return false }
             withdrawn.append(contentsOf: delivery.events)
+            restores = restores || delivery.restores
             return true
         }
         keepPending(withdrawn, for: host)
+        if restores { hosts[host]?.stale = true }
     }
 }
 

@@ -27,6 +27,10 @@ final class SupervisorLoop {
     private(set) var failure: JournalFailure?
     /// Messages handled before a step is carried out while more are waiting.
     static let batchLimit = 128
+    /// Messages queued for one peer of the ROUTER at most (libzmq's default high-water mark).
+    static let peerQueue = 1_000
+    /// Replies dropped because their peer's queue was full.
+    private(set) var droppedReplies = 0
 
     /// Recovers the state from the journal in the run directory, journals the new epoch, then binds the sockets.
     init(context: Context, config: RuntimeConfig, logger: Logger) throws {
@@ -51,7 +55,9 @@ final class SupervisorLoop {
         router = try context.socket(.router)
         publisher = try context.socket(.pub)
         try router.set(.routerMandatory, to: true)
-        try router.set(.sendHighWaterMark, to: 0)
+        // Bounded per peer: a host that takes its deliveries slower than they come fills its pipe, and is then
+        // backlogged (``SupervisorCore/congested(_:)``) rather than buffered without bound.
+        try router.set(.sendHighWaterMark, to: Self.peerQueue)
         try publisher.set(.sendHighWaterMark, to: 1_000_000)
         try router.bind(config.commandEndpoint)
         try publisher.bind(config.eventEndpoint)
@@ -157,15 +163,32 @@ final class SupervisorLoop {
             case .heartbeat(let body):
                 _ = try? publisher.send([WireEvent.heartbeatTopic, body], dontWait: true)
             case .send(let peer, let body, let delivery):
-                let sent: Bool
+                // Deliveries to a backlogged host keep their order: behind those already waiting.
+                if let delivery, core.isBacklogged(delivery.host) {
+                    core.congested(delivery)
+                    continue
+                }
                 do {
-                    sent = try router.send([peer, body])
+                    guard try router.send([peer, body], dontWait: true) else {
+                        // Its pipe is full: a slow host waits for its deliveries; a client not reading its replies
+                        // loses this one (it resends on its timeout, and is answered from the remembered answers).
+                        if let delivery {
+                            core.congested(delivery)
+                        } else {
+                            droppedReplies += 1
+                            // The first, then one line per thousand.
+                            if droppedReplies % 1_000 == 1 {
+                                logger.warning(
+                                    "a peer's queue is full (it does not read its replies): replies to it are dropped",
+                                    metadata: ["dropped": "\(droppedReplies)"]
+                                )
+                            }
+                        }
+                        continue
+                    }
                 } catch {
                     logger.debug("cannot reach a peer: \(error)")
-                    sent = false
-                }
-                if !sent {
-                    if let delivery { core.undelivered(delivery.events, to: delivery.host) }
+                    if let delivery { core.undelivered(delivery) }
                     core.unreachable(peer)
                 }
             }

@@ -34,4 +34,39 @@ import ZeroMQ
         await runtime.outbox.close()
         context.terminate()
     }
+
+    /// What the actors hand the host loop is typed: a message for the supervisor or the stop, and nothing else is
+    /// taken for either (a message whose bytes happen to spell a command is still a message).
+    @Test func theLoopsMailIsTyped() {
+        let message = Array("stop".utf8)
+        #expect(LoopMail(LoopMail.forward(message).frames) == .forward(message))
+        #expect(LoopMail(LoopMail.stop.frames) == .stop)
+        #expect(LoopMail([message]) == nil)
+        #expect(LoopMail([[2], message]) == nil)
+        #expect(LoopMail([]) == nil)
+    }
+
+    /// The dispatcher counts every job done, so the host loop reads the supervisor again once it has caught up.
+    @Test func theDispatcherCountsTheJobsItFinished() async throws {
+        let (context, runtime) = try Self.unanswered(timeout: .seconds(1))
+        let queued = QueuedJobs()
+        let (jobs, continuation) = AsyncStream<HostJob>.makeStream()
+        for _ in 0..<3 {
+            queued.add()
+            continuation.yield(.deliver([]))
+        }
+        continuation.finish()
+        #expect(queued.count == 3)
+        await Dispatcher(
+            runtime: runtime,
+            kinds: BehaviorRegistry(),
+            logger: .init(label: "t"),
+            historyLimit: 1,
+            mailboxCapacity: 1
+        )
+        .run(jobs, queued: queued)
+        #expect(queued.count == 0)
+        await runtime.outbox.close()
+        context.terminate()
+    }
 }

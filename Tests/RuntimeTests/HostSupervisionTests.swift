@@ -1,3 +1,5 @@
+import ContainmentBus
+import ContainmentModel
 import Foundation
 import Testing
 
@@ -191,7 +193,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(after == ["viewWillLayoutSubviews(late)", "viewDidLayoutSubviews(late)"], "\(after)")
-        #expect(runtime.logs().contains("more callbacks are due to a host that is away"), "\(runtime.logs())")
+        #expect(runtime.logs().contains("more callbacks are due to a host that is away or slow"), "\(runtime.logs())")
         #expect(try await runtime.stop().status == 0)
     }
 
@@ -241,5 +243,56 @@ import Testing
         #expect(log.contains("host=h1") && log.contains("decision=leave"), "\(log)")
         _ = try await runtime.stop()
         remote.waitUntilExit()
+    }
+
+    /// Back-pressure, end to end: 20,000 commands for a controller whose code takes 2 s a callback (its mailbox holds
+    /// one). Its host stops reading, its connection fills, and the supervisor keeps its deliveries waiting — then,
+    /// past `pendingDeliveries`, drops them to restore it later — instead of buffering without bound. Every command
+    /// is still answered, the neighbour host still works, and the slow host still stops at once.
+    @Test func aSlowHostIsBackloggedNotBufferedWithoutBound() async throws {
+        let runtime = try await RuntimeFixture(
+            topology: """
+                controllers:
+                  - {id: s, kind: slow, host: h1}
+                  - {id: f, kind: content, host: h0}
+                """,
+            settings: "mailboxCapacity: 1\npendingDeliveries: 1000\n"
+        )
+        let (context, dealer) = try runtime.rawDealer()
+        let total = 20_000
+        var answered = 0
+        var accepted = 0
+        func receive() throws {
+            guard let reply = try dealer.receiveServerMessage() else { throw FixtureError("no reply in 5 s") }
+            answered += 1
+            if case .accepted = reply.body { accepted += 1 }
+        }
+        for index in 0..<total {
+            while index - answered >= 500 { try receive() }
+            let command = WireCommand(
+                Request(
+                    .setFrame(.root("s"), Rect(x: 0, y: 0, width: 100 + Double(index % 2), height: 100)),
+                    by: .natural
+                )
+            )
+            try dealer.send(
+                ClientMessage.with {
+                    $0.requestID = UInt64(index + 1)
+                    $0.commands = .with { $0.commands = [command] }
+                }.bytes
+            )
+        }
+        while answered < total { try receive() }
+        dealer.close()
+        context.terminate()
+        #expect(accepted == total)
+        let log = runtime.logs()
+        #expect(log.contains("host=h1 times=1") && log.contains("slower than they come: they wait"), "\(log)")
+        #expect(log.contains("more callbacks are due to a host that is away or slow"), "\(log)")
+        #expect(try await Self.hostState("h1", in: runtime)?.up == true, "a slow host is not down")
+        #expect(try await runtime.containment("ctl", "set-alpha", "f", "0.5", "--quiet").status == 0)
+        #expect(try await runtime.containment("inspect", "f").status == 0)
+        let stop = try await runtime.stop()
+        #expect(stop.status == 0, "nothing had to be killed: \(stop.stderr)")
     }
 }

@@ -400,4 +400,51 @@ import Testing
         let messages = again.messages.filter { $0.peer == [2] }.map(\.message)
         #expect(messages.count == 1 && messages.first?.welcome.restore == true)
     }
+
+    /// A host whose connection is full (the loop's send would block) is backlogged: that delivery and every later one
+    /// wait, in order, and go again together at the next tick; past `pendingDeliveries` it is restored instead.
+    @Test func aHostWhoseConnectionIsFullGetsItsDeliveriesLaterInOrder() throws {
+        let clock = ManualClock()
+        var config = Self.config
+        config.pendingDeliveries = 4
+        var core = try Self.core(clock, config: config).0
+        let hostPeer: [UInt8] = [1]
+        core.receive([hostPeer, Self.hello("h0")])
+        _ = core.take()
+        func deliveries(_ step: SupervisorStep) -> [SupervisorCore.HostDelivery] {
+            step.outgoing.compactMap { if case .send(_, _, let delivery?) = $0 { delivery } else { nil } }
+        }
+        core.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
+        core.receive([Self.peer, Self.request([Self.create("b", host: "h0")], id: 2)])
+        let first = deliveries(core.take())
+        #expect(first.count == 2)
+        // The loop finds the connection full at the first: it and the one after it wait, in that order.
+        core.congested(first[0])
+        #expect(core.isBacklogged("h0"))
+        core.congested(first[1])
+        core.receive([Self.peer, Self.request([Self.create("c", host: "h0")], id: 3)])
+        #expect(deliveries(core.take()).isEmpty, "nothing is tried while it is backlogged")
+        #expect(core.nextWakeUp() <= .milliseconds(10), "tried again soon")
+        core.tick()
+        let step = core.take()
+        let again = deliveries(step)
+        #expect(again.count == 1 && !core.isBacklogged("h0"))
+        let sent = try Self.decode(step).messages.filter { $0.peer == hostPeer }.map(\.message)
+        #expect(sent.map { $0.delivery.events.map(\.controller) } == [["a", "b", "c"]])
+        #expect(core.hosts["h0"]?.up == true, "a slow host is not down")
+
+        // Full again, and more waits than is kept: on the next tick, the welcome that restores it.
+        core.congested(again[0])
+        core.receive([
+            Self.peer,
+            Self.request([Self.create("d", host: "h0"), Self.create("e", host: "h0")], id: 4),
+        ])
+        _ = core.take()
+        #expect(core.hosts["h0"]?.stale == true && core.hosts["h0"]?.pending.isEmpty == true)
+        core.tick()
+        let restoring = try Self.decode(core.take()).messages.filter { $0.peer == hostPeer }
+        #expect(restoring.count == 1)
+        #expect(restoring.first?.message.welcome.restore == true)
+        #expect(restoring.first?.message.welcome.controllers.map(\.id) == ["a", "b", "c", "d", "e"])
+    }
 }
