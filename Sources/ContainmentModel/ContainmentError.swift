@@ -84,6 +84,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
         public static let malformed = Code("malformed")
         public static let hostUnavailable = Code("hostUnavailable")
         public static let timeout = Code("timeout")
+        public static let limitExceeded = Code("limitExceeded")
         // Additions of this implementation: an unknown view or window id is named as such.
         public static let unknownView = Code("unknownView")
         public static let unknownWindow = Code("unknownWindow")
@@ -95,7 +96,8 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
             .noCommonParent, .sameController, .notInHierarchy, .transitionInProgress,
             .presentSelf, .alreadyPresenting, .alreadyPresented, .presenterNotInWindow, .nothingToDismiss,
             .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch,
-            .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .unknownView, .unknownWindow,
+            .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .limitExceeded, .unknownView,
+            .unknownWindow,
         ]
 
         /// The code named `rawValue`, if it is one of ``all``.

@@ -48,6 +48,13 @@ public struct RuntimeConfig: Sendable, Equatable {
     /// How many callbacks the supervisor keeps for a host that is down (or slow to take them) until it is back; past
     /// that it drops them and brings the host up to date with `restored` when it returns (bounded memory).
     public var pendingDeliveries = 65_536
+    /// Limits on what a peer may send (`limitExceeded`, docs/SECURITY.md): a message's size (larger ones cost the
+    /// sender its connection: libzmq's `ZMQ_MAXMSGSIZE`), every text in a request (an id, a name, a title), the
+    /// commands of one request, and how many of them may concern one host.
+    public var maxMessageBytes = 1 << 20
+    public var maxTextBytes = 256
+    public var maxBatch = 1_000
+    public var maxHostShare = 500
 
     public init(runDirectory: String) {
         self.runDirectory = runDirectory
@@ -135,6 +142,10 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = try atLeast(0, "callbackHistory", file.callbackHistory) { config.callbackHistory = value }
         if let value = try atLeast(1, "mailboxCapacity", file.mailboxCapacity) { config.mailboxCapacity = value }
         if let value = try atLeast(1, "pendingDeliveries", file.pendingDeliveries) { config.pendingDeliveries = value }
+        if let value = try atLeast(1024, "maxMessageBytes", file.maxMessageBytes) { config.maxMessageBytes = value }
+        if let value = try atLeast(16, "maxTextBytes", file.maxTextBytes) { config.maxTextBytes = value }
+        if let value = try atLeast(1, "maxBatch", file.maxBatch) { config.maxBatch = value }
+        if let value = try atLeast(1, "maxHostShare", file.maxHostShare) { config.maxHostShare = value }
         if let value = file.hostRestart {
             guard let mode = RestartMode(rawValue: value) else {
                 throw ConfigError("\(path): hostRestart must be permanent, transient or temporary, not \(value).")
@@ -159,6 +170,10 @@ public struct RuntimeConfig: Sendable, Equatable {
         var callbackHistory: Int?
         var mailboxCapacity: Int?
         var pendingDeliveries: Int?
+        var maxMessageBytes: Int?
+        var maxTextBytes: Int?
+        var maxBatch: Int?
+        var maxHostShare: Int?
         var hostRestart: String?
         var maxRestarts: Int?
         var restartWindowMs: Int?

@@ -24,6 +24,7 @@ extension SupervisorCore {
         var requests: [Request] = []
         var journaled = commands
         var created: [ControllerID: String] = [:]
+        var share: [String: Int] = [:]
         guard !commands.isEmpty else { return refuse(RemoteError(.malformed("The batch holds no command."))) }
         for (index, wire) in commands.enumerated() {
             let request: Request
@@ -63,6 +64,24 @@ extension SupervisorCore {
                 journaled[index].create.host = assigned
             }
             requests.append(request)
+            // A host's share of the batch: the commands that create one of its controllers or name one as subject.
+            if let subject = request.command.subject, let concerned = created[subject] ?? hostOf[subject],
+                !concerned.isEmpty
+            {
+                share[concerned, default: 0] += 1
+                if share[concerned, default: 0] > config.maxHostShare {
+                    return refuse(
+                        RemoteError(
+                            ContainmentError(
+                                .limitExceeded,
+                                "The batch concerns host \(concerned) in more than \(config.maxHostShare) commands "
+                                    + "(maxHostShare)."
+                            ),
+                            index: index
+                        )
+                    )
+                }
+            }
         }
         let commandID = nextCommandID
         nextCommandID += 1

@@ -21,6 +21,25 @@ extension SupervisorCore {
             reply(to: sender, requestID: requestID, .error(.init(.malformed("\"\(hello.host)\" is not a host name."))))
             return
         }
+        // One live registration per host: a second Hello for it from another connection (an impostor, or a process
+        // started twice) is refused while the first is alive; the real host keeps its callbacks.
+        if let live = hosts[hello.host], live.up, let peer = live.routingID, peer != sender {
+            warn(sender, "refused a Hello for host \(hello.host), registered on another live connection")
+            reply(
+                to: sender,
+                requestID: requestID,
+                .error(
+                    .init(
+                        ContainmentError(
+                            .unauthorized,
+                            "Host \(hello.host) is registered on another connection, which is alive: a second "
+                                + "registration is refused."
+                        )
+                    )
+                )
+            )
+            return
+        }
         // Deliveries to its previous connection not handed out yet are kept for this one (before its record is read).
         withdrawDeliveries(to: hello.host)
         var record = hosts[hello.host] ?? HostRecord(name: hello.host, lastSeen: clock.now)
@@ -237,7 +256,7 @@ extension SupervisorCore {
     /// A host's answer goes back to the client that asked, if it comes from the host that was asked.
     mutating func relayInspect(_ inspected: Containment_V1_InspectReply, requestID: UInt64, from sender: [UInt8]) {
         guard let pending = inspects[requestID], pending.host == sender else {
-            logger.warning("dropped an inspect reply nobody asked that peer for", metadata: ["request": "\(requestID)"])
+            warn(sender, "dropped an inspect reply nobody asked that peer for")
             return
         }
         inspects[requestID] = nil

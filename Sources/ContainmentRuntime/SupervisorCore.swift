@@ -106,6 +106,8 @@ struct SupervisorCore {
     var recoveredDeliveries: RecoveredDeliveries
     /// Resends answered from ``clients`` instead of applied.
     var resends = 0
+    /// Warnings about bad input, rate-limited per peer.
+    var warnings = WarningLimiter()
 
     /// Goes on from what recovery found in the journal: the first record it produces is the start of the new epoch.
     init(recovery: Recovery, config: RuntimeConfig, clock: any SupervisorClock, logger: Logger) {
@@ -200,10 +202,7 @@ struct SupervisorCore {
     mutating func receive(_ frames: [[UInt8]]) {
         guard let sender = frames.first else { return }
         guard frames.count == 2 else {
-            logger.warning(
-                "dropped a message of \(frames.count - 1) frames (one is expected)",
-                metadata: ["peer": "\(sender)"]
-            )
+            warn(sender, "dropped a message of \(frames.count - 1) frames (one is expected)")
             reply(
                 to: sender,
                 requestID: 0,
@@ -212,6 +211,10 @@ struct SupervisorCore {
             return
         }
         if let batch = ClientMessage.decodeBatch(frames[1]) {
+            if let error = exceedsLimits(batch.commands, clientID: batch.clientID) {
+                reply(to: sender, requestID: batch.requestID, .error(.init(error)))
+                return
+            }
             command(batch.commands, from: sender, requestID: batch.requestID, clientID: batch.clientID)
             return
         }
@@ -219,8 +222,13 @@ struct SupervisorCore {
         do {
             message = try ClientMessage.decode(frames[1])
         } catch {
-            logger.warning("dropped an undecodable request: \(error.message)")
+            warn(sender, "dropped an undecodable request: \(error.message)")
             reply(to: sender, requestID: 0, .error(.init(error)))
+            return
+        }
+        let commands: [WireCommand] = if case .commands(let batch) = message.body { batch.commands } else { [] }
+        if let error = exceedsLimits(commands, clientID: "", whole: message) {
+            reply(to: sender, requestID: message.requestID, .error(.init(error)))
             return
         }
         switch message.body {
@@ -241,6 +249,43 @@ struct SupervisorCore {
         case nil:
             reply(to: sender, requestID: message.requestID, .error(.init(.malformed("The request has no body."))))
         }
+    }
+
+    /// The limit a request breaks (`maxBatch`, `maxTextBytes`), as the error to answer — naming the limit, never
+    /// echoing the input; `nil` within them. `whole`: the decoded request, all of whose texts are measured.
+    func exceedsLimits(
+        _ commands: [WireCommand],
+        clientID: String,
+        whole: ClientMessage? = nil
+    ) -> ContainmentError? {
+        if commands.count > config.maxBatch {
+            return ContainmentError(
+                .limitExceeded,
+                "The request holds \(commands.count) commands; at most \(config.maxBatch) (maxBatch) are taken in one."
+            )
+        }
+        var longest = clientID.utf8.count
+        if let whole {
+            longest = max(longest, LongestText.of(whole))
+        } else {
+            for command in commands { longest = max(longest, LongestText.of(command)) }
+        }
+        guard longest <= config.maxTextBytes else {
+            return ContainmentError(
+                .limitExceeded,
+                "A text of the request (an id, a name or a title) is \(longest) bytes long; at most "
+                    + "\(config.maxTextBytes) (maxTextBytes) are taken."
+            )
+        }
+        return nil
+    }
+
+    /// A warning about a peer's bad input: at most one line per peer per second, with how many were held back.
+    mutating func warn(_ peer: [UInt8], _ message: String) {
+        guard let held = warnings.allow(peer, at: clock.now) else { return }
+        var metadata: Logger.Metadata = ["peer": "\(peer.prefix(8).map { String($0, radix: 16) }.joined())"]
+        if held > 0 { metadata["heldBack"] = "\(held)" }
+        logger.warning("\(message)", metadata: metadata)
     }
 
     /// A request of commands: answered again if it is a resend (same client id and request id), else submitted.

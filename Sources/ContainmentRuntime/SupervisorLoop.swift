@@ -55,6 +55,8 @@ final class SupervisorLoop {
         router = try context.socket(.router)
         publisher = try context.socket(.pub)
         try router.set(.routerMandatory, to: true)
+        // A larger message costs its sender the connection (libzmq reads no further).
+        try router.set(.maxMessageSize, to: config.maxMessageBytes)
         // Bounded per peer: a host that takes its deliveries slower than they come fills its pipe, and is then
         // backlogged (``SupervisorCore/congested(_:)``) rather than buffered without bound.
         try router.set(.sendHighWaterMark, to: Self.peerQueue)

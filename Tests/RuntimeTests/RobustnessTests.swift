@@ -79,8 +79,9 @@ import ZeroMQ
         context.terminate()
 
         let log = (try? String(contentsOfFile: runtime.runDirectory + "/logs/supervisor.log", encoding: .utf8)) ?? ""
+        // The first warning about this peer is logged; the next, if within a second, is held back (and counted in
+        // the peer's next line: IsolationRuntimeTests).
         #expect(log.contains("dropped an undecodable request"))
-        #expect(log.contains("dropped a message of 3 frames"))
         #expect(try await runtime.containment("tree").status == 0)
         #expect(try await runtime.stop().status == 0)
     }

@@ -272,20 +272,6 @@ import Testing
         #expect(core.hosts["h0"]?.up == false && core.inspects.isEmpty)
     }
 
-    /// A host that says Hello on a new connection while deliveries to its old one are not handed out yet gets them
-    /// after its welcome, on the new one.
-    @Test func deliveriesToAnOldConnectionFollowTheHostsNewOne() throws {
-        var core = try Self.core(ManualClock()).0
-        core.receive([[1], Self.hello("h0")])
-        _ = core.take()
-        core.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
-        core.receive([[2], Self.hello("h0", lastSeq: 5, id: 2)])
-        let step = try Self.decode(core.take())
-        let toHost = step.messages.filter { $0.peer != Self.peer }
-        #expect(toHost.map(\.peer) == [[2], [2]], "\(toHost.map(\.peer))")
-        #expect(toHost.last?.message.delivery.events.map(\.name) == ["controllerCreated"])
-    }
-
     /// A new process of a host that ran before begins from the state: the welcome says restore, with the seq and the
     /// incarnation, and the callbacks kept for the dead process are not sent.
     @Test func aRestartedHostProcessIsWelcomedToRestore() throws {

@@ -1,0 +1,102 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+import Testing
+
+@testable import ContainmentRuntime
+
+/// SPEC §14, Isolation, without CURVE: one live registration per host name, and limits on what a peer may send —
+/// refused with `limitExceeded`, naming the limit and never echoing the input — with warnings rate-limited per peer.
+@Suite struct IsolationTests {
+    typealias Core = SupervisorCoreTests
+
+    static func refusal(_ step: SupervisorStep, to peer: [UInt8]) throws -> (ServerMessage, bytes: Int) {
+        let sent = try Core.decode(step)
+        let index = try #require(sent.messages.firstIndex { $0.peer == peer })
+        return (sent.messages[index].message, sent.bodies[index].count)
+    }
+
+    @Test func aSecondHelloForALiveHostIsRefusedAndTheRealHostKeepsItsCallbacks() throws {
+        let clock = Core.ManualClock()
+        var core = try Core.core(clock).0
+        let real: [UInt8] = [1]
+        let impostor: [UInt8] = [66]
+        core.receive([real, Core.hello("h0", pid: 100)])
+        _ = core.take()
+        core.receive([impostor, Core.hello("h0", id: 7, pid: 100)])
+        let (answer, _) = try Self.refusal(core.take(), to: impostor)
+        #expect(answer.requestID == 7 && answer.error.code == "unauthorized", "\(answer)")
+        #expect(answer.error.message.contains("registered on another connection"))
+        // The real host still gets the callbacks of its controllers; the impostor nothing.
+        core.receive([Core.peer, Core.request([Core.create("a", host: "h0")], id: 1)])
+        let step = try Core.decode(core.take())
+        #expect(
+            step.messages.filter { $0.peer == real }.map { $0.message.delivery.events.map(\.name) } == [
+                ["controllerCreated"]
+            ]
+        )
+        #expect(!step.messages.contains { $0.peer == impostor })
+        #expect(core.hostNames[impostor] == nil && core.hosts["h0"]?.routingID == real)
+        // Once the real one is gone, a new registration is welcome.
+        clock.advance(Core.config.heartbeatTimeout + .milliseconds(1))
+        core.tick()
+        _ = core.take()
+        core.receive([impostor, Core.hello("h0", id: 8, pid: 101)])
+        let (welcome, _) = try Self.refusal(core.take(), to: impostor)
+        #expect(welcome.welcome.controllers.map(\.id) == ["a"])
+    }
+
+    @Test func anOversizedTextIsRefusedWithoutBeingEchoed() throws {
+        var core = try Core.core(Core.ManualClock()).0
+        let huge = String(repeating: "x", count: 100_000)
+        core.receive([Core.peer, Core.request([Core.create(huge)], id: 3)])
+        let step = core.take()
+        #expect(step.records.isEmpty, "nothing journaled")
+        let (answer, bytes) = try Self.refusal(step, to: Core.peer)
+        #expect(answer.requestID == 3 && answer.error.code == "limitExceeded")
+        #expect(
+            answer.error.message
+                == "A text of the request (an id, a name or a title) is 100000 bytes long; at most 256 (maxTextBytes) are taken."
+        )
+        #expect(bytes < 300, "the answer does not echo the id")
+        // A host name too.
+        core.receive([[9], Core.hello(huge, id: 4)])
+        let (hello, _) = try Self.refusal(core.take(), to: [9])
+        #expect(hello.error.code == "limitExceeded" && core.hosts.isEmpty)
+    }
+
+    @Test func aBatchOverItsLimitsIsRefusedWhole() throws {
+        var config = Core.config
+        config.maxBatch = 10
+        config.maxHostShare = 3
+        var core = try Core.core(Core.ManualClock(), config: config).0
+        core.receive([[1], Core.hello("h0")])
+        _ = core.take()
+        let eleven = (0..<11).map { Core.create("c\($0)") }
+        core.receive([Core.peer, Core.request(eleven, id: 1)])
+        let (tooMany, _) = try Self.refusal(core.take(), to: Core.peer)
+        #expect(tooMany.error.code == "limitExceeded")
+        #expect(tooMany.error.message == "The request holds 11 commands; at most 10 (maxBatch) are taken in one.")
+        // Four creations on one host: over its share.
+        core.receive([Core.peer, Core.request((0..<4).map { Core.create("d\($0)", host: "h0") }, id: 2)])
+        let step = core.take()
+        #expect(step.records.isEmpty)
+        let (share, _) = try Self.refusal(step, to: Core.peer)
+        #expect(share.error.code == "limitExceeded" && share.error.index == 3)
+        #expect(share.error.message == "The batch concerns host h0 in more than 3 commands (maxHostShare).")
+        #expect(core.state.controllers.isEmpty)
+        core.receive([Core.peer, Core.request((0..<3).map { Core.create("d\($0)", host: "h0") }, id: 3)])
+        #expect(try Self.refusal(core.take(), to: Core.peer).0.accepted.events.count == 3)
+    }
+
+    @Test func warningsAboutOnePeerAreRateLimited() {
+        var limiter = WarningLimiter(interval: .seconds(1), peers: 2)
+        let now = ContinuousClock.now
+        #expect(limiter.allow([1], at: now) == 0)
+        for _ in 0..<9_999 { #expect(limiter.allow([1], at: now) == nil) }
+        #expect(limiter.allow([2], at: now) == 0, "another peer is its own")
+        #expect(limiter.allow([1], at: now + .seconds(1)) == 9_999, "then one line with the count held back")
+        // Bounded: a third peer starts afresh.
+        #expect(limiter.allow([3], at: now + .seconds(1)) == 0)
+    }
+}
