@@ -55,6 +55,8 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var maxTextBytes = 256
     public var maxBatch = 1_000
     public var maxHostShare = 500
+    /// Bind `tcp://` endpoints without CURVE (docs/SECURITY.md): anyone who reaches the port is then trusted.
+    public var insecure = false
 
     public init(runDirectory: String) {
         self.runDirectory = runDirectory
@@ -146,6 +148,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = try atLeast(16, "maxTextBytes", file.maxTextBytes) { config.maxTextBytes = value }
         if let value = try atLeast(1, "maxBatch", file.maxBatch) { config.maxBatch = value }
         if let value = try atLeast(1, "maxHostShare", file.maxHostShare) { config.maxHostShare = value }
+        if let value = file.insecure { config.insecure = value }
         if let value = file.hostRestart {
             guard let mode = RestartMode(rawValue: value) else {
                 throw ConfigError("\(path): hostRestart must be permanent, transient or temporary, not \(value).")
@@ -157,6 +160,17 @@ public struct RuntimeConfig: Sendable, Equatable {
             config.restartWindow = .milliseconds(value)
         }
         return config
+    }
+
+    /// A supervisor may bind its endpoints: a `tcp://` one is open to the network, so it needs `insecure: true`
+    /// (CURVE is not built yet: docs/SECURITY.md).
+    public func checkBindable() throws {
+        for endpoint in [commandEndpoint, eventEndpoint] where endpoint.hasPrefix("tcp://") && !insecure {
+            throw ConfigError(
+                "\(endpoint) would be open to anyone who reaches it, without CURVE; set insecure: true in runtime.yaml "
+                    + "to bind it anyway (docs/SECURITY.md)."
+            )
+        }
     }
 
     /// The keys of `Config/runtime.yaml`.
@@ -174,6 +188,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var maxTextBytes: Int?
         var maxBatch: Int?
         var maxHostShare: Int?
+        var insecure: Bool?
         var hostRestart: String?
         var maxRestarts: Int?
         var restartWindowMs: Int?

@@ -63,6 +63,10 @@ final class SupervisorLoop {
         try publisher.set(.sendHighWaterMark, to: 1_000_000)
         try router.bind(config.commandEndpoint)
         try publisher.bind(config.eventEndpoint)
+        // ipc sockets are the owner's only (docs/SECURITY.md): another user cannot connect to them.
+        for endpoint in [config.commandEndpoint, config.eventEndpoint] where endpoint.hasPrefix("ipc://") {
+            chmod(String(endpoint.dropFirst("ipc://".count)), 0o600)
+        }
         if recovery.records > 0 || recovery.checkpoint != nil {
             logger.info(
                 "supervisor recovered the journal",

@@ -24,6 +24,7 @@ public struct SupervisorService: Service {
     }
 
     public func run() async throws {
+        try config.checkBindable()
         try RunDirectory.prepare(config.runDirectory)
         // One supervisor per run directory: taken before anything in it is touched, held until everything this
         // supervisor made is removed again.

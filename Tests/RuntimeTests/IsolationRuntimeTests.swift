@@ -55,6 +55,13 @@ import ZeroMQ
         let state = try await HostSupervisionTests.hostState("h1", in: runtime)
         #expect(state?.up == true && state?.pid == realPID.map(Int.init))
         #expect(!runtime.logs().contains("host restarted"), "\(runtime.logs())")
+        // The sockets are the owner's only.
+        for socket in ["command.sock", "events.sock"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: runtime.runDirectory + "/" + socket)[
+                .posixPermissions
+            ]
+            #expect((mode as? Int).map { $0 & 0o777 } == 0o600, "\(socket): \(String(describing: mode))")
+        }
         impostor.close()
         context.terminate()
         #expect(try await runtime.stop().status == 0)

@@ -24,6 +24,18 @@ import Testing
         #expect(config.dedupWindow == 3 && config.dedupClients == 9)
     }
 
+    @Test func aTCPEndpointIsBoundOnlyWhenInsecureIsSaid() throws {
+        let open = try Self.load("command: tcp://127.0.0.1:5599\n")
+        #expect(open.insecure == false)
+        #expect {
+            try open.checkBindable()
+        } throws: { error in
+            "\(error)".hasPrefix("tcp://127.0.0.1:5599 would be open to anyone who reaches it, without CURVE")
+        }
+        try Self.load("command: tcp://127.0.0.1:5599\ninsecure: true\n").checkBindable()
+        try Self.load("maxBatch: 5\n").checkBindable()
+    }
+
     @Test func theHostKeysAreRead() throws {
         let config = try Self.load(
             "hostRestart: transient\nmaxRestarts: 2\nrestartWindowMs: 700\nmailboxCapacity: 8\npendingDeliveries: 3\n"
