@@ -211,7 +211,7 @@ struct SupervisorCore {
             return
         }
         if let batch = ClientMessage.decodeBatch(frames[1]) {
-            if let error = exceedsLimits(batch.commands, clientID: batch.clientID) {
+            if let error = exceedsLimits(batch.commands, clientID: batch.clientID, bytes: frames[1].count) {
                 reply(to: sender, requestID: batch.requestID, .error(.init(error)))
                 return
             }
@@ -227,7 +227,7 @@ struct SupervisorCore {
             return
         }
         let commands: [WireCommand] = if case .commands(let batch) = message.body { batch.commands } else { [] }
-        if let error = exceedsLimits(commands, clientID: "", whole: message) {
+        if let error = exceedsLimits(commands, clientID: "", whole: message, bytes: frames[1].count) {
             reply(to: sender, requestID: message.requestID, .error(.init(error)))
             return
         }
@@ -252,11 +252,13 @@ struct SupervisorCore {
     }
 
     /// The limit a request breaks (`maxBatch`, `maxTextBytes`), as the error to answer — naming the limit, never
-    /// echoing the input; `nil` within them. `whole`: the decoded request, all of whose texts are measured.
+    /// echoing the input; `nil` within them. `whole`: the decoded request, all of whose texts are measured; `bytes`:
+    /// its size (a request no longer than `maxTextBytes` cannot hold a longer text, so its texts are not measured).
     func exceedsLimits(
         _ commands: [WireCommand],
         clientID: String,
-        whole: ClientMessage? = nil
+        whole: ClientMessage? = nil,
+        bytes: Int
     ) -> ContainmentError? {
         if commands.count > config.maxBatch {
             return ContainmentError(
@@ -264,6 +266,7 @@ struct SupervisorCore {
                 "The request holds \(commands.count) commands; at most \(config.maxBatch) (maxBatch) are taken in one."
             )
         }
+        guard bytes > config.maxTextBytes else { return nil }
         var longest = clientID.utf8.count
         if let whole {
             longest = max(longest, LongestText.of(whole))
