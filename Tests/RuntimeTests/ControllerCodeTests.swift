@@ -49,24 +49,8 @@ import ZeroMQ
     @Test func aHostCannotActAsAControllerItDoesNotRun() async throws {
         let runtime = try await RuntimeFixture(topology: Self.topology)
         let (context, impostor) = try runtime.rawDealer()
-        func exchange(_ message: ClientMessage) throws -> ServerMessage? {
-            _ = try impostor.send([message.bytes])
-            while let reply = try impostor.receiveServerMessage() {
-                if reply.requestID == message.requestID { return reply }
-            }
-            return nil
-        }
         // It registers as a new host, which runs nothing.
-        let welcome = try exchange(
-            .with {
-                $0.requestID = 1
-                $0.hello = .with {
-                    $0.host = "impostor"
-                    $0.pid = 1
-                    $0.protocolVersion = protocolVersion
-                }
-            }
-        )
+        let welcome = try impostor.exchange(.hello("impostor"))
         guard case .welcome(let welcomed) = welcome?.body else {
             Issue.record("no welcome: \(String(describing: welcome))")
             return
@@ -74,7 +58,7 @@ import ZeroMQ
         #expect(welcomed.controllers.isEmpty)
         // Acting as the shell — which may set main's frame — is refused: this host does not run the shell.
         let command = WireCommand(Request.by("shell", .setFrame(.root("main"), Rect(x: 0, y: 0, width: 1, height: 1))))
-        let reply = try exchange(
+        let reply = try impostor.exchange(
             .with {
                 $0.requestID = 2
                 $0.commands = .with { $0.commands = [command] }

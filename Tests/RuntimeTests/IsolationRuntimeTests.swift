@@ -14,29 +14,11 @@ import ZeroMQ
           - {id: late, kind: content, host: h1}
         """
 
-    static func exchange(_ socket: Socket, _ message: ClientMessage) throws -> ServerMessage? {
-        _ = try socket.send([message.bytes])
-        while let reply = try socket.receiveServerMessage() {
-            if reply.requestID == message.requestID { return reply }
-        }
-        return nil
-    }
-
     @Test func anImpostorHelloIsRefusedAndTheRealActorKeepsItsCallbacks() async throws {
         let runtime = try await RuntimeFixture(topology: Self.topology)
         let realPID = HostSupervisionTests.hostPID("h1", in: runtime)
         let (context, impostor) = try runtime.rawDealer()
-        let refused = try Self.exchange(
-            impostor,
-            .with {
-                $0.requestID = 1
-                $0.hello = .with {
-                    $0.host = "h1"
-                    $0.pid = 1
-                    $0.protocolVersion = protocolVersion
-                }
-            }
-        )
+        let refused = try impostor.exchange(.hello("h1"))
         #expect(refused?.error.code == "unauthorized", "\(String(describing: refused))")
         #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,50,50", "--quiet").status == 0)
         var callbacks: [String] = []
@@ -74,8 +56,7 @@ import ZeroMQ
         // A 100 KB id: refused, naming the limit, without the id.
         let huge = String(repeating: "x", count: 100_000)
         let create = WireCommand(.system(.create(ControllerID(huge), kind: .content)))
-        let refused = try Self.exchange(
-            client,
+        let refused = try client.exchange(
             .with {
                 $0.requestID = 1
                 $0.commands = .with { $0.commands = [create] }
@@ -85,8 +66,7 @@ import ZeroMQ
         #expect((refused?.error.message.count ?? .max) < 200)
         // 2,000 commands in one request: refused whole.
         let many = (0..<2_000).map { WireCommand(.system(.create(ControllerID("m\($0)"), kind: .content))) }
-        let batch = try Self.exchange(
-            client,
+        let batch = try client.exchange(
             .with {
                 $0.requestID = 2
                 $0.commands = .with { $0.commands = many }

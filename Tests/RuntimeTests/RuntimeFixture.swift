@@ -191,6 +191,29 @@ extension Socket {
         guard let frames = try receive(), frames.count == 1 else { return nil }
         return try ServerMessage.decode(frames[0])
     }
+
+    /// Sends `message` and returns the reply with its request id (others are skipped), or `nil` after the timeout.
+    func exchange(_ message: ClientMessage) throws -> ServerMessage? {
+        _ = try send([message.bytes])
+        while let reply = try receiveServerMessage() {
+            if reply.requestID == message.requestID { return reply }
+        }
+        return nil
+    }
+}
+
+extension ClientMessage {
+    /// A host's registration, as a raw peer would send it.
+    static func hello(_ host: String, pid: Int32 = 1, requestID: UInt64 = 1) -> ClientMessage {
+        .with {
+            $0.requestID = requestID
+            $0.hello = .with {
+                $0.host = host
+                $0.pid = pid
+                $0.protocolVersion = protocolVersion
+            }
+        }
+    }
 }
 
 struct FixtureError: Error, CustomStringConvertible {
