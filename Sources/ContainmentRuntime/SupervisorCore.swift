@@ -91,6 +91,8 @@ struct SupervisorCore {
     var outbox: [Outgoing] = []
     /// Messages handled before the outbox is flushed while more are waiting.
     static let batchLimit = 128
+    /// How often deliveries waiting for a backlogged host are tried again.
+    static let backlogRetry: Duration = .milliseconds(10)
     /// A host found backlogged again and again is logged once per this interval.
     static let backlogLogInterval: Duration = .seconds(10)
 
@@ -108,6 +110,8 @@ struct SupervisorCore {
     var resends = 0
     /// Warnings about bad input, rate-limited per peer.
     var warnings = WarningLimiter()
+    /// When deliveries waiting for backlogged hosts may be tried again.
+    var nextBacklogRetry: ContinuousClock.Instant
 
     /// Goes on from what recovery found in the journal: the first record it produces is the start of the new epoch.
     init(recovery: Recovery, config: RuntimeConfig, clock: any SupervisorClock, logger: Logger) {
@@ -123,6 +127,7 @@ struct SupervisorCore {
         recoveredDeliveries = recovery.deliveries
         recoveredState = recovery.holdsState
         lastPublished = clock.now
+        nextBacklogRetry = clock.now
         records.append(
             Containment_V1_JournalRecord.with {
                 $0.epoch = epoch
@@ -194,7 +199,7 @@ struct SupervisorCore {
         for timer in timers { wait = min(wait, max(.zero, timer.deadline - now)) }
         for inspect in inspects.values { wait = min(wait, max(.zero, inspect.deadline - now)) }
         // A backlogged host's deliveries are tried again soon.
-        if hosts.values.contains(where: \.backlogged) { wait = min(wait, .milliseconds(10)) }
+        if hosts.values.contains(where: \.backlogged) { wait = min(wait, max(.zero, nextBacklogRetry - now)) }
         return wait
     }
 
@@ -395,6 +400,10 @@ struct SupervisorCore {
     /// Backlogged hosts that are connected get what waits for them again, in one delivery — or, when more waited than
     /// are kept, the welcome that restores their actors.
     mutating func retryBacklogged() {
+        // At most every `backlogRetry`: what waits is assembled into one message per try.
+        let now = clock.now
+        guard now >= nextBacklogRetry else { return }
+        nextBacklogRetry = now + Self.backlogRetry
         for name in hosts.keys.sorted() where hosts[name]?.backlogged == true {
             guard let record = hosts[name], record.up, let peer = record.routingID else { continue }
             hosts[name]?.backlogged = false

@@ -428,6 +428,9 @@ import Testing
         _ = core.take()
         #expect(core.hosts["h0"]?.stale == true && core.hosts["h0"]?.pending.isEmpty == true)
         core.tick()
+        #expect(try Self.decode(core.take()).messages.isEmpty, "not tried again within 10 ms")
+        clock.advance(SupervisorCore.backlogRetry)
+        core.tick()
         let restoring = try Self.decode(core.take()).messages.filter { $0.peer == hostPeer }
         #expect(restoring.count == 1)
         #expect(restoring.first?.message.welcome.restore == true)
