@@ -70,3 +70,32 @@ public struct CurveKey: Hashable, Sendable {
         (try? Z85.encode(bytes)) ?? ""
     }
 }
+
+/// What a CURVE client needs: the server's public key, and its own key pair.
+public struct CurveClientKeys: Sendable, Equatable {
+    public var server: CurveKey
+    public var publicKey: CurveKey
+    public var secretKey: CurveKey
+
+    public init(server: CurveKey, publicKey: CurveKey, secretKey: CurveKey) {
+        self.server = server
+        self.publicKey = publicKey
+        self.secretKey = secretKey
+    }
+}
+
+extension Socket {
+    /// Makes this socket a CURVE server with `secretKey` (before it binds): only CURVE clients that know the public
+    /// key get through, and a ZAP handler, if one is bound in the context, decides which of them.
+    public func makeCurveServer(secretKey: CurveKey) throws(ZMQError) {
+        try set(.curveServer, to: true)
+        try set(.curveSecretKey, to: secretKey)
+    }
+
+    /// Makes this socket a CURVE client with `keys` (before it connects).
+    public func makeCurveClient(_ keys: CurveClientKeys) throws(ZMQError) {
+        try set(.curveServerKey, to: keys.server)
+        try set(.curvePublicKey, to: keys.publicKey)
+        try set(.curveSecretKey, to: keys.secretKey)
+    }
+}

@@ -49,6 +49,12 @@ struct Message: ~Copyable {
         }
     }
 
+    /// A metadata property of a received message (`zmq_msg_gets`), `nil` when it has none.
+    func property(_ name: String) -> String? {
+        guard let value = zmq_msg_gets(pointer, name) else { return nil }
+        return String(cString: value)
+    }
+
     /// Whether more frames of the same multipart message follow (`zmq_msg_more`, valid after a receive).
     var hasMore: Bool {
         zmq_msg_more(pointer) != 0

@@ -129,9 +129,31 @@ public final class Socket {
     /// - Throws: ``ZMQError``, e.g. ``ZMQError/Code/invalidState`` (REP receiving twice),
     ///   ``ZMQError/Code/notSupported`` (socket type that cannot receive), ``ZMQError/Code/contextTerminated``.
     public func receive(dontWait: Bool = false) throws(ZMQError) -> [[UInt8]]? {
+        try receive(dontWait: dontWait, property: nil)?.frames
+    }
+
+    /// Receives the next message, as ``receive(dontWait:)``, with a metadata property of its last frame
+    /// (`zmq_msg_gets`): `"User-Id"` is what the ZAP handler said of the peer that sent it (RFC 27), `nil` when the
+    /// connection has none (no security mechanism, or no ZAP handler).
+    public func receive(
+        dontWait: Bool = false,
+        property: String
+    ) throws(ZMQError) -> (
+        frames: [[UInt8]], property: String?
+    )? {
+        try receive(dontWait: dontWait, property: Optional(property))
+    }
+
+    private func receive(
+        dontWait: Bool,
+        property: String?
+    ) throws(ZMQError) -> (
+        frames: [[UInt8]], property: String?
+    )? {
         func operation() -> String { "zmq_msg_recv(\(type))" }
         let handle = try openHandle(operation())
         var frames: [[UInt8]] = []
+        var value: String?
         var more = true
         while more {
             // Only the first frame can be missing: libzmq queues the frames of a message together, so the others
@@ -146,8 +168,9 @@ public final class Socket {
             }
             frames.append(message.bytes)
             more = message.hasMore
+            if !more, let property { value = message.property(property) }
         }
-        return frames
+        return (frames, value)
     }
 
     /// The open libzmq handle, or ``ZMQError/Code/notSocket`` once closed.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ZeroMQ
 
@@ -64,6 +65,47 @@ struct CurveTests {
         try client.set(.receiveTimeout, to: .milliseconds(300))
         #expect(try server.receive() == nil)
         #expect(try client.receive() == nil)
+    }
+
+    @Test("a ZAP handler admits only the keys it allows, and names each peer's user id", .enabled(if: hasCurve))
+    func zapAllowList() throws {
+        let context = try Context()
+        let zap = try ZapHandler(context: context)
+        let serverKeys = try Curve.keyPair()
+        let router = try context.testSocket(.router)
+        try router.makeCurveServer(secretKey: CurveKey(z85: serverKeys.secretKey))
+        try router.bind("tcp://127.0.0.1:*")
+        func client() throws -> (Socket, CurveKey) {
+            let pair = try Curve.keyPair()
+            let dealer = try context.testSocket(.dealer)
+            try dealer.makeCurveClient(
+                CurveClientKeys(
+                    server: CurveKey(z85: serverKeys.publicKey),
+                    publicKey: CurveKey(z85: pair.publicKey),
+                    secretKey: CurveKey(z85: pair.secretKey)
+                )
+            )
+            try dealer.connect(router.lastEndpoint)
+            return (dealer, try CurveKey(z85: pair.publicKey))
+        }
+        let (allowed, allowedKey) = try client()
+        let (stranger, _) = try client()
+        var asked: [ZapHandler.Request] = []
+        try allowed.send("from the allowed")
+        try stranger.send("from the stranger")
+        var received: [(frames: [[UInt8]], property: String?)] = []
+        let deadline = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < deadline {
+            try zap.handlePending { request in
+                asked.append(request)
+                return request.curveKey == allowedKey ? "operator" : nil
+            }
+            if let message = try router.receive(dontWait: true, property: "User-Id") { received.append(message) }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        #expect(received.map { $0.frames.last.map { String(decoding: $0, as: UTF8.self) } } == ["from the allowed"])
+        #expect(received.first?.property == "operator")
+        #expect(asked.count == 2 && asked.allSatisfy { $0.mechanism == "CURVE" && $0.curveKey != nil })
     }
 
     private func curveServer(_ context: Context, keys: (publicKey: String, secretKey: String)) throws -> Socket {
