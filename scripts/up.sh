@@ -18,6 +18,10 @@ if pid_alive "$run_dir/supervisor.pid"; then
     echo "up: a supervisor already runs in $run_dir (pid $(cat "$run_dir/supervisor.pid")); scripts/down.sh first" >&2
     exit 1
 fi
+# With CURVE (a runtime.yaml with a curve section): the key pairs it names that do not exist yet.
+if [ -n "${CONTAINMENT_CONFIG:-}" ] && grep -q '^curve:' "$CONTAINMENT_CONFIG"; then
+    "$bin" keygen --topology "$topology" >/dev/null
+fi
 # The hosts the supervisor starts and up.sh waits for (remote ones register on their own).
 hosts="$("$bin" topology --local "$topology")"
 mkdir -p "$run_dir/logs"

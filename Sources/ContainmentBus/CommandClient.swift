@@ -19,13 +19,14 @@ public final class CommandClient {
     private let resendAfter: Duration
 
     /// Connects to the supervisor's command endpoint; replies must come within `timeout`, during which a request is
-    /// sent again every `resendAfter` without an answer.
+    /// sent again every `resendAfter` without an answer. `curve`: the keys, when the supervisor runs CURVE.
     public init(
         context: Context,
         endpoint: String,
         timeout: Duration = .seconds(5),
         resendAfter: Duration = .seconds(1),
-        clientID: String? = nil
+        clientID: String? = nil,
+        curve: CurveClientKeys? = nil
     ) throws(ContainmentError) {
         self.endpoint = endpoint
         self.timeout = timeout
@@ -39,6 +40,7 @@ public final class CommandClient {
         }
         do {
             socket = try context.socket(.dealer)
+            if let curve { try socket.makeCurveClient(curve) }
             try socket.set(.receiveTimeout, to: self.resendAfter)
             try socket.set(.sendTimeout, to: timeout)
             try socket.connect(endpoint)

@@ -94,6 +94,8 @@ final class HostLoop {
         self.runtime = runtime
         self.jobs = jobs
         dealer = try context.socket(.dealer)
+        // With CURVE, this host's own key: the supervisor admits it as this host only.
+        if let keys = try config.clientKeys(host: name) { try dealer.makeCurveClient(keys) }
         try dealer.set(.sendHighWaterMark, to: 0)
         // Bounded: while the dispatcher is behind, what the supervisor sends waits in its own queue for this host.
         try dealer.set(.receiveHighWaterMark, to: 1_000)

@@ -57,6 +57,8 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var maxHostShare = 500
     /// Bind `tcp://` endpoints without CURVE (docs/SECURITY.md): anyone who reaches the port is then trusted.
     public var insecure = false
+    /// CURVE on both sockets, with the keys and the allow-list (`curve` in runtime.yaml); `nil`: no CURVE.
+    public var curve: CurveSettings?
 
     public init(runDirectory: String) {
         self.runDirectory = runDirectory
@@ -149,6 +151,17 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = try atLeast(1, "maxBatch", file.maxBatch) { config.maxBatch = value }
         if let value = try atLeast(1, "maxHostShare", file.maxHostShare) { config.maxHostShare = value }
         if let value = file.insecure { config.insecure = value }
+        if let entry = file.curve {
+            guard let server = entry.server else {
+                throw ConfigError("\(path): curve needs server (a key pair's path).")
+            }
+            config.curve = CurveSettings(
+                server: expand(server),
+                client: expand(entry.client ?? "{run}/keys/operator"),
+                host: expand(entry.host ?? "{run}/keys/host-{host}"),
+                allow: (entry.allow ?? []).map { (expand($0.key), $0.role) }
+            )
+        }
         if let value = file.hostRestart {
             guard let mode = RestartMode(rawValue: value) else {
                 throw ConfigError("\(path): hostRestart must be permanent, transient or temporary, not \(value).")
@@ -162,13 +175,14 @@ public struct RuntimeConfig: Sendable, Equatable {
         return config
     }
 
-    /// A supervisor may bind its endpoints: a `tcp://` one is open to the network, so it needs `insecure: true`
-    /// (CURVE is not built yet: docs/SECURITY.md).
+    /// A supervisor may bind its endpoints: a `tcp://` one is open to the network, so it needs CURVE (`curve`) or
+    /// `insecure: true` (docs/SECURITY.md).
     public func checkBindable() throws {
-        for endpoint in [commandEndpoint, eventEndpoint] where endpoint.hasPrefix("tcp://") && !insecure {
+        for endpoint in [commandEndpoint, eventEndpoint] where endpoint.hasPrefix("tcp://") && !insecure && curve == nil
+        {
             throw ConfigError(
-                "\(endpoint) would be open to anyone who reaches it, without CURVE; set insecure: true in runtime.yaml "
-                    + "to bind it anyway (docs/SECURITY.md)."
+                "\(endpoint) would be open to anyone who reaches it, without CURVE; configure curve, or set "
+                    + "insecure: true in runtime.yaml to bind it anyway (docs/SECURITY.md)."
             )
         }
     }
@@ -189,6 +203,8 @@ public struct RuntimeConfig: Sendable, Equatable {
         var maxBatch: Int?
         var maxHostShare: Int?
         var insecure: Bool?
+        var curve: CurveEntry?
+
         var hostRestart: String?
         var maxRestarts: Int?
         var restartWindowMs: Int?
@@ -199,6 +215,18 @@ public struct RuntimeConfig: Sendable, Equatable {
         var journalRetain: Int?
         var dedupWindow: Int?
         var dedupClients: Int?
+    }
+
+    private struct CurveEntry: Decodable {
+        var server: String?
+        var client: String?
+        var host: String?
+        var allow: [AllowEntry]?
+    }
+
+    private struct AllowEntry: Decodable {
+        var key: String
+        var role: String
     }
 }
 

@@ -203,8 +203,9 @@ struct SupervisorCore {
         return wait
     }
 
-    /// Handles one message of the command socket: the sender's routing id, then the message.
-    mutating func receive(_ frames: [[UInt8]]) {
+    /// Handles one message of the command socket: the sender's routing id, then the message. `role`: with CURVE, what
+    /// the sender's key was admitted as (SPEC §14, Isolation); `nil` without CURVE.
+    mutating func receive(_ frames: [[UInt8]], role: CurveSettings.Role? = nil) {
         guard let sender = frames.first else { return }
         guard frames.count == 2 else {
             warn(sender, "dropped a message of \(frames.count - 1) frames (one is expected)")
@@ -216,7 +217,9 @@ struct SupervisorCore {
             return
         }
         if let batch = ClientMessage.decodeBatch(frames[1]) {
-            if let error = exceedsLimits(batch.commands, clientID: batch.clientID, bytes: frames[1].count) {
+            if let error = exceedsLimits(batch.commands, clientID: batch.clientID, bytes: frames[1].count)
+                ?? refusal(ofCommandsFrom: sender, role: role)
+            {
                 reply(to: sender, requestID: batch.requestID, .error(.init(error)))
                 return
             }
@@ -232,7 +235,9 @@ struct SupervisorCore {
             return
         }
         let commands: [WireCommand] = if case .commands(let batch) = message.body { batch.commands } else { [] }
-        if let error = exceedsLimits(commands, clientID: "", whole: message, bytes: frames[1].count) {
+        if let error = exceedsLimits(commands, clientID: "", whole: message, bytes: frames[1].count)
+            ?? refusal(of: message.body, from: sender, role: role)
+        {
             reply(to: sender, requestID: message.requestID, .error(.init(error)))
             return
         }
@@ -286,6 +291,54 @@ struct SupervisorCore {
             )
         }
         return nil
+    }
+
+    /// What a peer's role does not allow it (`nil`: allowed, or no CURVE): an observer only reads (snapshots,
+    /// inspects, events); a host's key registers that host only, and acts only once registered, as its controllers;
+    /// an operator acts as any party but registers no host.
+    func refusal(
+        of body: ClientMessage.OneOf_Body?,
+        from sender: [UInt8],
+        role: CurveSettings.Role?
+    )
+        -> ContainmentError?
+    {
+        guard let role else { return nil }
+        switch body {
+        case .snapshot, .inspect, nil:
+            return nil
+        case .commands:
+            return refusal(ofCommandsFrom: sender, role: role)
+        case .hello(let hello):
+            guard case .host(let name) = role else {
+                return ContainmentError(.unauthorized, "Only a host's key registers a host; this one is \(role.name).")
+            }
+            guard hello.host == name else {
+                return ContainmentError(.unauthorized, "This key registers host \(name) only.")
+            }
+            return nil
+        case .heartbeat(let beat):
+            return role == .host(beat.host)
+                ? nil : ContainmentError(.unauthorized, "Only host \(beat.host)'s key beats for it.")
+        case .goodbye(let goodbye):
+            return role == .host(goodbye.host)
+                ? nil : ContainmentError(.unauthorized, "Only host \(goodbye.host)'s key says its goodbye.")
+        case .inspectReply:
+            guard case .host = role else { return ContainmentError(.unauthorized, "Only a host answers an inspect.") }
+            return nil
+        }
+    }
+
+    /// Commands from a peer of `role`: an operator's are taken; a host's only on the connection it registered on
+    /// (then as its own controllers, ``submit(_:from:requestID:clientID:)``); an observer's never.
+    func refusal(ofCommandsFrom sender: [UInt8], role: CurveSettings.Role?) -> ContainmentError? {
+        switch role {
+        case nil, .operator?: return nil
+        case .observer?: return ContainmentError(.unauthorized, "An observer reads; it does not act.")
+        case .host(let name)?:
+            return hostNames[sender] == name
+                ? nil : ContainmentError(.unauthorized, "Host \(name)'s key acts only once that host is registered.")
+        }
     }
 
     /// A warning about a peer's bad input: at most one line per peer per second, with how many were held back.

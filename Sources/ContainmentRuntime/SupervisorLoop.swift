@@ -31,9 +31,17 @@ final class SupervisorLoop {
     static let peerQueue = 1_000
     /// Replies dropped because their peer's queue was full.
     private(set) var droppedReplies = 0
+    /// Peers the ZAP handler refused (their key is not on the allow-list).
+    private(set) var refusedPeers = 0
 
     /// Recovers the state from the journal in the run directory, journals the new epoch, then binds the sockets.
-    init(context: Context, config: RuntimeConfig, logger: Logger) throws {
+    /// With CURVE: the handler that admits peers by key, and the roles of the keys it admits.
+    private var zap: ZapHandler?
+    private let allow: [CurveKey: CurveSettings.Role]
+
+    /// `allow`: with `config.curve`, the keys admitted and their roles (``CurveSettings/allowList(hosts:)``).
+    init(context: Context, config: RuntimeConfig, logger: Logger, allow: [CurveKey: CurveSettings.Role] = [:]) throws {
+        self.allow = allow
         self.config = config
         self.logger = logger
         let recovery = try Recovery.run(config: config, logger: logger)
@@ -61,6 +69,13 @@ final class SupervisorLoop {
         // backlogged (``SupervisorCore/congested(_:)``) rather than buffered without bound.
         try router.set(.sendHighWaterMark, to: Self.peerQueue)
         try publisher.set(.sendHighWaterMark, to: 1_000_000)
+        if let curve = config.curve {
+            // CURVE on both sockets; the ZAP handler admits only the allow-list's keys (docs/SECURITY.md).
+            let secret = try curve.serverSecret()
+            zap = try ZapHandler(context: context)
+            try router.makeCurveServer(secretKey: secret)
+            try publisher.makeCurveServer(secretKey: secret)
+        }
         try router.bind(config.commandEndpoint)
         try publisher.bind(config.eventEndpoint)
         // ipc sockets are the owner's only (docs/SECURITY.md): another user cannot connect to them.
@@ -91,6 +106,7 @@ final class SupervisorLoop {
     func run() {
         var poller = Poller()
         poller.register(router)
+        if let zap { poller.register(zap.socket) }
         logger.info(
             "supervisor serving",
             metadata: ["command": "\(config.commandEndpoint)", "events": "\(config.eventEndpoint)"]
@@ -102,7 +118,8 @@ final class SupervisorLoop {
                 // A host that ended is noticed within 50 ms.
                 if hostSupervisor != nil { wait = min(wait, .milliseconds(50)) }
                 let ready = try poller.poll(timeout: wait)
-                if !ready.isEmpty { try drainRouter() }
+                if ready.contains(where: { $0.index == 1 }) { try admit() }
+                if ready.contains(where: { $0.index == 0 }) { try drainRouter() }
                 superviseHosts()
                 core.tick()
                 flush()
@@ -122,6 +139,25 @@ final class SupervisorLoop {
         logger.info("supervisor stopped", metadata: ["seq": "\(core.seq)", "epoch": "\(core.epoch)"])
     }
 
+    /// Answers the ZAP handler's requests: a CURVE peer whose key is on the allow-list connects, with its role as
+    /// its user id; any other is refused (it gets nothing, not even an error).
+    private func admit() throws(ZMQError) {
+        try zap?.handlePending { request in
+            guard let key = request.curveKey, let role = allow[key] else {
+                refusedPeers += 1
+                // The first, then one line per hundred.
+                if refusedPeers % 100 == 1 {
+                    logger.notice(
+                        "refused a peer: its key is not allowed",
+                        metadata: ["address": "\(request.address)", "refused": "\(refusedPeers)"]
+                    )
+                }
+                return nil
+            }
+            return role.name
+        }
+    }
+
     /// Hosts that ended: down at once (with how they ended), then started again or given up on by their policy.
     private func superviseHosts() {
         guard let hostSupervisor else { return }
@@ -136,8 +172,9 @@ final class SupervisorLoop {
     private func drainRouter() throws(ZMQError) {
         var handled = 0
         defer { flush() }
-        while failure == nil, let frames = try router.receive(dontWait: true) {
-            core.receive(frames)
+        while failure == nil, let message = try router.receive(dontWait: true, property: "User-Id") {
+            // With CURVE every peer was admitted with a role (its User-Id); without, there is none.
+            core.receive(message.frames, role: zap == nil ? nil : message.property.flatMap(CurveSettings.Role.init))
             handled += 1
             if handled.isMultiple(of: Self.batchLimit) { flush() }
         }

@@ -40,7 +40,8 @@ public struct SupervisorService: Service {
         do {
             failure = try await withGracefulShutdownHandler {
                 try await runOnThread(named: "supervisor") {
-                    let loop = try SupervisorLoop(context: context, config: config, logger: logger)
+                    let allow = try config.curve?.allowList(hosts: topology?.hosts ?? []) ?? [:]
+                    let loop = try SupervisorLoop(context: context, config: config, logger: logger, allow: allow)
                     if let topology { try loop.apply(topology) }
                     if let pidFile { try RunDirectory.writePID(to: pidFile) }
                     defer { if let pidFile { RunDirectory.removePID(pidFile) } }

@@ -14,7 +14,7 @@ struct Containment: AsyncParsableCommand {
         subcommands: [
             SupervisorCommand.self, HostCommand.self, CtlCommand.self, WatchCommand.self, TreeCommand.self,
             InspectCommand.self, WaitCommand.self, PingCommand.self, TopologyCommand.self, DemoCommand.self,
-            StressCommand.self, BenchCommand.self, BenchPeerCommand.self, JournalCommand.self,
+            StressCommand.self, BenchCommand.self, BenchPeerCommand.self, JournalCommand.self, KeygenCommand.self,
         ]
     )
 }

@@ -35,7 +35,18 @@ struct Connection {
         } catch {
             throw CleanExit.message("cannot start ZeroMQ: \(error)")
         }
-        client = try CommandClient(context: context, endpoint: config.commandEndpoint, timeout: config.requestTimeout)
+        let keys: CurveClientKeys?
+        do {
+            keys = try config.clientKeys()
+        } catch let error as ConfigError {
+            throw ValidationError(error.description)
+        }
+        client = try CommandClient(
+            context: context,
+            endpoint: config.commandEndpoint,
+            timeout: config.requestTimeout,
+            curve: keys
+        )
     }
 }
 

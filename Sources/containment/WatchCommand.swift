@@ -1,6 +1,7 @@
 import ArgumentParser
 import ContainmentBus
 import ContainmentModel
+import ContainmentRuntime
 import Foundation
 import ZeroMQ
 
@@ -43,7 +44,14 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try runtime.load()
         let context = try Context()
+        let keys: CurveClientKeys?
+        do {
+            keys = try config.clientKeys()
+        } catch let error as ConfigError {
+            throw ValidationError(error.description)
+        }
         let subscriber = try context.socket(.sub)
+        if let keys { try subscriber.makeCurveClient(keys) }
         // Bounded: a reader slower than the events makes the supervisor drop some for it, which shows as a gap (or a
         // heartbeat's seq) and is caught up by snapshot, instead of this process growing without bound.
         try subscriber.set(.receiveHighWaterMark, to: Self.receiveBound)
@@ -55,8 +63,13 @@ struct WatchCommand: AsyncParsableCommand {
         try subscriber.set(.receiveTimeout, to: wake ?? config.heartbeatInterval)
         let printer = EventPrinter(json: json, controllers: Set(controller), checkGaps: topic.isEmpty, limit: count)
         var session = WatchSession(printer: printer, fromStart: fromStart) {
-            try CommandClient(context: context, endpoint: config.commandEndpoint, timeout: config.requestTimeout)
-                .snapshot()
+            try CommandClient(
+                context: context,
+                endpoint: config.commandEndpoint,
+                timeout: config.requestTimeout,
+                curve: keys
+            )
+            .snapshot()
         }
         // A subscription reaches the publisher shortly after the connection: give it that moment.
         try await Task.sleep(for: .milliseconds(100))

@@ -108,3 +108,99 @@ import ZeroMQ
         #expect(try await runtime.stop().status == 0)
     }
 }
+
+/// With `Config/runtime-secure.yaml`: CURVE on both sockets, an allow-list of keys, each with a role.
+@Suite(.serialized) struct CurveRuntimeTests {
+    static func keys(_ runtime: RuntimeFixture, _ pair: String) throws -> CurveClientKeys {
+        let directory = runtime.runDirectory + "/keys/"
+        return CurveClientKeys(
+            server: try CurveSettings.key(directory + "server.public"),
+            publicKey: try CurveSettings.key(directory + pair + ".public"),
+            secretKey: try CurveSettings.key(directory + pair + ".secret")
+        )
+    }
+
+    static func dealer(_ context: Context, _ runtime: RuntimeFixture, keys: CurveClientKeys?) throws -> Socket {
+        let socket = try context.socket(.dealer)
+        if let keys { try socket.makeCurveClient(keys) }
+        try socket.set(.receiveTimeout, to: .seconds(1))
+        try socket.connect(RuntimeConfig(runDirectory: runtime.runDirectory).commandEndpoint)
+        return socket
+    }
+
+    @Test func onlyAdmittedKeysGetAnythingAndEachActsOnlyAsItsRoleAllows() async throws {
+        guard hasCurve else { return }
+        let secure = try String(
+            contentsOf: RuntimeFixture.repository.appendingPathComponent("Config/runtime-secure.yaml"),
+            encoding: .utf8
+        )
+        let runtime = try await RuntimeFixture(topology: IsolationRuntimeTests.topology, settings: secure)
+        // The operator's key, from the configuration: the CLI works.
+        #expect(try await runtime.containment("tree").status == 0)
+        let context = try Context()
+        defer { context.terminate() }
+        let snapshot = ClientMessage.with {
+            $0.requestID = 5
+            $0.snapshot = .init()
+        }
+        // No key: no reply at all.
+        let stranger = try Self.dealer(context, runtime, keys: nil)
+        #expect(try stranger.exchange(snapshot) == nil)
+        stranger.close()
+        // A CURVE key that knows the server's, but is not on the allow-list: no reply either.
+        let pair = try Curve.keyPair()
+        var unknownKeys = try Self.keys(runtime, "operator")
+        unknownKeys.publicKey = try CurveKey(z85: pair.publicKey)
+        unknownKeys.secretKey = try CurveKey(z85: pair.secretKey)
+        let unknown = try Self.dealer(context, runtime, keys: unknownKeys)
+        #expect(try unknown.exchange(snapshot) == nil)
+        unknown.close()
+        // No key on the events socket: no event; an admitted one gets them.
+        let events = RuntimeConfig(runDirectory: runtime.runDirectory).eventEndpoint
+        let deaf = try context.socket(.sub)
+        try deaf.set(.receiveTimeout, to: .seconds(1))
+        try deaf.connect(events)
+        try deaf.subscribe("")
+        let listener = try context.socket(.sub)
+        try listener.makeCurveClient(try Self.keys(runtime, "observer"))
+        try listener.set(.receiveTimeout, to: .seconds(5))
+        try listener.connect(events)
+        try listener.subscribe("")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await runtime.containment("ctl", "set-alpha", "box", "0.5", "--quiet").status == 0)
+        #expect(try listener.receive() != nil, "an observer's key gets the events")
+        #expect(try deaf.receive() == nil, "no key, no event")
+        deaf.close()
+        listener.close()
+        // An observer reads, and does not act.
+        let observer = try Self.dealer(context, runtime, keys: try Self.keys(runtime, "observer"))
+        #expect(try observer.exchange(snapshot)?.snapshot.controllers.count == 2)
+        let act = ClientMessage.with {
+            $0.requestID = 6
+            $0.commands = .with {
+                $0.commands = [WireCommand(Request(.setAlpha(.root("box"), 0.25), by: .natural))]
+            }
+        }
+        let refused = try observer.exchange(act)
+        #expect(
+            refused?.error.code == "unauthorized" && refused?.error.message == "An observer reads; it does not act."
+        )
+        #expect(try observer.exchange(.hello("h9"))?.error.code == "unauthorized")
+        observer.close()
+        // A host's key registers that host only, and acts only once registered.
+        let h0 = try Self.dealer(context, runtime, keys: try Self.keys(runtime, "host-h0"))
+        let impostor = try h0.exchange(.hello("h1", requestID: 7))
+        #expect(impostor?.error.message == "This key registers host h0 only.", "\(String(describing: impostor))")
+        let early = try h0.exchange(act)
+        #expect(early?.error.message == "Host h0's key acts only once that host is registered.")
+        h0.close()
+        // An operator's key acts as any party, but registers no host.
+        let operatorKeys = try Self.keys(runtime, "operator")
+        let admin = try Self.dealer(context, runtime, keys: operatorKeys)
+        #expect(try admin.exchange(act)?.accepted.events.isEmpty == false)
+        #expect(try admin.exchange(.hello("h1", requestID: 8))?.error.code == "unauthorized")
+        admin.close()
+        #expect(runtime.logs().contains("refused a peer: its key is not allowed"), "\(runtime.logs())")
+        #expect(try await runtime.stop().status == 0)
+    }
+}
