@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Installs what the build needs and the machine lacks: libzmq's headers (libzmq3-dev) and pkg-config, through apt,
+# Installs what the build needs and the machine lacks: libzmq's headers (libzmq3-dev), pkg-config (and, as root,
+# iproute2 for the network-namespace test), through apt,
 # with sudo when not root. Safe to run again: it installs nothing that is already there.
 set -euo pipefail
 
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists libzmq 2>/dev/null; then missing+=(libzmq3-dev); fi
+# `ip` for the network-namespace test (scripts/test-netns.sh), which needs root anyway.
+if [ "$(id -u)" -eq 0 ] && ! command -v ip >/dev/null 2>&1; then missing+=(iproute2); fi
 
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}" >&2

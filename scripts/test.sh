@@ -18,3 +18,6 @@ quiet_swift test --skip-build
 
 echo "== the protocol from another language (Python, pyzmq)"
 bash scripts/test-python-client.sh
+
+echo "== across network namespaces (tcp with CURVE; skipped where namespaces cannot be made)"
+bash scripts/test-netns.sh
