@@ -68,6 +68,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Untrusted bytes into every decoder (scripts/fuzz.sh): libFuzzer's entry point when built with
+        // `-DFUZZING -sanitize=fuzzer`; otherwise a replayer of the seed corpus (Fuzz/corpus), which the tests run.
+        .executableTarget(
+            name: "ContainmentFuzz",
+            dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentRuntime"],
+            swiftSettings: strict
+        ),
+
         // `stress` and `bench`'s machinery: a runtime of child processes, concurrent clients, subscribers, and the
         // checks of a run against the model.
         .target(

@@ -21,3 +21,6 @@ bash scripts/test-python-client.sh
 
 echo "== across network namespaces (tcp with CURVE; skipped where namespaces cannot be made)"
 bash scripts/test-netns.sh
+
+echo "== fuzzing (libFuzzer with AddressSanitizer, 10 s per target; scripts/fuzz.sh SECONDS for longer)"
+bash scripts/fuzz.sh 30

@@ -1,0 +1,81 @@
+import ContainmentBus
+import ContainmentModel
+import ContainmentRuntime
+import Foundation
+
+/// The seed corpus, from real encodings: a fuzzer that starts from valid inputs reaches past the decoders.
+enum Seeds {
+    static func write(to root: String) throws {
+        func message(_ build: (inout ClientMessage) -> Void) -> [UInt8] {
+            var message = ClientMessage()
+            build(&message)
+            return message.bytes
+        }
+        func commands(_ list: [WireCommand]) -> [UInt8] {
+            message {
+                $0.requestID = 3
+                $0.clientID = "seed"
+                $0.commands = .with { $0.commands = list }
+            }
+        }
+        let command: [String: [UInt8]] = [
+            "create": commands([
+                WireCommand(.system(.create("c", kind: .content)), host: "h0"),
+                WireCommand(Request(.addChild("c", to: "a"), by: .natural)),
+            ]),
+            "frame": commands([
+                WireCommand(Request(.setFrame(.root("b"), Rect(x: 1, y: 2, width: 3, height: 4)), by: .natural))
+            ]),
+            "present": commands([WireCommand(Request(.present("b", on: "a"), by: .natural))]),
+            "hello": message {
+                $0.requestID = 1
+                $0.hello = .with {
+                    $0.host = "h1"
+                    $0.pid = 2
+                    $0.protocolVersion = protocolVersion
+                    $0.lastSeq = 3
+                }
+            },
+            "snapshot": message {
+                $0.requestID = 4
+                $0.snapshot = .init()
+            },
+            "inspect": message {
+                $0.requestID = 5
+                $0.inspect = .with { $0.controller = "a" }
+            },
+            "heartbeat": message { $0.heartbeat = .with { $0.host = "h0" } },
+        ]
+        // Framed records: a start, then a command record; the first byte (1) asks for framing.
+        var records: [UInt8] = [1]
+        for record in [
+            Containment_V1_JournalRecord.with { $0.epoch = 1 }.bytes,
+            Containment_V1_JournalRecord.with {
+                $0.commandID = 1
+                $0.firstSeq = 1
+                $0.eventCount = 1
+                $0.commands = [WireCommand(.system(.create("a", kind: .content)), host: "h0")]
+            }.bytes,
+        ] where record.count < 256 {
+            records.append(UInt8(record.count))
+            records += record
+        }
+        let journal: [String: [UInt8]] = ["records": records, "raw": [0] + Array(repeating: 0x2A, count: 16)]
+        let config: [String: [UInt8]] = [
+            "runtime": Array(
+                "maxBatch: 5\njournalSync: interval\ncurve: {server: x, allow: [{key: y, role: observer}]}\n".utf8
+            ),
+            "topology": Array(
+                "window: {name: w, width: 10, height: 10, root: a}\nhosts: [h0, {name: h1, restart: temporary}]\ncontrollers:\n  - {id: a, kind: menu, host: h0}\n  - {id: b, kind: content, host: h1, parent: a, embed: true}\n"
+                    .utf8
+            ),
+        ]
+        for (target, seeds) in [("command", command), ("journal", journal), ("config", config)] {
+            let directory = root + "/" + target
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            for (name, bytes) in seeds {
+                try Data(bytes).write(to: URL(fileURLWithPath: directory + "/" + name))
+            }
+        }
+    }
+}
