@@ -96,8 +96,9 @@ public struct RuntimeConfig: Sendable, Equatable {
         }
         let file: File
         do {
-            // A file of comments only (or nothing) sets nothing: every key is optional.
-            guard try Yams.load(yaml: text) != nil else { return config }
+            // A file of comments only (or nothing) sets nothing: every key is optional. (Composed, not loaded: Yams's
+            // `load` traps on a mapping key that is itself a collection — `{n}: 10` — found by scripts/fuzz.sh.)
+            guard try Yams.compose(yaml: text) != nil else { return config }
             file = try YAMLDecoder().decode(File.self, from: text)
         } catch {
             throw ConfigError("The runtime configuration \(path) is not valid: \(error)")

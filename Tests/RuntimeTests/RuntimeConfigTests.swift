@@ -24,6 +24,12 @@ import Testing
         #expect(config.dedupWindow == 3 && config.dedupClients == 9)
     }
 
+    /// Found by scripts/fuzz.sh: a mapping key that is itself a collection trapped inside Yams's `load`.
+    @Test func aCollectionAsAKeyDoesNotCrashTheReader() throws {
+        let config = try Self.load("{n}: 10\n[a]: 2\n")
+        #expect(config.maxBatch == 1_000)
+    }
+
     @Test func aTCPEndpointIsBoundOnlyWhenInsecureIsSaid() throws {
         let open = try Self.load("command: tcp://127.0.0.1:5599\n")
         #expect(open.insecure == false)
