@@ -57,7 +57,7 @@ final class EventCollector: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Subscribes to every topic at `endpoint` and collects on a new thread until ``finish()``.
-    init(name: String, context: Context, endpoint: String, keepPayloads: Bool) throws {
+    init(name: String, context: Context, endpoint: String, keepPayloads: Bool, curve: CurveClientKeys? = nil) throws {
         self.name = name
         self.keepPayloads = keepPayloads
         let ready = DispatchSemaphore(value: 0)
@@ -65,6 +65,7 @@ final class EventCollector: Sendable {
         Thread.detachNewThread { [self] in
             do {
                 let socket = try context.socket(.sub)
+                if let curve { try socket.makeCurveClient(curve) }
                 try socket.set(.receiveHighWaterMark, to: 0)
                 try socket.set(.receiveTimeout, to: .milliseconds(100))
                 try socket.connect(endpoint)

@@ -22,13 +22,21 @@ public struct StressRun {
 
     public func execute(started: ContinuousClock.Instant) throws -> StressSummary {
         let context = try Context()
-        let control = try CommandClient(context: context, endpoint: config.commandEndpoint, timeout: .seconds(30))
+        // With CURVE (attached to a secured runtime): the configuration's client key, for every connection.
+        let keys = try config.clientKeys()
+        let control = try CommandClient(
+            context: context,
+            endpoint: config.commandEndpoint,
+            timeout: .seconds(30),
+            curve: keys
+        )
         let collectors = try (0..<command.subscribers).map { index in
             try EventCollector(
                 name: "subscriber \(index)",
                 context: context,
                 endpoint: config.eventEndpoint,
-                keepPayloads: index == 0
+                keepPayloads: index == 0,
+                curve: keys
             )
         }
         let checkFrom = try probe(control, collectors)
@@ -219,6 +227,7 @@ public struct StressRun {
         let group = DispatchGroup()
         let context = try Context()
         let endpoint = config.commandEndpoint
+        let keys = try config.clientKeys()
         let perClient = command.ops.map { ops in
             (0..<clients.count).map { ops / clients.count + ($0 < ops % clients.count ? 1 : 0) }
         }
@@ -231,7 +240,12 @@ public struct StressRun {
             Thread.detachNewThread {
                 var client = client
                 do {
-                    let connection = try CommandClient(context: context, endpoint: endpoint, timeout: .seconds(30))
+                    let connection = try CommandClient(
+                        context: context,
+                        endpoint: endpoint,
+                        timeout: .seconds(30),
+                        curve: keys
+                    )
                     let result = client.run(
                         client: connection,
                         operations: operations,
