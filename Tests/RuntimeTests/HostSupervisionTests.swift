@@ -78,12 +78,7 @@ import Testing
         #expect(inspect.stdout.contains("host process 2, restored from the state at seq"), "\(inspect.stdout)")
         #expect(inspect.eventDescriptions.isEmpty, "\(inspect.stdout)")
         #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,50,50", "--quiet").status == 0)
-        var after: [String] = []
-        for _ in 0..<100 {
-            after = try await runtime.containment("inspect", "late").eventDescriptions
-            if after.count >= 4 { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let after = try await runtime.callbacks(of: "late") { $0.count >= 4 }
         // (Its view was not loaded: the frame loads it first.)
         #expect(
             after == [
@@ -186,12 +181,7 @@ import Testing
         #expect(inspect.eventDescriptions.isEmpty, "the dropped callbacks are not handled: \(inspect.stdout)")
         #expect(Self.hostPID("h1", in: runtime) == pid, "the same process")
         #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,60,60", "--quiet").status == 0)
-        var after: [String] = []
-        for _ in 0..<100 {
-            after = try await runtime.containment("inspect", "late").eventDescriptions
-            if after.count >= 2 { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let after = try await runtime.callbacks(of: "late") { $0.count >= 2 }
         #expect(after == ["viewWillLayoutSubviews(late)", "viewDidLayoutSubviews(late)"], "\(after)")
         #expect(runtime.logs().contains("more callbacks are due to a host that is away or slow"), "\(runtime.logs())")
         #expect(try await runtime.stop().status == 0)

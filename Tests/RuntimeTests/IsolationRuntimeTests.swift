@@ -21,12 +21,7 @@ import ZeroMQ
         let refused = try impostor.exchange(.hello("h1"))
         #expect(refused?.error.code == "unauthorized", "\(String(describing: refused))")
         #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,50,50", "--quiet").status == 0)
-        var callbacks: [String] = []
-        for _ in 0..<100 {
-            callbacks = try await runtime.containment("inspect", "late").eventDescriptions
-            if callbacks.count >= 4 { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let callbacks = try await runtime.callbacks(of: "late") { $0.count >= 4 }
         #expect(
             callbacks == [
                 "loadView(late)", "viewDidLoad(late)", "viewWillLayoutSubviews(late)", "viewDidLayoutSubviews(late)",

@@ -173,12 +173,7 @@ import ZeroMQ
         #expect(embed.status == 0, "\(embed.stderr)")
         #expect(try await runtime.run("/bin/kill", ["-CONT", pid]).status == 0)
         #expect(try await Self.waitFor(true, host: "h1", in: runtime))
-        var callbacks: [String] = []
-        for _ in 0..<100 {
-            callbacks = try await runtime.containment("inspect", "late").eventDescriptions
-            if callbacks.last == "didMoveToParent(late) parent=box" { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let callbacks = try await runtime.callbacks(of: "late") { $0.last == "didMoveToParent(late) parent=box" }
         #expect(
             callbacks == [
                 "willMoveToParent(late) parent=box", "loadView(late)", "viewDidLoad(late)",

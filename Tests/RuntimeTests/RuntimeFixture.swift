@@ -174,6 +174,18 @@ extension RuntimeFixture.Output {
 }
 
 extension RuntimeFixture {
+    /// The callbacks `inspect CONTROLLER` shows, polled every 50 ms (for at most 5 s) until `done` says they are
+    /// complete: a host handles its deliveries in its own time.
+    func callbacks(of controller: String, until done: ([String]) -> Bool) async throws -> [String] {
+        var callbacks: [String] = []
+        for _ in 0..<100 {
+            callbacks = try await containment("inspect", controller).eventDescriptions
+            if done(callbacks) { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return callbacks
+    }
+
     /// A DEALER of the test's own on the supervisor's command socket, for raw frames; `context.terminate()` after
     /// closing it.
     func rawDealer() throws -> (context: Context, socket: Socket) {
