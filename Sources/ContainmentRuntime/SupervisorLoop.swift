@@ -173,8 +173,10 @@ final class SupervisorLoop {
         var handled = 0
         defer { flush() }
         while failure == nil, let message = try router.receive(dontWait: true, property: "User-Id") {
-            // With CURVE every peer was admitted with a role (its User-Id); without, there is none.
-            core.receive(message.frames, role: zap == nil ? nil : message.property.flatMap(CurveSettings.Role.init))
+            // With CURVE every peer was admitted with a role (its User-Id); without, there is none. Fail closed: a
+            // message under CURVE without a role it names (which the ZAP handler never admits) only reads.
+            let role = message.property.flatMap(CurveSettings.Role.init) ?? .observer
+            core.receive(message.frames, role: zap == nil ? nil : role)
             handled += 1
             if handled.isMultiple(of: Self.batchLimit) { flush() }
         }
