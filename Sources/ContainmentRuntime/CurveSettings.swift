@@ -58,21 +58,36 @@ public struct CurveSettings: Sendable, Equatable {
         )
     }
 
-    /// The keys admitted, each with its role, for a topology of `hosts`. An entry naming `{host}` stands for each.
-    public func allowList(hosts: [String]) throws -> [CurveKey: Role] {
-        var admitted: [CurveKey: Role] = [:]
-        for entry in allow {
+    /// The allow-list's entries for a topology of `hosts`: an entry naming `{host}` stands for each.
+    func allowEntries(hosts: [String]) -> [(key: String, role: String)] {
+        allow.flatMap { entry in
             let names = entry.key.contains("{host}") || entry.role.contains("{host}") ? hosts : [""]
-            for name in names {
-                let text = entry.role.replacingOccurrences(of: "{host}", with: name)
-                guard let role = Role(text) else {
-                    throw ConfigError("curve.allow: \(entry.role) is not a role (operator, observer or host:NAME).")
-                }
-                let source = entry.key.replacingOccurrences(of: "{host}", with: name)
-                admitted[try Self.key(source)] = role
+            return names.map { name in
+                (
+                    entry.key.replacingOccurrences(of: "{host}", with: name),
+                    entry.role.replacingOccurrences(of: "{host}", with: name)
+                )
             }
         }
+    }
+
+    /// The keys admitted, each with its role, for a topology of `hosts`.
+    public func allowList(hosts: [String]) throws -> [CurveKey: Role] {
+        var admitted: [CurveKey: Role] = [:]
+        for entry in allowEntries(hosts: hosts) {
+            guard let role = Role(entry.role) else {
+                throw ConfigError("curve.allow: \(entry.role) is not a role (operator, observer or host:NAME).")
+            }
+            admitted[try Self.key(entry.key)] = role
+        }
         return admitted
+    }
+
+    /// Every key pair this section names for a topology of `hosts` (`containment keygen --topology`): the server's,
+    /// the client's, each host's, and each admitted `.public` file's.
+    public func keyPairs(hosts: [String]) -> [String] {
+        [server, client] + hosts.map { host.replacingOccurrences(of: "{host}", with: $0) }
+            + allowEntries(hosts: hosts).map(\.key).filter { $0.hasSuffix(".public") }.map { String($0.dropLast(7)) }
     }
 
     /// A key given inline (40 Z85 characters) or read from a file holding one.

@@ -129,12 +129,18 @@ extension SupervisorCore {
         hosts[name] = record
         publishHostEvent(.hostUp(host: name, pid: Int(record.pid)))
         logger.info("host up again", metadata: ["host": "\(name)", "restored": "\(stale)"])
+        catchUp(name, on: sender, pending: pending, stale: stale)
+    }
+
+    /// Brings a host that can be reached again up to date (it is up, not backlogged, and nothing waits for it any
+    /// more): the welcome that restores its actors from the state now when it missed more than was kept (`stale`),
+    /// else what waited for it, in one delivery.
+    mutating func catchUp(_ name: String, on peer: [UInt8], pending: [[UInt8]], stale: Bool) {
         if stale {
-            // It missed more than was kept: welcomed again, its actors restored from the state now.
             let restoring = welcome(name, restore: true)
             let message = ServerMessage.with { $0.body = .welcome(restoring) }
             outbox.append(
-                .send(peer: sender, body: message.bytes, delivery: HostDelivery(host: name, events: [], restores: true))
+                .send(peer: peer, body: message.bytes, delivery: HostDelivery(host: name, events: [], restores: true))
             )
         } else if !pending.isEmpty {
             sendDelivery(pending, to: name)

@@ -461,26 +461,8 @@ struct SupervisorCore {
             guard let record = hosts[name], record.up, let peer = record.routingID else { continue }
             hosts[name]?.backlogged = false
             hosts[name]?.pending = []
-            if record.stale {
-                hosts[name]?.stale = false
-                let restoring = welcome(name, restore: true)
-                let message = ServerMessage.with { $0.body = .welcome(restoring) }
-                outbox.append(
-                    .send(
-                        peer: peer,
-                        body: message.bytes,
-                        delivery: HostDelivery(host: name, events: [], restores: true)
-                    )
-                )
-            } else if !record.pending.isEmpty {
-                outbox.append(
-                    .send(
-                        peer: peer,
-                        body: PreEncoded.delivery(events: record.pending),
-                        delivery: HostDelivery(host: name, events: record.pending)
-                    )
-                )
-            }
+            hosts[name]?.stale = false
+            catchUp(name, on: peer, pending: record.pending, stale: record.stale)
         }
     }
 

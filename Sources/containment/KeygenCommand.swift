@@ -32,14 +32,7 @@ struct KeygenCommand: ParsableCommand {
             } catch let error as ConfigError {
                 throw ValidationError(error.description)
             }
-            wanted = [curve.server, curve.client]
-            wanted += hosts.map { curve.host.replacingOccurrences(of: "{host}", with: $0) }
-            for entry in curve.allow where entry.key.hasSuffix(".public") {
-                let names = entry.key.contains("{host}") ? hosts : [""]
-                for name in names {
-                    wanted.append(String(entry.key.replacingOccurrences(of: "{host}", with: name).dropLast(7)))
-                }
-            }
+            wanted = curve.keyPairs(hosts: hosts)
         }
         var seen: Set<String> = []
         for prefix in wanted where seen.insert(prefix).inserted {

@@ -59,17 +59,29 @@ import Testing
         return ((entry["pid"] as? Int) ?? 0, (entry["up"] as? Bool) ?? false)
     }
 
+    /// `host`'s state once a process other than `old` runs it and is up (polled for at most 10 s).
+    static func restarted(
+        _ host: String,
+        replacing old: Int32,
+        in runtime: RuntimeFixture
+    ) async throws -> (
+        pid: Int, up: Bool
+    )? {
+        var state: (pid: Int, up: Bool)?
+        for _ in 0..<200 {
+            state = try await hostState(host, in: runtime)
+            if let state, state.up, state.pid != Int(old) { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return state
+    }
+
     @Test func aKilledHostIsStartedAgainAndItsControllersAnswer() async throws {
         let runtime = try await RuntimeFixture(topology: Self.topology)
         let watch = try await runtime.startWatch(["--json", "--idle-timeout", "4"])
         let old = try #require(Self.hostPID("h1", in: runtime))
         kill(old, SIGKILL)
-        var state: (pid: Int, up: Bool)?
-        for _ in 0..<200 {
-            state = try await Self.hostState("h1", in: runtime)
-            if let state, state.up, state.pid != Int(old) { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let state = try await Self.restarted("h1", replacing: old, in: runtime)
         #expect(state?.up == true && state?.pid != Int(old), "h1 was not started again: \(String(describing: state))")
         // Its actor begins from the controller's state (the new process's restored actor), with no stale callback,
         // then gets the callbacks after it.
@@ -100,14 +112,7 @@ import Testing
         for round in 0..<2 {
             let pid = try #require(Self.hostPID("h1", in: runtime))
             kill(pid, SIGKILL)
-            if round == 0 {
-                for _ in 0..<200 {
-                    if let state = try await Self.hostState("h1", in: runtime), state.up, state.pid != Int(pid) {
-                        break
-                    }
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-            }
+            if round == 0 { _ = try await Self.restarted("h1", replacing: pid, in: runtime) }
         }
         var refused = try await runtime.containment("ctl", "set-alpha", "late", "0.5")
         for _ in 0..<100 where !refused.stderr.contains("has failed") {
@@ -220,12 +225,7 @@ import Testing
         let h0 = try #require(Self.hostPID("h0", in: runtime))
         kill(h1, SIGKILL)
         kill(h0, SIGKILL)
-        var state: (pid: Int, up: Bool)?
-        for _ in 0..<200 {
-            state = try await Self.hostState("h0", in: runtime)
-            if let state, state.up, state.pid != Int(h0) { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let state = try await Self.restarted("h0", replacing: h0, in: runtime)
         #expect(state?.up == true && state?.pid != Int(h0), "h0 was not started again: \(String(describing: state))")
         #expect(try await Self.hostState("h1", in: runtime)?.up == false)
         let log = runtime.logs()
