@@ -3,7 +3,7 @@ import Foundation
 
 extension WireEvent {
     /// The object `watch --json` prints: `seq`, `event` (SPEC §10's name), `controller`, `time` (Unix nanoseconds),
-    /// `command` id, then the fields this event has, by SPEC §10's names.
+    /// `command` id, then the fields this event has: the wire's field names in camelCase (docs/PROTOCOL.md, Events).
     public var jsonObject: [String: Any] {
         var object: [String: Any] = [
             "seq": seq, "event": name, "controller": controller, "time": timeUnixNanos, "commandId": commandID,
@@ -63,9 +63,9 @@ extension WireEvent {
             object["host"] = host
             object["reason"] = reason
         case "navigationWillShow", "navigationDidShow":
-            object["shown"] = child
+            object["child"] = child
         case "selectionChanged":
-            object["selected"] = child.isEmpty ? NSNull() : child
+            object["child"] = child.isEmpty ? NSNull() : child
             object["index"] = hasIndex ? Int(index) : NSNull()
         case "menuVisibilityChanged":
             object["visible"] = visible

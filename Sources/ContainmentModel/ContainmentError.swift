@@ -78,6 +78,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
         public static let notInStack = Code("notInStack")
         public static let indexOutOfRange = Code("indexOutOfRange")
         public static let spineMismatch = Code("spineMismatch")
+        public static let duplicateController = Code("duplicateController")
         // §9 general
         public static let duplicateID = Code("duplicateID")
         public static let unauthorized = Code("unauthorized")
@@ -95,7 +96,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
             .frameAuthority, .foreignView, .hierarchyInconsistency, .unbalancedAppearance,
             .noCommonParent, .sameController, .notInHierarchy, .transitionInProgress,
             .presentSelf, .alreadyPresenting, .alreadyPresented, .presenterNotInWindow, .nothingToDismiss,
-            .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch,
+            .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch, .duplicateController,
             .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .limitExceeded, .unknownView,
             .unknownWindow,
         ]
@@ -118,5 +119,5 @@ public struct BatchError: Error, Hashable, Sendable, CustomStringConvertible {
         self.error = error
     }
 
-    public var description: String { "command \(index + 1): \(error)" }
+    public var description: String { "command at index \(index): \(error)" }
 }

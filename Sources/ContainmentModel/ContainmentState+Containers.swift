@@ -25,6 +25,15 @@ extension ContainmentState {
         }
     }
 
+    /// A container's new list of children names each controller once (SPEC §8): `duplicateController`, naming it.
+    func checkNoDuplicate(_ list: [ControllerID], in id: ControllerID, as what: String) throws(ContainmentError) {
+        guard let duplicate = list.firstDuplicate else { return }
+        throw ContainmentError(
+            .duplicateController,
+            deferred: "\(duplicate) appears more than once in the \(what) given to \(id)."
+        )
+    }
+
     // MARK: Navigation
 
     mutating func push(
@@ -109,12 +118,7 @@ extension ContainmentState {
                 )
             }
         }
-        if let duplicate = stack.firstDuplicate {
-            throw ContainmentError(
-                .alreadyInStack,
-                deferred: "Pushing the same view controller instance (\(duplicate)) more than once is not supported."
-            )
-        }
+        try checkNoDuplicate(stack, in: navigation, as: "stack")
         let changes = displayedChild(of: record) != stack.last
         if changes, let top = stack.last { emit(.navigationWillShow(navigation, shown: top)) }
         try replaceChildren(of: record, with: stack, showing: stack.last, by: party)
@@ -144,9 +148,7 @@ extension ContainmentState {
         }
         try checkContainerParty(party, id, verb: "set the children of")
         for child in children { _ = try controller(child) }
-        if let duplicate = children.firstDuplicate {
-            throw ContainmentError(.duplicateID, deferred: "\(duplicate) appears twice in the children of \(id).")
-        }
+        try checkNoDuplicate(children, in: id, as: "children")
         if record.kind == .split {
             try setSplitChildren(record, children, by: party)
             return

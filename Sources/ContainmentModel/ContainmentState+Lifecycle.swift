@@ -17,6 +17,14 @@ extension ContainmentState {
         guard controllers[id] == nil else {
             throw ContainmentError(.duplicateID, deferred: "A controller \(id) already exists.")
         }
+        if kind == .page, properties.pageTransitionStyle == .pageCurl, properties.spineLocation == .mid,
+            !properties.doubleSided
+        {
+            throw ContainmentError(
+                .spineMismatch,
+                deferred: "A mid spine needs double-sided pages; \(id) is single-sided."
+            )
+        }
         setController(Controller(id: id, kind: kind, properties: properties, serial: takeSerial()), id)
         emit(.controllerCreated(id, kind: kind))
     }

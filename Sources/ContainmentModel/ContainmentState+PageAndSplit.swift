@@ -24,16 +24,7 @@ extension ContainmentState {
         let record = try container(id, kind: .page, for: "set-pages")
         try checkContainerParty(party, id, verb: "set the pages of")
         for page in pages { _ = try controller(page) }
-        if let duplicate = pages.firstDuplicate {
-            throw ContainmentError(.duplicateID, deferred: "\(duplicate) appears twice in the pages of \(id).")
-        }
-        let properties = record.properties
-        if properties.pageTransitionStyle == .pageCurl, properties.spineLocation == .mid, !properties.doubleSided {
-            throw ContainmentError(
-                .spineMismatch,
-                deferred: "A mid spine needs double-sided pages; \(id) is single-sided."
-            )
-        }
+        try checkNoDuplicate(pages, in: id, as: "pages")
         let required = requiredPageCount(id)
         guard pages.count == required else {
             throw ContainmentError(
@@ -114,7 +105,7 @@ extension ContainmentState {
         arrange(id, splitFrames(id, record.children), animated: false)
     }
 
-    /// Which children a split shows, where: side by side (primary = fraction × width) when all visible; only the
+    /// Which children a split shows, where: side by side (primary = fraction × width, exact: no rounding) when all visible; only the
     /// secondary with the primary hidden; the primary over the secondary as an overlay; only the primary when
     /// collapsed (narrower than 600 points).
     func splitFrames(_ id: ControllerID, _ children: [ControllerID]) -> [(ControllerID, Rect)] {
@@ -123,7 +114,7 @@ extension ContainmentState {
         let full = Rect(size: size)
         guard children.count == 2, size.width >= 600 else { return [(primary, full)] }
         let secondary = children[1]
-        let width = (size.width * record.properties.splitFraction).rounded()
+        let width = size.width * record.properties.splitFraction
         let primaryFrame = Rect(x: 0, y: 0, width: width, height: size.height)
         switch record.properties.splitDisplayMode {
         case .allVisible:

@@ -171,7 +171,8 @@ extension ContainmentState {
         changeFrame(viewID, to: frame, by: party)
     }
 
-    /// R2: the parent; the window for its root; the system for a controller without a parent.
+    /// R2: the parent; the window for its root (by a resize: the system may not set it); the system for any other
+    /// controller without a parent (a presented one).
     private func checkFrameAuthority(_ owner: Controller, by party: Party) throws(ContainmentError) {
         let authority: Party =
             if let parent = owner.parent {
@@ -181,8 +182,7 @@ extension ContainmentState {
             } else {
                 .system
             }
-        let allowed = party == authority || (owner.parent == nil && party == .system)
-        guard allowed else {
+        guard party == authority else {
             throw ContainmentError(
                 .frameAuthority,
                 deferred: "Only \(authority) may set the frame of \(owner.id)'s root view; \(party) may not."

@@ -97,7 +97,8 @@ import Testing
         h.fails(.notInStack, .by("n", .popTo("b", in: "n")))
         h.fails(.unauthorized, .by("a", .push("b", on: "n")))
         h.fails(.malformed, .by("root", .push("b", on: "root")))
-        h.fails(.alreadyInStack, .by("n", .setStack("n", ["a", "b", "a"])))
+        let duplicate = h.fails(.duplicateController, .by("n", .setStack("n", ["a", "b", "a"])))
+        #expect(duplicate?.message == "a appears more than once in the stack given to n.")
     }
 
     /// popTo: only the old top gets disappearance callbacks; the ones between leave quietly.
@@ -145,7 +146,7 @@ import Testing
         #expect(h.ok(.by("n", .select("n", .controller("c")))) == [])
         h.fails(.indexOutOfRange, .by("n", .select("n", .index(3))))
         h.fails(.notAChild, .by("n", .select("n", .controller("root"))))
-        h.fails(.duplicateID, .by("n", .setChildren("n", ["a", "a"])))
+        h.fails(.duplicateController, .by("n", .setChildren("n", ["a", "a"])))
         // The selection is kept when still present, its index derived anew.
         let reorder = h.ok(.by("n", .setChildren("n", ["c", "b"])))
         #expect(reorder.contains("didMoveToParent(a) parent=nil"))
@@ -154,6 +155,26 @@ import Testing
         // Without children, no selection.
         #expect(h.ok(.by("n", .setChildren("n", []))).last == "selectionChanged(n) selected=nil index=nil")
         #expect(h.state.selectedIndex("n") == nil)
+    }
+
+    /// SPEC §8: the selected child's disappearance and the new selection's appearance are one swap.
+    @Test func removingTheSelectedTabIsOneSwap() {
+        var h = scene(.tab)
+        h.ok(.by("n", .setChildren("n", ["a", "b", "c"])))
+        let events = h.ok(.by("n", .setChildren("n", ["b", "c"])))
+        #expect(
+            events.filter { $0.contains("Appear") || $0.contains("Disappear") } == [
+                "viewWillDisappear(a) movingFromParent", "viewWillAppear(b)", "viewDidDisappear(a) movingFromParent",
+                "viewDidAppear(b)",
+            ]
+        )
+        #expect(events.filter { $0.hasPrefix("transitionBegan") } == ["transitionBegan(n) from=a to=b"])
+        #expect(events.last == "selectionChanged(n) selected=b index=0")
+        #expect(events.contains("didMoveToParent(a) parent=nil"))
+        let menu = scene(.menu)
+        var m = menu
+        m.ok(.by("n", .setChildren("n", ["a", "b"])))
+        m.fails(.duplicateController, .by("n", .setChildren("n", ["c", "c"])))
     }
 
     /// Seed 004: full-size children in the menu's own transition view, its menu view above, setChildren selects

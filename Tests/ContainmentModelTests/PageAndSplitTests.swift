@@ -71,16 +71,28 @@ import Testing
         #expect(h.ok(.by("n", .nextPage("n"))) == [])
     }
 
-    @Test func aMidSpineNeedsDoubleSidedPages() {
-        var h = scene(.page) { $0.spineLocation = .mid }
-        h.fails(.spineMismatch, .by("n", .setPages("n", ["p1", "p2"])))
+    /// SPEC §8: refused at `create`, before any page is set.
+    @Test func aMidSpineNeedsDoubleSidedPagesFromCreation() {
+        var h = Harness()
+        var properties = ControllerProperties()
+        properties.spineLocation = .mid
+        let error = h.fails(.spineMismatch, .system(.create("n", kind: .page, properties: properties)))
+        #expect(error?.message == "A mid spine needs double-sided pages; n is single-sided.")
+        properties.pageTransitionStyle = .scroll
+        h.ok(.system(.create("scrolling", kind: .page, properties: properties)))
+    }
+
+    @Test func duplicatePagesAreRefused() {
+        var h = scene(.page) { $0.doubleSided = true }
+        let error = h.fails(.duplicateController, .by("n", .setPages("n", ["p1", "p1"])))
+        #expect(error?.message == "p1 appears more than once in the pages given to n.")
     }
 
     @Test func splitLaysOutCollapsesAndExpands() {
         var h = scene(.split)
         let events = h.ok(.by("n", .setChildren("n", ["p1", "p2"])))
-        #expect(events.contains("frameChanged(p1) view=p1 frame=0,0,410,768 by=n"))
-        #expect(events.contains("frameChanged(p2) view=p2 frame=410,0,614,768 by=n"))
+        #expect(events.contains("frameChanged(p1) view=p1 frame=0,0,409.6,768 by=n"))
+        #expect(events.contains("frameChanged(p2) view=p2 frame=409.6,0,614.4,768 by=n"))
         #expect(h.appearance("p1") == .appeared && h.appearance("p2") == .appeared)
         // Below 600 points it collapses to the primary; back above, it expands — laid out by the split, as parent.
         let narrow = h.ok(.by("root", .setFrame(.root("n"), Rect(x: 0, y: 0, width: 500, height: 768))))

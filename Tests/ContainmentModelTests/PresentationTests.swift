@@ -141,6 +141,23 @@ import Testing
         #expect(last.contains("viewDidAppear(root)") && last.contains("viewDidAppear(c)"))
     }
 
+    /// SPEC §7: a presentation from inside a presented controller takes the top of the chain standing over the
+    /// presenter as its context — the presented controller whose tree holds it — not the window's root.
+    @Test func aPresentationFromInsideAPresentedControllerTakesTheTopOfTheChain() {
+        var h = scene()
+        h.create("a", "b", "k")
+        h.ok(.by("root", .present("a", on: "root", style: .overFullScreen)), .by("a", .present("b", on: "a")))
+        h.embed("k", in: "b")
+        let events = h.ok(.by("k", .present("x", on: "k", style: .formSheet)))
+        #expect(events.last == "presented(x) presenter=k context=b style=formSheet transitionStyle=coverVertical")
+        #expect(h.state.controllers["b"]?.presented == "x" && h.state.controllers["x"]?.presenting == "b")
+        #expect(h.state.presentedAbove("k") == "x")
+        // Dismissing from the presenter inside the chain takes only its own presentation away.
+        let dismissal = h.ok(.by("k", .dismiss("k")))
+        #expect(dismissal.last == "dismissed(x) presenter=k context=b style=formSheet transitionStyle=coverVertical")
+        #expect(h.state.controllers["a"]?.presented == "b")
+    }
+
     @Test func rejections() {
         var h = scene()
         h.fails(.presentSelf, .by("c", .present("c", on: "c")))

@@ -49,10 +49,16 @@ import Testing
         #expect(h.state.views[.root("c")]?.frameSetBy == .controller("p"))
     }
 
-    @Test func r2TheWindowOrSystemFramesAParentlessController() {
+    @Test func r2OnlyTheWindowFramesItsRootAndTheSystemAPresentedOrLooseController() {
         var h = family()
         h.fails(.frameAuthority, .by("root", .setFrame(.root("root"), Rect(x: 0, y: 0, width: 10, height: 10))))
-        h.ok(.system(.setFrame(.root("root"), Rect(x: 0, y: 0, width: 1024, height: 700))))
+        // A window's root is framed by its window, through a resize: not by the system directly.
+        let system = h.fails(
+            .frameAuthority,
+            .system(.setFrame(.root("root"), Rect(x: 0, y: 0, width: 1024, height: 700)))
+        )
+        #expect(system?.message == "Only window:main may set the frame of root's root view; system may not.")
+        h.ok(.init(.setFrame(.root("root"), Rect(x: 0, y: 0, width: 1024, height: 700)), by: .window("main")))
         h.create("loose")
         h.fails(.frameAuthority, .by("loose", .setFrame(.root("loose"), phone)))
         h.ok(.system(.setFrame(.root("loose"), phone)))

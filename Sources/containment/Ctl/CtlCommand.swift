@@ -67,7 +67,9 @@ func submit(_ commands: [WireCommand], through connection: Connection, options: 
                 ])
             )
         } else {
-            FileHandle.standardError.write(Data("\(error.error.code): \(error.error.message)\n".utf8))
+            // In a batch, which command failed: its 0-based index, as the protocol gives it.
+            let which = commands.count > 1 ? " (command at index \(error.index))" : ""
+            FileHandle.standardError.write(Data("\(error.error.code): \(error.error.message)\(which)\n".utf8))
         }
         throw ExitStatus.of(error.error.code)
     }
