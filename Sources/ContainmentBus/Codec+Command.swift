@@ -1,3 +1,4 @@
+import Foundation
 import ContainmentModel
 
 extension Containment_V1_Properties {
@@ -32,6 +33,7 @@ extension Containment_V1_Properties {
         if properties.splitDisplayMode != defaults.splitDisplayMode {
             splitDisplayMode = properties.splitDisplayMode.rawValue
         }
+        if let delegate = properties.delegate { self.delegate = delegate.rawValue }
     }
 
     public func model() throws(ContainmentError) -> ControllerProperties {
@@ -82,6 +84,7 @@ extension Containment_V1_Properties {
         if hasSplitDisplayMode {
             properties.splitDisplayMode = try SplitDisplayMode.named(splitDisplayMode, as: "split display mode")
         }
+        if hasDelegate { properties.delegate = try controllerID(delegate, field: "delegate") }
         return properties
     }
 }
@@ -251,6 +254,13 @@ extension WireCommand {
                 $0.split = split.rawValue
                 $0.mode = mode.rawValue
             }
+        case .send(let from, let to, let name, let payload):
+            send = .with {
+                $0.from = from.rawValue
+                $0.to = to.rawValue
+                $0.name = name
+                $0.payload = Data(payload)
+            }
         }
     }
 
@@ -399,6 +409,13 @@ extension WireCommand {
             command = .setSplitMode(
                 try controllerID(m.split, field: "split"),
                 try SplitDisplayMode.named(m.mode, as: "split display mode")
+            )
+        case .send(let m):
+            command = .send(
+                from: try controllerID(m.from, field: "from"),
+                to: try controllerID(m.to, field: "to"),
+                name: m.name,
+                payload: Array(m.payload)
             )
         }
         return Request(command, by: party)

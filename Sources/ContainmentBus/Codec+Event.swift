@@ -1,3 +1,4 @@
+import Foundation
 import ContainmentModel
 
 extension Containment_V1_AppearanceFlags {
@@ -107,6 +108,15 @@ extension WireEvent {
             style = presentation.style.rawValue
             transitionStyle = presentation.transitionStyle.rawValue
             hidesContext = presentation.hidesContext
+        case .messageSent(_, let to, let name, let bytes):
+            from = controller
+            self.to = to.rawValue
+            messageName = name
+            payloadSize = UInt32(clamping: bytes)
+        case .messageReceived(_, let from, let name, let payload):
+            self.from = from.rawValue
+            messageName = name
+            self.payload = Data(payload)
         }
     }
 
@@ -179,6 +189,10 @@ extension WireEvent {
             )
             return name == "presented"
                 ? .presented(id, presentation: presentation) : .dismissed(id, presentation: presentation)
+        case "messageSent":
+            return .messageSent(id, to: ControllerID(to), name: messageName, bytes: Int(payloadSize))
+        case "messageReceived":
+            return .messageReceived(id, from: ControllerID(from), name: messageName, payload: Array(payload))
         case "hostUp": return .hostUp(host: host, pid: Int(pid))
         case "hostDown": return .hostDown(host: host, reason: reason)
         case "hostFailed": return .hostFailed(host: host, reason: reason)
@@ -193,14 +207,16 @@ extension WireEvent {
 
 /// The groups of SPEC §10, the first part of an event's topic.
 public enum EventCategory: String, CaseIterable, Sendable {
-    case callbacks, structure, presentation, containers, runtime
+    case callbacks, structure, presentation, containers, messages, runtime
 
     public init(eventName: String) {
         switch eventName {
         case "loadView", "viewDidLoad", "viewDidUnload", "willMoveToParent", "didMoveToParent", "viewWillAppear",
             "viewDidAppear", "viewWillDisappear", "viewDidDisappear", "viewWillLayoutSubviews", "viewDidLayoutSubviews",
-            "didReceiveMemoryWarning", "viewWillTransitionToSize":
+            "didReceiveMemoryWarning", "viewWillTransitionToSize", "messageReceived":
             self = .callbacks
+        case "messageSent":
+            self = .messages
         case "presented", "dismissed":
             self = .presentation
         case "transitionBegan", "transitionCompleted", "navigationWillShow", "navigationDidShow", "selectionChanged",

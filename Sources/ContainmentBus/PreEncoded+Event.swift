@@ -104,11 +104,30 @@ extension PreEncoded {
         case .hostUp(let host, let pid), .hostRestarted(let host, let pid):
             writer.string(14, host)
             writer.varint(27, UInt64(bitPattern: Int64(Int32(clamping: pid))))
-        case .hostDown(let host, let reason), .hostFailed(let host, let reason):
+        case .hostDown(let host, _), .hostFailed(let host, _):
             writer.string(14, host)
-            writer.string(41, reason)
+        case .messageSent(let c, let to, _, _):
+            writer.string(5, c.rawValue)
+            writer.string(22, c.rawValue)
+            writer.string(23, to.rawValue)
+        case .messageReceived(let c, let from, _, _):
+            writer.string(5, c.rawValue)
+            writer.string(22, from.rawValue)
         }
         writer.varint(40, epoch)
+        // The fields numbered after the epoch, in field-number order.
+        switch event {
+        case .hostDown(_, let reason), .hostFailed(_, let reason):
+            writer.string(41, reason)
+        case .messageSent(_, _, let name, let bytes):
+            writer.string(42, name)
+            writer.varint(44, UInt64(UInt32(clamping: bytes)))
+        case .messageReceived(_, _, let name, let payload):
+            writer.string(42, name)
+            writer.bytes(43, payload)
+        default:
+            break
+        }
         return writer.bytes
     }
 
@@ -133,7 +152,7 @@ private struct EventKind {
         "childRemoved", "viewInserted", "viewRemoved", "frameChanged", "alphaChanged", "hiddenChanged",
         "windowAttached", "windowResized", "presented", "dismissed", "transitionBegan", "transitionCompleted",
         "navigationWillShow", "navigationDidShow", "selectionChanged", "menuVisibilityChanged", "pagesChanged",
-        "ruleViolation", "hostUp", "hostDown", "hostRestarted", "hostFailed",
+        "ruleViolation", "hostUp", "hostDown", "hostRestarted", "hostFailed", "messageSent", "messageReceived",
     ]
 
     /// `CATEGORY/NAME/` of each name.
@@ -180,6 +199,8 @@ private struct EventKind {
             case .hostDown: 35
             case .hostRestarted: 36
             case .hostFailed: 37
+            case .messageSent: 38
+            case .messageReceived: 39
             }
     }
 }
@@ -216,6 +237,14 @@ private struct EventWriter {
         PreEncoded.appendVarint(field << 3 | 2, to: &bytes)
         PreEncoded.appendVarint(UInt64(utf8.count), to: &bytes)
         bytes.append(contentsOf: utf8)
+    }
+
+    /// A bytes field, left out when empty.
+    mutating func bytes(_ field: UInt64, _ value: [UInt8]) {
+        guard !value.isEmpty else { return }
+        PreEncoded.appendVarint(field << 3 | 2, to: &bytes)
+        PreEncoded.appendVarint(UInt64(value.count), to: &bytes)
+        bytes.append(contentsOf: value)
     }
 
     /// A double field, left out when its bit pattern is 0.

@@ -19,6 +19,7 @@ public struct PropertyNames: Sendable, Equatable {
     public var pageDataSource: String?
     public var splitFraction: Double?
     public var displayMode: String?
+    public var delegate: String?
 
     public init() {}
 
@@ -43,6 +44,7 @@ public struct PropertyNames: Sendable, Equatable {
         if let pageDataSource { wire.pageDataSource = pageDataSource }
         if let splitFraction { wire.splitFraction = splitFraction }
         if let displayMode { wire.splitDisplayMode = displayMode }
+        if let delegate { wire.delegate = delegate }
         return try wire.model()
     }
 }

@@ -72,6 +72,21 @@ extension WireEvent {
         case "pagesChanged":
             object["pages"] = pages
             object["direction"] = direction
+        case "messageSent":
+            object["from"] = from
+            object["to"] = to
+            object["name"] = messageName
+            object["bytes"] = Int(payloadSize)
+        case "messageReceived":
+            object["from"] = from
+            object["name"] = messageName
+            // The payload as text when it is UTF-8 (clients send JSON text), else in base64.
+            if let text = String(data: payload, encoding: .utf8) {
+                object["payload"] = text
+            } else {
+                object["payload"] = NSNull()
+                object["payloadBase64"] = payload.base64EncodedString()
+            }
         case "presented", "dismissed":
             object["presenter"] = presenter
             object["context"] = context

@@ -136,6 +136,8 @@ struct StressVerifier {
 
     private mutating func replayRecord(_ record: Containment_V1_JournalRecord, client: StressOperation?) -> Bool {
         let wires: [WireEvent]
+        // The state before the record: the delegates its messages may go to (events do not carry properties).
+        let before = replay.state
         do {
             wires = try replay.apply(record)
         } catch {
@@ -161,7 +163,9 @@ struct StressVerifier {
         }
         let modelEvents = wires.compactMap { try? $0.model() }
         history.checked += wires.count
-        for problem in checker.follow(modelEvents) { history.fail(problem) }
+        for problem in checker.follow(modelEvents, delegate: { before.controllers[$0]?.properties.delegate }) {
+            history.fail(problem)
+        }
         follow(wires)
         if let client, case .accepted(_, let count, let hash) = client.outcome {
             replies.checked += 1

@@ -53,6 +53,9 @@ public enum Command: Hashable, Sendable {
     case nextPage(ControllerID)
     case previousPage(ControllerID)
     case setSplitMode(ControllerID, SplitDisplayMode)
+    // Messages (§11)
+    /// `from` sends `to` a message: `to`'s code receives it as `messageReceived`, in order with its callbacks.
+    case send(from: ControllerID, to: ControllerID, name: String, payload: [UInt8] = [])
 
     /// The command's name as `ctl` and `ruleViolation` events spell it.
     public var name: String {
@@ -90,6 +93,7 @@ public enum Command: Hashable, Sendable {
         case .nextPage: "next"
         case .previousPage: "previous"
         case .setSplitMode: "split-mode"
+        case .send: "send"
         }
     }
 }
@@ -139,6 +143,8 @@ extension Command {
             .setMenuVisible(let container, _), .setPages(let container, _, _, _), .nextPage(let container),
             .previousPage(let container), .setSplitMode(let container, _):
             container
+        case .send(let from, _, _, _):
+            from
         }
     }
 }

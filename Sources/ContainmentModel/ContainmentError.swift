@@ -79,6 +79,8 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
         public static let indexOutOfRange = Code("indexOutOfRange")
         public static let spineMismatch = Code("spineMismatch")
         public static let duplicateController = Code("duplicateController")
+        // §11 messages
+        public static let notRelated = Code("notRelated")
         // §9 general
         public static let duplicateID = Code("duplicateID")
         public static let unauthorized = Code("unauthorized")
@@ -97,6 +99,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
             .noCommonParent, .sameController, .notInHierarchy, .transitionInProgress,
             .presentSelf, .alreadyPresenting, .alreadyPresented, .presenterNotInWindow, .nothingToDismiss,
             .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch, .duplicateController,
+            .notRelated,
             .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .limitExceeded, .unknownView,
             .unknownWindow,
         ]

@@ -42,6 +42,8 @@ extension ContainmentState {
             .setMenuVisible(let container, _), .setPages(let container, _, _, _), .nextPage(let container),
             .previousPage(let container), .setSplitMode(let container, _):
             return .controller(container)
+        case .send(let from, _, _, _):
+            return .controller(from)
         }
     }
 }

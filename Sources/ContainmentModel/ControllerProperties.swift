@@ -70,6 +70,11 @@ public struct ControllerProperties: Hashable, Sendable {
         get { rare.value.pageDataSource }
         set { rare = rare.with { $0.pageDataSource = newValue } }
     }
+    /// Its delegate (SPEC §11): a controller it may send messages to, whatever their relation.
+    public var delegate: ControllerID? {
+        get { rare.value.delegate }
+        set { rare = rare.with { $0.delegate = newValue } }
+    }
     /// The primary column's share of the width.
     public var splitFraction: Double {
         get { rare.value.splitFraction }
@@ -92,6 +97,7 @@ private struct RareProperties: Hashable, Sendable {
     var pageSequence: [ControllerID] = []
     var pageDataSource: ControllerID?
     var splitFraction = 0.4
+    var delegate: ControllerID?
 }
 
 /// An immutable box of ``RareProperties``: a change makes a new box, so boxes are shared freely.

@@ -42,6 +42,11 @@ public enum Event: Hashable, Sendable {
     case selectionChanged(ControllerID, selected: ControllerID?, index: Int?)
     case menuVisibilityChanged(ControllerID, visible: Bool)
     case pagesChanged(ControllerID, pages: [ControllerID], direction: PageDirection)
+    // Messages (SPEC §11)
+    /// A message went from the controller to `to`: its name and payload size.
+    case messageSent(ControllerID, to: ControllerID, name: String, bytes: Int)
+    /// The callback of a message: the controller received it from `from`.
+    case messageReceived(ControllerID, from: ControllerID, name: String, payload: [UInt8])
     // Runtime: rejections, and the hosts the supervisor watches (the model never emits the host events)
     case ruleViolation(ControllerID?, command: String, by: Party, code: ContainmentError.Code, message: String)
     case hostUp(host: String, pid: Int)
@@ -87,6 +92,8 @@ public enum Event: Hashable, Sendable {
         case .selectionChanged: "selectionChanged"
         case .menuVisibilityChanged: "menuVisibilityChanged"
         case .pagesChanged: "pagesChanged"
+        case .messageSent: "messageSent"
+        case .messageReceived: "messageReceived"
         case .ruleViolation: "ruleViolation"
         case .hostUp: "hostUp"
         case .hostDown: "hostDown"
@@ -107,7 +114,8 @@ public enum Event: Hashable, Sendable {
             .childRemoved(let c, _), .windowAttached(let c, _, _), .windowResized(let c, _, _),
             .transitionBegan(let c, _, _), .transitionCompleted(let c, _, _), .presented(let c, _),
             .dismissed(let c, _), .navigationWillShow(let c, _), .navigationDidShow(let c, _),
-            .selectionChanged(let c, _, _), .menuVisibilityChanged(let c, _), .pagesChanged(let c, _, _):
+            .selectionChanged(let c, _, _), .menuVisibilityChanged(let c, _), .pagesChanged(let c, _, _),
+            .messageSent(let c, _, _, _), .messageReceived(let c, _, _, _):
             c
         case .viewInserted(let view, _, _), .viewRemoved(let view, _), .frameChanged(let view, _, _),
             .alphaChanged(let view, _, _), .hiddenChanged(let view, _, _):
@@ -124,7 +132,7 @@ public enum Event: Hashable, Sendable {
         switch self {
         case .loadView, .viewDidLoad, .viewDidUnload, .willMoveToParent, .didMoveToParent, .viewWillAppear,
             .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
-            .didReceiveMemoryWarning, .viewWillTransitionToSize:
+            .didReceiveMemoryWarning, .viewWillTransitionToSize, .messageReceived:
             true
         default:
             false
@@ -174,6 +182,10 @@ extension Event: CustomStringConvertible {
         case .presented(_, let p), .dismissed(_, let p):
             return "\(head) presenter=\(p.presenter) context=\(p.context) style=\(p.style.rawValue)"
                 + " transitionStyle=\(p.transitionStyle.rawValue)"
+        case .messageSent(_, let to, let name, let bytes):
+            return "\(head) to=\(to) name=\(name) bytes=\(bytes)"
+        case .messageReceived(_, let from, let name, let payload):
+            return "\(head) from=\(from) name=\(name) payload=\(Self.text(of: payload))"
         case .ruleViolation(_, let command, let by, let code, let message):
             return "\(head) command=\(command) by=\(by) code=\(code) message=\(message)"
         case .hostUp(let host, let pid), .hostRestarted(let host, let pid):
@@ -183,5 +195,15 @@ extension Event: CustomStringConvertible {
         default:
             return head
         }
+    }
+}
+
+extension Event {
+    /// A payload as a line shows it: its text when it is UTF-8 without control characters, else its size.
+    static func text(of payload: [UInt8]) -> String {
+        guard let text = String(validating: payload, as: UTF8.self),
+            !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return "<\(payload.count) bytes>" }
+        return text
     }
 }

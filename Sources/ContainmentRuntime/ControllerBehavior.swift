@@ -89,14 +89,16 @@ public struct BusyBehavior: ControllerBehavior {
 public struct BehaviorRegistry: Sendable {
     private var makers: [String: @Sendable () -> any ControllerBehavior]
 
-    /// `content`, the `stack` example container, and the `slow` and `busy` examples; other kinds run as content until
-    /// registered.
+    /// `content`, the `stack` example container, the `slow` and `busy` examples, and seed 002's `editor` and
+    /// `editorDelegate`; other kinds run as content until registered.
     public init() {
         makers = [
             Kind.content.rawValue: { ContentBehavior() },
             "stack": { StackBehavior() },
             "slow": { SlowBehavior() },
             "busy": { BusyBehavior() },
+            "editor": { EditorBehavior() },
+            "editorDelegate": { EditorDelegateBehavior() },
         ]
     }
 

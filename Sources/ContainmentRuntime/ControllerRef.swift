@@ -84,6 +84,21 @@ public struct ControllerRef: Sendable {
         try await perform([.setPages(id, pages, direction: direction)])
     }
 
+    /// Sends a message to a related controller or this controller's delegate (SPEC §11): it receives
+    /// `messageReceived` in order with its other callbacks.
+    public func send(to target: ControllerID, _ name: String, payload: [UInt8] = []) async throws(RemoteError) {
+        try await perform([.send(from: id, to: target, name: name, payload: payload)])
+    }
+
+    /// This controller's state now: its properties (its `delegate`…), parent, children, appearance.
+    public func state() async throws(RemoteError) -> Containment_V1_ControllerState {
+        let snapshot = try await snapshot()
+        guard let me = snapshot.controllers.first(where: { $0.id == id.rawValue }) else {
+            throw RemoteError(ContainmentError(.unknownController, "\(id) is not in the tree."))
+        }
+        return me
+    }
+
     /// The whole state now.
     public func snapshot() async throws(RemoteError) -> WireSnapshot {
         let reply = await runtime.request(.with { $0.snapshot = Containment_V1_SnapshotRequest() })

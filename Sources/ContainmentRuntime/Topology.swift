@@ -89,6 +89,7 @@ public struct Topology: Sendable, Equatable {
             names.pageDataSource = entry.dataSource
             names.splitFraction = entry.splitFraction
             names.displayMode = entry.displayMode
+            names.delegate = entry.delegate
             let properties: ControllerProperties
             do {
                 properties = try names.properties()
@@ -296,6 +297,7 @@ public struct Topology: Sendable, Equatable {
         var presentedBy: String?
         var splitFraction: Double?
         var displayMode: String?
+        var delegate: String?
     }
 
     private enum Embed: Decodable {

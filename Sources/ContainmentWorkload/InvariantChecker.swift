@@ -9,6 +9,8 @@ public struct InvariantChecker: Sendable {
     var loaded: Set<ControllerID> = []
     /// Context → presented, from `presented` / `dismissed` events.
     var presentedOn: [ControllerID: ControllerID] = [:]
+    /// Presented → its presenter and context, from the same events.
+    var presentationOf: [ControllerID: Presentation] = [:]
     /// Each view's subviews in order, folded from `viewInserted` (at its index) and `viewRemoved` as
     /// docs/PROTOCOL.md tells a mirror to.
     var subviews: [ViewID: [ViewID]] = [:]
@@ -16,7 +18,11 @@ public struct InvariantChecker: Sendable {
     /// Follows one accepted command's events; returns what broke.
     public init() {}
 
-    public mutating func follow(_ events: [Event]) -> [String] {
+    /// `delegate` answers a controller's delegate as it was before the command (events do not carry properties).
+    public mutating func follow(
+        _ events: [Event],
+        delegate: (ControllerID) -> ControllerID? = { _ in nil }
+    ) -> [String] {
         var problems: [String] = []
         // A window sets its new root's frame just before the `windowAttached` event of the same command.
         var attaching: [WindowID: ControllerID] = [:]
@@ -60,9 +66,24 @@ public struct InvariantChecker: Sendable {
                     problems.append("\(event): \(presentation.context) already presents \(other)")
                 }
                 presentedOn[presentation.context] = id
+                presentationOf[id] = presentation
             case .dismissed(let id, let presentation):
                 if presentedOn[presentation.context] != id { problems.append("\(event): it was not presented there") }
                 presentedOn[presentation.context] = nil
+                presentationOf[id] = nil
+            case .messageSent(let from, let to, let name, let bytes):
+                // SPEC §11: only along a relation or to the delegate, and received at once, whole.
+                let related =
+                    parent[from] == to || parent[to] == from || delegate(from) == to
+                    || presentationOf[from].map { $0.presenter == to || $0.context == to } == true
+                    || presentationOf[to].map { $0.presenter == from || $0.context == from } == true
+                if !related { problems.append("\(event): \(from) and \(to) are not related") }
+                let index = events.firstIndex(of: event) ?? events.endIndex
+                let next = events.index(after: index) < events.endIndex ? events[events.index(after: index)] : nil
+                guard case .messageReceived(to, from, name, let payload)? = next, payload.count == bytes else {
+                    problems.append("\(event): not followed by its messageReceived")
+                    break
+                }
             case .frameChanged(let view, _, let by) where view.isRoot:
                 let owner = view.owner
                 let allowed: Bool =

@@ -183,16 +183,35 @@ public struct RandomCommands: Sendable {
         return [Request(command, by: party(natural: .controller(container), in: state))]
     }
 
+    /// A message (SPEC §11), mostly to a controller `from` is related to, sometimes to anyone or as someone else.
+    mutating func message(from: ControllerID, in state: ContainmentState) -> Request {
+        let record = state.controllers[from]
+        let related: [ControllerID] =
+            [record?.parent, record?.presenting, record?.presented, record?.properties.delegate].compactMap { $0 }
+            + (record?.children ?? [])
+        let to = chance(80) ? related.randomElement(using: &rng) ?? id() : id()
+        let payload = Array(
+            repeating: UInt8.random(in: 0...255, using: &rng),
+            count: Int.random(in: 0...3, using: &rng)
+        )
+        let name = chance(3) ? "" : names.randomElement(using: &rng)!
+        return Request(
+            .send(from: from, to: to, name: name, payload: payload),
+            by: party(natural: .controller(from), in: state)
+        )
+    }
+
     /// One step: a single request or a batch.
     public mutating func next(in state: ContainmentState) -> [Request] {
         let child = id()
         let parent = id()
-        switch Int.random(in: 0..<125, using: &rng) {
+        switch Int.random(in: 0..<131, using: &rng) {
         case 0..<8 where state.controllers.count < ids.count + containers.count || chance(10):
             if chance(25), let (id, kind) = containers.randomElement(using: &rng) {
                 return [.system(.create(id, kind: kind, properties: pool.properties(of: id, kind: kind, using: &rng)))]
             }
             var properties = ControllerProperties()
+            if chance(20) { properties.delegate = id() }
             if manual { properties.automaticallyForwardsAppearance = chance(70) }
             properties.automaticallyForwardsSizeTransitions = chance(70)
             return [.system(.create(child, kind: .content, properties: properties))]
@@ -309,6 +328,8 @@ public struct RandomCommands: Sendable {
             ]
         case 110..<125:
             return containerCommand(in: state)
+        case 125..<131:
+            return [message(from: child, in: state)]
         default:
             let target =
                 state.presentations.keys.sorted().randomElement(using: &rng).flatMap { chance(70) ? $0 : nil } ?? child

@@ -74,6 +74,11 @@ struct EventEncodingTests {
                 .ruleViolation(id, command: "addChild", by: .controller("x"), code: .unauthorized, message: "No."),
                 .ruleViolation(id, command: "", by: .natural, code: ContainmentError.Code(""), message: ""),
                 .ruleViolation(nil, command: "present", by: .system, code: .malformed, message: "ü\n"),
+                .messageSent(id, to: "b", name: "done", bytes: 5), .messageSent(id, to: "", name: "", bytes: 0),
+                .messageSent(id, to: "b", name: "ü", bytes: Int(UInt32.max) + 1),
+                .messageReceived(id, from: "a", name: "done", payload: Array("{\"v\":1}".utf8)),
+                .messageReceived(id, from: "", name: "", payload: []),
+                .messageReceived(id, from: "a", name: "bin", payload: [0, 255, 128]),
             ]
             for flags in flags {
                 events += [
@@ -125,28 +130,31 @@ struct EventEncodingTests {
 
     @Test func theEventsCoverEveryCase() {
         let names = Set(Self.events.map(\.name))
-        #expect(names.count == 38)
+        #expect(names.count == 40)
     }
 
     @Test func directBytesAreSwiftProtobufs() {
         for (index, event) in Self.events.enumerated() {
             let stamp = Self.stamps[index % Self.stamps.count]
-            for host in ["", "h1"] {
+            // The epoch (field 40) comes before the fields numbered after it.
+            for (host, epoch) in [("", UInt64(0)), ("h1", UInt64(3))] {
                 let expected = WireEvent(
                     event,
                     seq: stamp.seq,
                     timeUnixNanos: stamp.time,
                     commandID: stamp.command,
-                    host: host
+                    host: host,
+                    epoch: epoch
                 ).bytes
                 let direct = PreEncoded.event(
                     event,
                     seq: stamp.seq,
                     timeUnixNanos: stamp.time,
                     commandID: stamp.command,
-                    host: host
+                    host: host,
+                    epoch: epoch
                 )
-                #expect(direct == expected, "\(event) host \(host)")
+                #expect(direct == expected, "\(event) host \(host) epoch \(epoch)")
             }
         }
     }

@@ -16,6 +16,7 @@ import Testing
         var accepted = 0
         var rejected = 0
         var events = 0
+        var messages = 0
     }
 
     static func run(seed: UInt64, manual: Bool) -> Tally {
@@ -33,7 +34,10 @@ import Testing
                 let events = try state.apply(batch: requests)
                 tally.accepted += 1
                 tally.events += events.count
-                let problems = checker.follow(events) + checker.check(state, autoOnly: !manual)
+                tally.messages += events.count { if case .messageSent = $0 { true } else { false } }
+                let problems =
+                    checker.follow(events, delegate: { before.controllers[$0]?.properties.delegate })
+                    + checker.check(state, autoOnly: !manual)
                 if !problems.isEmpty {
                     Issue.record("\(context)\nevents: \(events.map(\.description))\nproblems: \(problems)")
                     return tally
@@ -54,6 +58,7 @@ import Testing
         let tally = Self.run(seed: seed, manual: true)
         #expect(tally.accepted > Self.steps / 5, "too few accepted commands to mean much: \(tally)")
         #expect(tally.rejected > Self.steps / 10, "too few rejections to mean much: \(tally)")
+        #expect(tally.messages > Self.steps / 100, "too few messages to mean much: \(tally)")
     }
 
     /// Without manual forwarding, every controller's appearance must equal whether it is on screen, after every step.

@@ -64,174 +64,175 @@ public nonisolated struct Containment_V1_Rect: Sendable {
 }
 
 /// A controller's settable properties (SPEC §1). Absent fields keep their defaults.
-public nonisolated struct Containment_V1_Properties: Sendable {
+// Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values
+// ever mutate the same storage; see scripts/generate-protocol.sh.
+public nonisolated struct Containment_V1_Properties: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   public var automaticallyForwardsAppearance: Bool {
-    get {_automaticallyForwardsAppearance ?? false}
-    set {_automaticallyForwardsAppearance = newValue}
+    get {_storage._automaticallyForwardsAppearance ?? false}
+    set {_uniqueStorage()._automaticallyForwardsAppearance = newValue}
   }
   /// Returns true if `automaticallyForwardsAppearance` has been explicitly set.
-  public var hasAutomaticallyForwardsAppearance: Bool {self._automaticallyForwardsAppearance != nil}
+  public var hasAutomaticallyForwardsAppearance: Bool {_storage._automaticallyForwardsAppearance != nil}
   /// Clears the value of `automaticallyForwardsAppearance`. Subsequent reads from it will return its default value.
-  public mutating func clearAutomaticallyForwardsAppearance() {self._automaticallyForwardsAppearance = nil}
+  public mutating func clearAutomaticallyForwardsAppearance() {_uniqueStorage()._automaticallyForwardsAppearance = nil}
 
   public var automaticallyForwardsSizeTransitions: Bool {
-    get {_automaticallyForwardsSizeTransitions ?? false}
-    set {_automaticallyForwardsSizeTransitions = newValue}
+    get {_storage._automaticallyForwardsSizeTransitions ?? false}
+    set {_uniqueStorage()._automaticallyForwardsSizeTransitions = newValue}
   }
   /// Returns true if `automaticallyForwardsSizeTransitions` has been explicitly set.
-  public var hasAutomaticallyForwardsSizeTransitions: Bool {self._automaticallyForwardsSizeTransitions != nil}
+  public var hasAutomaticallyForwardsSizeTransitions: Bool {_storage._automaticallyForwardsSizeTransitions != nil}
   /// Clears the value of `automaticallyForwardsSizeTransitions`. Subsequent reads from it will return its default value.
-  public mutating func clearAutomaticallyForwardsSizeTransitions() {self._automaticallyForwardsSizeTransitions = nil}
+  public mutating func clearAutomaticallyForwardsSizeTransitions() {_uniqueStorage()._automaticallyForwardsSizeTransitions = nil}
 
   public var definesPresentationContext: Bool {
-    get {_definesPresentationContext ?? false}
-    set {_definesPresentationContext = newValue}
+    get {_storage._definesPresentationContext ?? false}
+    set {_uniqueStorage()._definesPresentationContext = newValue}
   }
   /// Returns true if `definesPresentationContext` has been explicitly set.
-  public var hasDefinesPresentationContext: Bool {self._definesPresentationContext != nil}
+  public var hasDefinesPresentationContext: Bool {_storage._definesPresentationContext != nil}
   /// Clears the value of `definesPresentationContext`. Subsequent reads from it will return its default value.
-  public mutating func clearDefinesPresentationContext() {self._definesPresentationContext = nil}
+  public mutating func clearDefinesPresentationContext() {_uniqueStorage()._definesPresentationContext = nil}
 
   public var providesPresentationContextTransitionStyle: Bool {
-    get {_providesPresentationContextTransitionStyle ?? false}
-    set {_providesPresentationContextTransitionStyle = newValue}
+    get {_storage._providesPresentationContextTransitionStyle ?? false}
+    set {_uniqueStorage()._providesPresentationContextTransitionStyle = newValue}
   }
   /// Returns true if `providesPresentationContextTransitionStyle` has been explicitly set.
-  public var hasProvidesPresentationContextTransitionStyle: Bool {self._providesPresentationContextTransitionStyle != nil}
+  public var hasProvidesPresentationContextTransitionStyle: Bool {_storage._providesPresentationContextTransitionStyle != nil}
   /// Clears the value of `providesPresentationContextTransitionStyle`. Subsequent reads from it will return its default value.
-  public mutating func clearProvidesPresentationContextTransitionStyle() {self._providesPresentationContextTransitionStyle = nil}
+  public mutating func clearProvidesPresentationContextTransitionStyle() {_uniqueStorage()._providesPresentationContextTransitionStyle = nil}
 
   /// fullScreen, pageSheet, formSheet, currentContext, ...
   public var modalPresentationStyle: String {
-    get {_modalPresentationStyle ?? String()}
-    set {_modalPresentationStyle = newValue}
+    get {_storage._modalPresentationStyle ?? String()}
+    set {_uniqueStorage()._modalPresentationStyle = newValue}
   }
   /// Returns true if `modalPresentationStyle` has been explicitly set.
-  public var hasModalPresentationStyle: Bool {self._modalPresentationStyle != nil}
+  public var hasModalPresentationStyle: Bool {_storage._modalPresentationStyle != nil}
   /// Clears the value of `modalPresentationStyle`. Subsequent reads from it will return its default value.
-  public mutating func clearModalPresentationStyle() {self._modalPresentationStyle = nil}
+  public mutating func clearModalPresentationStyle() {_uniqueStorage()._modalPresentationStyle = nil}
 
   /// coverVertical, flipHorizontal, crossDissolve, partialCurl
   public var modalTransitionStyle: String {
-    get {_modalTransitionStyle ?? String()}
-    set {_modalTransitionStyle = newValue}
+    get {_storage._modalTransitionStyle ?? String()}
+    set {_uniqueStorage()._modalTransitionStyle = newValue}
   }
   /// Returns true if `modalTransitionStyle` has been explicitly set.
-  public var hasModalTransitionStyle: Bool {self._modalTransitionStyle != nil}
+  public var hasModalTransitionStyle: Bool {_storage._modalTransitionStyle != nil}
   /// Clears the value of `modalTransitionStyle`. Subsequent reads from it will return its default value.
-  public mutating func clearModalTransitionStyle() {self._modalTransitionStyle = nil}
+  public mutating func clearModalTransitionStyle() {_uniqueStorage()._modalTransitionStyle = nil}
 
   public var title: String {
-    get {_title ?? String()}
-    set {_title = newValue}
+    get {_storage._title ?? String()}
+    set {_uniqueStorage()._title = newValue}
   }
   /// Returns true if `title` has been explicitly set.
-  public var hasTitle: Bool {self._title != nil}
+  public var hasTitle: Bool {_storage._title != nil}
   /// Clears the value of `title`. Subsequent reads from it will return its default value.
-  public mutating func clearTitle() {self._title = nil}
+  public mutating func clearTitle() {_uniqueStorage()._title = nil}
 
   public var tabItem: String {
-    get {_tabItem ?? String()}
-    set {_tabItem = newValue}
+    get {_storage._tabItem ?? String()}
+    set {_uniqueStorage()._tabItem = newValue}
   }
   /// Returns true if `tabItem` has been explicitly set.
-  public var hasTabItem: Bool {self._tabItem != nil}
+  public var hasTabItem: Bool {_storage._tabItem != nil}
   /// Clears the value of `tabItem`. Subsequent reads from it will return its default value.
-  public mutating func clearTabItem() {self._tabItem = nil}
+  public mutating func clearTabItem() {_uniqueStorage()._tabItem = nil}
 
   public var navigationItem: String {
-    get {_navigationItem ?? String()}
-    set {_navigationItem = newValue}
+    get {_storage._navigationItem ?? String()}
+    set {_uniqueStorage()._navigationItem = newValue}
   }
   /// Returns true if `navigationItem` has been explicitly set.
-  public var hasNavigationItem: Bool {self._navigationItem != nil}
+  public var hasNavigationItem: Bool {_storage._navigationItem != nil}
   /// Clears the value of `navigationItem`. Subsequent reads from it will return its default value.
-  public mutating func clearNavigationItem() {self._navigationItem = nil}
+  public mutating func clearNavigationItem() {_uniqueStorage()._navigationItem = nil}
 
   /// scroll, pageCurl
   public var pageTransitionStyle: String {
-    get {_pageTransitionStyle ?? String()}
-    set {_pageTransitionStyle = newValue}
+    get {_storage._pageTransitionStyle ?? String()}
+    set {_uniqueStorage()._pageTransitionStyle = newValue}
   }
   /// Returns true if `pageTransitionStyle` has been explicitly set.
-  public var hasPageTransitionStyle: Bool {self._pageTransitionStyle != nil}
+  public var hasPageTransitionStyle: Bool {_storage._pageTransitionStyle != nil}
   /// Clears the value of `pageTransitionStyle`. Subsequent reads from it will return its default value.
-  public mutating func clearPageTransitionStyle() {self._pageTransitionStyle = nil}
+  public mutating func clearPageTransitionStyle() {_uniqueStorage()._pageTransitionStyle = nil}
 
   /// none, min, mid, max
   public var spineLocation: String {
-    get {_spineLocation ?? String()}
-    set {_spineLocation = newValue}
+    get {_storage._spineLocation ?? String()}
+    set {_uniqueStorage()._spineLocation = newValue}
   }
   /// Returns true if `spineLocation` has been explicitly set.
-  public var hasSpineLocation: Bool {self._spineLocation != nil}
+  public var hasSpineLocation: Bool {_storage._spineLocation != nil}
   /// Clears the value of `spineLocation`. Subsequent reads from it will return its default value.
-  public mutating func clearSpineLocation() {self._spineLocation = nil}
+  public mutating func clearSpineLocation() {_uniqueStorage()._spineLocation = nil}
 
   public var doubleSided: Bool {
-    get {_doubleSided ?? false}
-    set {_doubleSided = newValue}
+    get {_storage._doubleSided ?? false}
+    set {_uniqueStorage()._doubleSided = newValue}
   }
   /// Returns true if `doubleSided` has been explicitly set.
-  public var hasDoubleSided: Bool {self._doubleSided != nil}
+  public var hasDoubleSided: Bool {_storage._doubleSided != nil}
   /// Clears the value of `doubleSided`. Subsequent reads from it will return its default value.
-  public mutating func clearDoubleSided() {self._doubleSided = nil}
+  public mutating func clearDoubleSided() {_uniqueStorage()._doubleSided = nil}
 
   /// a page container's data source, in order
-  public var pageSequence: [String] = []
+  public var pageSequence: [String] {
+    get {_storage._pageSequence}
+    set {_uniqueStorage()._pageSequence = newValue}
+  }
 
   public var splitFraction: Double {
-    get {_splitFraction ?? 0}
-    set {_splitFraction = newValue}
+    get {_storage._splitFraction ?? 0}
+    set {_uniqueStorage()._splitFraction = newValue}
   }
   /// Returns true if `splitFraction` has been explicitly set.
-  public var hasSplitFraction: Bool {self._splitFraction != nil}
+  public var hasSplitFraction: Bool {_storage._splitFraction != nil}
   /// Clears the value of `splitFraction`. Subsequent reads from it will return its default value.
-  public mutating func clearSplitFraction() {self._splitFraction = nil}
+  public mutating func clearSplitFraction() {_uniqueStorage()._splitFraction = nil}
 
   /// allVisible, primaryHidden, primaryOverlay
   public var splitDisplayMode: String {
-    get {_splitDisplayMode ?? String()}
-    set {_splitDisplayMode = newValue}
+    get {_storage._splitDisplayMode ?? String()}
+    set {_uniqueStorage()._splitDisplayMode = newValue}
   }
   /// Returns true if `splitDisplayMode` has been explicitly set.
-  public var hasSplitDisplayMode: Bool {self._splitDisplayMode != nil}
+  public var hasSplitDisplayMode: Bool {_storage._splitDisplayMode != nil}
   /// Clears the value of `splitDisplayMode`. Subsequent reads from it will return its default value.
-  public mutating func clearSplitDisplayMode() {self._splitDisplayMode = nil}
+  public mutating func clearSplitDisplayMode() {_uniqueStorage()._splitDisplayMode = nil}
 
   /// a controller whose page_sequence is this page container's book
   public var pageDataSource: String {
-    get {_pageDataSource ?? String()}
-    set {_pageDataSource = newValue}
+    get {_storage._pageDataSource ?? String()}
+    set {_uniqueStorage()._pageDataSource = newValue}
   }
   /// Returns true if `pageDataSource` has been explicitly set.
-  public var hasPageDataSource: Bool {self._pageDataSource != nil}
+  public var hasPageDataSource: Bool {_storage._pageDataSource != nil}
   /// Clears the value of `pageDataSource`. Subsequent reads from it will return its default value.
-  public mutating func clearPageDataSource() {self._pageDataSource = nil}
+  public mutating func clearPageDataSource() {_uniqueStorage()._pageDataSource = nil}
+
+  /// SPEC §11: a controller it may send messages to
+  public var delegate: String {
+    get {_storage._delegate ?? String()}
+    set {_uniqueStorage()._delegate = newValue}
+  }
+  /// Returns true if `delegate` has been explicitly set.
+  public var hasDelegate: Bool {_storage._delegate != nil}
+  /// Clears the value of `delegate`. Subsequent reads from it will return its default value.
+  public mutating func clearDelegate() {_uniqueStorage()._delegate = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _automaticallyForwardsAppearance: Bool? = nil
-  fileprivate var _automaticallyForwardsSizeTransitions: Bool? = nil
-  fileprivate var _definesPresentationContext: Bool? = nil
-  fileprivate var _providesPresentationContextTransitionStyle: Bool? = nil
-  fileprivate var _modalPresentationStyle: String? = nil
-  fileprivate var _modalTransitionStyle: String? = nil
-  fileprivate var _title: String? = nil
-  fileprivate var _tabItem: String? = nil
-  fileprivate var _navigationItem: String? = nil
-  fileprivate var _pageTransitionStyle: String? = nil
-  fileprivate var _spineLocation: String? = nil
-  fileprivate var _doubleSided: Bool? = nil
-  fileprivate var _splitFraction: Double? = nil
-  fileprivate var _splitDisplayMode: String? = nil
-  fileprivate var _pageDataSource: String? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// One command and who issues it. `by` is a controller id, "window:NAME", "system", or empty: the party the rules
@@ -503,6 +504,14 @@ public nonisolated struct Containment_V1_Command: Sendable {
     set {kind = .setSplitMode(newValue)}
   }
 
+  public var send: Containment_V1_Send {
+    get {
+      if case .send(let v)? = kind {return v}
+      return Containment_V1_Send()
+    }
+    set {kind = .send(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -538,49 +547,39 @@ public nonisolated struct Containment_V1_Command: Sendable {
     case setPages(Containment_V1_SetPages)
     case turnPage(Containment_V1_TurnPage)
     case setSplitMode(Containment_V1_SetSplitMode)
+    case send(Containment_V1_Send)
 
   }
 
   public init() {}
 }
 
-// Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values
-// ever mutate the same storage; see scripts/generate-protocol.sh.
-public nonisolated struct Containment_V1_Create: @unchecked Sendable {
+public nonisolated struct Containment_V1_Create: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var id: String {
-    get {_storage._id}
-    set {_uniqueStorage()._id = newValue}
-  }
+  public var id: String = String()
 
-  public var kind: String {
-    get {_storage._kind}
-    set {_uniqueStorage()._kind = newValue}
-  }
+  public var kind: String = String()
 
   public var properties: Containment_V1_Properties {
-    get {_storage._properties ?? Containment_V1_Properties()}
-    set {_uniqueStorage()._properties = newValue}
+    get {_properties ?? Containment_V1_Properties()}
+    set {_properties = newValue}
   }
   /// Returns true if `properties` has been explicitly set.
-  public var hasProperties: Bool {_storage._properties != nil}
+  public var hasProperties: Bool {self._properties != nil}
   /// Clears the value of `properties`. Subsequent reads from it will return its default value.
-  public mutating func clearProperties() {_uniqueStorage()._properties = nil}
+  public mutating func clearProperties() {self._properties = nil}
 
   /// the host process that runs it; empty: the supervisor picks one
-  public var host: String {
-    get {_storage._host}
-    set {_uniqueStorage()._host = newValue}
-  }
+  public var host: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _storage = _StorageClass.defaultInstance
+  fileprivate var _properties: Containment_V1_Properties? = nil
 }
 
 public nonisolated struct Containment_V1_Destroy: Sendable {
@@ -1143,6 +1142,27 @@ public nonisolated struct Containment_V1_SetSplitMode: Sendable {
   public init() {}
 }
 
+/// SPEC §11: `from` sends `to` a message (issued by `from`): to its parent, a child, its presenter, the controller it
+/// presented, or its delegate; anything else is notRelated.
+public nonisolated struct Containment_V1_Send: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var from: String = String()
+
+  public var to: String = String()
+
+  public var name: String = String()
+
+  /// opaque to the runtime (clients use JSON text)
+  public var payload: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Containment_V1_AppearanceFlags: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1289,12 +1309,13 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._window = newValue}
   }
 
-  /// transitionBegan, transitionCompleted
+  /// transitionBegan, transitionCompleted; messageSent, messageReceived: the sender
   public var from: String {
     get {_storage._from}
     set {_uniqueStorage()._from = newValue}
   }
 
+  /// transitionBegan, transitionCompleted; messageSent: the receiver
   public var to: String {
     get {_storage._to}
     set {_uniqueStorage()._to = newValue}
@@ -1400,6 +1421,24 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._reason = newValue}
   }
 
+  /// messageSent, messageReceived: the message's name (`from`, `to` as above)
+  public var messageName: String {
+    get {_storage._messageName}
+    set {_uniqueStorage()._messageName = newValue}
+  }
+
+  /// messageReceived: the message's payload
+  public var payload: Data {
+    get {_storage._payload}
+    set {_uniqueStorage()._payload = newValue}
+  }
+
+  /// messageSent: the payload's size in bytes
+  public var payloadSize: UInt32 {
+    get {_storage._payloadSize}
+    set {_uniqueStorage()._payloadSize = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1426,111 +1465,93 @@ public nonisolated struct Containment_V1_EventHeartbeat: Sendable {
   public init() {}
 }
 
-// Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values
-// ever mutate the same storage; see scripts/generate-protocol.sh.
-public nonisolated struct Containment_V1_ControllerState: @unchecked Sendable {
+public nonisolated struct Containment_V1_ControllerState: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var id: String {
-    get {_storage._id}
-    set {_uniqueStorage()._id = newValue}
-  }
+  public var id: String = String()
 
-  public var kind: String {
-    get {_storage._kind}
-    set {_uniqueStorage()._kind = newValue}
-  }
+  public var kind: String = String()
 
-  public var host: String {
-    get {_storage._host}
-    set {_uniqueStorage()._host = newValue}
-  }
+  public var host: String = String()
 
   public var parent: String {
-    get {_storage._parent ?? String()}
-    set {_uniqueStorage()._parent = newValue}
+    get {_parent ?? String()}
+    set {_parent = newValue}
   }
   /// Returns true if `parent` has been explicitly set.
-  public var hasParent: Bool {_storage._parent != nil}
+  public var hasParent: Bool {self._parent != nil}
   /// Clears the value of `parent`. Subsequent reads from it will return its default value.
-  public mutating func clearParent() {_uniqueStorage()._parent = nil}
+  public mutating func clearParent() {self._parent = nil}
 
-  public var children: [String] {
-    get {_storage._children}
-    set {_uniqueStorage()._children = newValue}
-  }
+  public var children: [String] = []
 
   /// disappeared, appearing, appeared, disappearing
-  public var appearance: String {
-    get {_storage._appearance}
-    set {_uniqueStorage()._appearance = newValue}
-  }
+  public var appearance: String = String()
 
-  public var viewLoaded: Bool {
-    get {_storage._viewLoaded}
-    set {_uniqueStorage()._viewLoaded = newValue}
-  }
+  public var viewLoaded: Bool = false
 
   /// its root view's frame, when loaded
   public var frame: Containment_V1_Rect {
-    get {_storage._frame ?? Containment_V1_Rect()}
-    set {_uniqueStorage()._frame = newValue}
+    get {_frame ?? Containment_V1_Rect()}
+    set {_frame = newValue}
   }
   /// Returns true if `frame` has been explicitly set.
-  public var hasFrame: Bool {_storage._frame != nil}
+  public var hasFrame: Bool {self._frame != nil}
   /// Clears the value of `frame`. Subsequent reads from it will return its default value.
-  public mutating func clearFrame() {_uniqueStorage()._frame = nil}
+  public mutating func clearFrame() {self._frame = nil}
 
   public var presenting: String {
-    get {_storage._presenting ?? String()}
-    set {_uniqueStorage()._presenting = newValue}
+    get {_presenting ?? String()}
+    set {_presenting = newValue}
   }
   /// Returns true if `presenting` has been explicitly set.
-  public var hasPresenting: Bool {_storage._presenting != nil}
+  public var hasPresenting: Bool {self._presenting != nil}
   /// Clears the value of `presenting`. Subsequent reads from it will return its default value.
-  public mutating func clearPresenting() {_uniqueStorage()._presenting = nil}
+  public mutating func clearPresenting() {self._presenting = nil}
 
   public var presented: String {
-    get {_storage._presented ?? String()}
-    set {_uniqueStorage()._presented = newValue}
+    get {_presented ?? String()}
+    set {_presented = newValue}
   }
   /// Returns true if `presented` has been explicitly set.
-  public var hasPresented: Bool {_storage._presented != nil}
+  public var hasPresented: Bool {self._presented != nil}
   /// Clears the value of `presented`. Subsequent reads from it will return its default value.
-  public mutating func clearPresented() {_uniqueStorage()._presented = nil}
+  public mutating func clearPresented() {self._presented = nil}
 
   public var properties: Containment_V1_Properties {
-    get {_storage._properties ?? Containment_V1_Properties()}
-    set {_uniqueStorage()._properties = newValue}
+    get {_properties ?? Containment_V1_Properties()}
+    set {_properties = newValue}
   }
   /// Returns true if `properties` has been explicitly set.
-  public var hasProperties: Bool {_storage._properties != nil}
+  public var hasProperties: Bool {self._properties != nil}
   /// Clears the value of `properties`. Subsequent reads from it will return its default value.
-  public mutating func clearProperties() {_uniqueStorage()._properties = nil}
+  public mutating func clearProperties() {self._properties = nil}
 
   /// a tab's or menu's selected child
   public var selected: String {
-    get {_storage._selected ?? String()}
-    set {_uniqueStorage()._selected = newValue}
+    get {_selected ?? String()}
+    set {_selected = newValue}
   }
   /// Returns true if `selected` has been explicitly set.
-  public var hasSelected: Bool {_storage._selected != nil}
+  public var hasSelected: Bool {self._selected != nil}
   /// Clears the value of `selected`. Subsequent reads from it will return its default value.
-  public mutating func clearSelected() {_uniqueStorage()._selected = nil}
+  public mutating func clearSelected() {self._selected = nil}
 
   /// a menu's menu view shown
-  public var menuVisible: Bool {
-    get {_storage._menuVisible}
-    set {_uniqueStorage()._menuVisible = newValue}
-  }
+  public var menuVisible: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _storage = _StorageClass.defaultInstance
+  fileprivate var _parent: String? = nil
+  fileprivate var _frame: Containment_V1_Rect? = nil
+  fileprivate var _presenting: String? = nil
+  fileprivate var _presented: String? = nil
+  fileprivate var _properties: Containment_V1_Properties? = nil
+  fileprivate var _selected: String? = nil
 }
 
 public nonisolated struct Containment_V1_ViewState: Sendable {
@@ -2524,108 +2545,181 @@ nonisolated extension Containment_V1_Rect: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Properties"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}automatically_forwards_appearance\0\u{3}automatically_forwards_size_transitions\0\u{3}defines_presentation_context\0\u{3}provides_presentation_context_transition_style\0\u{3}modal_presentation_style\0\u{3}modal_transition_style\0\u{1}title\0\u{3}tab_item\0\u{3}navigation_item\0\u{3}page_transition_style\0\u{3}spine_location\0\u{3}double_sided\0\u{3}page_sequence\0\u{3}split_fraction\0\u{3}split_display_mode\0\u{3}page_data_source\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}automatically_forwards_appearance\0\u{3}automatically_forwards_size_transitions\0\u{3}defines_presentation_context\0\u{3}provides_presentation_context_transition_style\0\u{3}modal_presentation_style\0\u{3}modal_transition_style\0\u{1}title\0\u{3}tab_item\0\u{3}navigation_item\0\u{3}page_transition_style\0\u{3}spine_location\0\u{3}double_sided\0\u{3}page_sequence\0\u{3}split_fraction\0\u{3}split_display_mode\0\u{3}page_data_source\0\u{1}delegate\0")
+
+  fileprivate class _StorageClass {
+    var _automaticallyForwardsAppearance: Bool? = nil
+    var _automaticallyForwardsSizeTransitions: Bool? = nil
+    var _definesPresentationContext: Bool? = nil
+    var _providesPresentationContextTransitionStyle: Bool? = nil
+    var _modalPresentationStyle: String? = nil
+    var _modalTransitionStyle: String? = nil
+    var _title: String? = nil
+    var _tabItem: String? = nil
+    var _navigationItem: String? = nil
+    var _pageTransitionStyle: String? = nil
+    var _spineLocation: String? = nil
+    var _doubleSided: Bool? = nil
+    var _pageSequence: [String] = []
+    var _splitFraction: Double? = nil
+    var _splitDisplayMode: String? = nil
+    var _pageDataSource: String? = nil
+    var _delegate: String? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _automaticallyForwardsAppearance = source._automaticallyForwardsAppearance
+      _automaticallyForwardsSizeTransitions = source._automaticallyForwardsSizeTransitions
+      _definesPresentationContext = source._definesPresentationContext
+      _providesPresentationContextTransitionStyle = source._providesPresentationContextTransitionStyle
+      _modalPresentationStyle = source._modalPresentationStyle
+      _modalTransitionStyle = source._modalTransitionStyle
+      _title = source._title
+      _tabItem = source._tabItem
+      _navigationItem = source._navigationItem
+      _pageTransitionStyle = source._pageTransitionStyle
+      _spineLocation = source._spineLocation
+      _doubleSided = source._doubleSided
+      _pageSequence = source._pageSequence
+      _splitFraction = source._splitFraction
+      _splitDisplayMode = source._splitDisplayMode
+      _pageDataSource = source._pageDataSource
+      _delegate = source._delegate
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularBoolField(value: &self._automaticallyForwardsAppearance) }()
-      case 2: try { try decoder.decodeSingularBoolField(value: &self._automaticallyForwardsSizeTransitions) }()
-      case 3: try { try decoder.decodeSingularBoolField(value: &self._definesPresentationContext) }()
-      case 4: try { try decoder.decodeSingularBoolField(value: &self._providesPresentationContextTransitionStyle) }()
-      case 5: try { try decoder.decodeSingularStringField(value: &self._modalPresentationStyle) }()
-      case 6: try { try decoder.decodeSingularStringField(value: &self._modalTransitionStyle) }()
-      case 7: try { try decoder.decodeSingularStringField(value: &self._title) }()
-      case 8: try { try decoder.decodeSingularStringField(value: &self._tabItem) }()
-      case 9: try { try decoder.decodeSingularStringField(value: &self._navigationItem) }()
-      case 10: try { try decoder.decodeSingularStringField(value: &self._pageTransitionStyle) }()
-      case 11: try { try decoder.decodeSingularStringField(value: &self._spineLocation) }()
-      case 12: try { try decoder.decodeSingularBoolField(value: &self._doubleSided) }()
-      case 13: try { try decoder.decodeRepeatedStringField(value: &self.pageSequence) }()
-      case 14: try { try decoder.decodeSingularDoubleField(value: &self._splitFraction) }()
-      case 15: try { try decoder.decodeSingularStringField(value: &self._splitDisplayMode) }()
-      case 16: try { try decoder.decodeSingularStringField(value: &self._pageDataSource) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularBoolField(value: &_storage._automaticallyForwardsAppearance) }()
+        case 2: try { try decoder.decodeSingularBoolField(value: &_storage._automaticallyForwardsSizeTransitions) }()
+        case 3: try { try decoder.decodeSingularBoolField(value: &_storage._definesPresentationContext) }()
+        case 4: try { try decoder.decodeSingularBoolField(value: &_storage._providesPresentationContextTransitionStyle) }()
+        case 5: try { try decoder.decodeSingularStringField(value: &_storage._modalPresentationStyle) }()
+        case 6: try { try decoder.decodeSingularStringField(value: &_storage._modalTransitionStyle) }()
+        case 7: try { try decoder.decodeSingularStringField(value: &_storage._title) }()
+        case 8: try { try decoder.decodeSingularStringField(value: &_storage._tabItem) }()
+        case 9: try { try decoder.decodeSingularStringField(value: &_storage._navigationItem) }()
+        case 10: try { try decoder.decodeSingularStringField(value: &_storage._pageTransitionStyle) }()
+        case 11: try { try decoder.decodeSingularStringField(value: &_storage._spineLocation) }()
+        case 12: try { try decoder.decodeSingularBoolField(value: &_storage._doubleSided) }()
+        case 13: try { try decoder.decodeRepeatedStringField(value: &_storage._pageSequence) }()
+        case 14: try { try decoder.decodeSingularDoubleField(value: &_storage._splitFraction) }()
+        case 15: try { try decoder.decodeSingularStringField(value: &_storage._splitDisplayMode) }()
+        case 16: try { try decoder.decodeSingularStringField(value: &_storage._pageDataSource) }()
+        case 17: try { try decoder.decodeSingularStringField(value: &_storage._delegate) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    try { if let v = self._automaticallyForwardsAppearance {
-      try visitor.visitSingularBoolField(value: v, fieldNumber: 1)
-    } }()
-    try { if let v = self._automaticallyForwardsSizeTransitions {
-      try visitor.visitSingularBoolField(value: v, fieldNumber: 2)
-    } }()
-    try { if let v = self._definesPresentationContext {
-      try visitor.visitSingularBoolField(value: v, fieldNumber: 3)
-    } }()
-    try { if let v = self._providesPresentationContextTransitionStyle {
-      try visitor.visitSingularBoolField(value: v, fieldNumber: 4)
-    } }()
-    try { if let v = self._modalPresentationStyle {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 5)
-    } }()
-    try { if let v = self._modalTransitionStyle {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 6)
-    } }()
-    try { if let v = self._title {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 7)
-    } }()
-    try { if let v = self._tabItem {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 8)
-    } }()
-    try { if let v = self._navigationItem {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 9)
-    } }()
-    try { if let v = self._pageTransitionStyle {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 10)
-    } }()
-    try { if let v = self._spineLocation {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 11)
-    } }()
-    try { if let v = self._doubleSided {
-      try visitor.visitSingularBoolField(value: v, fieldNumber: 12)
-    } }()
-    if !self.pageSequence.isEmpty {
-      try visitor.visitRepeatedStringField(value: self.pageSequence, fieldNumber: 13)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      try { if let v = _storage._automaticallyForwardsAppearance {
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 1)
+      } }()
+      try { if let v = _storage._automaticallyForwardsSizeTransitions {
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 2)
+      } }()
+      try { if let v = _storage._definesPresentationContext {
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 3)
+      } }()
+      try { if let v = _storage._providesPresentationContextTransitionStyle {
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 4)
+      } }()
+      try { if let v = _storage._modalPresentationStyle {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 5)
+      } }()
+      try { if let v = _storage._modalTransitionStyle {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 6)
+      } }()
+      try { if let v = _storage._title {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 7)
+      } }()
+      try { if let v = _storage._tabItem {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 8)
+      } }()
+      try { if let v = _storage._navigationItem {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 9)
+      } }()
+      try { if let v = _storage._pageTransitionStyle {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 10)
+      } }()
+      try { if let v = _storage._spineLocation {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 11)
+      } }()
+      try { if let v = _storage._doubleSided {
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 12)
+      } }()
+      if !_storage._pageSequence.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._pageSequence, fieldNumber: 13)
+      }
+      try { if let v = _storage._splitFraction {
+        try visitor.visitSingularDoubleField(value: v, fieldNumber: 14)
+      } }()
+      try { if let v = _storage._splitDisplayMode {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 15)
+      } }()
+      try { if let v = _storage._pageDataSource {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 16)
+      } }()
+      try { if let v = _storage._delegate {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 17)
+      } }()
     }
-    try { if let v = self._splitFraction {
-      try visitor.visitSingularDoubleField(value: v, fieldNumber: 14)
-    } }()
-    try { if let v = self._splitDisplayMode {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 15)
-    } }()
-    try { if let v = self._pageDataSource {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 16)
-    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Containment_V1_Properties, rhs: Containment_V1_Properties) -> Bool {
-    if lhs._automaticallyForwardsAppearance != rhs._automaticallyForwardsAppearance {return false}
-    if lhs._automaticallyForwardsSizeTransitions != rhs._automaticallyForwardsSizeTransitions {return false}
-    if lhs._definesPresentationContext != rhs._definesPresentationContext {return false}
-    if lhs._providesPresentationContextTransitionStyle != rhs._providesPresentationContextTransitionStyle {return false}
-    if lhs._modalPresentationStyle != rhs._modalPresentationStyle {return false}
-    if lhs._modalTransitionStyle != rhs._modalTransitionStyle {return false}
-    if lhs._title != rhs._title {return false}
-    if lhs._tabItem != rhs._tabItem {return false}
-    if lhs._navigationItem != rhs._navigationItem {return false}
-    if lhs._pageTransitionStyle != rhs._pageTransitionStyle {return false}
-    if lhs._spineLocation != rhs._spineLocation {return false}
-    if lhs._doubleSided != rhs._doubleSided {return false}
-    if lhs.pageSequence != rhs.pageSequence {return false}
-    if lhs._splitFraction != rhs._splitFraction {return false}
-    if lhs._splitDisplayMode != rhs._splitDisplayMode {return false}
-    if lhs._pageDataSource != rhs._pageDataSource {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._automaticallyForwardsAppearance != rhs_storage._automaticallyForwardsAppearance {return false}
+        if _storage._automaticallyForwardsSizeTransitions != rhs_storage._automaticallyForwardsSizeTransitions {return false}
+        if _storage._definesPresentationContext != rhs_storage._definesPresentationContext {return false}
+        if _storage._providesPresentationContextTransitionStyle != rhs_storage._providesPresentationContextTransitionStyle {return false}
+        if _storage._modalPresentationStyle != rhs_storage._modalPresentationStyle {return false}
+        if _storage._modalTransitionStyle != rhs_storage._modalTransitionStyle {return false}
+        if _storage._title != rhs_storage._title {return false}
+        if _storage._tabItem != rhs_storage._tabItem {return false}
+        if _storage._navigationItem != rhs_storage._navigationItem {return false}
+        if _storage._pageTransitionStyle != rhs_storage._pageTransitionStyle {return false}
+        if _storage._spineLocation != rhs_storage._spineLocation {return false}
+        if _storage._doubleSided != rhs_storage._doubleSided {return false}
+        if _storage._pageSequence != rhs_storage._pageSequence {return false}
+        if _storage._splitFraction != rhs_storage._splitFraction {return false}
+        if _storage._splitDisplayMode != rhs_storage._splitDisplayMode {return false}
+        if _storage._pageDataSource != rhs_storage._pageDataSource {return false}
+        if _storage._delegate != rhs_storage._delegate {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2633,7 +2727,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0\u{1}send\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3058,6 +3152,19 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
           self.kind = .setSplitMode(v)
         }
       }()
+      case 42: try {
+        var v: Containment_V1_Send?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .send(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .send(v)
+        }
+      }()
       default: break
       }
     }
@@ -3200,6 +3307,10 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
       guard case .setSplitMode(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 41)
     }()
+    case .send?: try {
+      guard case .send(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 42)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -3217,88 +3328,46 @@ nonisolated extension Containment_V1_Create: SwiftProtobuf.Message, SwiftProtobu
   public static let protoMessageName: String = _protobuf_package + ".Create"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}properties\0\u{1}host\0")
 
-  fileprivate class _StorageClass {
-    var _id: String = String()
-    var _kind: String = String()
-    var _properties: Containment_V1_Properties? = nil
-    var _host: String = String()
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _id = source._id
-      _kind = source._kind
-      _properties = source._properties
-      _host = source._host
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
-
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularStringField(value: &_storage._id) }()
-        case 2: try { try decoder.decodeSingularStringField(value: &_storage._kind) }()
-        case 3: try { try decoder.decodeSingularMessageField(value: &_storage._properties) }()
-        case 4: try { try decoder.decodeSingularStringField(value: &_storage._host) }()
-        default: break
-        }
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._properties) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.host) }()
+      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      if !_storage._id.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._id, fieldNumber: 1)
-      }
-      if !_storage._kind.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._kind, fieldNumber: 2)
-      }
-      try { if let v = _storage._properties {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
-      } }()
-      if !_storage._host.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._host, fieldNumber: 4)
-      }
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 2)
+    }
+    try { if let v = self._properties {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    if !self.host.isEmpty {
+      try visitor.visitSingularStringField(value: self.host, fieldNumber: 4)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Containment_V1_Create, rhs: Containment_V1_Create) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._id != rhs_storage._id {return false}
-        if _storage._kind != rhs_storage._kind {return false}
-        if _storage._properties != rhs_storage._properties {return false}
-        if _storage._host != rhs_storage._host {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.id != rhs.id {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs._properties != rhs._properties {return false}
+    if lhs.host != rhs.host {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4494,6 +4563,51 @@ nonisolated extension Containment_V1_SetSplitMode: SwiftProtobuf.Message, SwiftP
   }
 }
 
+nonisolated extension Containment_V1_Send: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Send"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}from\0\u{1}to\0\u{1}name\0\u{1}payload\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.from) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.to) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.payload) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.from.isEmpty {
+      try visitor.visitSingularStringField(value: self.from, fieldNumber: 1)
+    }
+    if !self.to.isEmpty {
+      try visitor.visitSingularStringField(value: self.to, fieldNumber: 2)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 3)
+    }
+    if !self.payload.isEmpty {
+      try visitor.visitSingularBytesField(value: self.payload, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Send, rhs: Containment_V1_Send) -> Bool {
+    if lhs.from != rhs.from {return false}
+    if lhs.to != rhs.to {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.payload != rhs.payload {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AppearanceFlags"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}animated\0\u{3}moving_to_parent\0\u{3}moving_from_parent\0\u{3}being_presented\0\u{3}being_dismissed\0")
@@ -4546,7 +4660,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -4584,6 +4698,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _direction: String = String()
     var _epoch: UInt64 = 0
     var _reason: String = String()
+    var _messageName: String = String()
+    var _payload: Data = Data()
+    var _payloadSize: UInt32 = 0
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -4629,6 +4746,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _direction = source._direction
       _epoch = source._epoch
       _reason = source._reason
+      _messageName = source._messageName
+      _payload = source._payload
+      _payloadSize = source._payloadSize
     }
   }
 
@@ -4682,6 +4802,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 37: try { try decoder.decodeSingularStringField(value: &_storage._direction) }()
         case 40: try { try decoder.decodeSingularUInt64Field(value: &_storage._epoch) }()
         case 41: try { try decoder.decodeSingularStringField(value: &_storage._reason) }()
+        case 42: try { try decoder.decodeSingularStringField(value: &_storage._messageName) }()
+        case 43: try { try decoder.decodeSingularBytesField(value: &_storage._payload) }()
+        case 44: try { try decoder.decodeSingularUInt32Field(value: &_storage._payloadSize) }()
         default: break
         }
       }
@@ -4799,6 +4922,15 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if !_storage._reason.isEmpty {
         try visitor.visitSingularStringField(value: _storage._reason, fieldNumber: 41)
       }
+      if !_storage._messageName.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._messageName, fieldNumber: 42)
+      }
+      if !_storage._payload.isEmpty {
+        try visitor.visitSingularBytesField(value: _storage._payload, fieldNumber: 43)
+      }
+      if _storage._payloadSize != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._payloadSize, fieldNumber: 44)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -4843,6 +4975,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._direction != rhs_storage._direction {return false}
         if _storage._epoch != rhs_storage._epoch {return false}
         if _storage._reason != rhs_storage._reason {return false}
+        if _storage._messageName != rhs_storage._messageName {return false}
+        if _storage._payload != rhs_storage._payload {return false}
+        if _storage._payloadSize != rhs_storage._payloadSize {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -4896,151 +5031,91 @@ nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, Swi
   public static let protoMessageName: String = _protobuf_package + ".ControllerState"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}host\0\u{1}parent\0\u{1}children\0\u{1}appearance\0\u{3}view_loaded\0\u{1}frame\0\u{1}presenting\0\u{1}presented\0\u{1}properties\0\u{1}selected\0\u{3}menu_visible\0")
 
-  fileprivate class _StorageClass {
-    var _id: String = String()
-    var _kind: String = String()
-    var _host: String = String()
-    var _parent: String? = nil
-    var _children: [String] = []
-    var _appearance: String = String()
-    var _viewLoaded: Bool = false
-    var _frame: Containment_V1_Rect? = nil
-    var _presenting: String? = nil
-    var _presented: String? = nil
-    var _properties: Containment_V1_Properties? = nil
-    var _selected: String? = nil
-    var _menuVisible: Bool = false
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _id = source._id
-      _kind = source._kind
-      _host = source._host
-      _parent = source._parent
-      _children = source._children
-      _appearance = source._appearance
-      _viewLoaded = source._viewLoaded
-      _frame = source._frame
-      _presenting = source._presenting
-      _presented = source._presented
-      _properties = source._properties
-      _selected = source._selected
-      _menuVisible = source._menuVisible
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
-
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularStringField(value: &_storage._id) }()
-        case 2: try { try decoder.decodeSingularStringField(value: &_storage._kind) }()
-        case 3: try { try decoder.decodeSingularStringField(value: &_storage._host) }()
-        case 4: try { try decoder.decodeSingularStringField(value: &_storage._parent) }()
-        case 5: try { try decoder.decodeRepeatedStringField(value: &_storage._children) }()
-        case 6: try { try decoder.decodeSingularStringField(value: &_storage._appearance) }()
-        case 7: try { try decoder.decodeSingularBoolField(value: &_storage._viewLoaded) }()
-        case 8: try { try decoder.decodeSingularMessageField(value: &_storage._frame) }()
-        case 9: try { try decoder.decodeSingularStringField(value: &_storage._presenting) }()
-        case 10: try { try decoder.decodeSingularStringField(value: &_storage._presented) }()
-        case 11: try { try decoder.decodeSingularMessageField(value: &_storage._properties) }()
-        case 12: try { try decoder.decodeSingularStringField(value: &_storage._selected) }()
-        case 13: try { try decoder.decodeSingularBoolField(value: &_storage._menuVisible) }()
-        default: break
-        }
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.host) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self._parent) }()
+      case 5: try { try decoder.decodeRepeatedStringField(value: &self.children) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.appearance) }()
+      case 7: try { try decoder.decodeSingularBoolField(value: &self.viewLoaded) }()
+      case 8: try { try decoder.decodeSingularMessageField(value: &self._frame) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self._presenting) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self._presented) }()
+      case 11: try { try decoder.decodeSingularMessageField(value: &self._properties) }()
+      case 12: try { try decoder.decodeSingularStringField(value: &self._selected) }()
+      case 13: try { try decoder.decodeSingularBoolField(value: &self.menuVisible) }()
+      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      if !_storage._id.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._id, fieldNumber: 1)
-      }
-      if !_storage._kind.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._kind, fieldNumber: 2)
-      }
-      if !_storage._host.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._host, fieldNumber: 3)
-      }
-      try { if let v = _storage._parent {
-        try visitor.visitSingularStringField(value: v, fieldNumber: 4)
-      } }()
-      if !_storage._children.isEmpty {
-        try visitor.visitRepeatedStringField(value: _storage._children, fieldNumber: 5)
-      }
-      if !_storage._appearance.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._appearance, fieldNumber: 6)
-      }
-      if _storage._viewLoaded != false {
-        try visitor.visitSingularBoolField(value: _storage._viewLoaded, fieldNumber: 7)
-      }
-      try { if let v = _storage._frame {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
-      } }()
-      try { if let v = _storage._presenting {
-        try visitor.visitSingularStringField(value: v, fieldNumber: 9)
-      } }()
-      try { if let v = _storage._presented {
-        try visitor.visitSingularStringField(value: v, fieldNumber: 10)
-      } }()
-      try { if let v = _storage._properties {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
-      } }()
-      try { if let v = _storage._selected {
-        try visitor.visitSingularStringField(value: v, fieldNumber: 12)
-      } }()
-      if _storage._menuVisible != false {
-        try visitor.visitSingularBoolField(value: _storage._menuVisible, fieldNumber: 13)
-      }
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 2)
+    }
+    if !self.host.isEmpty {
+      try visitor.visitSingularStringField(value: self.host, fieldNumber: 3)
+    }
+    try { if let v = self._parent {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+    } }()
+    if !self.children.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.children, fieldNumber: 5)
+    }
+    if !self.appearance.isEmpty {
+      try visitor.visitSingularStringField(value: self.appearance, fieldNumber: 6)
+    }
+    if self.viewLoaded != false {
+      try visitor.visitSingularBoolField(value: self.viewLoaded, fieldNumber: 7)
+    }
+    try { if let v = self._frame {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    } }()
+    try { if let v = self._presenting {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 9)
+    } }()
+    try { if let v = self._presented {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 10)
+    } }()
+    try { if let v = self._properties {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+    } }()
+    try { if let v = self._selected {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 12)
+    } }()
+    if self.menuVisible != false {
+      try visitor.visitSingularBoolField(value: self.menuVisible, fieldNumber: 13)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Containment_V1_ControllerState, rhs: Containment_V1_ControllerState) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._id != rhs_storage._id {return false}
-        if _storage._kind != rhs_storage._kind {return false}
-        if _storage._host != rhs_storage._host {return false}
-        if _storage._parent != rhs_storage._parent {return false}
-        if _storage._children != rhs_storage._children {return false}
-        if _storage._appearance != rhs_storage._appearance {return false}
-        if _storage._viewLoaded != rhs_storage._viewLoaded {return false}
-        if _storage._frame != rhs_storage._frame {return false}
-        if _storage._presenting != rhs_storage._presenting {return false}
-        if _storage._presented != rhs_storage._presented {return false}
-        if _storage._properties != rhs_storage._properties {return false}
-        if _storage._selected != rhs_storage._selected {return false}
-        if _storage._menuVisible != rhs_storage._menuVisible {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.id != rhs.id {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.host != rhs.host {return false}
+    if lhs._parent != rhs._parent {return false}
+    if lhs.children != rhs.children {return false}
+    if lhs.appearance != rhs.appearance {return false}
+    if lhs.viewLoaded != rhs.viewLoaded {return false}
+    if lhs._frame != rhs._frame {return false}
+    if lhs._presenting != rhs._presenting {return false}
+    if lhs._presented != rhs._presented {return false}
+    if lhs._properties != rhs._properties {return false}
+    if lhs._selected != rhs._selected {return false}
+    if lhs.menuVisible != rhs.menuVisible {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

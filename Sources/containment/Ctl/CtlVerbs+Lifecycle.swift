@@ -8,7 +8,7 @@ enum CtlVerbs {
         DidMove.self, Remove.self, Embed.self, Unembed.self, LoadView.self, AddView.self, RemoveView.self,
         SetFrame.self, SetAlpha.self, SetHidden.self, Appearance.self, Transition.self, CompleteTransition.self,
         Present.self, Dismiss.self, Push.self, Pop.self, PopTo.self, PopToRoot.self, SetStack.self, SetChildren.self,
-        Select.self, MenuVisible.self, SetPages.self, Next.self, Previous.self, SplitMode.self,
+        Select.self, MenuVisible.self, SetPages.self, Next.self, Previous.self, SplitMode.self, Send.self,
         Batch.self,
     ]
 
@@ -44,6 +44,7 @@ enum CtlVerbs {
         @Option(help: "A page container's data source controller (its --pages are the book).") var dataSource: String?
         @Option(help: "A split's primary column share of the width (default 0.4).") var splitFraction: Double?
         @Option(help: "A split's display mode: allVisible, primaryHidden, primaryOverlay.") var displayMode: String?
+        @Option(help: "Its delegate: a controller it may send messages to (SPEC §11).") var delegate: String?
         @OptionGroup var options: CtlOptions
 
         func properties() throws -> ControllerProperties {
@@ -62,6 +63,7 @@ enum CtlVerbs {
             names.doubleSided = doubleSided
             names.pages = pages.map { Parse.list($0).map(\.rawValue) } ?? []
             names.pageDataSource = dataSource
+            names.delegate = delegate
             names.splitFraction = splitFraction
             names.displayMode = displayMode
             do {

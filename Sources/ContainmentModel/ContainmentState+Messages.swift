@@ -1,0 +1,42 @@
+extension ContainmentState {
+    // MARK: SPEC §11 — messages between related controllers
+
+    /// `from` sends `to` a message: allowed along the relations (parent, child, presenter, presented) and to its
+    /// delegate; `to`'s code receives it as a callback, in order with its other callbacks.
+    mutating func send(
+        from: ControllerID,
+        to: ControllerID,
+        name: String,
+        payload: [UInt8],
+        by party: Party
+    ) throws(ContainmentError) {
+        let sender = try controller(from)
+        _ = try controller(to)
+        guard party == .controller(from) else {
+            throw ContainmentError(.unauthorized, deferred: "\(party) may not send as \(from); only \(from) may.")
+        }
+        guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw ContainmentError(
+                .malformed,
+                deferred: "A message from \(from) needs a name without control characters."
+            )
+        }
+        guard isRelated(sender, to) else {
+            throw ContainmentError(.notRelated, deferred: "\(from) may not send to \(to): they are not related.")
+        }
+        emit(.messageSent(from, to: to, name: name, bytes: payload.count))
+        emit(.messageReceived(to, from: from, name: name, payload: payload))
+    }
+
+    /// Whether `sender` may send to `target`: its parent, a child, its presenter (the one that asked, or the context
+    /// it covers), the controller it presented (or the one presented on its context for it), or its delegate.
+    func isRelated(_ sender: Controller, _ target: ControllerID) -> Bool {
+        let id = sender.id
+        if sender.parent == target || sender.properties.delegate == target { return true }
+        if controllers[target]?.parent == id { return true }
+        if sender.presenting == target || presentations[id]?.presenter == target { return true }
+        if sender.presented == target || presentations[target]?.presenter == id { return true }
+        return false
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import ContainmentBus
+import ContainmentModel
+import Foundation
+
+extension CtlVerbs {
+    struct Send: CtlVerb {
+        static let configuration = CommandConfiguration(
+            abstract: "Send a message from one controller to a related one or its delegate (SPEC §11).",
+            discussion: """
+                Issued by FROM (the default --by). TO receives messageReceived(FROM, NAME, PAYLOAD) in order with \
+                its other callbacks. TO must be FROM's parent, a child, its presenter, the controller it presented, \
+                or its delegate: anything else is notRelated.
+                """
+        )
+        @Argument var from: String
+        @Argument var to: String
+        @Argument(help: "The message's name, e.g. done.") var name: String
+        @Argument(help: "The payload as text (clients use JSON); default: none.") var payload: String?
+        @Option(help: "Read the payload from this file (any bytes) instead.") var payloadFile: String?
+        @OptionGroup var options: CtlOptions
+
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            let bytes: [UInt8]
+            if let payloadFile {
+                guard payload == nil else {
+                    throw ValidationError("Give the payload as text or --payload-file, not both.")
+                }
+                bytes = Array(try Data(contentsOf: URL(fileURLWithPath: payloadFile)))
+            } else {
+                bytes = Array((payload ?? "").utf8)
+            }
+            let command = Command.send(from: ControllerID(from), to: ControllerID(to), name: name, payload: bytes)
+            return [Request(command, options)]
+        }
+    }
+}
