@@ -20,8 +20,20 @@ extension Containment_V1_Properties {
             modalTransitionStyle = properties.modalTransitionStyle.rawValue
         }
         if let title = properties.title { self.title = title }
-        if let tabItem = properties.tabItem { self.tabItem = tabItem }
-        if let navigationItem = properties.navigationItem { self.navigationItem = navigationItem }
+        if let title = properties.tabItem.title { tabItem = title }
+        if let badge = properties.tabItem.badge { tabBadge = badge }
+        let navigation = properties.navigationItem
+        if let title = navigation.title { navigationItem = title }
+        if let back = navigation.backTitle { navigationBackTitle = back }
+        navigationLeftItems = navigation.leftItems
+        navigationRightItems = navigation.rightItems
+        toolbarItems = properties.toolbarItems
+        handles = properties.handles
+        if properties.supportedOrientations != Orientation.defaultSupported {
+            supportedOrientations = properties.supportedOrientations.sorted().map(\.rawValue)
+        }
+        if let size = properties.preferredContentSize { preferredContentSize = Containment_V1_Size(size) }
+        if properties.editing { editing = true }
         if properties.pageTransitionStyle != defaults.pageTransitionStyle {
             pageTransitionStyle = properties.pageTransitionStyle.rawValue
         }
@@ -61,8 +73,22 @@ extension Containment_V1_Properties {
             )
         }
         if hasTitle { properties.title = title }
-        if hasTabItem { properties.tabItem = tabItem }
-        if hasNavigationItem { properties.navigationItem = navigationItem }
+        properties.tabItem = TabItem(title: hasTabItem ? tabItem : nil, badge: hasTabBadge ? tabBadge : nil)
+        properties.navigationItem = NavigationItem(
+            title: hasNavigationItem ? navigationItem : nil,
+            backTitle: hasNavigationBackTitle ? navigationBackTitle : nil,
+            leftItems: navigationLeftItems,
+            rightItems: navigationRightItems
+        )
+        properties.toolbarItems = toolbarItems
+        properties.handles = handles
+        if !supportedOrientations.isEmpty {
+            var orientations: Set<Orientation> = []
+            for name in supportedOrientations { orientations.insert(try Orientation.named(name, as: "orientation")) }
+            properties.supportedOrientations = orientations
+        }
+        if hasPreferredContentSize { properties.preferredContentSize = preferredContentSize.model }
+        if hasEditing { properties.editing = editing }
         if hasPageTransitionStyle {
             properties.pageTransitionStyle = try PageTransitionStyle.named(
                 pageTransitionStyle,
@@ -254,6 +280,20 @@ extension WireCommand {
                 $0.split = split.rawValue
                 $0.mode = mode.rawValue
             }
+        case .setProperties(let id, let changes):
+            var properties = ControllerProperties()
+            for change in changes { change.apply(to: &properties) }
+            setProperties = .with {
+                $0.controller = id.rawValue
+                $0.properties = Containment_V1_Properties(properties)
+                $0.changed = changes.map(\.name)
+            }
+        case .setEditing(let id, let editing, let animated):
+            setEditing = .with {
+                $0.controller = id.rawValue
+                $0.editing = editing
+                $0.animated = animated
+            }
         case .send(let from, let to, let name, let payload):
             send = .with {
                 $0.from = from.rawValue
@@ -409,6 +449,22 @@ extension WireCommand {
             command = .setSplitMode(
                 try controllerID(m.split, field: "split"),
                 try SplitDisplayMode.named(m.mode, as: "split display mode")
+            )
+        case .setProperties(let m):
+            let properties = try m.properties.model()
+            var changes: [PropertyChange] = []
+            for name in m.changed {
+                guard let change = PropertyChange(named: name, from: properties) else {
+                    throw .malformed("\"\(name)\" is not a property set-properties changes.")
+                }
+                changes.append(change)
+            }
+            command = .setProperties(try controllerID(m.controller, field: "controller"), changes)
+        case .setEditing(let m):
+            command = .setEditing(
+                try controllerID(m.controller, field: "controller"),
+                m.editing,
+                animated: m.animated
             )
         case .send(let m):
             command = .send(

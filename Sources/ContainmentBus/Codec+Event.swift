@@ -108,6 +108,14 @@ extension WireEvent {
             style = presentation.style.rawValue
             transitionStyle = presentation.transitionStyle.rawValue
             hidesContext = presentation.hidesContext
+        case .propertiesChanged(_, let changed, let properties):
+            self.changed = changed
+            self.properties = Containment_V1_Properties(properties)
+        case .setEditing(_, let editing, let animated):
+            self.editing = editing
+            self.animated = animated
+        case .editingChanged(_, let editing):
+            self.editing = editing
         case .messageSent(_, let to, let name, let bytes):
             from = controller
             self.to = to.rawValue
@@ -189,6 +197,9 @@ extension WireEvent {
             )
             return name == "presented"
                 ? .presented(id, presentation: presentation) : .dismissed(id, presentation: presentation)
+        case "propertiesChanged": return .propertiesChanged(id, changed: changed, properties: try properties.model())
+        case "setEditing": return .setEditing(id, editing: editing, animated: animated)
+        case "editingChanged": return .editingChanged(id, editing: editing)
         case "messageSent":
             return .messageSent(id, to: ControllerID(to), name: messageName, bytes: Int(payloadSize))
         case "messageReceived":
@@ -213,7 +224,7 @@ public enum EventCategory: String, CaseIterable, Sendable {
         switch eventName {
         case "loadView", "viewDidLoad", "viewDidUnload", "willMoveToParent", "didMoveToParent", "viewWillAppear",
             "viewDidAppear", "viewWillDisappear", "viewDidDisappear", "viewWillLayoutSubviews", "viewDidLayoutSubviews",
-            "didReceiveMemoryWarning", "viewWillTransitionToSize", "messageReceived":
+            "didReceiveMemoryWarning", "viewWillTransitionToSize", "messageReceived", "setEditing":
             self = .callbacks
         case "messageSent":
             self = .messages

@@ -14,6 +14,17 @@ extension PreEncoded {
         host: String = "",
         epoch: UInt64 = 0
     ) -> [UInt8] {
+        // A change of properties carries them all, a nested message: rare, so SwiftProtobuf writes it.
+        if case .propertiesChanged = event {
+            return WireEvent(
+                event,
+                seq: seq,
+                timeUnixNanos: timeUnixNanos,
+                commandID: commandID,
+                host: host,
+                epoch: epoch
+            ).bytes
+        }
         let kind = EventKind(event)
         var writer = EventWriter()
         writer.bytes.reserveCapacity(96)
@@ -113,6 +124,8 @@ extension PreEncoded {
         case .messageReceived(let c, let from, _, _):
             writer.string(5, c.rawValue)
             writer.string(22, from.rawValue)
+        case .propertiesChanged(let c, _, _), .setEditing(let c, _, _), .editingChanged(let c, _):
+            writer.string(5, c.rawValue)
         }
         writer.varint(40, epoch)
         // The fields numbered after the epoch, in field-number order.
@@ -125,6 +138,11 @@ extension PreEncoded {
         case .messageReceived(_, _, let name, let payload):
             writer.string(42, name)
             writer.bytes(43, payload)
+        case .setEditing(_, let editing, let animated):
+            writer.bool(47, editing)
+            writer.bool(48, animated)
+        case .editingChanged(_, let editing):
+            writer.bool(47, editing)
         default:
             break
         }
@@ -153,6 +171,7 @@ private struct EventKind {
         "windowAttached", "windowResized", "presented", "dismissed", "transitionBegan", "transitionCompleted",
         "navigationWillShow", "navigationDidShow", "selectionChanged", "menuVisibilityChanged", "pagesChanged",
         "ruleViolation", "hostUp", "hostDown", "hostRestarted", "hostFailed", "messageSent", "messageReceived",
+        "propertiesChanged", "setEditing", "editingChanged",
     ]
 
     /// `CATEGORY/NAME/` of each name.
@@ -201,6 +220,9 @@ private struct EventKind {
             case .hostFailed: 37
             case .messageSent: 38
             case .messageReceived: 39
+            case .propertiesChanged: 40
+            case .setEditing: 41
+            case .editingChanged: 42
             }
     }
 }

@@ -20,6 +20,15 @@ public struct PropertyNames: Sendable, Equatable {
     public var splitFraction: Double?
     public var displayMode: String?
     public var delegate: String?
+    public var backTitle: String?
+    public var leftItems: [String] = []
+    public var rightItems: [String] = []
+    public var badge: String?
+    public var toolbarItems: [String] = []
+    public var handles: [String] = []
+    public var orientations: [String] = []
+    /// `[width, height]`.
+    public var preferredContentSize: [Double]?
 
     public init() {}
 
@@ -45,6 +54,21 @@ public struct PropertyNames: Sendable, Equatable {
         if let splitFraction { wire.splitFraction = splitFraction }
         if let displayMode { wire.splitDisplayMode = displayMode }
         if let delegate { wire.delegate = delegate }
+        if let backTitle { wire.navigationBackTitle = backTitle }
+        wire.navigationLeftItems = leftItems
+        wire.navigationRightItems = rightItems
+        if let badge { wire.tabBadge = badge }
+        wire.toolbarItems = toolbarItems
+        wire.handles = handles
+        wire.supportedOrientations = orientations
+        if let preferredContentSize {
+            guard preferredContentSize.count == 2 else {
+                throw .malformed("A preferred content size is [width, height], not \(preferredContentSize).")
+            }
+            wire.preferredContentSize = Containment_V1_Size(
+                Size(width: preferredContentSize[0], height: preferredContentSize[1])
+            )
+        }
         return try wire.model()
     }
 }

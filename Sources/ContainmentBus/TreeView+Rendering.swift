@@ -14,12 +14,23 @@ extension TreeView {
             }
             parts.append(node.frame.map { "frame=\($0)" } ?? "(view not loaded)")
             parts.append(node.appearance)
+            if let title = node.properties.title { parts.append("title=\"\(title)\"") }
+            if node.properties.editing { parts.append("editing") }
             switch node.kind {
             case "navigation":
                 parts.append("stack=[\(node.children.joined(separator: ","))]")
+                let bar = navigationBar(node)
+                parts.append("bar=\"\(bar.title ?? "")\"" + (bar.back.map { " back=\"\($0)\"" } ?? ""))
+                if let top = node.children.last.flatMap({ nodes[$0] }), !top.properties.toolbarItems.isEmpty {
+                    parts.append("toolbar=[\(top.properties.toolbarItems.joined(separator: ","))]")
+                }
             case "tab", "menu":
                 let index = node.selected.flatMap { node.children.firstIndex(of: $0) }
                 parts.append("selected=\(node.selected ?? "none")" + (index.map { " (\($0))" } ?? ""))
+                if node.kind == "tab" {
+                    let items = tabBar(node).map { ($0.title ?? "") + ($0.badge.map { " (\($0))" } ?? "") }
+                    parts.append("tabs=[\(items.joined(separator: ","))]")
+                }
                 if node.kind == "menu" { parts.append(node.menuVisible ? "menu shown" : "menu hidden") }
             default:
                 break
@@ -75,6 +86,16 @@ extension TreeView {
                 object["selectedIndex"] = node.selected.flatMap { node.children.firstIndex(of: $0) } ?? NSNull()
             }
             if node.kind == "menu" { object["menuVisible"] = node.menuVisible }
+            object["properties"] = Self.json(node.properties)
+            if node.kind == "navigation" {
+                let bar = navigationBar(node)
+                object["navigationBar"] = ["title": Self.json(bar.title), "back": Self.json(bar.back)]
+            }
+            if node.kind == "tab" {
+                object["tabBar"] = tabBar(node).map { item -> [String: Any] in
+                    ["title": Self.json(item.title), "badge": Self.json(item.badge)]
+                }
+            }
             return object
         }
         let windowObjects = windows.keys.sorted().compactMap { name -> [String: Any]? in
@@ -90,6 +111,47 @@ extension TreeView {
         ]
         return JSONText.encode(object)
     }
+}
+
+extension TreeView {
+    /// A navigation controller's bar, by the model's rule, from its stack's properties.
+    public func navigationBar(_ node: Node) -> (title: String?, back: String?) {
+        let stack = node.children
+        return NavigationItem.bar(
+            top: stack.last.flatMap { nodes[$0]?.properties },
+            previous: stack.count > 1 ? nodes[stack[stack.count - 2]]?.properties : nil
+        )
+    }
+
+    /// A tab container's bar: each child's tab item, in order.
+    public func tabBar(_ node: Node) -> [TabItem] {
+        node.children.map { nodes[$0]?.properties.tabItem ?? TabItem() }
+    }
+
+    /// The properties `tree --json` shows: the ones SPEC §13 names, and the editing state.
+    static func json(_ properties: ControllerProperties) -> [String: Any] {
+        let navigation = properties.navigationItem
+        let navigationItem: [String: Any] = [
+            "title": json(navigation.title), "backTitle": json(navigation.backTitle),
+            "leftItems": navigation.leftItems, "rightItems": navigation.rightItems,
+        ]
+        let tabItem: [String: Any] = ["title": json(properties.tabItem.title), "badge": json(properties.tabItem.badge)]
+        let size: Any = properties.preferredContentSize.map { [$0.width, $0.height] } ?? NSNull()
+        return [
+            "title": json(properties.title),
+            "navigationItem": navigationItem,
+            "tabItem": tabItem,
+            "toolbarItems": properties.toolbarItems,
+            "delegate": json(properties.delegate?.rawValue),
+            "handles": properties.handles,
+            "supportedOrientations": properties.supportedOrientations.sorted().map(\.rawValue),
+            "preferredContentSize": size,
+            "editing": properties.editing,
+        ]
+    }
+
+    /// A text, or JSON's null.
+    static func json(_ text: String?) -> Any { text ?? NSNull() }
 }
 
 /// Deterministic JSON text (sorted keys, no escaped slashes) for the command-line tools.

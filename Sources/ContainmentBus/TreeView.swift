@@ -20,6 +20,8 @@ public struct TreeView: Hashable, Sendable {
         /// A tab's or menu's selected child.
         public var selected: String?
         public var menuVisible = false
+        /// Its properties (SPEC §13): titles, items, delegate, editing, …
+        public var properties = ControllerProperties()
     }
 
     public struct WindowInfo: Hashable, Sendable {
@@ -54,7 +56,8 @@ public struct TreeView: Hashable, Sendable {
                 presenting: controller.hasPresenting ? controller.presenting : nil,
                 presented: controller.hasPresented ? controller.presented : nil,
                 selected: controller.hasSelected ? controller.selected : nil,
-                menuVisible: controller.menuVisible
+                menuVisible: controller.menuVisible,
+                properties: (try? controller.properties.model()) ?? ControllerProperties()
             )
             order.append(controller.id)
         }
@@ -110,6 +113,10 @@ public struct TreeView: Hashable, Sendable {
             nodes[id]?.selected = event.child.isEmpty ? nil : event.child
         case "menuVisibilityChanged":
             nodes[id]?.menuVisible = event.visible
+        case "propertiesChanged":
+            if let properties = try? event.properties.model() { nodes[id]?.properties = properties }
+        case "editingChanged":
+            nodes[id]?.properties.editing = event.editing
         case "presented":
             nodes[id]?.presenting = event.context
             nodes[event.context]?.presented = id

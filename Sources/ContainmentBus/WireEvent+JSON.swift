@@ -72,6 +72,13 @@ extension WireEvent {
         case "pagesChanged":
             object["pages"] = pages
             object["direction"] = direction
+        case "propertiesChanged":
+            object["changed"] = changed
+        case "setEditing":
+            object["editing"] = editing
+            object["animated"] = animated
+        case "editingChanged":
+            object["editing"] = editing
         case "messageSent":
             object["from"] = from
             object["to"] = to

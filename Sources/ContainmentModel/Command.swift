@@ -53,6 +53,11 @@ public enum Command: Hashable, Sendable {
     case nextPage(ControllerID)
     case previousPage(ControllerID)
     case setSplitMode(ControllerID, SplitDisplayMode)
+    // Properties and editing (§13)
+    /// Changes properties of a controller, in order; issued by the controller itself or the system.
+    case setProperties(ControllerID, [PropertyChange])
+    /// Issued by the controller or its parent: the controller receives `setEditing`.
+    case setEditing(ControllerID, Bool, animated: Bool = false)
     // Messages (§11)
     /// `from` sends `to` a message: `to`'s code receives it as `messageReceived`, in order with its callbacks.
     case send(from: ControllerID, to: ControllerID, name: String, payload: [UInt8] = [])
@@ -94,6 +99,8 @@ public enum Command: Hashable, Sendable {
         case .previousPage: "previous"
         case .setSplitMode: "split-mode"
         case .send: "send"
+        case .setProperties: "set-properties"
+        case .setEditing: "set-editing"
         }
     }
 }
@@ -145,6 +152,8 @@ extension Command {
             container
         case .send(let from, _, _, _):
             from
+        case .setProperties(let id, _), .setEditing(let id, _, _):
+            id
         }
     }
 }

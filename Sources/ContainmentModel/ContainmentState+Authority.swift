@@ -44,6 +44,8 @@ extension ContainmentState {
             return .controller(container)
         case .send(let from, _, _, _):
             return .controller(from)
+        case .setProperties(let id, _), .setEditing(let id, _, _):
+            return .controller(id)
         }
     }
 }

@@ -125,14 +125,6 @@ extension ContainmentState {
         if changes, let top = stack.last { emit(.navigationDidShow(navigation, shown: top)) }
     }
 
-    /// The bar: the top's title, and the previous controller's title as the back button's.
-    public func navigationBar(_ navigation: ControllerID) -> (title: String?, back: String?) {
-        let stack = controllers[navigation]?.children ?? []
-        let title = stack.last.flatMap { controllers[$0]?.properties.title }
-        let back = stack.count > 1 ? controllers[stack[stack.count - 2]]?.properties.title : nil
-        return (title, back)
-    }
-
     // MARK: Tab and menu
 
     /// A tab container's or a menu's children. Tab: the selection is kept if still present, else the first, else

@@ -50,13 +50,13 @@ public struct ControllerProperties: Hashable, Sendable {
         get { rare.value.title }
         set { rare = rare.with { $0.title = newValue } }
     }
-    /// Container item metadata: the tab bar item's title.
-    public var tabItem: String? {
+    /// Container item metadata: the tab bar item (SPEC §13).
+    public var tabItem: TabItem {
         get { rare.value.tabItem }
         set { rare = rare.with { $0.tabItem = newValue } }
     }
-    /// Container item metadata: the navigation item's title.
-    public var navigationItem: String? {
+    /// Container item metadata: the navigation item (SPEC §13).
+    public var navigationItem: NavigationItem {
         get { rare.value.navigationItem }
         set { rare = rare.with { $0.navigationItem = newValue } }
     }
@@ -80,6 +80,31 @@ public struct ControllerProperties: Hashable, Sendable {
         get { rare.value.splitFraction }
         set { rare = rare.with { $0.splitFraction = newValue } }
     }
+    /// The items a navigation controller's toolbar shows while it is the top (SPEC §13).
+    public var toolbarItems: [String] {
+        get { rare.value.toolbarItems }
+        set { rare = rare.with { $0.toolbarItems = newValue } }
+    }
+    /// The input kinds and action names it handles on the responder chain (SPEC §12).
+    public var handles: [String] {
+        get { rare.value.handles }
+        set { rare = rare.with { $0.handles = newValue } }
+    }
+    /// The orientations it supports (SPEC §13); never empty.
+    public var supportedOrientations: Set<Orientation> {
+        get { rare.value.supportedOrientations }
+        set { rare = rare.with { $0.supportedOrientations = newValue } }
+    }
+    /// The size it prefers when presented as a popover; `nil`: 320×480 (SPEC §13).
+    public var preferredContentSize: Size? {
+        get { rare.value.preferredContentSize }
+        set { rare = rare.with { $0.preferredContentSize = newValue } }
+    }
+    /// Whether it is editing: `setEditing` changes it (SPEC §13).
+    public var editing: Bool {
+        get { rare.value.editing }
+        set { rare = rare.with { $0.editing = newValue } }
+    }
 
     /// The defaults with manual appearance forwarding (seed 000, listing 14-4).
     public static var manualAppearance: ControllerProperties {
@@ -92,12 +117,17 @@ public struct ControllerProperties: Hashable, Sendable {
 /// The rarely set properties of a controller, with their defaults.
 private struct RareProperties: Hashable, Sendable {
     var title: String?
-    var tabItem: String?
-    var navigationItem: String?
+    var tabItem = TabItem()
+    var navigationItem = NavigationItem()
     var pageSequence: [ControllerID] = []
     var pageDataSource: ControllerID?
     var splitFraction = 0.4
     var delegate: ControllerID?
+    var toolbarItems: [String] = []
+    var handles: [String] = []
+    var supportedOrientations = Orientation.defaultSupported
+    var preferredContentSize: Size?
+    var editing = false
 }
 
 /// An immutable box of ``RareProperties``: a change makes a new box, so boxes are shared freely.
@@ -118,4 +148,53 @@ private final class RareBox: Hashable, Sendable {
 
     static func == (lhs: RareBox, rhs: RareBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
     func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}
+
+/// What a navigation controller's bar shows for a controller (SPEC §13): its title, the back button's title when it
+/// is the previous one, and bar button items.
+public struct NavigationItem: Hashable, Sendable {
+    public var title: String?
+    public var backTitle: String?
+    public var leftItems: [String] = []
+    public var rightItems: [String] = []
+
+    public init(title: String? = nil, backTitle: String? = nil, leftItems: [String] = [], rightItems: [String] = []) {
+        self.title = title
+        self.backTitle = backTitle
+        self.leftItems = leftItems
+        self.rightItems = rightItems
+    }
+}
+
+/// What a tab container's bar shows for a child (SPEC §13).
+public struct TabItem: Hashable, Sendable {
+    public var title: String?
+    public var badge: String?
+
+    public init(title: String? = nil, badge: String? = nil) {
+        self.title = title
+        self.badge = badge
+    }
+}
+
+/// An interface orientation (SPEC §13).
+public enum Orientation: String, Hashable, Sendable, CaseIterable, Comparable {
+    case portrait, portraitUpsideDown, landscapeLeft, landscapeRight
+
+    /// Every orientation but upside down, UIKit's default on a phone.
+    public static let defaultSupported: Set<Orientation> = [.portrait, .landscapeLeft, .landscapeRight]
+
+    public var isLandscape: Bool { self == .landscapeLeft || self == .landscapeRight }
+
+    /// In declaration order.
+    public static func < (lhs: Orientation, rhs: Orientation) -> Bool { lhs.rank < rhs.rank }
+
+    private var rank: Int {
+        switch self {
+        case .portrait: 0
+        case .portraitUpsideDown: 1
+        case .landscapeLeft: 2
+        case .landscapeRight: 3
+        }
+    }
 }

@@ -42,6 +42,12 @@ public enum Event: Hashable, Sendable {
     case selectionChanged(ControllerID, selected: ControllerID?, index: Int?)
     case menuVisibilityChanged(ControllerID, visible: Bool)
     case pagesChanged(ControllerID, pages: [ControllerID], direction: PageDirection)
+    // Properties and editing (SPEC §13)
+    /// The properties named in `changed` took new values: `properties` holds them all now.
+    case propertiesChanged(ControllerID, changed: [String], properties: ControllerProperties)
+    /// The callback of `setEditing`.
+    case setEditing(ControllerID, editing: Bool, animated: Bool)
+    case editingChanged(ControllerID, editing: Bool)
     // Messages (SPEC §11)
     /// A message went from the controller to `to`: its name and payload size.
     case messageSent(ControllerID, to: ControllerID, name: String, bytes: Int)
@@ -93,6 +99,9 @@ public enum Event: Hashable, Sendable {
         case .menuVisibilityChanged: "menuVisibilityChanged"
         case .pagesChanged: "pagesChanged"
         case .messageSent: "messageSent"
+        case .propertiesChanged: "propertiesChanged"
+        case .setEditing: "setEditing"
+        case .editingChanged: "editingChanged"
         case .messageReceived: "messageReceived"
         case .ruleViolation: "ruleViolation"
         case .hostUp: "hostUp"
@@ -115,7 +124,8 @@ public enum Event: Hashable, Sendable {
             .transitionBegan(let c, _, _), .transitionCompleted(let c, _, _), .presented(let c, _),
             .dismissed(let c, _), .navigationWillShow(let c, _), .navigationDidShow(let c, _),
             .selectionChanged(let c, _, _), .menuVisibilityChanged(let c, _), .pagesChanged(let c, _, _),
-            .messageSent(let c, _, _, _), .messageReceived(let c, _, _, _):
+            .messageSent(let c, _, _, _), .messageReceived(let c, _, _, _), .propertiesChanged(let c, _, _),
+            .setEditing(let c, _, _), .editingChanged(let c, _):
             c
         case .viewInserted(let view, _, _), .viewRemoved(let view, _), .frameChanged(let view, _, _),
             .alphaChanged(let view, _, _), .hiddenChanged(let view, _, _):
@@ -132,7 +142,7 @@ public enum Event: Hashable, Sendable {
         switch self {
         case .loadView, .viewDidLoad, .viewDidUnload, .willMoveToParent, .didMoveToParent, .viewWillAppear,
             .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
-            .didReceiveMemoryWarning, .viewWillTransitionToSize, .messageReceived:
+            .didReceiveMemoryWarning, .viewWillTransitionToSize, .messageReceived, .setEditing:
             true
         default:
             false
@@ -182,6 +192,12 @@ extension Event: CustomStringConvertible {
         case .presented(_, let p), .dismissed(_, let p):
             return "\(head) presenter=\(p.presenter) context=\(p.context) style=\(p.style.rawValue)"
                 + " transitionStyle=\(p.transitionStyle.rawValue)"
+        case .propertiesChanged(_, let changed, _):
+            return "\(head) changed=\(changed.joined(separator: ","))"
+        case .setEditing(_, let editing, let animated):
+            return "\(head) editing=\(editing)" + (animated ? " animated" : "")
+        case .editingChanged(_, let editing):
+            return "\(head) editing=\(editing)"
         case .messageSent(_, let to, let name, let bytes):
             return "\(head) to=\(to) name=\(name) bytes=\(bytes)"
         case .messageReceived(_, let from, let name, let payload):

@@ -18,3 +18,4 @@ extension PageTransitionStyle: Named {}
 extension SpineLocation: Named {}
 extension SplitDisplayMode: Named {}
 extension PageDirection: Named {}
+extension Orientation: Named {}

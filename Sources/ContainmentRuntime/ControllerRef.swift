@@ -90,6 +90,22 @@ public struct ControllerRef: Sendable {
         try await perform([.send(from: id, to: target, name: name, payload: payload)])
     }
 
+    /// Changes this controller's properties (SPEC §13): its title, navigation and tab items, delegate, …
+    public func setProperties(_ changes: [PropertyChange]) async throws(RemoteError) {
+        try await perform([.setProperties(id, changes)])
+    }
+
+    /// Turns editing on or off for this controller, or for a child of it (SPEC §13).
+    public func setEditing(
+        _ editing: Bool,
+        of target: ControllerID? = nil,
+        animated: Bool = false
+    )
+        async throws(RemoteError)
+    {
+        try await perform([.setEditing(target ?? id, editing, animated: animated)])
+    }
+
     /// This controller's state now: its properties (its `delegate`…), parent, children, appearance.
     public func state() async throws(RemoteError) -> Containment_V1_ControllerState {
         let snapshot = try await snapshot()

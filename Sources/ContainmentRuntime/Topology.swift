@@ -90,6 +90,16 @@ public struct Topology: Sendable, Equatable {
             names.splitFraction = entry.splitFraction
             names.displayMode = entry.displayMode
             names.delegate = entry.delegate
+            names.tabItem = entry.tabItem
+            names.badge = entry.badge
+            names.navigationItem = entry.navigationItem
+            names.backTitle = entry.backTitle
+            names.leftItems = entry.leftItems ?? []
+            names.rightItems = entry.rightItems ?? []
+            names.toolbarItems = entry.toolbarItems ?? []
+            names.handles = entry.handles ?? []
+            names.orientations = entry.orientations ?? []
+            names.preferredContentSize = entry.preferredContentSize
             let properties: ControllerProperties
             do {
                 properties = try names.properties()
@@ -298,6 +308,16 @@ public struct Topology: Sendable, Equatable {
         var splitFraction: Double?
         var displayMode: String?
         var delegate: String?
+        var tabItem: String?
+        var badge: String?
+        var navigationItem: String?
+        var backTitle: String?
+        var leftItems: [String]?
+        var rightItems: [String]?
+        var toolbarItems: [String]?
+        var handles: [String]?
+        var orientations: [String]?
+        var preferredContentSize: [Double]?
     }
 
     private enum Embed: Decodable {

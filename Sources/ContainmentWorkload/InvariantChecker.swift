@@ -11,6 +11,9 @@ public struct InvariantChecker: Sendable {
     var presentedOn: [ControllerID: ControllerID] = [:]
     /// Presented → its presenter and context, from the same events.
     var presentationOf: [ControllerID: Presentation] = [:]
+    /// Delegates set by `propertiesChanged` since the checker began (the ones set at creation come from `follow`'s
+    /// caller).
+    var delegates: [ControllerID: ControllerID?] = [:]
     /// Each view's subviews in order, folded from `viewInserted` (at its index) and `viewRemoved` as
     /// docs/PROTOCOL.md tells a mirror to.
     var subviews: [ViewID: [ViewID]] = [:]
@@ -24,6 +27,7 @@ public struct InvariantChecker: Sendable {
         delegate: (ControllerID) -> ControllerID? = { _ in nil }
     ) -> [String] {
         var problems: [String] = []
+        func delegateOf(_ id: ControllerID) -> ControllerID? { delegates[id] ?? delegate(id) }
         // A window sets its new root's frame just before the `windowAttached` event of the same command.
         var attaching: [WindowID: ControllerID] = [:]
         for case .windowAttached(let id, let window, _) in events { attaching[window] = id }
@@ -33,6 +37,7 @@ public struct InvariantChecker: Sendable {
                 appearance[id] = .disappeared
             case .controllerDestroyed(let id):
                 appearance[id] = nil
+                delegates[id] = nil
                 loaded.remove(id)
                 for view in subviews.keys where view.owner == id { subviews[view] = nil }
             case .childAdded(let id, let newParent):
@@ -74,7 +79,7 @@ public struct InvariantChecker: Sendable {
             case .messageSent(let from, let to, let name, let bytes):
                 // SPEC §11: only along a relation or to the delegate, and received at once, whole.
                 let related =
-                    parent[from] == to || parent[to] == from || delegate(from) == to
+                    parent[from] == to || parent[to] == from || delegateOf(from) == to
                     || presentationOf[from].map { $0.presenter == to || $0.context == to } == true
                     || presentationOf[to].map { $0.presenter == from || $0.context == from } == true
                 if !related { problems.append("\(event): \(from) and \(to) are not related") }
@@ -83,6 +88,14 @@ public struct InvariantChecker: Sendable {
                 guard case .messageReceived(to, from, name, let payload)? = next, payload.count == bytes else {
                     problems.append("\(event): not followed by its messageReceived")
                     break
+                }
+            case .propertiesChanged(let id, let changed, let properties):
+                if changed.contains("delegate") { delegates[id] = .some(properties.delegate) }
+            case .setEditing(let id, let editing, _):
+                let index = events.firstIndex(of: event) ?? events.endIndex
+                let next = events.index(after: index) < events.endIndex ? events[events.index(after: index)] : nil
+                if next != .editingChanged(id, editing: editing) {
+                    problems.append("\(event): not followed by its editingChanged")
                 }
             case .frameChanged(let view, _, let by) where view.isRoot:
                 let owner = view.owner

@@ -201,11 +201,26 @@ public struct RandomCommands: Sendable {
         )
     }
 
+    /// One to three property changes (SPEC §13), now and then an invalid one.
+    mutating func propertyChanges() -> [PropertyChange] {
+        (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+            switch Int.random(in: 0..<7, using: &rng) {
+            case 0: .title(chance(20) ? nil : names.randomElement(using: &rng)!)
+            case 1: .delegate(chance(20) ? nil : id())
+            case 2: .handles(chance(50) ? ["tap"] : [])
+            case 3: .supportedOrientations(Set(Orientation.allCases.filter { _ in chance(50) }))
+            case 4: .toolbarItems(Array(names.prefix(Int.random(in: 0...2, using: &rng))))
+            case 5: .navigationItem(NavigationItem(title: names.randomElement(using: &rng)!, backTitle: nil))
+            default: .preferredContentSize(chance(5) ? Size(width: -1, height: 0) : Size(width: 320, height: 480))
+            }
+        }
+    }
+
     /// One step: a single request or a batch.
     public mutating func next(in state: ContainmentState) -> [Request] {
         let child = id()
         let parent = id()
-        switch Int.random(in: 0..<131, using: &rng) {
+        switch Int.random(in: 0..<137, using: &rng) {
         case 0..<8 where state.controllers.count < ids.count + containers.count || chance(10):
             if chance(25), let (id, kind) = containers.randomElement(using: &rng) {
                 return [.system(.create(id, kind: kind, properties: pool.properties(of: id, kind: kind, using: &rng)))]
@@ -330,6 +345,15 @@ public struct RandomCommands: Sendable {
             return containerCommand(in: state)
         case 125..<131:
             return [message(from: child, in: state)]
+        case 131..<134:
+            return [
+                Request(.setProperties(child, propertyChanges()), by: party(natural: .controller(child), in: state))
+            ]
+        case 134..<137:
+            let natural: Party = chance(50) ? .controller(child) : parentParty(of: child, in: state)
+            return [
+                Request(.setEditing(child, chance(50), animated: chance(50)), by: party(natural: natural, in: state))
+            ]
         default:
             let target =
                 state.presentations.keys.sorted().randomElement(using: &rng).flatMap { chance(70) ? $0 : nil } ?? child

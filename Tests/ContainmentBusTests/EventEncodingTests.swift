@@ -45,6 +45,21 @@ struct EventEncodingTests {
         )
     }
 
+    /// Properties with every part of SPEC §13 set.
+    static let someProperties: ControllerProperties = {
+        var properties = ControllerProperties()
+        properties.title = "T"
+        properties.navigationItem = NavigationItem(title: "N", backTitle: "B", leftItems: ["l"], rightItems: ["r", ""])
+        properties.tabItem = TabItem(title: "", badge: "3")
+        properties.toolbarItems = ["t"]
+        properties.delegate = "d"
+        properties.handles = ["tap", "done"]
+        properties.supportedOrientations = [.landscapeRight, .portraitUpsideDown]
+        properties.preferredContentSize = Size(width: 0, height: 480)
+        properties.editing = true
+        return properties
+    }()
+
     /// Every case of `Event`, most with several values.
     static let events: [Event] = {
         var events: [Event] = []
@@ -79,6 +94,10 @@ struct EventEncodingTests {
                 .messageReceived(id, from: "a", name: "done", payload: Array("{\"v\":1}".utf8)),
                 .messageReceived(id, from: "", name: "", payload: []),
                 .messageReceived(id, from: "a", name: "bin", payload: [0, 255, 128]),
+                .setEditing(id, editing: true, animated: false), .setEditing(id, editing: false, animated: true),
+                .editingChanged(id, editing: true), .editingChanged(id, editing: false),
+                .propertiesChanged(id, changed: [], properties: ControllerProperties()),
+                .propertiesChanged(id, changed: ["title", "navigationItem"], properties: Self.someProperties),
             ]
             for flags in flags {
                 events += [
@@ -130,7 +149,7 @@ struct EventEncodingTests {
 
     @Test func theEventsCoverEveryCase() {
         let names = Set(Self.events.map(\.name))
-        #expect(names.count == 40)
+        #expect(names.count == 43)
     }
 
     @Test func directBytesAreSwiftProtobufs() {
@@ -166,6 +185,21 @@ struct EventEncodingTests {
             let expected = WireEvent(event, seq: stamp.seq, timeUnixNanos: stamp.time, commandID: stamp.command).bytes
             let direct = PreEncoded.event(event, seq: stamp.seq, timeUnixNanos: stamp.time, commandID: stamp.command)
             #expect(direct == expected, "\(event)")
+        }
+    }
+
+    /// The events of SPEC §11 and §13 read back as themselves from their wire form.
+    @Test func messageAndPropertyEventsReadBack() throws {
+        let events: [Event] = [
+            .messageSent("a", to: "b", name: "done", bytes: 5),
+            .messageReceived("b", from: "a", name: "done", payload: [0, 1, 255]),
+            .messageReceived("b", from: "a", name: "ü", payload: []),
+            .propertiesChanged("c", changed: ["title", "navigationItem"], properties: Self.someProperties),
+            .propertiesChanged("c", changed: ["title"], properties: ControllerProperties()),
+            .setEditing("c", editing: true, animated: true), .editingChanged("c", editing: false),
+        ]
+        for event in events {
+            #expect(try WireEvent(event, seq: 1, timeUnixNanos: 1, commandID: 1).model() == event)
         }
     }
 

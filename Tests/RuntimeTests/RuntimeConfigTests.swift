@@ -1,3 +1,4 @@
+import ContainmentModel
 import ContainmentRuntime
 import Foundation
 import Testing
@@ -96,6 +97,37 @@ import Testing
         #expect(h1.mode == .temporary && h1.maxRestarts == 4)
         let h2 = topology.restartPolicy(of: "h2", config: config)
         #expect(h2.mode == .transient && h2.maxRestarts == 9 && h2.window == .milliseconds(1500))
+    }
+
+    /// SPEC §11–§13's properties have their topology keys.
+    @Test func aControllerEntrySetsItsItemsDelegateAndOrientations() throws {
+        let topology = try Topology.parse(
+            """
+            controllers:
+              - {id: list, kind: content, host: h0, title: List, navigationItem: All, backTitle: Back, leftItems: [edit],
+                 rightItems: [add, share], tabItem: Recipes, badge: "3", toolbarItems: [sort], delegate: app,
+                 handles: [tap, done], orientations: [portrait, landscapeLeft], preferredContentSize: [300, 400]}
+            """
+        )
+        let properties = try #require(topology.controllers.first?.properties)
+        #expect(properties.title == "List")
+        #expect(
+            properties.navigationItem
+                == NavigationItem(title: "All", backTitle: "Back", leftItems: ["edit"], rightItems: ["add", "share"])
+        )
+        #expect(properties.tabItem == TabItem(title: "Recipes", badge: "3"))
+        #expect(
+            properties.toolbarItems == ["sort"] && properties.delegate == "app"
+                && properties.handles == ["tap", "done"]
+        )
+        #expect(properties.supportedOrientations == [.portrait, .landscapeLeft])
+        #expect(properties.preferredContentSize == Size(width: 300, height: 400))
+        #expect {
+            try Topology.parse("controllers: [{id: a, host: h, orientations: [sideways]}]")
+        } throws: { error in
+            "\(error)"
+                == "controller a: Unknown orientation \"sideways\"; one of portrait, portraitUpsideDown, landscapeLeft, landscapeRight."
+        }
     }
 
     @Test(arguments: [

@@ -136,6 +136,7 @@ public nonisolated struct Containment_V1_Properties: @unchecked Sendable {
   /// Clears the value of `title`. Subsequent reads from it will return its default value.
   public mutating func clearTitle() {_uniqueStorage()._title = nil}
 
+  /// the tab bar item's title (tab_badge below is its badge)
   public var tabItem: String {
     get {_storage._tabItem ?? String()}
     set {_uniqueStorage()._tabItem = newValue}
@@ -145,6 +146,7 @@ public nonisolated struct Containment_V1_Properties: @unchecked Sendable {
   /// Clears the value of `tabItem`. Subsequent reads from it will return its default value.
   public mutating func clearTabItem() {_uniqueStorage()._tabItem = nil}
 
+  /// the navigation item's title (its other parts below)
   public var navigationItem: String {
     get {_storage._navigationItem ?? String()}
     set {_uniqueStorage()._navigationItem = newValue}
@@ -227,6 +229,72 @@ public nonisolated struct Containment_V1_Properties: @unchecked Sendable {
   public var hasDelegate: Bool {_storage._delegate != nil}
   /// Clears the value of `delegate`. Subsequent reads from it will return its default value.
   public mutating func clearDelegate() {_uniqueStorage()._delegate = nil}
+
+  /// SPEC §13: the rest of the navigation item, the tab item's badge, the toolbar
+  public var navigationBackTitle: String {
+    get {_storage._navigationBackTitle ?? String()}
+    set {_uniqueStorage()._navigationBackTitle = newValue}
+  }
+  /// Returns true if `navigationBackTitle` has been explicitly set.
+  public var hasNavigationBackTitle: Bool {_storage._navigationBackTitle != nil}
+  /// Clears the value of `navigationBackTitle`. Subsequent reads from it will return its default value.
+  public mutating func clearNavigationBackTitle() {_uniqueStorage()._navigationBackTitle = nil}
+
+  public var navigationLeftItems: [String] {
+    get {_storage._navigationLeftItems}
+    set {_uniqueStorage()._navigationLeftItems = newValue}
+  }
+
+  public var navigationRightItems: [String] {
+    get {_storage._navigationRightItems}
+    set {_uniqueStorage()._navigationRightItems = newValue}
+  }
+
+  public var tabBadge: String {
+    get {_storage._tabBadge ?? String()}
+    set {_uniqueStorage()._tabBadge = newValue}
+  }
+  /// Returns true if `tabBadge` has been explicitly set.
+  public var hasTabBadge: Bool {_storage._tabBadge != nil}
+  /// Clears the value of `tabBadge`. Subsequent reads from it will return its default value.
+  public mutating func clearTabBadge() {_uniqueStorage()._tabBadge = nil}
+
+  public var toolbarItems: [String] {
+    get {_storage._toolbarItems}
+    set {_uniqueStorage()._toolbarItems = newValue}
+  }
+
+  /// SPEC §12: the input kinds and action names it handles
+  public var handles: [String] {
+    get {_storage._handles}
+    set {_uniqueStorage()._handles = newValue}
+  }
+
+  /// portrait, portraitUpsideDown, landscapeLeft, landscapeRight;
+  public var supportedOrientations: [String] {
+    get {_storage._supportedOrientations}
+    set {_uniqueStorage()._supportedOrientations = newValue}
+  }
+
+  /// empty: the default, all but portraitUpsideDown
+  public var preferredContentSize: Containment_V1_Size {
+    get {_storage._preferredContentSize ?? Containment_V1_Size()}
+    set {_uniqueStorage()._preferredContentSize = newValue}
+  }
+  /// Returns true if `preferredContentSize` has been explicitly set.
+  public var hasPreferredContentSize: Bool {_storage._preferredContentSize != nil}
+  /// Clears the value of `preferredContentSize`. Subsequent reads from it will return its default value.
+  public mutating func clearPreferredContentSize() {_uniqueStorage()._preferredContentSize = nil}
+
+  /// set by set_editing
+  public var editing: Bool {
+    get {_storage._editing ?? false}
+    set {_uniqueStorage()._editing = newValue}
+  }
+  /// Returns true if `editing` has been explicitly set.
+  public var hasEditing: Bool {_storage._editing != nil}
+  /// Clears the value of `editing`. Subsequent reads from it will return its default value.
+  public mutating func clearEditing() {_uniqueStorage()._editing = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -512,6 +580,22 @@ public nonisolated struct Containment_V1_Command: Sendable {
     set {kind = .send(newValue)}
   }
 
+  public var setProperties: Containment_V1_SetProperties {
+    get {
+      if case .setProperties(let v)? = kind {return v}
+      return Containment_V1_SetProperties()
+    }
+    set {kind = .setProperties(newValue)}
+  }
+
+  public var setEditing: Containment_V1_SetEditing {
+    get {
+      if case .setEditing(let v)? = kind {return v}
+      return Containment_V1_SetEditing()
+    }
+    set {kind = .setEditing(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -548,6 +632,8 @@ public nonisolated struct Containment_V1_Command: Sendable {
     case turnPage(Containment_V1_TurnPage)
     case setSplitMode(Containment_V1_SetSplitMode)
     case send(Containment_V1_Send)
+    case setProperties(Containment_V1_SetProperties)
+    case setEditing(Containment_V1_SetEditing)
 
   }
 
@@ -1142,6 +1228,52 @@ public nonisolated struct Containment_V1_SetSplitMode: Sendable {
   public init() {}
 }
 
+/// SPEC §13: the properties named in `changed` (PropertyChange.names: title, navigationItem, tabItem, toolbarItems,
+/// delegate, handles, supportedOrientations, preferredContentSize, definesPresentationContext,
+/// providesPresentationContextTransitionStyle, modalPresentationStyle, modalTransitionStyle) take the values
+/// `properties` holds for them (an absent value: the default); issued by the controller itself or the system.
+public nonisolated struct Containment_V1_SetProperties: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var controller: String = String()
+
+  public var properties: Containment_V1_Properties {
+    get {_properties ?? Containment_V1_Properties()}
+    set {_properties = newValue}
+  }
+  /// Returns true if `properties` has been explicitly set.
+  public var hasProperties: Bool {self._properties != nil}
+  /// Clears the value of `properties`. Subsequent reads from it will return its default value.
+  public mutating func clearProperties() {self._properties = nil}
+
+  public var changed: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _properties: Containment_V1_Properties? = nil
+}
+
+/// SPEC §13: issued by the controller or its parent.
+public nonisolated struct Containment_V1_SetEditing: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var controller: String = String()
+
+  public var editing: Bool = false
+
+  public var animated: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// SPEC §11: `from` sends `to` a message (issued by `from`): to its parent, a child, its presenter, the controller it
 /// presented, or its delegate; anything else is notRelated.
 public nonisolated struct Containment_V1_Send: Sendable {
@@ -1437,6 +1569,34 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   public var payloadSize: UInt32 {
     get {_storage._payloadSize}
     set {_uniqueStorage()._payloadSize = newValue}
+  }
+
+  /// propertiesChanged: the names of the properties that changed
+  public var changed: [String] {
+    get {_storage._changed}
+    set {_uniqueStorage()._changed = newValue}
+  }
+
+  /// propertiesChanged: all its properties now
+  public var properties: Containment_V1_Properties {
+    get {_storage._properties ?? Containment_V1_Properties()}
+    set {_uniqueStorage()._properties = newValue}
+  }
+  /// Returns true if `properties` has been explicitly set.
+  public var hasProperties: Bool {_storage._properties != nil}
+  /// Clears the value of `properties`. Subsequent reads from it will return its default value.
+  public mutating func clearProperties() {_uniqueStorage()._properties = nil}
+
+  /// setEditing, editingChanged
+  public var editing: Bool {
+    get {_storage._editing}
+    set {_uniqueStorage()._editing = newValue}
+  }
+
+  /// setEditing
+  public var animated: Bool {
+    get {_storage._animated}
+    set {_uniqueStorage()._animated = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -2545,7 +2705,7 @@ nonisolated extension Containment_V1_Rect: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Properties"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}automatically_forwards_appearance\0\u{3}automatically_forwards_size_transitions\0\u{3}defines_presentation_context\0\u{3}provides_presentation_context_transition_style\0\u{3}modal_presentation_style\0\u{3}modal_transition_style\0\u{1}title\0\u{3}tab_item\0\u{3}navigation_item\0\u{3}page_transition_style\0\u{3}spine_location\0\u{3}double_sided\0\u{3}page_sequence\0\u{3}split_fraction\0\u{3}split_display_mode\0\u{3}page_data_source\0\u{1}delegate\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}automatically_forwards_appearance\0\u{3}automatically_forwards_size_transitions\0\u{3}defines_presentation_context\0\u{3}provides_presentation_context_transition_style\0\u{3}modal_presentation_style\0\u{3}modal_transition_style\0\u{1}title\0\u{3}tab_item\0\u{3}navigation_item\0\u{3}page_transition_style\0\u{3}spine_location\0\u{3}double_sided\0\u{3}page_sequence\0\u{3}split_fraction\0\u{3}split_display_mode\0\u{3}page_data_source\0\u{1}delegate\0\u{3}navigation_back_title\0\u{3}navigation_left_items\0\u{3}navigation_right_items\0\u{3}tab_badge\0\u{3}toolbar_items\0\u{1}handles\0\u{3}supported_orientations\0\u{3}preferred_content_size\0\u{1}editing\0")
 
   fileprivate class _StorageClass {
     var _automaticallyForwardsAppearance: Bool? = nil
@@ -2565,6 +2725,15 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
     var _splitDisplayMode: String? = nil
     var _pageDataSource: String? = nil
     var _delegate: String? = nil
+    var _navigationBackTitle: String? = nil
+    var _navigationLeftItems: [String] = []
+    var _navigationRightItems: [String] = []
+    var _tabBadge: String? = nil
+    var _toolbarItems: [String] = []
+    var _handles: [String] = []
+    var _supportedOrientations: [String] = []
+    var _preferredContentSize: Containment_V1_Size? = nil
+    var _editing: Bool? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2592,6 +2761,15 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
       _splitDisplayMode = source._splitDisplayMode
       _pageDataSource = source._pageDataSource
       _delegate = source._delegate
+      _navigationBackTitle = source._navigationBackTitle
+      _navigationLeftItems = source._navigationLeftItems
+      _navigationRightItems = source._navigationRightItems
+      _tabBadge = source._tabBadge
+      _toolbarItems = source._toolbarItems
+      _handles = source._handles
+      _supportedOrientations = source._supportedOrientations
+      _preferredContentSize = source._preferredContentSize
+      _editing = source._editing
     }
   }
 
@@ -2627,6 +2805,15 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
         case 15: try { try decoder.decodeSingularStringField(value: &_storage._splitDisplayMode) }()
         case 16: try { try decoder.decodeSingularStringField(value: &_storage._pageDataSource) }()
         case 17: try { try decoder.decodeSingularStringField(value: &_storage._delegate) }()
+        case 18: try { try decoder.decodeSingularStringField(value: &_storage._navigationBackTitle) }()
+        case 19: try { try decoder.decodeRepeatedStringField(value: &_storage._navigationLeftItems) }()
+        case 20: try { try decoder.decodeRepeatedStringField(value: &_storage._navigationRightItems) }()
+        case 21: try { try decoder.decodeSingularStringField(value: &_storage._tabBadge) }()
+        case 22: try { try decoder.decodeRepeatedStringField(value: &_storage._toolbarItems) }()
+        case 23: try { try decoder.decodeRepeatedStringField(value: &_storage._handles) }()
+        case 24: try { try decoder.decodeRepeatedStringField(value: &_storage._supportedOrientations) }()
+        case 25: try { try decoder.decodeSingularMessageField(value: &_storage._preferredContentSize) }()
+        case 26: try { try decoder.decodeSingularBoolField(value: &_storage._editing) }()
         default: break
         }
       }
@@ -2690,6 +2877,33 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
       try { if let v = _storage._delegate {
         try visitor.visitSingularStringField(value: v, fieldNumber: 17)
       } }()
+      try { if let v = _storage._navigationBackTitle {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 18)
+      } }()
+      if !_storage._navigationLeftItems.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._navigationLeftItems, fieldNumber: 19)
+      }
+      if !_storage._navigationRightItems.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._navigationRightItems, fieldNumber: 20)
+      }
+      try { if let v = _storage._tabBadge {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 21)
+      } }()
+      if !_storage._toolbarItems.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._toolbarItems, fieldNumber: 22)
+      }
+      if !_storage._handles.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._handles, fieldNumber: 23)
+      }
+      if !_storage._supportedOrientations.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._supportedOrientations, fieldNumber: 24)
+      }
+      try { if let v = _storage._preferredContentSize {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 25)
+      } }()
+      try { if let v = _storage._editing {
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 26)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2716,6 +2930,15 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
         if _storage._splitDisplayMode != rhs_storage._splitDisplayMode {return false}
         if _storage._pageDataSource != rhs_storage._pageDataSource {return false}
         if _storage._delegate != rhs_storage._delegate {return false}
+        if _storage._navigationBackTitle != rhs_storage._navigationBackTitle {return false}
+        if _storage._navigationLeftItems != rhs_storage._navigationLeftItems {return false}
+        if _storage._navigationRightItems != rhs_storage._navigationRightItems {return false}
+        if _storage._tabBadge != rhs_storage._tabBadge {return false}
+        if _storage._toolbarItems != rhs_storage._toolbarItems {return false}
+        if _storage._handles != rhs_storage._handles {return false}
+        if _storage._supportedOrientations != rhs_storage._supportedOrientations {return false}
+        if _storage._preferredContentSize != rhs_storage._preferredContentSize {return false}
+        if _storage._editing != rhs_storage._editing {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -2727,7 +2950,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0\u{1}send\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0\u{1}send\0\u{3}set_properties\0\u{3}set_editing\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3165,6 +3388,32 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
           self.kind = .send(v)
         }
       }()
+      case 43: try {
+        var v: Containment_V1_SetProperties?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .setProperties(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .setProperties(v)
+        }
+      }()
+      case 44: try {
+        var v: Containment_V1_SetEditing?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .setEditing(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .setEditing(v)
+        }
+      }()
       default: break
       }
     }
@@ -3310,6 +3559,14 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
     case .send?: try {
       guard case .send(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 42)
+    }()
+    case .setProperties?: try {
+      guard case .setProperties(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 43)
+    }()
+    case .setEditing?: try {
+      guard case .setEditing(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 44)
     }()
     case nil: break
     }
@@ -4563,6 +4820,90 @@ nonisolated extension Containment_V1_SetSplitMode: SwiftProtobuf.Message, SwiftP
   }
 }
 
+nonisolated extension Containment_V1_SetProperties: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SetProperties"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0\u{1}properties\0\u{1}changed\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.controller) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._properties) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.changed) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.controller.isEmpty {
+      try visitor.visitSingularStringField(value: self.controller, fieldNumber: 1)
+    }
+    try { if let v = self._properties {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.changed.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.changed, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_SetProperties, rhs: Containment_V1_SetProperties) -> Bool {
+    if lhs.controller != rhs.controller {return false}
+    if lhs._properties != rhs._properties {return false}
+    if lhs.changed != rhs.changed {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_SetEditing: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SetEditing"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0\u{1}editing\0\u{1}animated\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.controller) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.editing) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.animated) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.controller.isEmpty {
+      try visitor.visitSingularStringField(value: self.controller, fieldNumber: 1)
+    }
+    if self.editing != false {
+      try visitor.visitSingularBoolField(value: self.editing, fieldNumber: 2)
+    }
+    if self.animated != false {
+      try visitor.visitSingularBoolField(value: self.animated, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_SetEditing, rhs: Containment_V1_SetEditing) -> Bool {
+    if lhs.controller != rhs.controller {return false}
+    if lhs.editing != rhs.editing {return false}
+    if lhs.animated != rhs.animated {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Containment_V1_Send: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Send"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}from\0\u{1}to\0\u{1}name\0\u{1}payload\0")
@@ -4660,7 +5001,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -4701,6 +5042,10 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _messageName: String = String()
     var _payload: Data = Data()
     var _payloadSize: UInt32 = 0
+    var _changed: [String] = []
+    var _properties: Containment_V1_Properties? = nil
+    var _editing: Bool = false
+    var _animated: Bool = false
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -4749,6 +5094,10 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _messageName = source._messageName
       _payload = source._payload
       _payloadSize = source._payloadSize
+      _changed = source._changed
+      _properties = source._properties
+      _editing = source._editing
+      _animated = source._animated
     }
   }
 
@@ -4805,6 +5154,10 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 42: try { try decoder.decodeSingularStringField(value: &_storage._messageName) }()
         case 43: try { try decoder.decodeSingularBytesField(value: &_storage._payload) }()
         case 44: try { try decoder.decodeSingularUInt32Field(value: &_storage._payloadSize) }()
+        case 45: try { try decoder.decodeRepeatedStringField(value: &_storage._changed) }()
+        case 46: try { try decoder.decodeSingularMessageField(value: &_storage._properties) }()
+        case 47: try { try decoder.decodeSingularBoolField(value: &_storage._editing) }()
+        case 48: try { try decoder.decodeSingularBoolField(value: &_storage._animated) }()
         default: break
         }
       }
@@ -4931,6 +5284,18 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if _storage._payloadSize != 0 {
         try visitor.visitSingularUInt32Field(value: _storage._payloadSize, fieldNumber: 44)
       }
+      if !_storage._changed.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._changed, fieldNumber: 45)
+      }
+      try { if let v = _storage._properties {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 46)
+      } }()
+      if _storage._editing != false {
+        try visitor.visitSingularBoolField(value: _storage._editing, fieldNumber: 47)
+      }
+      if _storage._animated != false {
+        try visitor.visitSingularBoolField(value: _storage._animated, fieldNumber: 48)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -4978,6 +5343,10 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._messageName != rhs_storage._messageName {return false}
         if _storage._payload != rhs_storage._payload {return false}
         if _storage._payloadSize != rhs_storage._payloadSize {return false}
+        if _storage._changed != rhs_storage._changed {return false}
+        if _storage._properties != rhs_storage._properties {return false}
+        if _storage._editing != rhs_storage._editing {return false}
+        if _storage._animated != rhs_storage._animated {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -1,0 +1,73 @@
+import ContainmentBus
+import ContainmentModel
+import ContainmentRuntime
+import Foundation
+import Testing
+
+/// SPEC §13's properties and editing through real processes: `ctl` verbs, the callbacks actors receive, and what
+/// `tree` shows.
+@Suite(.serialized) struct PropertyRuntimeTests {
+    static let topology = """
+        window: {name: main, width: 1024, height: 768, root: tabs}
+        controllers:
+          - {id: tabs, kind: tab, host: h0}
+          - {id: nav, kind: navigation, host: h1, parent: tabs, tabItem: Recipes}
+          - {id: list, kind: content, host: h1, parent: nav, title: Recipes}
+          - {id: detail, kind: content, host: h2, parent: nav, title: Pancakes, toolbarItems: [share]}
+        """
+
+    @Test func setPropertiesAndSetEditingShowInTheTreeAndReachTheActor() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology)
+        var model = try SeedListingRuntimeTests.Replica(topology: Self.topology)
+        let steps: [([String], Request)] = [
+            (
+                ["set-properties", "list", "--back-title", "All"],
+                .by("list", .setProperties("list", [.navigationItem(NavigationItem(backTitle: "All"))]))
+            ),
+            (
+                ["set-properties", "nav", "--badge", "2"],
+                .by("nav", .setProperties("nav", [.tabItem(TabItem(title: "Recipes", badge: "2"))]))
+            ),
+            (
+                ["set-editing", "detail", "true", "--animated"],
+                .by("detail", .setEditing("detail", true, animated: true))
+            ),
+            (["set-editing", "detail", "false", "--by", "nav"], .by("nav", .setEditing("detail", false))),
+            (["set-editing", "detail", "true"], .by("detail", .setEditing("detail", true))),
+        ]
+        for (words, request) in steps {
+            let output = try await runtime.run(RuntimeFixture.binary, ["ctl"] + words)
+            #expect(output.status == 0, "\(words): \(output.stderr)")
+            #expect(output.eventDescriptions == (try model.apply([request])), "\(words.joined(separator: " "))")
+        }
+        // Only the controller itself (or the system) sets its properties.
+        let refused = try await runtime.containment("ctl", "set-properties", "list", "--title", "X", "--by", "detail")
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr == "unauthorized: detail may not set the properties of list; only list or the system may.\n"
+        )
+
+        let tree = try await runtime.containment("tree")
+        #expect(
+            tree.stdout.contains("stack=[list,detail]  bar=\"Pancakes\" back=\"All\"  toolbar=[share]"),
+            "\(tree.stdout)"
+        )
+        #expect(tree.stdout.contains("tabs=[Recipes (2)]"), "\(tree.stdout)")
+        #expect(tree.stdout.contains("title=\"Pancakes\"  editing"), "\(tree.stdout)")
+        let json = try await runtime.treeJSON()
+        let nav = (json["controllers"] as? [[String: Any]])?.first { $0["id"] as? String == "nav" }
+        let bar = nav?["navigationBar"] as? [String: Any]
+        #expect(bar?["title"] as? String == "Pancakes" && bar?["back"] as? String == "All")
+
+        // The detail's actor, in its own host, received setEditing in the model's order.
+        let callbacks = try await runtime.callbacks(of: "detail") { $0 == model.callbacks(of: "detail") }
+        #expect(callbacks == model.callbacks(of: "detail"))
+        #expect(
+            callbacks.suffix(3) == [
+                "setEditing(detail) editing=true animated", "setEditing(detail) editing=false",
+                "setEditing(detail) editing=true",
+            ]
+        )
+        #expect(try await runtime.stop().status == 0)
+    }
+}
