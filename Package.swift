@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strict),
         .testTarget(
             name: "ContainmentBusTests",
-            dependencies: ["ContainmentBus", "ContainmentModel"],
+            dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentWorkload"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -287,6 +287,21 @@ extension WireCommand {
                 $0.controller = id.rawValue
                 $0.properties = Containment_V1_Properties(properties)
                 $0.changed = changes.map(\.name)
+                // Named, the list is written as it is, even the default one or none (which the model refuses).
+                for case .supportedOrientations(let set) in changes {
+                    $0.properties.supportedOrientations = set.sorted().map(\.rawValue)
+                }
+            }
+        case .rotate(let window, let orientation):
+            rotate = .with {
+                $0.window = window.rawValue
+                $0.orientation = orientation.rawValue
+            }
+        case .forwardSizeTransition(let id, let child, let size):
+            forwardSizeTransition = .with {
+                $0.container = id.rawValue
+                $0.child = child.rawValue
+                $0.size = Containment_V1_Size(size)
             }
         case .setEditing(let id, let editing, let animated):
             setEditing = .with {
@@ -454,12 +469,24 @@ extension WireCommand {
             let properties = try m.properties.model()
             var changes: [PropertyChange] = []
             for name in m.changed {
-                guard let change = PropertyChange(named: name, from: properties) else {
+                guard var change = PropertyChange(named: name, from: properties) else {
                     throw .malformed("\"\(name)\" is not a property set-properties changes.")
+                }
+                // Named, an empty list means none (elsewhere it means the default).
+                if name == "supportedOrientations", m.properties.supportedOrientations.isEmpty {
+                    change = .supportedOrientations([])
                 }
                 changes.append(change)
             }
             command = .setProperties(try controllerID(m.controller, field: "controller"), changes)
+        case .rotate(let m):
+            command = .rotate(WindowID(m.window), try Orientation.named(m.orientation, as: "orientation"))
+        case .forwardSizeTransition(let m):
+            command = .forwardSizeTransition(
+                try controllerID(m.container, field: "container"),
+                child: try controllerID(m.child, field: "child"),
+                size: m.size.model
+            )
         case .setEditing(let m):
             command = .setEditing(
                 try controllerID(m.controller, field: "controller"),

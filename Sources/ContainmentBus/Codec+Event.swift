@@ -116,6 +116,9 @@ extension WireEvent {
             self.animated = animated
         case .editingChanged(_, let editing):
             self.editing = editing
+        case .orientationChanged(_, let window, let orientation):
+            self.window = window.rawValue
+            self.orientation = orientation.rawValue
         case .messageSent(_, let to, let name, let bytes):
             from = controller
             self.to = to.rawValue
@@ -200,6 +203,12 @@ extension WireEvent {
         case "propertiesChanged": return .propertiesChanged(id, changed: changed, properties: try properties.model())
         case "setEditing": return .setEditing(id, editing: editing, animated: animated)
         case "editingChanged": return .editingChanged(id, editing: editing)
+        case "orientationChanged":
+            return .orientationChanged(
+                id,
+                window: WindowID(window),
+                orientation: try Orientation.named(orientation, as: "orientation")
+            )
         case "messageSent":
             return .messageSent(id, to: ControllerID(to), name: messageName, bytes: Int(payloadSize))
         case "messageReceived":

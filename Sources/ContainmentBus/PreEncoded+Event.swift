@@ -126,6 +126,9 @@ extension PreEncoded {
             writer.string(22, from.rawValue)
         case .propertiesChanged(let c, _, _), .setEditing(let c, _, _), .editingChanged(let c, _):
             writer.string(5, c.rawValue)
+        case .orientationChanged(let c, let window, _):
+            writer.string(5, c.rawValue)
+            writer.string(21, window.rawValue)
         }
         writer.varint(40, epoch)
         // The fields numbered after the epoch, in field-number order.
@@ -143,6 +146,8 @@ extension PreEncoded {
             writer.bool(48, animated)
         case .editingChanged(_, let editing):
             writer.bool(47, editing)
+        case .orientationChanged(_, _, let orientation):
+            writer.string(49, orientation.rawValue)
         default:
             break
         }
@@ -171,7 +176,7 @@ private struct EventKind {
         "windowAttached", "windowResized", "presented", "dismissed", "transitionBegan", "transitionCompleted",
         "navigationWillShow", "navigationDidShow", "selectionChanged", "menuVisibilityChanged", "pagesChanged",
         "ruleViolation", "hostUp", "hostDown", "hostRestarted", "hostFailed", "messageSent", "messageReceived",
-        "propertiesChanged", "setEditing", "editingChanged",
+        "propertiesChanged", "setEditing", "editingChanged", "orientationChanged",
     ]
 
     /// `CATEGORY/NAME/` of each name.
@@ -223,6 +228,7 @@ private struct EventKind {
             case .propertiesChanged: 40
             case .setEditing: 41
             case .editingChanged: 42
+            case .orientationChanged: 43
             }
     }
 }

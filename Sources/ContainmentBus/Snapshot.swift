@@ -17,13 +17,7 @@ extension WireSnapshot {
                 view: state.views[controller.rootView]
             )
         }
-        windows = state.windows.values.sorted { $0.id < $1.id }.map { window in
-            .with {
-                $0.id = window.id.rawValue
-                $0.root = window.root.rawValue
-                $0.size = Containment_V1_Size(window.size)
-            }
-        }
+        windows = state.windows.values.sorted { $0.id < $1.id }.map(Containment_V1_WindowState.init)
         self.hosts = hosts.sorted { $0.name < $1.name }
         views = state.views.values.sorted { $0.id.description < $1.id.description }.map { view in
             .with {
@@ -62,5 +56,26 @@ extension Containment_V1_ControllerState {
         properties = Containment_V1_Properties(controller.properties)
         if let selected = controller.selected { self.selected = selected.rawValue }
         menuVisible = controller.menuVisible
+    }
+}
+
+extension Containment_V1_WindowState {
+    /// A window as snapshots and checkpoints carry it.
+    public init(_ window: Window) {
+        self.init()
+        id = window.id.rawValue
+        root = window.root.rawValue
+        size = Containment_V1_Size(window.size)
+        orientation = window.orientation.rawValue
+    }
+
+    /// The window it describes (an empty orientation: the one a window of its size starts in).
+    public func model() throws(ContainmentError) -> Window {
+        Window(
+            restoring: WindowID(id),
+            size: size.model,
+            root: ControllerID(root),
+            orientation: orientation.isEmpty ? nil : try Orientation.named(orientation, as: "orientation")
+        )
     }
 }

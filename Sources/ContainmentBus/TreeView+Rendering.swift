@@ -49,7 +49,7 @@ extension TreeView {
         }
         for name in windows.keys.sorted() {
             guard let window = windows[name] else { continue }
-            lines.append("window \(name) \(window.size)")
+            lines.append("window \(name) \(window.size) \(window.orientation.rawValue)")
             walk(window.root, prefix: "", last: true, top: false)
         }
         let loose = order.filter { nodes[$0]?.parent == nil && !shown.contains($0) }
@@ -100,7 +100,10 @@ extension TreeView {
         }
         let windowObjects = windows.keys.sorted().compactMap { name -> [String: Any]? in
             guard let window = windows[name] else { return nil }
-            return ["name": name, "root": window.root, "size": [window.size.width, window.size.height]]
+            return [
+                "name": name, "root": window.root, "size": [window.size.width, window.size.height],
+                "orientation": window.orientation.rawValue,
+            ]
         }
         let hostObjects = hosts.keys.sorted().compactMap { name -> [String: Any]? in
             guard let host = hosts[name] else { return nil }

@@ -27,6 +27,7 @@ public struct TreeView: Hashable, Sendable {
     public struct WindowInfo: Hashable, Sendable {
         public var root: String
         public var size: Size
+        public var orientation: Orientation
     }
 
     public struct HostInfo: Hashable, Sendable {
@@ -61,7 +62,10 @@ public struct TreeView: Hashable, Sendable {
             )
             order.append(controller.id)
         }
-        for window in snapshot.windows { windows[window.id] = WindowInfo(root: window.root, size: window.size.model) }
+        for window in snapshot.windows {
+            let orientation = (try? window.model().orientation) ?? Orientation.initial(for: window.size.model)
+            windows[window.id] = WindowInfo(root: window.root, size: window.size.model, orientation: orientation)
+        }
         for host in snapshot.hosts { hosts[host.name] = HostInfo(pid: Int(host.pid), up: host.up) }
     }
 
@@ -106,7 +110,13 @@ public struct TreeView: Hashable, Sendable {
         case "viewWillDisappear": nodes[id]?.appearance = AppearanceState.disappearing.rawValue
         case "viewDidDisappear": nodes[id]?.appearance = AppearanceState.disappeared.rawValue
         case "windowAttached":
-            windows[event.window] = WindowInfo(root: id, size: event.size.model)
+            // Attached again (a new root, or the same resized), a window keeps its orientation.
+            let orientation = windows[event.window]?.orientation ?? Orientation.initial(for: event.size.model)
+            windows[event.window] = WindowInfo(root: id, size: event.size.model, orientation: orientation)
+        case "orientationChanged":
+            if let orientation = Orientation(rawValue: event.orientation) {
+                windows[event.window]?.orientation = orientation
+            }
         case "windowResized":
             windows[event.window]?.size = event.size.model
         case "selectionChanged":

@@ -79,6 +79,9 @@ extension WireEvent {
             object["animated"] = animated
         case "editingChanged":
             object["editing"] = editing
+        case "orientationChanged":
+            object["window"] = window
+            object["orientation"] = orientation
         case "messageSent":
             object["from"] = from
             object["to"] = to

@@ -136,7 +136,8 @@ struct StressVerifier {
 
     private mutating func replayRecord(_ record: Containment_V1_JournalRecord, client: StressOperation?) -> Bool {
         let wires: [WireEvent]
-        // The state before the record: the delegates its messages may go to (events do not carry properties).
+        // The state before the record: the properties its events are judged by (events do not carry the ones a
+        // controller is created with).
         let before = replay.state
         do {
             wires = try replay.apply(record)
@@ -163,7 +164,7 @@ struct StressVerifier {
         }
         let modelEvents = wires.compactMap { try? $0.model() }
         history.checked += wires.count
-        for problem in checker.follow(modelEvents, delegate: { before.controllers[$0]?.properties.delegate }) {
+        for problem in checker.follow(modelEvents, properties: { before.controllers[$0]?.properties }) {
             history.fail(problem)
         }
         follow(wires)

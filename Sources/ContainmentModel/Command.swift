@@ -58,6 +58,10 @@ public enum Command: Hashable, Sendable {
     case setProperties(ControllerID, [PropertyChange])
     /// Issued by the controller or its parent: the controller receives `setEditing`.
     case setEditing(ControllerID, Bool, animated: Bool = false)
+    // Orientation and size forwarding (§13), issued by the system / the container
+    case rotate(WindowID, Orientation)
+    /// A container that does not forward size transitions itself forwards one to a child.
+    case forwardSizeTransition(ControllerID, child: ControllerID, size: Size)
     // Messages (§11)
     /// `from` sends `to` a message: `to`'s code receives it as `messageReceived`, in order with its callbacks.
     case send(from: ControllerID, to: ControllerID, name: String, payload: [UInt8] = [])
@@ -101,6 +105,8 @@ public enum Command: Hashable, Sendable {
         case .send: "send"
         case .setProperties: "set-properties"
         case .setEditing: "set-editing"
+        case .rotate: "rotate"
+        case .forwardSizeTransition: "forward-size"
         }
     }
 }
@@ -152,8 +158,10 @@ extension Command {
             container
         case .send(let from, _, _, _):
             from
-        case .setProperties(let id, _), .setEditing(let id, _, _):
+        case .setProperties(let id, _), .setEditing(let id, _, _), .forwardSizeTransition(let id, _, _):
             id
+        case .rotate:
+            nil
         }
     }
 }

@@ -79,6 +79,8 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
         public static let indexOutOfRange = Code("indexOutOfRange")
         public static let spineMismatch = Code("spineMismatch")
         public static let duplicateController = Code("duplicateController")
+        // §13 orientation
+        public static let unsupportedOrientation = Code("unsupportedOrientation")
         // §11 messages
         public static let notRelated = Code("notRelated")
         // §9 general
@@ -99,7 +101,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
             .noCommonParent, .sameController, .notInHierarchy, .transitionInProgress,
             .presentSelf, .alreadyPresenting, .alreadyPresented, .presenterNotInWindow, .nothingToDismiss,
             .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch, .duplicateController,
-            .notRelated,
+            .notRelated, .unsupportedOrientation,
             .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .limitExceeded, .unknownView,
             .unknownWindow,
         ]

@@ -8,7 +8,7 @@ extension ContainmentState {
             controllers[id]?.parent.map { .controller($0) } ?? fallback
         }
         switch command {
-        case .create, .destroy, .attachWindow, .resizeWindow, .memoryWarning:
+        case .create, .destroy, .attachWindow, .resizeWindow, .memoryWarning, .rotate:
             return .system
         case .addChild(_, let parent), .didMove(_, let parent):
             return .controller(parent)
@@ -44,7 +44,7 @@ extension ContainmentState {
             return .controller(container)
         case .send(let from, _, _, _):
             return .controller(from)
-        case .setProperties(let id, _), .setEditing(let id, _, _):
+        case .setProperties(let id, _), .setEditing(let id, _, _), .forwardSizeTransition(let id, _, _):
             return .controller(id)
         }
     }

@@ -110,7 +110,8 @@ extension ContainmentState {
         loadViewIfNeeded(rootID)
         changeFrame(.root(rootID), to: Rect(size: size), by: .window(id))
         let scope = visibilityScope(under: [.root(rootID)] + (old.map { [.root($0.root)] } ?? []))
-        setWindow(Window(id: id, size: size, root: rootID), id)
+        // A window given a new root keeps its orientation; a new window starts in the one its size suggests.
+        setWindow(Window(id: id, size: size, root: rootID, orientation: old?.orientation), id)
         emit(.windowAttached(rootID, window: id, size: size))
         finishVisibility(scope)
     }
@@ -122,24 +123,32 @@ extension ContainmentState {
         guard size.isValid else {
             throw ContainmentError(.malformed, deferred: "Size \(size) is not finite or is negative.")
         }
-        var window = try window(id)
+        let window = try window(id)
         guard window.size != size else { return }
+        resize(window, to: size)
+    }
+
+    /// The size transition itself: the new size, `windowResized`, `viewWillTransition(to:)` down the tree, the root's
+    /// frame and layout, the presentations' frames.
+    mutating func resize(_ window: Window, to size: Size) {
+        var window = window
         window.size = size
-        setWindow(window, id)
-        emit(.windowResized(window.root, window: id, size: size))
+        setWindow(window, window.id)
+        emit(.windowResized(window.root, window: window.id, size: size))
         forwardSizeTransition(window.root, size: size)
-        changeFrame(.root(window.root), to: Rect(size: size), by: .window(id))
+        changeFrame(.root(window.root), to: Rect(size: size), by: .window(window.id))
         reframePresentations(in: window)
     }
 
-    private mutating func forwardSizeTransition(_ id: ControllerID, size: Size) {
+    /// `viewWillTransition(to:)` to `id`, then on to its children unless it turned automatic forwarding off.
+    mutating func forwardSizeTransition(_ id: ControllerID, size: Size) {
         emit(.viewWillTransitionToSize(id, size: size))
         guard let record = controllers[id], record.properties.automaticallyForwardsSizeTransitions else { return }
         for child in record.children { forwardSizeTransition(child, size: size) }
     }
 
     /// Rejects a lifecycle command that the system did not issue; `what` is written only then.
-    private func checkSystem(
+    func checkSystem(
         _ party: Party,
         doing what: @autoclosure () -> String
     ) throws(ContainmentError) {

@@ -17,11 +17,15 @@ extension ContainmentState {
         }
         var properties = record.properties
         var changed: [String] = []
+        var named: Set<String> = []
         for change in changes {
             if let problem = change.problem { throw ContainmentError(.malformed, deferred: "\(id): \(problem)") }
+            guard named.insert(change.name).inserted else {
+                throw ContainmentError(.malformed, deferred: "set-properties of \(id) names \(change.name) twice.")
+            }
             let before = properties
             change.apply(to: &properties)
-            if properties != before, !changed.contains(change.name) { changed.append(change.name) }
+            if properties != before { changed.append(change.name) }
         }
         guard !changed.isEmpty else { return }
         updateController(id) { $0.properties = properties }

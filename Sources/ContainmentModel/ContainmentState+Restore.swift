@@ -89,7 +89,8 @@ extension View {
 
 extension Window {
     /// A window of this size with this root.
-    public init(restoring id: WindowID, size: Size, root: ControllerID) {
-        self.init(id: id, size: size, root: root)
+    /// `orientation` `nil`: the one a window of that size starts in.
+    public init(restoring id: WindowID, size: Size, root: ControllerID, orientation: Orientation? = nil) {
+        self.init(id: id, size: size, root: root, orientation: orientation)
     }
 }

@@ -117,6 +117,9 @@ public struct ContainmentState: Sendable {
         case .previousPage(let id): try turnPage(id, forward: false, by: by)
         case .setSplitMode(let id, let mode): try setSplitMode(id, mode, by: by)
         case .setProperties(let id, let changes): try setProperties(id, changes, by: by)
+        case .rotate(let window, let orientation): try rotate(window, to: orientation, by: by)
+        case .forwardSizeTransition(let id, let child, let size):
+            try forwardSizeTransition(in: id, to: child, size: size, by: by)
         case .setEditing(let id, let editing, let animated): try setEditing(id, editing, animated: animated, by: by)
         case .send(let from, let to, let name, let payload):
             try send(from: from, to: to, name: name, payload: payload, by: by)

@@ -167,6 +167,15 @@ public struct Window: Hashable, Sendable {
     public let id: WindowID
     public internal(set) var size: Size
     public internal(set) var root: ControllerID
+    /// How the device is held (SPEC §13): `rotate` changes it.
+    public internal(set) var orientation: Orientation
+
+    init(id: WindowID, size: Size, root: ControllerID, orientation: Orientation? = nil) {
+        self.id = id
+        self.size = size
+        self.root = root
+        self.orientation = orientation ?? Orientation.initial(for: size)
+    }
 }
 
 /// A `transition(from:to:)` that began and has not completed (SPEC §5).
@@ -204,6 +213,16 @@ public struct Presentation: Hashable, Sendable {
     public let transitionStyle: ModalTransitionStyle
     /// Whether it takes the context's subtree off screen (full screen, current context, a sheet that fell back).
     public let hidesContext: Bool
+
+    /// Whether it covers the whole window, whatever its context: full screen (over or not), or a sheet that fell back
+    /// to full screen. The top-most such presented controller decides the window's orientation (SPEC §13).
+    public var coversWindow: Bool {
+        switch style {
+        case .fullScreen, .overFullScreen: true
+        case .pageSheet, .formSheet: hidesContext
+        case .currentContext, .overCurrentContext: false
+        }
+    }
 
     public init(
         presenter: ControllerID,

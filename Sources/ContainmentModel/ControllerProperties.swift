@@ -186,6 +186,9 @@ public enum Orientation: String, Hashable, Sendable, CaseIterable, Comparable {
 
     public var isLandscape: Bool { self == .landscapeLeft || self == .landscapeRight }
 
+    /// The orientation a window of `size` starts in: landscape (left) when wider than tall, else portrait.
+    public static func initial(for size: Size) -> Orientation { size.width > size.height ? .landscapeLeft : .portrait }
+
     /// In declaration order.
     public static func < (lhs: Orientation, rhs: Orientation) -> Bool { lhs.rank < rhs.rank }
 

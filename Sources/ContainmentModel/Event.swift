@@ -48,6 +48,8 @@ public enum Event: Hashable, Sendable {
     /// The callback of `setEditing`.
     case setEditing(ControllerID, editing: Bool, animated: Bool)
     case editingChanged(ControllerID, editing: Bool)
+    /// A window turned (SPEC §13); the controller is its root.
+    case orientationChanged(ControllerID, window: WindowID, orientation: Orientation)
     // Messages (SPEC §11)
     /// A message went from the controller to `to`: its name and payload size.
     case messageSent(ControllerID, to: ControllerID, name: String, bytes: Int)
@@ -102,6 +104,7 @@ public enum Event: Hashable, Sendable {
         case .propertiesChanged: "propertiesChanged"
         case .setEditing: "setEditing"
         case .editingChanged: "editingChanged"
+        case .orientationChanged: "orientationChanged"
         case .messageReceived: "messageReceived"
         case .ruleViolation: "ruleViolation"
         case .hostUp: "hostUp"
@@ -125,7 +128,7 @@ public enum Event: Hashable, Sendable {
             .dismissed(let c, _), .navigationWillShow(let c, _), .navigationDidShow(let c, _),
             .selectionChanged(let c, _, _), .menuVisibilityChanged(let c, _), .pagesChanged(let c, _, _),
             .messageSent(let c, _, _, _), .messageReceived(let c, _, _, _), .propertiesChanged(let c, _, _),
-            .setEditing(let c, _, _), .editingChanged(let c, _):
+            .setEditing(let c, _, _), .editingChanged(let c, _), .orientationChanged(let c, _, _):
             c
         case .viewInserted(let view, _, _), .viewRemoved(let view, _), .frameChanged(let view, _, _),
             .alphaChanged(let view, _, _), .hiddenChanged(let view, _, _):
@@ -198,6 +201,8 @@ extension Event: CustomStringConvertible {
             return "\(head) editing=\(editing)" + (animated ? " animated" : "")
         case .editingChanged(_, let editing):
             return "\(head) editing=\(editing)"
+        case .orientationChanged(_, let window, let orientation):
+            return "\(head) window=\(window) orientation=\(orientation.rawValue)"
         case .messageSent(_, let to, let name, let bytes):
             return "\(head) to=\(to) name=\(name) bytes=\(bytes)"
         case .messageReceived(_, let from, let name, let payload):

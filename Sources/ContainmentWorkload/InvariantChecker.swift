@@ -11,9 +11,11 @@ public struct InvariantChecker: Sendable {
     var presentedOn: [ControllerID: ControllerID] = [:]
     /// Presented → its presenter and context, from the same events.
     var presentationOf: [ControllerID: Presentation] = [:]
-    /// Delegates set by `propertiesChanged` since the checker began (the ones set at creation come from `follow`'s
-    /// caller).
-    var delegates: [ControllerID: ControllerID?] = [:]
+    /// Properties as `propertiesChanged` last gave them (the ones set at creation come from `follow`'s caller).
+    var changedProperties: [ControllerID: ControllerProperties] = [:]
+    /// Each window's orientation, from `windowAttached` (the one its size suggests, kept on a new root) and
+    /// `orientationChanged`.
+    var orientations: [WindowID: Orientation] = [:]
     /// Each view's subviews in order, folded from `viewInserted` (at its index) and `viewRemoved` as
     /// docs/PROTOCOL.md tells a mirror to.
     var subviews: [ViewID: [ViewID]] = [:]
@@ -21,13 +23,15 @@ public struct InvariantChecker: Sendable {
     /// Follows one accepted command's events; returns what broke.
     public init() {}
 
-    /// `delegate` answers a controller's delegate as it was before the command (events do not carry properties).
+    /// `properties` answers a controller's properties as they were before the command (events do not carry the ones
+    /// a controller is created with).
     public mutating func follow(
         _ events: [Event],
-        delegate: (ControllerID) -> ControllerID? = { _ in nil }
+        properties: (ControllerID) -> ControllerProperties? = { _ in nil }
     ) -> [String] {
         var problems: [String] = []
-        func delegateOf(_ id: ControllerID) -> ControllerID? { delegates[id] ?? delegate(id) }
+        func propertiesOf(_ id: ControllerID) -> ControllerProperties? { changedProperties[id] ?? properties(id) }
+        func delegateOf(_ id: ControllerID) -> ControllerID? { propertiesOf(id)?.delegate }
         // A window sets its new root's frame just before the `windowAttached` event of the same command.
         var attaching: [WindowID: ControllerID] = [:]
         for case .windowAttached(let id, let window, _) in events { attaching[window] = id }
@@ -37,7 +41,7 @@ public struct InvariantChecker: Sendable {
                 appearance[id] = .disappeared
             case .controllerDestroyed(let id):
                 appearance[id] = nil
-                delegates[id] = nil
+                changedProperties[id] = nil
                 loaded.remove(id)
                 for view in subviews.keys where view.owner == id { subviews[view] = nil }
             case .childAdded(let id, let newParent):
@@ -46,8 +50,9 @@ public struct InvariantChecker: Sendable {
             case .childRemoved(let id, let oldParent):
                 if parent[id] != oldParent { problems.append("\(event): removed from a parent it did not have") }
                 parent[id] = nil
-            case .windowAttached(let id, let window, _):
+            case .windowAttached(let id, let window, let size):
                 windowRoots[window] = id
+                if orientations[window] == nil { orientations[window] = Orientation.initial(for: size) }
             case .loadView(let id):
                 if loaded.contains(id) { problems.append("\(event): loaded twice") }
                 loaded.insert(id)
@@ -89,8 +94,16 @@ public struct InvariantChecker: Sendable {
                     problems.append("\(event): not followed by its messageReceived")
                     break
                 }
-            case .propertiesChanged(let id, let changed, let properties):
-                if changed.contains("delegate") { delegates[id] = .some(properties.delegate) }
+            case .propertiesChanged(let id, _, let properties):
+                changedProperties[id] = properties
+            case .orientationChanged(_, let window, let orientation):
+                // SPEC §13: a rotation never reaches an orientation the controller that decides does not support.
+                orientations[window] = orientation
+                if let decider = orientationDecider(of: window),
+                    propertiesOf(decider)?.supportedOrientations.contains(orientation) == false
+                {
+                    problems.append("\(event): \(decider) decides and does not support it")
+                }
             case .setEditing(let id, let editing, _):
                 let index = events.firstIndex(of: event) ?? events.endIndex
                 let next = events.index(after: index) < events.endIndex ? events[events.index(after: index)] : nil
@@ -188,5 +201,46 @@ public struct InvariantChecker: Sendable {
             if state.isView(viewID, inside: viewID) { problems.append("view cycle through \(viewID)") }
         }
         return problems
+    }
+}
+
+extension InvariantChecker {
+    /// The controller deciding a window's orientation, from the shadow alone: the presented controller covering the
+    /// window with the most presentations under it, else the window's root.
+    func orientationDecider(of window: WindowID) -> ControllerID? {
+        guard let root = windowRoots[window] else { return nil }
+        var best: (id: ControllerID, depth: Int) = (root, 0)
+        for (presented, presentation) in presentationOf where presentation.coversWindow {
+            guard let (placed, depth) = placement(of: presented), placed == window else { continue }
+            if depth > best.depth || (depth == best.depth && presented < best.id) { best = (presented, depth) }
+        }
+        return best.id
+    }
+
+    /// The window a controller's root view is placed in, through the views and the presentations it stands on, and
+    /// how many presentations that takes.
+    func placement(of id: ControllerID) -> (WindowID, Int)? {
+        var depth = 0
+        var current = id
+        for _ in 0...presentationOf.count {
+            let top = topView(of: .root(current)).owner
+            if let window = windowRoots.first(where: { $0.value == top })?.key { return (window, depth) }
+            guard let presentation = presentationOf[top] else { return nil }
+            depth += 1
+            current = presentation.context
+        }
+        return nil
+    }
+
+    /// The top of the view tree holding `view`, by the folded subviews.
+    func topView(of view: ViewID) -> ViewID {
+        var current = view
+        var seen: Set<ViewID> = [view]
+        while let superview = subviews.first(where: { $0.value.contains(current) })?.key,
+            seen.insert(superview).inserted
+        {
+            current = superview
+        }
+        return current
     }
 }

@@ -220,7 +220,7 @@ public struct RandomCommands: Sendable {
     public mutating func next(in state: ContainmentState) -> [Request] {
         let child = id()
         let parent = id()
-        switch Int.random(in: 0..<137, using: &rng) {
+        switch Int.random(in: 0..<141, using: &rng) {
         case 0..<8 where state.controllers.count < ids.count + containers.count || chance(10):
             if chance(25), let (id, kind) = containers.randomElement(using: &rng) {
                 return [.system(.create(id, kind: kind, properties: pool.properties(of: id, kind: kind, using: &rng)))]
@@ -348,6 +348,19 @@ public struct RandomCommands: Sendable {
         case 131..<134:
             return [
                 Request(.setProperties(child, propertyChanges()), by: party(natural: .controller(child), in: state))
+            ]
+        case 137..<139:
+            return [
+                .system(.rotate(windows.randomElement(using: &rng)!, Orientation.allCases.randomElement(using: &rng)!))
+            ]
+        case 139..<141:
+            let owner = state.controllers[child]?.parent ?? parent
+            let size = Size(width: Double([320, 768].randomElement(using: &rng)!), height: chance(5) ? -1 : 480)
+            return [
+                Request(
+                    .forwardSizeTransition(owner, child: child, size: size),
+                    by: party(natural: .controller(owner), in: state)
+                )
             ]
         case 134..<137:
             let natural: Party = chance(50) ? .controller(child) : parentParty(of: child, in: state)

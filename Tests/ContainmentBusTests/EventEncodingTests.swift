@@ -97,6 +97,8 @@ struct EventEncodingTests {
                 .setEditing(id, editing: true, animated: false), .setEditing(id, editing: false, animated: true),
                 .editingChanged(id, editing: true), .editingChanged(id, editing: false),
                 .propertiesChanged(id, changed: [], properties: ControllerProperties()),
+                .orientationChanged(id, window: "w", orientation: .portrait),
+                .orientationChanged(id, window: "", orientation: .landscapeRight),
                 .propertiesChanged(id, changed: ["title", "navigationItem"], properties: Self.someProperties),
             ]
             for flags in flags {
@@ -149,7 +151,7 @@ struct EventEncodingTests {
 
     @Test func theEventsCoverEveryCase() {
         let names = Set(Self.events.map(\.name))
-        #expect(names.count == 43)
+        #expect(names.count == 44)
     }
 
     @Test func directBytesAreSwiftProtobufs() {
@@ -197,6 +199,7 @@ struct EventEncodingTests {
             .propertiesChanged("c", changed: ["title", "navigationItem"], properties: Self.someProperties),
             .propertiesChanged("c", changed: ["title"], properties: ControllerProperties()),
             .setEditing("c", editing: true, animated: true), .editingChanged("c", editing: false),
+            .orientationChanged("root", window: "main", orientation: .portraitUpsideDown),
         ]
         for event in events {
             #expect(try WireEvent(event, seq: 1, timeUnixNanos: 1, commandID: 1).model() == event)

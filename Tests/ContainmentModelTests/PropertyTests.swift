@@ -65,6 +65,9 @@ import Testing
         #expect(none?.message == "a: A controller supports at least one orientation.")
         h.fails(.malformed, .by("a", .setProperties("a", [.preferredContentSize(Size(width: -1, height: 10))])))
         h.fails(.malformed, .by("a", .setProperties("a", [.preferredContentSize(Size(width: .nan, height: 10))])))
+        // One value per property in one command (the wire carries one).
+        let twice = h.fails(.malformed, .by("a", .setProperties("a", [.title("x"), .title("y")])))
+        #expect(twice?.message == "set-properties of a names title twice.")
     }
 
     @Test func setEditingCallsBackOnlyTheControllerAndOnlyOnAChange() {

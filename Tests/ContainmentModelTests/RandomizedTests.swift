@@ -17,6 +17,7 @@ import Testing
         var rejected = 0
         var events = 0
         var messages = 0
+        var rotations = 0
     }
 
     static func run(seed: UInt64, manual: Bool) -> Tally {
@@ -35,8 +36,9 @@ import Testing
                 tally.accepted += 1
                 tally.events += events.count
                 tally.messages += events.count { if case .messageSent = $0 { true } else { false } }
+                tally.rotations += events.count { if case .orientationChanged = $0 { true } else { false } }
                 let problems =
-                    checker.follow(events, delegate: { before.controllers[$0]?.properties.delegate })
+                    checker.follow(events, properties: { before.controllers[$0]?.properties })
                     + checker.check(state, autoOnly: !manual)
                 if !problems.isEmpty {
                     Issue.record("\(context)\nevents: \(events.map(\.description))\nproblems: \(problems)")
@@ -59,6 +61,7 @@ import Testing
         #expect(tally.accepted > Self.steps / 5, "too few accepted commands to mean much: \(tally)")
         #expect(tally.rejected > Self.steps / 10, "too few rejections to mean much: \(tally)")
         #expect(tally.messages > Self.steps / 100, "too few messages to mean much: \(tally)")
+        #expect(tally.rotations > Self.steps / 500, "too few rotations to mean much: \(tally)")
     }
 
     /// Without manual forwarding, every controller's appearance must equal whether it is on screen, after every step.

@@ -70,4 +70,36 @@ import Testing
         )
         #expect(try await runtime.stop().status == 0)
     }
+
+    /// `ctl rotate` as the system, refused where the window's root does not support it; `ctl forward-size` as a
+    /// container; `tree` shows the orientation.
+    @Test func rotateAndForwardSizeThroughTheRuntime() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology)
+        var model = try SeedListingRuntimeTests.Replica(topology: Self.topology)
+        #expect(try await runtime.containment("tree").stdout.contains("window main 1024x768 landscapeLeft"))
+        let refused = try await runtime.containment("ctl", "rotate", "main", "portraitUpsideDown")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("unsupportedOrientation: tabs decides the orientation of window main"))
+        let steps: [([String], Request)] = [
+            (["rotate", "main", "portrait"], .system(.rotate("main", .portrait))),
+            (
+                ["forward-size", "nav", "detail", "300x400"],
+                .by("nav", .forwardSizeTransition("nav", child: "detail", size: Size(width: 300, height: 400)))
+            ),
+        ]
+        for (words, request) in steps {
+            let output = try await runtime.run(RuntimeFixture.binary, ["ctl"] + words)
+            #expect(output.status == 0, "\(words): \(output.stderr)")
+            #expect(output.eventDescriptions == (try model.apply([request])), "\(words.joined(separator: " "))")
+        }
+        let tree = try await runtime.containment("tree")
+        #expect(tree.stdout.contains("window main 768x1024 portrait"), "\(tree.stdout)")
+        let json = try await runtime.treeJSON()
+        #expect((json["windows"] as? [[String: Any]])?.first?["orientation"] as? String == "portrait")
+        // Each actor got its size transitions in the model's order, the forwarded one included.
+        let detail = try await runtime.callbacks(of: "detail") { $0 == model.callbacks(of: "detail") }
+        #expect(detail == model.callbacks(of: "detail"))
+        #expect(detail.last == "viewWillTransitionToSize(detail) size=300x400")
+        #expect(try await runtime.stop().status == 0)
+    }
 }

@@ -276,7 +276,8 @@ public nonisolated struct Containment_V1_Properties: @unchecked Sendable {
     set {_uniqueStorage()._supportedOrientations = newValue}
   }
 
-  /// empty: the default, all but portraitUpsideDown
+  /// empty: the default, all but portraitUpsideDown (in a
+  /// SetProperties naming it: none, which is refused)
   public var preferredContentSize: Containment_V1_Size {
     get {_storage._preferredContentSize ?? Containment_V1_Size()}
     set {_uniqueStorage()._preferredContentSize = newValue}
@@ -596,6 +597,22 @@ public nonisolated struct Containment_V1_Command: Sendable {
     set {kind = .setEditing(newValue)}
   }
 
+  public var rotate: Containment_V1_Rotate {
+    get {
+      if case .rotate(let v)? = kind {return v}
+      return Containment_V1_Rotate()
+    }
+    set {kind = .rotate(newValue)}
+  }
+
+  public var forwardSizeTransition: Containment_V1_ForwardSizeTransition {
+    get {
+      if case .forwardSizeTransition(let v)? = kind {return v}
+      return Containment_V1_ForwardSizeTransition()
+    }
+    set {kind = .forwardSizeTransition(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -634,6 +651,8 @@ public nonisolated struct Containment_V1_Command: Sendable {
     case send(Containment_V1_Send)
     case setProperties(Containment_V1_SetProperties)
     case setEditing(Containment_V1_SetEditing)
+    case rotate(Containment_V1_Rotate)
+    case forwardSizeTransition(Containment_V1_ForwardSizeTransition)
 
   }
 
@@ -1274,6 +1293,49 @@ public nonisolated struct Containment_V1_SetEditing: Sendable {
   public init() {}
 }
 
+/// SPEC §13: turn a window (by the system); refused unsupportedOrientation unless the controller that decides (the
+/// top-most presented controller covering the window, else its root) supports it.
+public nonisolated struct Containment_V1_Rotate: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var window: String = String()
+
+  /// portrait, portraitUpsideDown, landscapeLeft, landscapeRight
+  public var orientation: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// SPEC §13: a container that does not forward size transitions itself forwards one to a child (issued by it).
+public nonisolated struct Containment_V1_ForwardSizeTransition: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var container: String = String()
+
+  public var child: String = String()
+
+  public var size: Containment_V1_Size {
+    get {_size ?? Containment_V1_Size()}
+    set {_size = newValue}
+  }
+  /// Returns true if `size` has been explicitly set.
+  public var hasSize: Bool {self._size != nil}
+  /// Clears the value of `size`. Subsequent reads from it will return its default value.
+  public mutating func clearSize() {self._size = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _size: Containment_V1_Size? = nil
+}
+
 /// SPEC §11: `from` sends `to` a message (issued by `from`): to its parent, a child, its presenter, the controller it
 /// presented, or its delegate; anything else is notRelated.
 public nonisolated struct Containment_V1_Send: Sendable {
@@ -1435,7 +1497,7 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._hidden = newValue}
   }
 
-  /// windowAttached, windowResized
+  /// windowAttached, windowResized, orientationChanged
   public var window: String {
     get {_storage._window}
     set {_uniqueStorage()._window = newValue}
@@ -1597,6 +1659,12 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   public var animated: Bool {
     get {_storage._animated}
     set {_uniqueStorage()._animated = newValue}
+  }
+
+  /// orientationChanged (with `window`)
+  public var orientation: String {
+    get {_storage._orientation}
+    set {_uniqueStorage()._orientation = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1770,6 +1838,9 @@ public nonisolated struct Containment_V1_WindowState: Sendable {
   public var hasSize: Bool {self._size != nil}
   /// Clears the value of `size`. Subsequent reads from it will return its default value.
   public mutating func clearSize() {self._size = nil}
+
+  /// SPEC §13; empty: the one a window of its size starts in
+  public var orientation: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2950,7 +3021,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0\u{1}send\0\u{3}set_properties\0\u{3}set_editing\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0\u{1}send\0\u{3}set_properties\0\u{3}set_editing\0\u{1}rotate\0\u{3}forward_size_transition\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3414,6 +3485,32 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
           self.kind = .setEditing(v)
         }
       }()
+      case 45: try {
+        var v: Containment_V1_Rotate?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .rotate(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .rotate(v)
+        }
+      }()
+      case 46: try {
+        var v: Containment_V1_ForwardSizeTransition?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .forwardSizeTransition(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .forwardSizeTransition(v)
+        }
+      }()
       default: break
       }
     }
@@ -3567,6 +3664,14 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
     case .setEditing?: try {
       guard case .setEditing(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 44)
+    }()
+    case .rotate?: try {
+      guard case .rotate(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 45)
+    }()
+    case .forwardSizeTransition?: try {
+      guard case .forwardSizeTransition(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 46)
     }()
     case nil: break
     }
@@ -4904,6 +5009,85 @@ nonisolated extension Containment_V1_SetEditing: SwiftProtobuf.Message, SwiftPro
   }
 }
 
+nonisolated extension Containment_V1_Rotate: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Rotate"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{1}orientation\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.window) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.orientation) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.window.isEmpty {
+      try visitor.visitSingularStringField(value: self.window, fieldNumber: 1)
+    }
+    if !self.orientation.isEmpty {
+      try visitor.visitSingularStringField(value: self.orientation, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Rotate, rhs: Containment_V1_Rotate) -> Bool {
+    if lhs.window != rhs.window {return false}
+    if lhs.orientation != rhs.orientation {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_ForwardSizeTransition: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ForwardSizeTransition"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}container\0\u{1}child\0\u{1}size\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.container) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.child) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._size) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.container.isEmpty {
+      try visitor.visitSingularStringField(value: self.container, fieldNumber: 1)
+    }
+    if !self.child.isEmpty {
+      try visitor.visitSingularStringField(value: self.child, fieldNumber: 2)
+    }
+    try { if let v = self._size {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_ForwardSizeTransition, rhs: Containment_V1_ForwardSizeTransition) -> Bool {
+    if lhs.container != rhs.container {return false}
+    if lhs.child != rhs.child {return false}
+    if lhs._size != rhs._size {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Containment_V1_Send: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Send"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}from\0\u{1}to\0\u{1}name\0\u{1}payload\0")
@@ -5001,7 +5185,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0\u{1}orientation\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -5046,6 +5230,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _properties: Containment_V1_Properties? = nil
     var _editing: Bool = false
     var _animated: Bool = false
+    var _orientation: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -5098,6 +5283,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _properties = source._properties
       _editing = source._editing
       _animated = source._animated
+      _orientation = source._orientation
     }
   }
 
@@ -5158,6 +5344,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 46: try { try decoder.decodeSingularMessageField(value: &_storage._properties) }()
         case 47: try { try decoder.decodeSingularBoolField(value: &_storage._editing) }()
         case 48: try { try decoder.decodeSingularBoolField(value: &_storage._animated) }()
+        case 49: try { try decoder.decodeSingularStringField(value: &_storage._orientation) }()
         default: break
         }
       }
@@ -5296,6 +5483,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if _storage._animated != false {
         try visitor.visitSingularBoolField(value: _storage._animated, fieldNumber: 48)
       }
+      if !_storage._orientation.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._orientation, fieldNumber: 49)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -5347,6 +5537,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._properties != rhs_storage._properties {return false}
         if _storage._editing != rhs_storage._editing {return false}
         if _storage._animated != rhs_storage._animated {return false}
+        if _storage._orientation != rhs_storage._orientation {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -5551,7 +5742,7 @@ nonisolated extension Containment_V1_ViewState: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Containment_V1_WindowState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".WindowState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}root\0\u{1}size\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}root\0\u{1}size\0\u{1}orientation\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5562,6 +5753,7 @@ nonisolated extension Containment_V1_WindowState: SwiftProtobuf.Message, SwiftPr
       case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.root) }()
       case 3: try { try decoder.decodeSingularMessageField(value: &self._size) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.orientation) }()
       default: break
       }
     }
@@ -5581,6 +5773,9 @@ nonisolated extension Containment_V1_WindowState: SwiftProtobuf.Message, SwiftPr
     try { if let v = self._size {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
     } }()
+    if !self.orientation.isEmpty {
+      try visitor.visitSingularStringField(value: self.orientation, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5588,6 +5783,7 @@ nonisolated extension Containment_V1_WindowState: SwiftProtobuf.Message, SwiftPr
     if lhs.id != rhs.id {return false}
     if lhs.root != rhs.root {return false}
     if lhs._size != rhs._size {return false}
+    if lhs.orientation != rhs.orientation {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -34,13 +34,7 @@ struct Checkpoint: Sendable {
                 state.views.values.sorted { $0.id.description < $1.id.description },
                 controllers: controllers
             )
-            message.windows = state.windows.values.sorted { $0.id < $1.id }.map { window in
-                .with {
-                    $0.id = window.id.rawValue
-                    $0.root = window.root.rawValue
-                    $0.size = Containment_V1_Size(window.size)
-                }
-            }
+            message.windows = state.windows.values.sorted { $0.id < $1.id }.map(Containment_V1_WindowState.init)
             message.transitions = state.transitions.map { transition in
                 .with {
                     $0.parent = transition.parent.rawValue
@@ -101,12 +95,12 @@ struct Checkpoint: Sendable {
                 hidesContext: wire.hidesContext
             )
         }
+        var windows: [Window] = []
+        for window in message.windows { windows.append(try window.model()) }
         state = ContainmentState(
             restoring: controllers,
             views: views,
-            windows: message.windows.map {
-                Window(restoring: WindowID($0.id), size: $0.size.model, root: ControllerID($0.root))
-            },
+            windows: windows,
             transitions: message.transitions.map {
                 RunningTransition(
                     parent: ControllerID($0.parent),

@@ -126,3 +126,36 @@ extension CtlVerbs {
         }
     }
 }
+
+extension CtlVerbs {
+    struct Rotate: CtlVerb {
+        static let configuration = CommandConfiguration(
+            abstract: "Turn a window (SPEC §13), as the system: refused unless the controller that decides supports it."
+        )
+        @Argument var window: String
+        @Argument(help: "portrait, portraitUpsideDown, landscapeLeft or landscapeRight") var orientation: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.rotate(WindowID(window), try Orientation.named(orientation, as: "orientation")), options)]
+        }
+    }
+
+    struct ForwardSize: CtlVerb {
+        static let configuration = CommandConfiguration(
+            commandName: "forward-size",
+            abstract: "Forward a size transition from a container to a child (SPEC §13), as the container."
+        )
+        @Argument var container: String
+        @Argument var child: String
+        @Argument(help: "WIDTHxHEIGHT") var size: String
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            let command = Command.forwardSizeTransition(
+                ControllerID(container),
+                child: ControllerID(child),
+                size: try Parse.size(size)
+            )
+            return [Request(command, options)]
+        }
+    }
+}
