@@ -205,13 +205,14 @@ extension WireCommand {
                 $0.from = from.rawValue
                 $0.to = to.rawValue
             }
-        case .present(let presented, let presenter, let style, let transitionStyle, let animated):
+        case .present(let presented, let presenter, let style, let transitionStyle, let animated, let anchor):
             present = .with {
                 $0.presented = presented.rawValue
                 $0.presenter = presenter.rawValue
                 if let style { $0.style = style.rawValue }
                 if let transitionStyle { $0.transitionStyle = transitionStyle.rawValue }
                 $0.animated = animated
+                if let anchor { $0.anchor = anchor.description }
             }
         case .dismiss(let id, let animated):
             dismiss = .with {
@@ -258,10 +259,23 @@ extension WireCommand {
                 case .controller(let id): $0.controller = id.rawValue
                 }
             }
-        case .setMenuVisible(let menu, let visible):
+        case .setMenuVisible(let menu, let visible, let animated):
             setMenuVisible = .with {
                 $0.menu = menu.rawValue
                 $0.visible = visible
+                $0.animated = animated
+            }
+        case .input(let window, let point, let kind):
+            input = .with {
+                $0.window = window.rawValue
+                $0.point = Containment_V1_Point(point)
+                $0.kind = kind
+            }
+        case .action(let from, let name, let payload):
+            action = .with {
+                $0.from = from.rawValue
+                $0.name = name
+                $0.payload = Data(payload)
             }
         case .setPages(let page, let pages, let direction, let animated):
             setPages = .with {
@@ -409,7 +423,8 @@ extension WireCommand {
                 on: try controllerID(m.presenter, field: "presenter"),
                 style: style,
                 transitionStyle: transitionStyle,
-                animated: m.animated
+                animated: m.animated,
+                anchor: m.hasAnchor ? try viewID(m.anchor, field: "anchor") : nil
             )
         case .dismiss(let m):
             command = .dismiss(try controllerID(m.controller, field: "controller"), animated: m.animated)
@@ -446,7 +461,11 @@ extension WireCommand {
             }
             command = .select(try controllerID(m.container, field: "container"), selection)
         case .setMenuVisible(let m):
-            command = .setMenuVisible(try controllerID(m.menu, field: "menu"), m.visible)
+            command = .setMenuVisible(try controllerID(m.menu, field: "menu"), m.visible, animated: m.animated)
+        case .input(let m):
+            command = .input(WindowID(m.window), at: m.point.model, kind: m.kind)
+        case .action(let m):
+            command = .action(from: try controllerID(m.from, field: "from"), name: m.name, payload: Array(m.payload))
         case .setPages(let m):
             var pages: [ControllerID] = []
             for id in m.pages { pages.append(try controllerID(id, field: "pages")) }

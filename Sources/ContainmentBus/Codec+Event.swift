@@ -108,6 +108,7 @@ extension WireEvent {
             style = presentation.style.rawValue
             transitionStyle = presentation.transitionStyle.rawValue
             hidesContext = presentation.hidesContext
+            if let anchor = presentation.anchor { self.anchor = anchor.description }
         case .propertiesChanged(_, let changed, let properties):
             self.changed = changed
             self.properties = Containment_V1_Properties(properties)
@@ -119,6 +120,24 @@ extension WireEvent {
         case .orientationChanged(_, let window, let orientation):
             self.window = window.rawValue
             self.orientation = orientation.rawValue
+        case .inputDelivered(_, let window, let point, let kind, let view, let chain):
+            self.window = window.rawValue
+            self.point = Containment_V1_Point(point)
+            self.kind = kind
+            if let view { self.view = view.description }
+            self.chain = chain.map(\.rawValue)
+        case .inputReceived(_, let kind, let point, let view):
+            self.kind = kind
+            self.point = Containment_V1_Point(point)
+            self.view = view.description
+        case .actionDelivered(_, let from, let name, let chain):
+            self.from = from.rawValue
+            messageName = name
+            self.chain = chain.map(\.rawValue)
+        case .actionReceived(_, let name, let from, let payload):
+            self.from = from.rawValue
+            messageName = name
+            self.payload = Data(payload)
         case .messageSent(_, let to, let name, let bytes):
             from = controller
             self.to = to.rawValue
@@ -196,13 +215,33 @@ extension WireEvent {
                 context: ControllerID(context),
                 style: style,
                 transitionStyle: transitionStyle,
-                hidesContext: hidesContext
+                hidesContext: hidesContext,
+                anchor: anchor.isEmpty ? nil : try view(anchor)
             )
             return name == "presented"
                 ? .presented(id, presentation: presentation) : .dismissed(id, presentation: presentation)
         case "propertiesChanged": return .propertiesChanged(id, changed: changed, properties: try properties.model())
         case "setEditing": return .setEditing(id, editing: editing, animated: animated)
         case "editingChanged": return .editingChanged(id, editing: editing)
+        case "inputDelivered":
+            return .inputDelivered(
+                controller.isEmpty ? nil : id,
+                window: WindowID(window),
+                point: point.model,
+                kind: kind,
+                view: self.view.isEmpty ? nil : try view(self.view),
+                chain: chain.map { ControllerID($0) }
+            )
+        case "inputReceived": return .inputReceived(id, kind: kind, point: point.model, view: try view(self.view))
+        case "actionDelivered":
+            return .actionDelivered(
+                controller.isEmpty ? nil : id,
+                from: ControllerID(from),
+                name: messageName,
+                chain: chain.map { ControllerID($0) }
+            )
+        case "actionReceived":
+            return .actionReceived(id, name: messageName, from: ControllerID(from), payload: Array(payload))
         case "orientationChanged":
             return .orientationChanged(
                 id,
@@ -227,14 +266,17 @@ extension WireEvent {
 
 /// The groups of SPEC §10, the first part of an event's topic.
 public enum EventCategory: String, CaseIterable, Sendable {
-    case callbacks, structure, presentation, containers, messages, runtime
+    case callbacks, structure, presentation, containers, messages, input, runtime
 
     public init(eventName: String) {
         switch eventName {
         case "loadView", "viewDidLoad", "viewDidUnload", "willMoveToParent", "didMoveToParent", "viewWillAppear",
             "viewDidAppear", "viewWillDisappear", "viewDidDisappear", "viewWillLayoutSubviews", "viewDidLayoutSubviews",
-            "didReceiveMemoryWarning", "viewWillTransitionToSize", "messageReceived", "setEditing":
+            "didReceiveMemoryWarning", "viewWillTransitionToSize", "messageReceived", "setEditing", "inputReceived",
+            "actionReceived":
             self = .callbacks
+        case "inputDelivered", "actionDelivered":
+            self = .input
         case "messageSent":
             self = .messages
         case "presented", "dismissed":

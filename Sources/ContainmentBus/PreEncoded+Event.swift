@@ -129,6 +129,21 @@ extension PreEncoded {
         case .orientationChanged(let c, let window, _):
             writer.string(5, c.rawValue)
             writer.string(21, window.rawValue)
+        case .inputDelivered(let c, let window, _, let kind, let view, _):
+            if let c { writer.string(5, c.rawValue) }
+            writer.string(13, kind)
+            if let view { writer.view(15, view) }
+            writer.string(21, window.rawValue)
+        case .inputReceived(let c, let kind, _, let view):
+            writer.string(5, c.rawValue)
+            writer.string(13, kind)
+            writer.view(15, view)
+        case .actionDelivered(let c, let from, _, _):
+            if let c { writer.string(5, c.rawValue) }
+            writer.string(22, from.rawValue)
+        case .actionReceived(let c, _, let from, _):
+            writer.string(5, c.rawValue)
+            writer.string(22, from.rawValue)
         }
         writer.varint(40, epoch)
         // The fields numbered after the epoch, in field-number order.
@@ -148,6 +163,19 @@ extension PreEncoded {
             writer.bool(47, editing)
         case .orientationChanged(_, _, let orientation):
             writer.string(49, orientation.rawValue)
+        case .inputDelivered(_, _, let point, _, _, let chain):
+            writer.point(50, point)
+            for id in chain { writer.present(51, id.rawValue) }
+        case .inputReceived(_, _, let point, _):
+            writer.point(50, point)
+        case .actionDelivered(_, _, let name, let chain):
+            writer.string(42, name)
+            for id in chain { writer.present(51, id.rawValue) }
+        case .actionReceived(_, let name, _, let payload):
+            writer.string(42, name)
+            writer.bytes(43, payload)
+        case .presented(_, let presentation), .dismissed(_, let presentation):
+            if let anchor = presentation.anchor { writer.view(52, anchor) }
         default:
             break
         }
@@ -177,6 +205,7 @@ private struct EventKind {
         "navigationWillShow", "navigationDidShow", "selectionChanged", "menuVisibilityChanged", "pagesChanged",
         "ruleViolation", "hostUp", "hostDown", "hostRestarted", "hostFailed", "messageSent", "messageReceived",
         "propertiesChanged", "setEditing", "editingChanged", "orientationChanged",
+        "inputDelivered", "inputReceived", "actionDelivered", "actionReceived",
     ]
 
     /// `CATEGORY/NAME/` of each name.
@@ -229,6 +258,10 @@ private struct EventKind {
             case .setEditing: 41
             case .editingChanged: 42
             case .orientationChanged: 43
+            case .inputDelivered: 44
+            case .inputReceived: 45
+            case .actionDelivered: 46
+            case .actionReceived: 47
             }
     }
 }
@@ -343,6 +376,14 @@ private struct EventWriter {
         PreEncoded.appendVarint(Self.length(size.width) + Self.length(size.height), to: &bytes)
         double(1, size.width)
         double(2, size.height)
+    }
+
+    /// A `Point` message field (written even when both are 0).
+    mutating func point(_ field: UInt64, _ point: Point) {
+        PreEncoded.appendVarint(field << 3 | 2, to: &bytes)
+        PreEncoded.appendVarint(Self.length(point.x) + Self.length(point.y), to: &bytes)
+        double(1, point.x)
+        double(2, point.y)
     }
 
     /// A `Rect` message field (written even when all are 0).

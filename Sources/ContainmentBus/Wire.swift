@@ -43,6 +43,15 @@ extension Containment_V1_Size {
     public var model: Size { Size(width: width, height: height) }
 }
 
+extension Containment_V1_Point {
+    public init(_ point: Point) {
+        self.init()
+        x = point.x
+        y = point.y
+    }
+    public var model: Point { Point(x: x, y: y) }
+}
+
 extension Containment_V1_Rect {
     public init(_ rect: Rect) {
         self.init()

@@ -79,6 +79,26 @@ extension WireEvent {
             object["animated"] = animated
         case "editingChanged":
             object["editing"] = editing
+        case "inputDelivered":
+            object["controller"] = controller.isEmpty ? NSNull() : controller
+            object["window"] = window
+            object["point"] = [point.x, point.y]
+            object["kind"] = kind
+            object["view"] = view.isEmpty ? NSNull() : view
+            object["chain"] = chain
+        case "inputReceived":
+            object["kind"] = kind
+            object["point"] = [point.x, point.y]
+            object["view"] = view
+        case "actionDelivered":
+            object["controller"] = controller.isEmpty ? NSNull() : controller
+            object["from"] = from
+            object["name"] = messageName
+            object["chain"] = chain
+        case "actionReceived":
+            object["from"] = from
+            object["name"] = messageName
+            addPayload(to: &object)
         case "orientationChanged":
             object["window"] = window
             object["orientation"] = orientation
@@ -90,23 +110,28 @@ extension WireEvent {
         case "messageReceived":
             object["from"] = from
             object["name"] = messageName
-            // The payload as text when it is UTF-8 (clients send JSON text), else in base64.
-            if let text = String(data: payload, encoding: .utf8) {
-                object["payload"] = text
-            } else {
-                object["payload"] = NSNull()
-                object["payloadBase64"] = payload.base64EncodedString()
-            }
+            addPayload(to: &object)
         case "presented", "dismissed":
             object["presenter"] = presenter
             object["context"] = context
             object["style"] = style
             object["transitionStyle"] = transitionStyle
             object["hidesContext"] = hidesContext
+            if !anchor.isEmpty { object["anchor"] = anchor }
         default:
             break
         }
         return object
+    }
+
+    /// The payload as text when it is UTF-8 (clients send JSON text), else `null` and the bytes in base64.
+    private func addPayload(to object: inout [String: Any]) {
+        if let text = String(data: payload, encoding: .utf8) {
+            object["payload"] = text
+        } else {
+            object["payload"] = NSNull()
+            object["payloadBase64"] = payload.base64EncodedString()
+        }
     }
 
     /// One line of JSON.

@@ -29,13 +29,15 @@ public enum Command: Hashable, Sendable {
     case transition(in: ControllerID, from: ControllerID, to: ControllerID, duration: Double = 0, frame: Rect? = nil)
     case completeTransition(in: ControllerID, from: ControllerID, to: ControllerID)
     // Presentation (§7)
-    /// Presents a controller on a presenter; `style` and `transitionStyle` override the presented controller's own.
+    /// Presents a controller on a presenter; `style` and `transitionStyle` override the presented controller's own. A
+    /// popover stands beside `anchor`, a view of the presenter's tree (default: the presenter's root view).
     case present(
         ControllerID,
         on: ControllerID,
         style: ModalPresentationStyle? = nil,
         transitionStyle: ModalTransitionStyle? = nil,
-        animated: Bool = false
+        animated: Bool = false,
+        anchor: ViewID? = nil
     )
     /// Dismisses what `X` (or its subtree) presents, or `X` itself when it is presented.
     case dismiss(ControllerID, animated: Bool = false)
@@ -48,7 +50,7 @@ public enum Command: Hashable, Sendable {
     /// A tab or menu container's children.
     case setChildren(ControllerID, [ControllerID])
     case select(ControllerID, Selection)
-    case setMenuVisible(ControllerID, Bool)
+    case setMenuVisible(ControllerID, Bool, animated: Bool = false)
     case setPages(ControllerID, [ControllerID], direction: PageDirection = .forward, animated: Bool = false)
     case nextPage(ControllerID)
     case previousPage(ControllerID)
@@ -62,6 +64,11 @@ public enum Command: Hashable, Sendable {
     case rotate(WindowID, Orientation)
     /// A container that does not forward size transitions itself forwards one to a child.
     case forwardSizeTransition(ControllerID, child: ControllerID, size: Size)
+    // Input and the responder chain (§12)
+    /// A touch (`tap`, `threeFingerTap`, …) at a point of a window, issued by the system.
+    case input(WindowID, at: Point, kind: String)
+    /// A control's action sent to no particular target: it walks the responder chain from `from`.
+    case action(from: ControllerID, name: String, payload: [UInt8] = [])
     // Messages (§11)
     /// `from` sends `to` a message: `to`'s code receives it as `messageReceived`, in order with its callbacks.
     case send(from: ControllerID, to: ControllerID, name: String, payload: [UInt8] = [])
@@ -107,6 +114,8 @@ public enum Command: Hashable, Sendable {
         case .setEditing: "set-editing"
         case .rotate: "rotate"
         case .forwardSizeTransition: "forward-size"
+        case .input: "input"
+        case .action: "action"
         }
     }
 }
@@ -148,20 +157,22 @@ extension Command {
             view.owner
         case .transition(let parent, _, _, _, _), .completeTransition(let parent, _, _):
             parent
-        case .present(let presented, _, _, _, _), .dismiss(let presented, _):
+        case .present(let presented, _, _, _, _, _), .dismiss(let presented, _):
             presented
         case .push(_, let container, _), .pop(let container, _), .popTo(_, let container, _),
             .popToRoot(let container, _),
             .setStack(let container, _), .setChildren(let container, _), .select(let container, _),
-            .setMenuVisible(let container, _), .setPages(let container, _, _, _), .nextPage(let container),
+            .setMenuVisible(let container, _, _), .setPages(let container, _, _, _), .nextPage(let container),
             .previousPage(let container), .setSplitMode(let container, _):
             container
         case .send(let from, _, _, _):
             from
         case .setProperties(let id, _), .setEditing(let id, _, _), .forwardSizeTransition(let id, _, _):
             id
-        case .rotate:
+        case .rotate, .input:
             nil
+        case .action(let from, _, _):
+            from
         }
     }
 }

@@ -8,7 +8,7 @@ extension ContainmentState {
             controllers[id]?.parent.map { .controller($0) } ?? fallback
         }
         switch command {
-        case .create, .destroy, .attachWindow, .resizeWindow, .memoryWarning, .rotate:
+        case .create, .destroy, .attachWindow, .resizeWindow, .memoryWarning, .rotate, .input:
             return .system
         case .addChild(_, let parent), .didMove(_, let parent):
             return .controller(parent)
@@ -32,17 +32,17 @@ extension ContainmentState {
             return parentOr(id, .system)
         case .transition(let parent, _, _, _, _), .completeTransition(let parent, _, _):
             return .controller(parent)
-        case .present(_, let presenter, _, _, _):
+        case .present(_, let presenter, _, _, _, _):
             return .controller(presenter)
         case .dismiss(let id, _):
             return presentations[id].map { .controller($0.presenter) } ?? .controller(id)
         case .push(_, let container, _), .pop(let container, _), .popTo(_, let container, _),
             .popToRoot(let container, _),
             .setStack(let container, _), .setChildren(let container, _), .select(let container, _),
-            .setMenuVisible(let container, _), .setPages(let container, _, _, _), .nextPage(let container),
+            .setMenuVisible(let container, _, _), .setPages(let container, _, _, _), .nextPage(let container),
             .previousPage(let container), .setSplitMode(let container, _):
             return .controller(container)
-        case .send(let from, _, _, _):
+        case .send(let from, _, _, _), .action(let from, _, _):
             return .controller(from)
         case .setProperties(let id, _), .setEditing(let id, _, _), .forwardSizeTransition(let id, _, _):
             return .controller(id)

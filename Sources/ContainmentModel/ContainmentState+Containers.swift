@@ -2,7 +2,8 @@
 enum ContainerMetrics {
     static let navigationBarHeight = 44.0
     static let tabBarHeight = 49.0
-    static let menuWidth = 320.0
+    /// The side of a menu item (seed 004's menu view holds one per child, on a ring).
+    static let menuItemSide = 64.0
 }
 
 extension ContainmentState {
@@ -150,6 +151,7 @@ extension ContainmentState {
             try replaceChildren(of: record, with: [], showing: nil, by: party)
             guard let fresh = controllers[id] else { return }
             try replaceChildren(of: fresh, with: children, showing: children.first, by: party)
+            try syncMenuItems(id)
             return
         }
         let keep = record.selected.flatMap { children.contains($0) ? $0 : nil } ?? children.first
@@ -194,14 +196,53 @@ extension ContainmentState {
         return record.children.firstIndex(of: selected)
     }
 
-    mutating func setMenuVisible(_ id: ControllerID, _ visible: Bool, by party: Party) throws(ContainmentError) {
+    /// Shows or hides the menu's own view (seed 004's `setMenuVisible:animated:`), which covers the whole menu and,
+    /// while shown, holds one item view per child on a ring.
+    mutating func setMenuVisible(
+        _ id: ControllerID,
+        _ visible: Bool,
+        animated: Bool,
+        by party: Party
+    ) throws(ContainmentError) {
         let record = try container(id, kind: .menu, for: "menu-visible")
         try checkContainerParty(party, id, verb: "show or hide the menu of")
         guard record.menuVisible != visible else { return }
         try ensureContainerViews(id)
-        try setHidden(ViewID(owner: id, name: "menu"), !visible, by: party)
         updateController(id) { $0.menuVisible = visible }
+        if visible { try syncMenuItems(id) }
+        try setHidden(ViewID(owner: id, name: "menu"), !visible, by: party)
         emit(.menuVisibilityChanged(id, visible: visible))
+    }
+
+    /// A shown menu's items: `menu/item-I` for each child I, in the menu view, centred on a ring around the middle;
+    /// the items of children that left go.
+    mutating func syncMenuItems(_ id: ControllerID) throws(ContainmentError) {
+        guard let record = controllers[id], record.menuVisible, views[ViewID(owner: id, name: "menu")] != nil else {
+            return
+        }
+        let menuView = ViewID(owner: id, name: "menu")
+        let party = Party.controller(id)
+        let count = record.children.count
+        for (index, frame) in MenuRing.frames(count: count, in: views[.root(id)]?.frame.size ?? .zero).enumerated() {
+            let item = ViewID(owner: id, name: "item-\(index)")
+            if views[item]?.superview != menuView { try addSubview(item, to: menuView, at: nil, by: party) }
+            changeFrame(item, to: frame, by: party)
+        }
+        for name in record.subviewNames where name.hasPrefix("item-") {
+            guard let index = Int(name.dropFirst(5)), index >= count else { continue }
+            let item = ViewID(owner: id, name: name)
+            if views[item]?.superview != nil { try removeFromSuperview(item, by: party) }
+        }
+    }
+
+    /// Seed 004's `viewDidLoad`: a menu selected before its view loaded shows the selection once it does.
+    mutating func menuDidLoad(_ id: ControllerID) {
+        guard let record = controllers[id], let selected = record.selected, record.children.contains(selected) else {
+            return
+        }
+        // Cannot fail: the selection is the menu's child (R4), whose root view lies, if anywhere, in the menu's own
+        // views (a child's view goes only into its parent's), and the menu inserts only its own views.
+        try? show(selected, in: id, replacing: nil, animated: false)
     }
 
     // MARK: Shared machinery
@@ -254,6 +295,9 @@ extension ContainmentState {
         replacing old: ControllerID?,
         animated: Bool
     ) throws(ContainmentError) {
+        // Seed 004: a menu swaps its children's views only once its own view is loaded (viewDidLoad shows the
+        // selection then).
+        if controllers[id]?.kind == .menu, !isViewLoaded(id) { return }
         try ensureContainerViews(id)
         let frame = contentFrame(of: id)
         let party = Party.controller(id)
@@ -331,11 +375,9 @@ extension ContainmentState {
             return
         case .menu:
             changeFrame(ViewID(owner: id, name: "transition"), to: Rect(size: size), by: party)
-            changeFrame(
-                ViewID(owner: id, name: "menu"),
-                to: Rect(x: 0, y: 0, width: min(size.width, ContainerMetrics.menuWidth), height: size.height),
-                by: party
-            )
+            changeFrame(ViewID(owner: id, name: "menu"), to: Rect(size: size), by: party)
+            // Only ever called once the menu's own views exist, so nothing here can fail.
+            try? syncMenuItems(id)
         default:
             break
         }

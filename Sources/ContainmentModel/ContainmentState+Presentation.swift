@@ -7,6 +7,7 @@ extension ContainmentState {
         style requestedStyle: ModalPresentationStyle?,
         transitionStyle requestedTransition: ModalTransitionStyle?,
         animated: Bool,
+        anchor requestedAnchor: ViewID? = nil,
         by party: Party
     ) throws(ContainmentError) {
         _ = try controller(presenterID)
@@ -61,13 +62,31 @@ extension ContainmentState {
             contextRecord.properties.providesPresentationContextTransitionStyle
             ? contextRecord.properties.modalTransitionStyle
             : requestedTransition ?? presented.properties.modalTransitionStyle
-        let (frame, hides) = presentationFrame(style: style, context: context, window: window)
+        var anchor: ViewID?
+        if style == .popover {
+            let view = requestedAnchor ?? .root(presenterID)
+            guard views[view] != nil, isView(view, inTreeOf: presenterID) else {
+                throw ContainmentError(
+                    .hierarchyInconsistency,
+                    deferred: "A popover of \(presenterID) is anchored to a view of its tree; \(view) is not one."
+                )
+            }
+            anchor = view
+        }
+        let (frame, hides) = presentationFrame(
+            of: presentedID,
+            style: style,
+            context: context,
+            anchor: anchor,
+            window: window
+        )
         let presentation = Presentation(
             presenter: presenterID,
             context: context,
             style: style,
             transitionStyle: transitionStyle,
-            hidesContext: hides
+            hidesContext: hides,
+            anchor: anchor
         )
         loadViewIfNeeded(presentedID)
         changeFrame(.root(presentedID), to: frame, by: .system)
@@ -174,10 +193,23 @@ extension ContainmentState {
     }
 
     /// The system's frame for a presented root view (window coordinates) and whether it hides the context.
-    func presentationFrame(style: ModalPresentationStyle, context: ControllerID, window: Window) -> (Rect, Bool) {
+    func presentationFrame(
+        of presented: ControllerID,
+        style: ModalPresentationStyle,
+        context: ControllerID,
+        anchor: ViewID?,
+        window: Window
+    ) -> (Rect, Bool) {
         let size = window.size
         let full = Rect(size: size)
         switch style {
+        case .popover:
+            // SPEC §13: its preferred size beside the anchor inside the window; full screen on a narrow window (it
+            // never hides its context).
+            guard size.width > 768 else { return (full, false) }
+            let preferred = controllers[presented]?.properties.preferredContentSize ?? Size(width: 320, height: 480)
+            let around = anchor.map { absoluteFrame(of: $0) } ?? full
+            return (PopoverPlacement.frame(of: preferred, beside: around, in: size), false)
         case .fullScreen: return (full, true)
         case .overFullScreen: return (full, false)
         case .currentContext: return (absoluteFrame(of: .root(context)), true)
@@ -210,8 +242,34 @@ extension ContainmentState {
         for (presented, presentation) in placed.sorted(by: {
             (controllers[$0.key]?.serial ?? 0) < (controllers[$1.key]?.serial ?? 0)
         }) {
-            let (frame, _) = presentationFrame(style: presentation.style, context: presentation.context, window: window)
+            let (frame, _) = presentationFrame(
+                of: presented,
+                style: presentation.style,
+                context: presentation.context,
+                anchor: presentation.anchor,
+                window: window
+            )
             changeFrame(.root(presented), to: frame, by: .system)
         }
+    }
+}
+
+/// Where a popover goes (SPEC §13): below its anchor when it fits, else above, else beside it to the right, else to
+/// the left; centred on the anchor along the other axis, and kept inside the window.
+enum PopoverPlacement {
+    static func frame(of size: Size, beside anchor: Rect, in window: Size) -> Rect {
+        let width = min(size.width, window.width)
+        let height = min(size.height, window.height)
+        func clamp(_ value: Double, _ upper: Double) -> Double { max(0, min(value, upper)) }
+        let centredX = clamp(anchor.x + anchor.width / 2 - width / 2, window.width - width)
+        let centredY = clamp(anchor.y + anchor.height / 2 - height / 2, window.height - height)
+        if anchor.y + anchor.height + height <= window.height {
+            return Rect(x: centredX, y: anchor.y + anchor.height, width: width, height: height)
+        }
+        if anchor.y - height >= 0 { return Rect(x: centredX, y: anchor.y - height, width: width, height: height) }
+        if anchor.x + anchor.width + width <= window.width {
+            return Rect(x: anchor.x + anchor.width, y: centredY, width: width, height: height)
+        }
+        return Rect(x: clamp(anchor.x - width, window.width - width), y: centredY, width: width, height: height)
     }
 }

@@ -7,6 +7,7 @@ extension ContainmentState {
         setView(View(id: .root(id)), .root(id))
         emit(.loadView(id))
         emit(.viewDidLoad(id))
+        if controllers[id]?.kind == .menu { menuDidLoad(id) }
     }
 
     mutating func loadViewCommand(_ id: ControllerID, by party: Party) throws(ContainmentError) {

@@ -90,13 +90,14 @@ public struct ContainmentState: Sendable {
             try transition(in: parent, from: from, to: to, duration: duration, frame: frame, by: by)
         case .completeTransition(let parent, let from, let to):
             try completeTransition(in: parent, from: from, to: to, by: by)
-        case .present(let presented, let presenter, let style, let transitionStyle, let animated):
+        case .present(let presented, let presenter, let style, let transitionStyle, let animated, let anchor):
             try present(
                 presented,
                 on: presenter,
                 style: style,
                 transitionStyle: transitionStyle,
                 animated: animated,
+                anchor: anchor,
                 by: by
             )
         case .dismiss(let id, let animated):
@@ -110,7 +111,10 @@ public struct ContainmentState: Sendable {
         case .setStack(let navigation, let stack): try setStack(navigation, stack, by: by)
         case .setChildren(let id, let children): try setChildren(id, children, by: by)
         case .select(let id, let selection): try select(id, selection, by: by)
-        case .setMenuVisible(let id, let visible): try setMenuVisible(id, visible, by: by)
+        case .setMenuVisible(let id, let visible, let animated):
+            try setMenuVisible(id, visible, animated: animated, by: by)
+        case .input(let window, let point, let kind): try input(window, at: point, kind: kind, by: by)
+        case .action(let from, let name, let payload): try action(from: from, name: name, payload: payload, by: by)
         case .setPages(let id, let pages, let direction, let animated):
             try setPages(id, pages, direction: direction, animated: animated, by: by)
         case .nextPage(let id): try turnPage(id, forward: true, by: by)

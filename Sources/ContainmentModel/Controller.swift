@@ -213,6 +213,8 @@ public struct Presentation: Hashable, Sendable {
     public let transitionStyle: ModalTransitionStyle
     /// Whether it takes the context's subtree off screen (full screen, current context, a sheet that fell back).
     public let hidesContext: Bool
+    /// A popover's anchor: the view of the presenter's tree it stands beside (SPEC §13); `nil` for other styles.
+    public let anchor: ViewID?
 
     /// Whether it covers the whole window, whatever its context: full screen (over or not), or a sheet that fell back
     /// to full screen. The top-most such presented controller decides the window's orientation (SPEC §13).
@@ -220,7 +222,7 @@ public struct Presentation: Hashable, Sendable {
         switch style {
         case .fullScreen, .overFullScreen: true
         case .pageSheet, .formSheet: hidesContext
-        case .currentContext, .overCurrentContext: false
+        case .currentContext, .overCurrentContext, .popover: false
         }
     }
 
@@ -229,12 +231,14 @@ public struct Presentation: Hashable, Sendable {
         context: ControllerID,
         style: ModalPresentationStyle,
         transitionStyle: ModalTransitionStyle,
-        hidesContext: Bool
+        hidesContext: Bool,
+        anchor: ViewID? = nil
     ) {
         self.presenter = presenter
         self.context = context
         self.style = style
         self.transitionStyle = transitionStyle
         self.hidesContext = hidesContext
+        self.anchor = anchor
     }
 }

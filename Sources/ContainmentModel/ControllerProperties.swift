@@ -1,6 +1,6 @@
 /// How a presented controller covers its presenter (SPEC §7).
 public enum ModalPresentationStyle: String, Hashable, Sendable, CaseIterable {
-    case fullScreen, pageSheet, formSheet, currentContext, overFullScreen, overCurrentContext
+    case fullScreen, pageSheet, formSheet, currentContext, overFullScreen, overCurrentContext, popover
 }
 
 /// How a presented controller animates in (SPEC §7).

@@ -50,6 +50,23 @@ public enum Event: Hashable, Sendable {
     case editingChanged(ControllerID, editing: Bool)
     /// A window turned (SPEC §13); the controller is its root.
     case orientationChanged(ControllerID, window: WindowID, orientation: Orientation)
+    // Input and the responder chain (SPEC §12)
+    /// Where an input went: the hit view (none: nothing was hit), the controllers walked, the one that took it (none:
+    /// no one handles it). `controller` is that one.
+    case inputDelivered(
+        ControllerID?,
+        window: WindowID,
+        point: Point,
+        kind: String,
+        view: ViewID?,
+        chain: [ControllerID]
+    )
+    /// The callback of an input: its kind, the point in the controller's root view's coordinates, the hit view.
+    case inputReceived(ControllerID, kind: String, point: Point, view: ViewID)
+    /// Where an action went: who sent it, the controllers walked, the one that took it (none: no one handles it).
+    case actionDelivered(ControllerID?, from: ControllerID, name: String, chain: [ControllerID])
+    /// The callback of an action.
+    case actionReceived(ControllerID, name: String, from: ControllerID, payload: [UInt8])
     // Messages (SPEC §11)
     /// A message went from the controller to `to`: its name and payload size.
     case messageSent(ControllerID, to: ControllerID, name: String, bytes: Int)
@@ -105,6 +122,10 @@ public enum Event: Hashable, Sendable {
         case .setEditing: "setEditing"
         case .editingChanged: "editingChanged"
         case .orientationChanged: "orientationChanged"
+        case .inputDelivered: "inputDelivered"
+        case .inputReceived: "inputReceived"
+        case .actionDelivered: "actionDelivered"
+        case .actionReceived: "actionReceived"
         case .messageReceived: "messageReceived"
         case .ruleViolation: "ruleViolation"
         case .hostUp: "hostUp"
@@ -114,8 +135,8 @@ public enum Event: Hashable, Sendable {
         }
     }
 
-    /// The controller the event is about; for a view event, the view's owner. `nil` only for a violation by the
-    /// system.
+    /// The controller the event is about; for a view event, the view's owner. `nil` for a violation by the system,
+    /// and for an input or action no controller took.
     public var controller: ControllerID? {
         switch self {
         case .loadView(let c), .viewDidLoad(let c), .viewDidUnload(let c), .willMoveToParent(let c, _),
@@ -128,7 +149,10 @@ public enum Event: Hashable, Sendable {
             .dismissed(let c, _), .navigationWillShow(let c, _), .navigationDidShow(let c, _),
             .selectionChanged(let c, _, _), .menuVisibilityChanged(let c, _), .pagesChanged(let c, _, _),
             .messageSent(let c, _, _, _), .messageReceived(let c, _, _, _), .propertiesChanged(let c, _, _),
-            .setEditing(let c, _, _), .editingChanged(let c, _), .orientationChanged(let c, _, _):
+            .setEditing(let c, _, _), .editingChanged(let c, _), .orientationChanged(let c, _, _),
+            .inputReceived(let c, _, _, _), .actionReceived(let c, _, _, _):
+            c
+        case .inputDelivered(let c, _, _, _, _, _), .actionDelivered(let c, _, _, _):
             c
         case .viewInserted(let view, _, _), .viewRemoved(let view, _), .frameChanged(let view, _, _),
             .alphaChanged(let view, _, _), .hiddenChanged(let view, _, _):
@@ -145,7 +169,8 @@ public enum Event: Hashable, Sendable {
         switch self {
         case .loadView, .viewDidLoad, .viewDidUnload, .willMoveToParent, .didMoveToParent, .viewWillAppear,
             .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
-            .didReceiveMemoryWarning, .viewWillTransitionToSize, .messageReceived, .setEditing:
+            .didReceiveMemoryWarning, .viewWillTransitionToSize, .messageReceived, .setEditing, .inputReceived,
+            .actionReceived:
             true
         default:
             false
@@ -201,6 +226,15 @@ extension Event: CustomStringConvertible {
             return "\(head) editing=\(editing)" + (animated ? " animated" : "")
         case .editingChanged(_, let editing):
             return "\(head) editing=\(editing)"
+        case .inputDelivered(_, let window, let point, let kind, let view, let chain):
+            return "\(head) window=\(window) point=\(point) kind=\(kind) view=\(view?.description ?? "nil")"
+                + " chain=\(chain.map(\.rawValue).joined(separator: ","))"
+        case .inputReceived(_, let kind, let point, let view):
+            return "\(head) kind=\(kind) point=\(point) view=\(view)"
+        case .actionDelivered(_, let from, let name, let chain):
+            return "\(head) from=\(from) name=\(name) chain=\(chain.map(\.rawValue).joined(separator: ","))"
+        case .actionReceived(_, let name, let from, let payload):
+            return "\(head) name=\(name) from=\(from) payload=\(Self.text(of: payload))"
         case .orientationChanged(_, let window, let orientation):
             return "\(head) window=\(window) orientation=\(orientation.rawValue)"
         case .messageSent(_, let to, let name, let bytes):

@@ -16,6 +16,21 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(width.compact)x\(height.compact)" }
 }
 
+/// A point, in some view's coordinates (or a window's).
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public var isValid: Bool { x.isFinite && y.isFinite }
+
+    public var description: String { "\(x.compact),\(y.compact)" }
+}
+
 /// A view's frame: origin and size, as doubles (SPEC §1).
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var x: Double
@@ -37,6 +52,11 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
     public var size: Size { Size(width: width, height: height) }
+
+    /// Whether `point` (in the same coordinates as the frame) lies inside: half-open, x ≤ px < x + width (SPEC §12).
+    public func contains(_ point: Point) -> Bool {
+        x <= point.x && point.x < x + width && y <= point.y && point.y < y + height
+    }
 
     /// Every coordinate finite and the size not negative.
     public var isValid: Bool { x.isFinite && y.isFinite && size.isValid }

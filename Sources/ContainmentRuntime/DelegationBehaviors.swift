@@ -1,16 +1,33 @@
 import ContainmentBus
 import ContainmentModel
 
-/// Seed 002's recipe editor, presented by the list that is its delegate. Told what to edit (`edit`, from its
-/// presenter, as seed 003's controllers pass data in), it edits it and tells its delegate it is done (`done`, with
-/// the edited value) — as a user who types and taps Done at once. Registered as kind `editor`.
+/// Seed 002's recipe editor, presented by the list that is its delegate. It keeps the recipe its presenter passes in
+/// (`edit`, as seed 003's controllers pass data), shows a Done button (its view `ID/done`, top right), and when the
+/// user taps Done — an input it handles (`handles: [tap]`), or a `done` action — tells its delegate it is done
+/// (`done`, with the edited value). Registered as kind `editor`.
 public struct EditorBehavior: ControllerBehavior {
+    /// The Done button's frame in the editor's root view.
+    public static let doneButton = Rect(x: 440, y: 10, width: 90, height: 44)
+    /// The recipe being edited.
+    private var value: [UInt8] = []
+
     public init() {}
 
     public mutating func handle(_ callback: Event, controller: ControllerRef) async {
-        guard case .messageReceived(_, _, "edit", let payload) = callback else { return }
-        guard let delegate = try? await controller.state().properties.delegate, !delegate.isEmpty else { return }
-        try? await controller.send(to: ControllerID(delegate), "done", payload: Self.edited(payload))
+        let done = ViewID(owner: controller.id, name: "done")
+        switch callback {
+        case .viewDidLoad:
+            _ = try? await controller.perform([
+                .addSubview(done, to: .root(controller.id)), .setFrame(done, Self.doneButton),
+            ])
+        case .messageReceived(_, _, "edit", let payload):
+            value = payload
+        case .inputReceived(_, "tap", _, done), .actionReceived(_, "done", _, _):
+            guard let delegate = try? await controller.state().properties.delegate, !delegate.isEmpty else { return }
+            try? await controller.send(to: ControllerID(delegate), "done", payload: Self.edited(value))
+        default:
+            break
+        }
     }
 
     /// The edit: the value, marked as edited (so a test tells what came back from what went in).

@@ -16,6 +16,8 @@ public struct InvariantChecker: Sendable {
     /// Each window's orientation, from `windowAttached` (the one its size suggests, kept on a new root) and
     /// `orientationChanged`.
     var orientations: [WindowID: Orientation] = [:]
+    /// Each controller's kind, from `controllerCreated`.
+    var kinds: [ControllerID: Kind] = [:]
     /// Each view's subviews in order, folded from `viewInserted` (at its index) and `viewRemoved` as
     /// docs/PROTOCOL.md tells a mirror to.
     var subviews: [ViewID: [ViewID]] = [:]
@@ -37,8 +39,9 @@ public struct InvariantChecker: Sendable {
         for case .windowAttached(let id, let window, _) in events { attaching[window] = id }
         for event in events {
             switch event {
-            case .controllerCreated(let id, _):
+            case .controllerCreated(let id, let kind):
                 appearance[id] = .disappeared
+                kinds[id] = kind
             case .controllerDestroyed(let id):
                 appearance[id] = nil
                 changedProperties[id] = nil
@@ -96,6 +99,16 @@ public struct InvariantChecker: Sendable {
                 }
             case .propertiesChanged(let id, _, let properties):
                 changedProperties[id] = properties
+            case .inputDelivered(let handler, _, _, let kind, let view, let chain):
+                // SPEC §12: the chain starts at the hit view's owner, each next one its view's superview's owner or
+                // the one it is presented on, and ends at the handler, which handles the kind.
+                if let view, chain.first != view.owner {
+                    problems.append("\(event): the chain does not start at \(view.owner)")
+                }
+                problems += chainProblems(event, chain: chain, handler: handler, name: kind, propertiesOf: propertiesOf)
+            case .actionDelivered(let handler, let from, let name, let chain):
+                if chain.first != from { problems.append("\(event): the chain does not start at \(from)") }
+                problems += chainProblems(event, chain: chain, handler: handler, name: name, propertiesOf: propertiesOf)
             case .orientationChanged(_, let window, let orientation):
                 // SPEC §13: a rotation never reaches an orientation the controller that decides does not support.
                 orientations[window] = orientation
@@ -242,5 +255,33 @@ extension InvariantChecker {
             current = superview
         }
         return current
+    }
+}
+
+extension InvariantChecker {
+    /// What is wrong with a responder chain walked for `name`, by the shadow: a link that is not one, a handler that
+    /// is not last or does not handle it, a controller that handles it walked past.
+    func chainProblems(
+        _ event: Event,
+        chain: [ControllerID],
+        handler: ControllerID?,
+        name: String,
+        propertiesOf: (ControllerID) -> ControllerProperties?
+    ) -> [String] {
+        var problems: [String] = []
+        func handles(_ id: ControllerID) -> Bool {
+            (kinds[id] == .menu && (name == "tap" || name == "threeFingerTap"))
+                || propertiesOf(id)?.handles.contains(name) == true
+        }
+        for (earlier, later) in zip(chain, chain.dropFirst()) {
+            let superview = subviews.first { $0.value.contains(.root(earlier)) }?.key
+            let linked = superview.map { $0.owner == later } ?? (presentationOf[earlier]?.context == later)
+            if !linked { problems.append("\(event): \(later) does not follow \(earlier) on the chain") }
+            if handles(earlier) { problems.append("\(event): \(earlier) handles it but was walked past") }
+        }
+        if let handler, handler != chain.last || !handles(handler) {
+            problems.append("\(event): \(handler) is not the last of the chain or does not handle it")
+        }
+        return problems
     }
 }

@@ -207,7 +207,7 @@ public struct RandomCommands: Sendable {
             switch Int.random(in: 0..<7, using: &rng) {
             case 0: .title(chance(20) ? nil : names.randomElement(using: &rng)!)
             case 1: .delegate(chance(20) ? nil : id())
-            case 2: .handles(chance(50) ? ["tap"] : [])
+            case 2: .handles(chance(50) ? ["tap", "a"] : ["b"])
             case 3: .supportedOrientations(Set(Orientation.allCases.filter { _ in chance(50) }))
             case 4: .toolbarItems(Array(names.prefix(Int.random(in: 0...2, using: &rng))))
             case 5: .navigationItem(NavigationItem(title: names.randomElement(using: &rng)!, backTitle: nil))
@@ -220,13 +220,14 @@ public struct RandomCommands: Sendable {
     public mutating func next(in state: ContainmentState) -> [Request] {
         let child = id()
         let parent = id()
-        switch Int.random(in: 0..<141, using: &rng) {
+        switch Int.random(in: 0..<149, using: &rng) {
         case 0..<8 where state.controllers.count < ids.count + containers.count || chance(10):
             if chance(25), let (id, kind) = containers.randomElement(using: &rng) {
                 return [.system(.create(id, kind: kind, properties: pool.properties(of: id, kind: kind, using: &rng)))]
             }
             var properties = ControllerProperties()
             if chance(20) { properties.delegate = id() }
+            if chance(40) { properties.handles = chance(50) ? ["tap", "a"] : ["b"] }
             if manual { properties.automaticallyForwardsAppearance = chance(70) }
             properties.automaticallyForwardsSizeTransitions = chance(70)
             return [.system(.create(child, kind: .content, properties: properties))]
@@ -349,6 +350,21 @@ public struct RandomCommands: Sendable {
             return [
                 Request(.setProperties(child, propertyChanges()), by: party(natural: .controller(child), in: state))
             ]
+        case 141..<146:
+            let point = Point(
+                x: Double(Int.random(in: -10...1030, using: &rng)),
+                y: Double(Int.random(in: -10...780, using: &rng))
+            )
+            let kind = ["tap", "threeFingerTap", "a", "b"].randomElement(using: &rng)!
+            return [
+                Request(
+                    .input(windows.randomElement(using: &rng)!, at: point, kind: kind),
+                    by: party(natural: .system, in: state)
+                )
+            ]
+        case 146..<149:
+            let name = chance(3) ? "" : names.randomElement(using: &rng)!
+            return [Request(.action(from: child, name: name), by: party(natural: .controller(child), in: state))]
         case 137..<139:
             return [
                 .system(.rotate(windows.randomElement(using: &rng)!, Orientation.allCases.randomElement(using: &rng)!))

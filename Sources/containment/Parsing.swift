@@ -21,6 +21,16 @@ enum Parse {
         return Rect(x: x, y: y, width: width, height: height)
     }
 
+    static func point(_ text: String) throws -> Point {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+        guard parts.count == 2, let x = parts[0], let y = parts[1] else {
+            throw ValidationError("\"\(text)\" is not a point (x,y, e.g. 100,200)")
+        }
+        return Point(x: x, y: y)
+    }
+
     static func view(_ text: String) throws -> ViewID {
         guard let view = ViewID(parsing: text) else {
             throw ValidationError("\"\(text)\" is not a view (ID or ID/NAME)")

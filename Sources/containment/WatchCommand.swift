@@ -12,7 +12,7 @@ struct WatchCommand: AsyncParsableCommand {
         abstract: "Print lifecycle events as the supervisor publishes them.",
         discussion: """
             Topics are CATEGORY/EVENT/CONTROLLER with CATEGORY one of callbacks, structure, presentation, \
-            containers, messages, runtime; --topic subscribes to a prefix (e.g. callbacks or \
+            containers, messages, input, runtime; --topic subscribes to a prefix (e.g. callbacks or \
             callbacks/viewWillAppear). Every event carries a gap-free sequence number: without --topic, a missing \
             number is reported on standard error (and as a {"gap": …} object with --json).
             """

@@ -99,6 +99,20 @@ struct EventEncodingTests {
                 .propertiesChanged(id, changed: [], properties: ControllerProperties()),
                 .orientationChanged(id, window: "w", orientation: .portrait),
                 .orientationChanged(id, window: "", orientation: .landscapeRight),
+                .inputDelivered(
+                    id,
+                    window: "w",
+                    point: Point(x: 1.5, y: 0),
+                    kind: "tap",
+                    view: ViewID(owner: id, name: "b"),
+                    chain: ["x", id]
+                ),
+                .inputDelivered(nil, window: "w", point: Point(x: 0, y: 0), kind: "", view: nil, chain: []),
+                .inputReceived(id, kind: "threeFingerTap", point: Point(x: -3, y: 7), view: .root(id)),
+                .actionDelivered(id, from: "x", name: "done", chain: ["x", "", id]),
+                .actionDelivered(nil, from: "x", name: "", chain: []),
+                .actionReceived(id, name: "done", from: "x", payload: [1, 2]),
+                .actionReceived(id, name: "", from: "", payload: []),
                 .propertiesChanged(id, changed: ["title", "navigationItem"], properties: Self.someProperties),
             ]
             for flags in flags {
@@ -151,7 +165,7 @@ struct EventEncodingTests {
 
     @Test func theEventsCoverEveryCase() {
         let names = Set(Self.events.map(\.name))
-        #expect(names.count == 44)
+        #expect(names.count == 48)
     }
 
     @Test func directBytesAreSwiftProtobufs() {
@@ -200,6 +214,30 @@ struct EventEncodingTests {
             .propertiesChanged("c", changed: ["title"], properties: ControllerProperties()),
             .setEditing("c", editing: true, animated: true), .editingChanged("c", editing: false),
             .orientationChanged("root", window: "main", orientation: .portraitUpsideDown),
+            .inputDelivered(
+                "m",
+                window: "w",
+                point: Point(x: 1.5, y: 2),
+                kind: "tap",
+                view: ViewID(owner: "m", name: "item-1"),
+                chain: ["m"]
+            ),
+            .inputDelivered(nil, window: "w", point: Point(x: 0, y: 0), kind: "tap", view: nil, chain: []),
+            .inputReceived("m", kind: "tap", point: Point(x: 0, y: 3), view: .root("m")),
+            .actionDelivered("c", from: "w", name: "done", chain: ["w", "c"]),
+            .actionDelivered(nil, from: "w", name: "done", chain: ["w", "c", "root"]),
+            .actionReceived("c", name: "done", from: "w", payload: Array("42".utf8)),
+            .presented(
+                "v",
+                presentation: Presentation(
+                    presenter: "c",
+                    context: "root",
+                    style: .popover,
+                    transitionStyle: .crossDissolve,
+                    hidesContext: false,
+                    anchor: ViewID(owner: "c", name: "button")
+                )
+            ),
         ]
         for event in events {
             #expect(try WireEvent(event, seq: 1, timeUnixNanos: 1, commandID: 1).model() == event)

@@ -193,9 +193,15 @@ import Testing
         )
         #expect(h.ok(.by("n", .select("n", .index(0)))) == [])
         h.fails(.indexOutOfRange, .by("n", .select("n", .index(5))))
+        // Shown, the menu view (the whole menu) holds an item per child on a ring: the first at the top.
         #expect(
-            h.ok(.by("n", .setMenuVisible("n", true)))
-                == ["hiddenChanged(n) view=n/menu hidden=false by=n", "menuVisibilityChanged(n) visible=true"]
+            h.ok(.by("n", .setMenuVisible("n", true, animated: true))) == [
+                "viewInserted(n) view=n/item-0 superview=n/menu index=0",
+                "frameChanged(n) view=n/item-0 frame=480,32,64,64 by=n",
+                "viewInserted(n) view=n/item-1 superview=n/menu index=1",
+                "frameChanged(n) view=n/item-1 frame=480,672,64,64 by=n",
+                "hiddenChanged(n) view=n/menu hidden=false by=n", "menuVisibilityChanged(n) visible=true",
+            ]
         )
         let again = h.ok(.by("n", .setChildren("n", ["b", "c"])))
         // The hidden child leaves first; the shown one after its view went (with its disappearance).
@@ -211,7 +217,13 @@ import Testing
         #expect(!resize.contains("frameChanged(b) view=b frame=0,0,800,600 by=n"))
         let frame = h.ok(.by("root", .setFrame(.root("n"), Rect(x: 0, y: 0, width: 800, height: 600))))
         #expect(frame.contains("frameChanged(b) view=b frame=0,0,800,600 by=n"))
-        #expect(frame.contains("frameChanged(n) view=n/menu frame=0,0,320,600 by=n"))
+        #expect(frame.contains("frameChanged(n) view=n/menu frame=0,0,800,600 by=n"))
+        #expect(frame.contains("frameChanged(n) view=n/item-1 frame=368,504,64,64 by=n"))
+        // Three children on the ring; a child fewer, its item goes.
+        let three = h.ok(.by("n", .setChildren("n", ["a", "b", "c"])))
+        #expect(three.contains("viewInserted(n) view=n/item-2 superview=n/menu index=2"))
+        let two = h.ok(.by("n", .setChildren("n", ["a", "b"])))
+        #expect(two.contains("viewRemoved(n) view=n/item-2 superview=n/menu"))
     }
 
     @Test func offScreenContainersGiveNoAppearance() {

@@ -6,41 +6,57 @@ import Testing
 
 /// SPEC §11 through real processes: messages travel as ordered callbacks, and controller code sends them.
 @Suite(.serialized) struct MessageRuntimeTests {
-    /// Seed 002: a list (kind `editorDelegate`, host h1) presents an editor (kind `editor`, host h2) whose delegate it
-    /// is.
+    /// Seed 002: a list (kind `editorDelegate`, host h1) presents an editor (kind `editor`, host h2) whose delegate it is
+    /// and which handles taps on its Done button.
     static let topology = """
         window: {name: main, width: 1024, height: 768, root: list}
         controllers:
           - {id: list, kind: editorDelegate, host: h1}
-          - {id: editor, kind: editor, host: h2, delegate: list, presentationStyle: formSheet}
+          - {id: editor, kind: editor, host: h2, delegate: list, handles: [tap], presentationStyle: formSheet}
           - {id: loose, kind: content, host: h2}
         """
 
-    /// One client command passes the editor its recipe; the rest — the editor's `done` to its delegate, the delegate's
-    /// dismissal — is controller code in two host processes, with no client in the loop.
+    /// The editor's code makes its Done button when its view loads: the replica does the same.
+    static func presentEditor(_ runtime: RuntimeFixture, _ model: inout SeedListingRuntimeTests.Replica) async throws {
+        let present = try await runtime.containment("ctl", "present", "list", "editor")
+        #expect(present.status == 0, "\(present.stderr)")
+        let done = ViewID(owner: "editor", name: "done")
+        _ = try model.apply([.by("list", .present("editor", on: "list"))])
+        _ = try model.apply([
+            .by("editor", .addSubview(done, to: .root("editor"))),
+            .by("editor", .setFrame(done, EditorBehavior.doneButton)),
+        ])
+        try await runtime.waitForView("editor/done")
+    }
+
+    /// A client passes the editor its recipe, the user taps Done; the rest — the editor's `done` to its delegate, the
+    /// delegate's dismissal — is controller code in two host processes, with no client in the loop.
     @Test func theEditorTellsItsDelegateAcrossTwoHostsWhichDismissesIt() async throws {
         let runtime = try await RuntimeFixture(topology: Self.topology)
         var model = try SeedListingRuntimeTests.Replica(topology: Self.topology)
-        let present = try await runtime.containment("ctl", "present", "list", "editor")
-        #expect(present.status == 0, "\(present.stderr)")
-        _ = try model.apply([.by("list", .present("editor", on: "list"))])
+        try await Self.presentEditor(runtime, &model)
 
-        let watch = try await runtime.startWatch(["--count", "8", "--idle-timeout", "10"])
+        let watch = try await runtime.startWatch(["--count", "9", "--idle-timeout", "10"])
         let send = try await runtime.containment("ctl", "send", "list", "editor", "edit", "Pancakes")
         #expect(send.status == 0, "\(send.stderr)")
-        let edited = String(decoding: EditorBehavior.edited(Array("Pancakes".utf8)), as: UTF8.self)
         #expect(
             send.eventDescriptions == [
                 "messageSent(list) to=editor name=edit bytes=8",
                 "messageReceived(editor) from=list name=edit payload=Pancakes",
             ]
         )
+        // The Done button: 440,10 in the sheet, which stands at 242,74 in the window.
+        let tap = try await runtime.containment("ctl", "input", "main", "700,100")
+        #expect(tap.status == 0, "\(tap.stderr)")
+        let edited = EditorBehavior.edited(Array("Pancakes".utf8))
         var expected = try model.apply([
             .by("list", .send(from: "list", to: "editor", name: "edit", payload: Array("Pancakes".utf8)))
         ])
-        expected += try model.apply([
-            .by("editor", .send(from: "editor", to: "list", name: "done", payload: Array(edited.utf8)))
-        ])
+        let input = try model.apply([.system(.input("main", at: Point(x: 700, y: 100), kind: "tap"))])
+        #expect(tap.eventDescriptions == input)
+        #expect(input.last == "inputReceived(editor) kind=tap point=458,26 view=editor/done")
+        expected += input
+        expected += try model.apply([.by("editor", .send(from: "editor", to: "list", name: "done", payload: edited))])
         expected += try model.apply([.by("list", .dismiss("list", animated: true))])
         let published = try await watch.value.eventDescriptions
         #expect(published == expected, "\(runtime.logs())")
@@ -50,7 +66,7 @@ import Testing
                 == "dismissed(editor) presenter=list context=list style=formSheet transitionStyle=coverVertical"
         )
 
-        // Each actor received its messages in order with its other callbacks, as the model gave them.
+        // Each actor received its messages and input in order with its other callbacks, as the model gave them.
         let list = try await runtime.callbacks(of: "list") { $0 == model.callbacks(of: "list") }
         #expect(list == model.callbacks(of: "list"))
         let editor = try await runtime.callbacks(of: "editor") { $0 == model.callbacks(of: "editor") }

@@ -186,6 +186,28 @@ extension RuntimeFixture {
         return callbacks
     }
 
+    /// The supervisor's snapshot now.
+    func snapshot() throws -> WireSnapshot {
+        let context = try Context()
+        let endpoint = RuntimeConfig(runDirectory: runDirectory).commandEndpoint
+        // The client (and its socket) is gone when the closure returns, before the context ends.
+        let snapshot = try { () throws -> WireSnapshot in
+            try CommandClient(context: context, endpoint: endpoint).snapshot()
+        }()
+        context.terminate()
+        return snapshot
+    }
+
+    /// Polls the snapshot every 50 ms (for at most 5 s) until view `id` exists: controller code makes its views in its
+    /// own time.
+    func waitForView(_ id: String) async throws {
+        for _ in 0..<100 {
+            if try snapshot().views.contains(where: { $0.id == id }) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw FixtureError("no view \(id) after 5 s")
+    }
+
     /// A DEALER of the test's own on the supervisor's command socket, for raw frames; `context.terminate()` after
     /// closing it.
     func rawDealer() throws -> (context: Context, socket: Socket) {

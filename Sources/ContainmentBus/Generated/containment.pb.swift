@@ -45,6 +45,20 @@ public nonisolated struct Containment_V1_Size: Sendable {
   public init() {}
 }
 
+public nonisolated struct Containment_V1_Point: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var x: Double = 0
+
+  public var y: Double = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Containment_V1_Rect: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -613,6 +627,22 @@ public nonisolated struct Containment_V1_Command: Sendable {
     set {kind = .forwardSizeTransition(newValue)}
   }
 
+  public var input: Containment_V1_Input {
+    get {
+      if case .input(let v)? = kind {return v}
+      return Containment_V1_Input()
+    }
+    set {kind = .input(newValue)}
+  }
+
+  public var action: Containment_V1_Action {
+    get {
+      if case .action(let v)? = kind {return v}
+      return Containment_V1_Action()
+    }
+    set {kind = .action(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -653,6 +683,8 @@ public nonisolated struct Containment_V1_Command: Sendable {
     case setEditing(Containment_V1_SetEditing)
     case rotate(Containment_V1_Rotate)
     case forwardSizeTransition(Containment_V1_ForwardSizeTransition)
+    case input(Containment_V1_Input)
+    case action(Containment_V1_Action)
 
   }
 
@@ -1035,12 +1067,23 @@ public nonisolated struct Containment_V1_Present: Sendable {
 
   public var animated: Bool = false
 
+  /// popover: a view of the presenter's tree it stands beside (absent: its root view)
+  public var anchor: String {
+    get {_anchor ?? String()}
+    set {_anchor = newValue}
+  }
+  /// Returns true if `anchor` has been explicitly set.
+  public var hasAnchor: Bool {self._anchor != nil}
+  /// Clears the value of `anchor`. Subsequent reads from it will return its default value.
+  public mutating func clearAnchor() {self._anchor = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _style: String? = nil
   fileprivate var _transitionStyle: String? = nil
+  fileprivate var _anchor: String? = nil
 }
 
 /// Dismisses what `controller` (or its subtree) presents, or `controller` itself when it is presented.
@@ -1193,6 +1236,8 @@ public nonisolated struct Containment_V1_SetMenuVisible: Sendable {
 
   public var visible: Bool = false
 
+  public var animated: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1336,6 +1381,51 @@ public nonisolated struct Containment_V1_ForwardSizeTransition: Sendable {
   fileprivate var _size: Containment_V1_Size? = nil
 }
 
+/// SPEC §12: a touch at a point of a window (window coordinates), issued by the system. `kind`: tap,
+/// threeFingerTap, or any other name.
+public nonisolated struct Containment_V1_Input: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var window: String = String()
+
+  public var point: Containment_V1_Point {
+    get {_point ?? Containment_V1_Point()}
+    set {_point = newValue}
+  }
+  /// Returns true if `point` has been explicitly set.
+  public var hasPoint: Bool {self._point != nil}
+  /// Clears the value of `point`. Subsequent reads from it will return its default value.
+  public mutating func clearPoint() {self._point = nil}
+
+  public var kind: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _point: Containment_V1_Point? = nil
+}
+
+/// SPEC §12: a control's action sent to no particular target (issued by `from`): it walks the responder chain from
+/// `from` to the first controller that handles `name`.
+public nonisolated struct Containment_V1_Action: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var from: String = String()
+
+  public var name: String = String()
+
+  public var payload: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// SPEC §11: `from` sends `to` a message (issued by `from`): to its parent, a child, its presenter, the controller it
 /// presented, or its delegate; anything else is notRelated.
 public nonisolated struct Containment_V1_Send: Sendable {
@@ -1445,7 +1535,7 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   /// Clears the value of `size`. Subsequent reads from it will return its default value.
   public mutating func clearSize() {_uniqueStorage()._size = nil}
 
-  /// controllerCreated
+  /// controllerCreated; inputDelivered, inputReceived: the input's kind
   public var kind: String {
     get {_storage._kind}
     set {_uniqueStorage()._kind = newValue}
@@ -1665,6 +1755,28 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   public var orientation: String {
     get {_storage._orientation}
     set {_uniqueStorage()._orientation = newValue}
+  }
+
+  /// inputDelivered (window coordinates), inputReceived (the receiver's root view's)
+  public var point: Containment_V1_Point {
+    get {_storage._point ?? Containment_V1_Point()}
+    set {_uniqueStorage()._point = newValue}
+  }
+  /// Returns true if `point` has been explicitly set.
+  public var hasPoint: Bool {_storage._point != nil}
+  /// Clears the value of `point`. Subsequent reads from it will return its default value.
+  public mutating func clearPoint() {_uniqueStorage()._point = nil}
+
+  /// inputDelivered, actionDelivered: the controllers walked, the receiver last
+  public var chain: [String] {
+    get {_storage._chain}
+    set {_uniqueStorage()._chain = newValue}
+  }
+
+  /// presented, dismissed: a popover's anchor view
+  public var anchor: String {
+    get {_storage._anchor}
+    set {_uniqueStorage()._anchor = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -2655,6 +2767,9 @@ public nonisolated struct Containment_V1_CheckpointPresentation: Sendable {
 
   public var hidesContext: Bool = false
 
+  /// a popover's anchor view
+  public var anchor: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2724,6 +2839,41 @@ nonisolated extension Containment_V1_Size: SwiftProtobuf.Message, SwiftProtobuf.
   public static func ==(lhs: Containment_V1_Size, rhs: Containment_V1_Size) -> Bool {
     if lhs.width != rhs.width {return false}
     if lhs.height != rhs.height {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Point: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Point"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}x\0\u{1}y\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularDoubleField(value: &self.x) }()
+      case 2: try { try decoder.decodeSingularDoubleField(value: &self.y) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.x.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.x, fieldNumber: 1)
+    }
+    if self.y.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.y, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Point, rhs: Containment_V1_Point) -> Bool {
+    if lhs.x != rhs.x {return false}
+    if lhs.y != rhs.y {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3021,7 +3171,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0\u{1}send\0\u{3}set_properties\0\u{3}set_editing\0\u{1}rotate\0\u{3}forward_size_transition\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0\u{1}send\0\u{3}set_properties\0\u{3}set_editing\0\u{1}rotate\0\u{3}forward_size_transition\0\u{1}input\0\u{1}action\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3511,6 +3661,32 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
           self.kind = .forwardSizeTransition(v)
         }
       }()
+      case 47: try {
+        var v: Containment_V1_Input?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .input(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .input(v)
+        }
+      }()
+      case 48: try {
+        var v: Containment_V1_Action?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .action(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .action(v)
+        }
+      }()
       default: break
       }
     }
@@ -3672,6 +3848,14 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
     case .forwardSizeTransition?: try {
       guard case .forwardSizeTransition(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 46)
+    }()
+    case .input?: try {
+      guard case .input(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 47)
+    }()
+    case .action?: try {
+      guard case .action(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 48)
     }()
     case nil: break
     }
@@ -4406,7 +4590,7 @@ nonisolated extension Containment_V1_CompleteTransition: SwiftProtobuf.Message, 
 
 nonisolated extension Containment_V1_Present: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Present"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}presented\0\u{1}presenter\0\u{1}style\0\u{3}transition_style\0\u{1}animated\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}presented\0\u{1}presenter\0\u{1}style\0\u{3}transition_style\0\u{1}animated\0\u{1}anchor\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4419,6 +4603,7 @@ nonisolated extension Containment_V1_Present: SwiftProtobuf.Message, SwiftProtob
       case 3: try { try decoder.decodeSingularStringField(value: &self._style) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self._transitionStyle) }()
       case 5: try { try decoder.decodeSingularBoolField(value: &self.animated) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self._anchor) }()
       default: break
       }
     }
@@ -4444,6 +4629,9 @@ nonisolated extension Containment_V1_Present: SwiftProtobuf.Message, SwiftProtob
     if self.animated != false {
       try visitor.visitSingularBoolField(value: self.animated, fieldNumber: 5)
     }
+    try { if let v = self._anchor {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 6)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4453,6 +4641,7 @@ nonisolated extension Containment_V1_Present: SwiftProtobuf.Message, SwiftProtob
     if lhs._style != rhs._style {return false}
     if lhs._transitionStyle != rhs._transitionStyle {return false}
     if lhs.animated != rhs.animated {return false}
+    if lhs._anchor != rhs._anchor {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4777,7 +4966,7 @@ nonisolated extension Containment_V1_Select: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Containment_V1_SetMenuVisible: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SetMenuVisible"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}menu\0\u{1}visible\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}menu\0\u{1}visible\0\u{1}animated\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4787,6 +4976,7 @@ nonisolated extension Containment_V1_SetMenuVisible: SwiftProtobuf.Message, Swif
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.menu) }()
       case 2: try { try decoder.decodeSingularBoolField(value: &self.visible) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.animated) }()
       default: break
       }
     }
@@ -4799,12 +4989,16 @@ nonisolated extension Containment_V1_SetMenuVisible: SwiftProtobuf.Message, Swif
     if self.visible != false {
       try visitor.visitSingularBoolField(value: self.visible, fieldNumber: 2)
     }
+    if self.animated != false {
+      try visitor.visitSingularBoolField(value: self.animated, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Containment_V1_SetMenuVisible, rhs: Containment_V1_SetMenuVisible) -> Bool {
     if lhs.menu != rhs.menu {return false}
     if lhs.visible != rhs.visible {return false}
+    if lhs.animated != rhs.animated {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -5088,6 +5282,90 @@ nonisolated extension Containment_V1_ForwardSizeTransition: SwiftProtobuf.Messag
   }
 }
 
+nonisolated extension Containment_V1_Input: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Input"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{1}point\0\u{1}kind\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.window) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._point) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.window.isEmpty {
+      try visitor.visitSingularStringField(value: self.window, fieldNumber: 1)
+    }
+    try { if let v = self._point {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Input, rhs: Containment_V1_Input) -> Bool {
+    if lhs.window != rhs.window {return false}
+    if lhs._point != rhs._point {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Action: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Action"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}from\0\u{1}name\0\u{1}payload\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.from) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.payload) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.from.isEmpty {
+      try visitor.visitSingularStringField(value: self.from, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if !self.payload.isEmpty {
+      try visitor.visitSingularBytesField(value: self.payload, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Action, rhs: Containment_V1_Action) -> Bool {
+    if lhs.from != rhs.from {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.payload != rhs.payload {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Containment_V1_Send: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Send"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}from\0\u{1}to\0\u{1}name\0\u{1}payload\0")
@@ -5185,7 +5463,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0\u{1}orientation\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0\u{1}orientation\0\u{1}point\0\u{1}chain\0\u{1}anchor\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -5231,6 +5509,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _editing: Bool = false
     var _animated: Bool = false
     var _orientation: String = String()
+    var _point: Containment_V1_Point? = nil
+    var _chain: [String] = []
+    var _anchor: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -5284,6 +5565,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _editing = source._editing
       _animated = source._animated
       _orientation = source._orientation
+      _point = source._point
+      _chain = source._chain
+      _anchor = source._anchor
     }
   }
 
@@ -5345,6 +5629,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 47: try { try decoder.decodeSingularBoolField(value: &_storage._editing) }()
         case 48: try { try decoder.decodeSingularBoolField(value: &_storage._animated) }()
         case 49: try { try decoder.decodeSingularStringField(value: &_storage._orientation) }()
+        case 50: try { try decoder.decodeSingularMessageField(value: &_storage._point) }()
+        case 51: try { try decoder.decodeRepeatedStringField(value: &_storage._chain) }()
+        case 52: try { try decoder.decodeSingularStringField(value: &_storage._anchor) }()
         default: break
         }
       }
@@ -5486,6 +5773,15 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if !_storage._orientation.isEmpty {
         try visitor.visitSingularStringField(value: _storage._orientation, fieldNumber: 49)
       }
+      try { if let v = _storage._point {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 50)
+      } }()
+      if !_storage._chain.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._chain, fieldNumber: 51)
+      }
+      if !_storage._anchor.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._anchor, fieldNumber: 52)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -5538,6 +5834,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._editing != rhs_storage._editing {return false}
         if _storage._animated != rhs_storage._animated {return false}
         if _storage._orientation != rhs_storage._orientation {return false}
+        if _storage._point != rhs_storage._point {return false}
+        if _storage._chain != rhs_storage._chain {return false}
+        if _storage._anchor != rhs_storage._anchor {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -7266,7 +7565,7 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
 
 nonisolated extension Containment_V1_CheckpointPresentation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CheckpointPresentation"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}presented\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}presented\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}anchor\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7280,6 +7579,7 @@ nonisolated extension Containment_V1_CheckpointPresentation: SwiftProtobuf.Messa
       case 4: try { try decoder.decodeSingularStringField(value: &self.style) }()
       case 5: try { try decoder.decodeSingularStringField(value: &self.transitionStyle) }()
       case 6: try { try decoder.decodeSingularBoolField(value: &self.hidesContext) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.anchor) }()
       default: break
       }
     }
@@ -7304,6 +7604,9 @@ nonisolated extension Containment_V1_CheckpointPresentation: SwiftProtobuf.Messa
     if self.hidesContext != false {
       try visitor.visitSingularBoolField(value: self.hidesContext, fieldNumber: 6)
     }
+    if !self.anchor.isEmpty {
+      try visitor.visitSingularStringField(value: self.anchor, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -7314,6 +7617,7 @@ nonisolated extension Containment_V1_CheckpointPresentation: SwiftProtobuf.Messa
     if lhs.style != rhs.style {return false}
     if lhs.transitionStyle != rhs.transitionStyle {return false}
     if lhs.hidesContext != rhs.hidesContext {return false}
+    if lhs.anchor != rhs.anchor {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

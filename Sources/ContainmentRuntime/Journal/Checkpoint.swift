@@ -52,6 +52,7 @@ struct Checkpoint: Sendable {
                     $0.style = presentation.style.rawValue
                     $0.transitionStyle = presentation.transitionStyle.rawValue
                     $0.hidesContext = presentation.hidesContext
+                    if let anchor = presentation.anchor { $0.anchor = anchor.description }
                 }
             }
             message.hosts = registrations.sorted { $0.key < $1.key }.map { name, registration in
@@ -75,6 +76,15 @@ struct Checkpoint: Sendable {
         }
     }
 
+    /// A popover's anchor as a checkpoint writes it (empty: none).
+    static func anchor(_ text: String) throws(ContainmentError) -> ViewID? {
+        guard !text.isEmpty else { return nil }
+        guard let view = ViewID(parsing: text) else {
+            throw ContainmentError(.malformed, "A presentation's anchor \"\(text)\" is not a view.")
+        }
+        return view
+    }
+
     /// Reads a checkpoint's wire form; `window` and `clientLimit` bound the answers remembered (the settings now).
     init(_ message: Containment_V1_Checkpoint, window: Int, clientLimit: Int) throws(ContainmentError) {
         nextSegment = Int(message.nextSegment)
@@ -92,7 +102,8 @@ struct Checkpoint: Sendable {
                 context: ControllerID(wire.context),
                 style: try .named(wire.style, as: "modal presentation style"),
                 transitionStyle: try .named(wire.transitionStyle, as: "modal transition style"),
-                hidesContext: wire.hidesContext
+                hidesContext: wire.hidesContext,
+                anchor: try Self.anchor(wire.anchor)
             )
         }
         var windows: [Window] = []

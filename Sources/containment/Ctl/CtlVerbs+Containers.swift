@@ -94,9 +94,10 @@ extension CtlVerbs {
         )
         @Argument var menu: String
         @Argument(help: "true or false") var visible: String
+        @Flag var animated = false
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
-            [Request(.setMenuVisible(ControllerID(menu), try Parse.bool(visible)), options)]
+            [Request(.setMenuVisible(ControllerID(menu), try Parse.bool(visible), animated: animated), options)]
         }
     }
 }

@@ -35,3 +35,37 @@ extension CtlVerbs {
         }
     }
 }
+
+extension CtlVerbs {
+    struct Input: CtlVerb {
+        static let configuration = CommandConfiguration(
+            abstract: "Touch a window at a point (SPEC §12), as the system: hit test, then the responder chain.",
+            discussion: """
+                The deepest visible view under the point (presentations first) starts the responder chain; the first \
+                controller that handles the kind receives inputReceived. The menu container handles threeFingerTap \
+                (shows its menu) and tap (on item I: selects child I; anywhere: hides the menu).
+                """
+        )
+        @Argument var window: String
+        @Argument(help: "X,Y in window coordinates.") var point: String
+        @Option(help: "tap, threeFingerTap, or any other name.") var kind = "tap"
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.input(WindowID(window), at: try Parse.point(point), kind: kind), options)]
+        }
+    }
+
+    struct Action: CtlVerb {
+        static let configuration = CommandConfiguration(
+            abstract: "Send a control's action to no particular target (SPEC §12): it walks the chain from FROM."
+        )
+        @Argument var from: String
+        @Argument(help: "The action's name, e.g. done.") var name: String
+        @Argument(help: "The payload as text; default: none.") var payload: String?
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            let command = Command.action(from: ControllerID(from), name: name, payload: Array((payload ?? "").utf8))
+            return [Request(command, options)]
+        }
+    }
+}

@@ -6,12 +6,16 @@ extension CtlVerbs {
     struct Present: CtlVerb {
         static let configuration = CommandConfiguration(
             abstract: "Present a controller on a presenter (SPEC §7).",
-            usage: "containment ctl present PRESENTER PRESENTED [--style S] [--transition T] [--animated]"
+            usage: "containment ctl present PRESENTER PRESENTED [--style S] [--transition T] [--animated] [--anchor V]"
         )
         @Argument var presenter: String
         @Argument var presented: String
-        @Option(help: "fullScreen, pageSheet, formSheet, currentContext, overFullScreen, overCurrentContext.")
+        @Option(
+            help: "fullScreen, pageSheet, formSheet, currentContext, overFullScreen, overCurrentContext, popover."
+        )
         var style: String?
+        @Option(help: "A popover's anchor: a view of the presenter's tree (default: its root view).") var anchor:
+            String?
         @Option(help: "coverVertical, flipHorizontal, crossDissolve, partialCurl.") var transition: String?
         @Flag var animated = false
         @OptionGroup var options: CtlOptions
@@ -24,7 +28,8 @@ extension CtlVerbs {
                 on: ControllerID(presenter),
                 style: style,
                 transitionStyle: transition,
-                animated: animated
+                animated: animated,
+                anchor: try anchor.map(Parse.view)
             )
             return [Request(command, options)]
         }
