@@ -265,6 +265,12 @@ extension WireCommand {
                 $0.visible = visible
                 $0.animated = animated
             }
+        case .invoke(let id, let verb, let arguments):
+            invoke = .with {
+                $0.controller = id.rawValue
+                $0.verb = verb
+                $0.arguments = arguments
+            }
         case .input(let window, let point, let kind):
             input = .with {
                 $0.window = window.rawValue
@@ -462,6 +468,8 @@ extension WireCommand {
             command = .select(try controllerID(m.container, field: "container"), selection)
         case .setMenuVisible(let m):
             command = .setMenuVisible(try controllerID(m.menu, field: "menu"), m.visible, animated: m.animated)
+        case .invoke(let m):
+            command = .invoke(try controllerID(m.controller, field: "controller"), verb: m.verb, arguments: m.arguments)
         case .input(let m):
             command = .input(WindowID(m.window), at: m.point.model, kind: m.kind)
         case .action(let m):

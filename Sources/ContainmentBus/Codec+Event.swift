@@ -138,6 +138,10 @@ extension WireEvent {
             self.from = from.rawValue
             messageName = name
             self.payload = Data(payload)
+        case .verbInvoked(_, let verb, let arguments, let by):
+            messageName = verb
+            self.arguments = arguments
+            self.by = by.description
         case .messageSent(_, let to, let name, let bytes):
             from = controller
             self.to = to.rawValue
@@ -242,6 +246,7 @@ extension WireEvent {
             )
         case "actionReceived":
             return .actionReceived(id, name: messageName, from: ControllerID(from), payload: Array(payload))
+        case "verbInvoked": return .verbInvoked(id, verb: messageName, arguments: arguments, by: Party(parsing: by))
         case "orientationChanged":
             return .orientationChanged(
                 id,
@@ -273,7 +278,7 @@ public enum EventCategory: String, CaseIterable, Sendable {
         case "loadView", "viewDidLoad", "viewDidUnload", "willMoveToParent", "didMoveToParent", "viewWillAppear",
             "viewDidAppear", "viewWillDisappear", "viewDidDisappear", "viewWillLayoutSubviews", "viewDidLayoutSubviews",
             "didReceiveMemoryWarning", "viewWillTransitionToSize", "messageReceived", "setEditing", "inputReceived",
-            "actionReceived":
+            "actionReceived", "verbInvoked":
             self = .callbacks
         case "inputDelivered", "actionDelivered":
             self = .input

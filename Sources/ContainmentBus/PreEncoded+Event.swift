@@ -144,6 +144,9 @@ extension PreEncoded {
         case .actionReceived(let c, _, let from, _):
             writer.string(5, c.rawValue)
             writer.string(22, from.rawValue)
+        case .verbInvoked(let c, _, _, let by):
+            writer.string(5, c.rawValue)
+            writer.party(18, by)
         }
         writer.varint(40, epoch)
         // The fields numbered after the epoch, in field-number order.
@@ -176,6 +179,9 @@ extension PreEncoded {
             writer.bytes(43, payload)
         case .presented(_, let presentation), .dismissed(_, let presentation):
             if let anchor = presentation.anchor { writer.view(52, anchor) }
+        case .verbInvoked(_, let verb, let arguments, _):
+            writer.string(42, verb)
+            for argument in arguments { writer.present(53, argument) }
         default:
             break
         }
@@ -205,7 +211,7 @@ private struct EventKind {
         "navigationWillShow", "navigationDidShow", "selectionChanged", "menuVisibilityChanged", "pagesChanged",
         "ruleViolation", "hostUp", "hostDown", "hostRestarted", "hostFailed", "messageSent", "messageReceived",
         "propertiesChanged", "setEditing", "editingChanged", "orientationChanged",
-        "inputDelivered", "inputReceived", "actionDelivered", "actionReceived",
+        "inputDelivered", "inputReceived", "actionDelivered", "actionReceived", "verbInvoked",
     ]
 
     /// `CATEGORY/NAME/` of each name.
@@ -262,6 +268,7 @@ private struct EventKind {
             case .inputReceived: 45
             case .actionDelivered: 46
             case .actionReceived: 47
+            case .verbInvoked: 48
             }
     }
 }

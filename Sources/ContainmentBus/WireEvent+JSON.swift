@@ -99,6 +99,10 @@ extension WireEvent {
             object["from"] = from
             object["name"] = messageName
             addPayload(to: &object)
+        case "verbInvoked":
+            object["verb"] = messageName
+            object["arguments"] = arguments
+            object["by"] = by
         case "orientationChanged":
             object["window"] = window
             object["orientation"] = orientation

@@ -69,6 +69,9 @@ public enum Command: Hashable, Sendable {
     case input(WindowID, at: Point, kind: String)
     /// A control's action sent to no particular target: it walks the responder chain from `from`.
     case action(from: ControllerID, name: String, payload: [UInt8] = [])
+    // Custom container verbs (seed 000: "the container exposes public methods")
+    /// Calls a verb the controller's host registered for its kind: the controller's code receives `verbInvoked`.
+    case invoke(ControllerID, verb: String, arguments: [String] = [])
     // Messages (§11)
     /// `from` sends `to` a message: `to`'s code receives it as `messageReceived`, in order with its callbacks.
     case send(from: ControllerID, to: ControllerID, name: String, payload: [UInt8] = [])
@@ -116,6 +119,7 @@ public enum Command: Hashable, Sendable {
         case .forwardSizeTransition: "forward-size"
         case .input: "input"
         case .action: "action"
+        case .invoke: "invoke"
         }
     }
 }
@@ -173,6 +177,8 @@ extension Command {
             nil
         case .action(let from, _, _):
             from
+        case .invoke(let id, _, _):
+            id
         }
     }
 }

@@ -81,6 +81,8 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
         public static let duplicateController = Code("duplicateController")
         // §13 orientation
         public static let unsupportedOrientation = Code("unsupportedOrientation")
+        // Custom container verbs
+        public static let unknownVerb = Code("unknownVerb")
         // §11 messages
         public static let notRelated = Code("notRelated")
         // §9 general
@@ -101,7 +103,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
             .noCommonParent, .sameController, .notInHierarchy, .transitionInProgress,
             .presentSelf, .alreadyPresenting, .alreadyPresented, .presenterNotInWindow, .nothingToDismiss,
             .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch, .duplicateController,
-            .notRelated, .unsupportedOrientation,
+            .notRelated, .unsupportedOrientation, .unknownVerb,
             .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .limitExceeded, .unknownView,
             .unknownWindow,
         ]

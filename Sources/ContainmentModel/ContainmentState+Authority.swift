@@ -8,7 +8,7 @@ extension ContainmentState {
             controllers[id]?.parent.map { .controller($0) } ?? fallback
         }
         switch command {
-        case .create, .destroy, .attachWindow, .resizeWindow, .memoryWarning, .rotate, .input:
+        case .create, .destroy, .attachWindow, .resizeWindow, .memoryWarning, .rotate, .input, .invoke:
             return .system
         case .addChild(_, let parent), .didMove(_, let parent):
             return .controller(parent)

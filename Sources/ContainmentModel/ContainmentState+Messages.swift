@@ -40,3 +40,22 @@ extension ContainmentState {
         return false
     }
 }
+
+extension ContainmentState {
+    // MARK: Custom container verbs
+
+    /// `invoke(C, verb, arguments)`: C's code receives `verbInvoked` and acts as C. Which verbs a kind has is the
+    /// runtime's to know (its hosts register them); the model checks the call itself.
+    mutating func invoke(
+        _ id: ControllerID,
+        verb: String,
+        arguments: [String],
+        by party: Party
+    ) throws(ContainmentError) {
+        _ = try controller(id)
+        guard !verb.isEmpty, !verb.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ContainmentError(.malformed, deferred: "A verb of \(id) has a name without control characters.")
+        }
+        emit(.verbInvoked(id, verb: verb, arguments: arguments, by: party))
+    }
+}

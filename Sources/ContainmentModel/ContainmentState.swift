@@ -115,6 +115,7 @@ public struct ContainmentState: Sendable {
             try setMenuVisible(id, visible, animated: animated, by: by)
         case .input(let window, let point, let kind): try input(window, at: point, kind: kind, by: by)
         case .action(let from, let name, let payload): try action(from: from, name: name, payload: payload, by: by)
+        case .invoke(let id, let verb, let arguments): try invoke(id, verb: verb, arguments: arguments, by: by)
         case .setPages(let id, let pages, let direction, let animated):
             try setPages(id, pages, direction: direction, animated: animated, by: by)
         case .nextPage(let id): try turnPage(id, forward: true, by: by)

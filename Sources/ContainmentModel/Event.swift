@@ -67,6 +67,9 @@ public enum Event: Hashable, Sendable {
     case actionDelivered(ControllerID?, from: ControllerID, name: String, chain: [ControllerID])
     /// The callback of an action.
     case actionReceived(ControllerID, name: String, from: ControllerID, payload: [UInt8])
+    // Custom container verbs
+    /// The callback of `invoke`: the verb, its arguments, who called it.
+    case verbInvoked(ControllerID, verb: String, arguments: [String], by: Party)
     // Messages (SPEC §11)
     /// A message went from the controller to `to`: its name and payload size.
     case messageSent(ControllerID, to: ControllerID, name: String, bytes: Int)
@@ -126,6 +129,7 @@ public enum Event: Hashable, Sendable {
         case .inputReceived: "inputReceived"
         case .actionDelivered: "actionDelivered"
         case .actionReceived: "actionReceived"
+        case .verbInvoked: "verbInvoked"
         case .messageReceived: "messageReceived"
         case .ruleViolation: "ruleViolation"
         case .hostUp: "hostUp"
@@ -150,7 +154,7 @@ public enum Event: Hashable, Sendable {
             .selectionChanged(let c, _, _), .menuVisibilityChanged(let c, _), .pagesChanged(let c, _, _),
             .messageSent(let c, _, _, _), .messageReceived(let c, _, _, _), .propertiesChanged(let c, _, _),
             .setEditing(let c, _, _), .editingChanged(let c, _), .orientationChanged(let c, _, _),
-            .inputReceived(let c, _, _, _), .actionReceived(let c, _, _, _):
+            .inputReceived(let c, _, _, _), .actionReceived(let c, _, _, _), .verbInvoked(let c, _, _, _):
             c
         case .inputDelivered(let c, _, _, _, _, _), .actionDelivered(let c, _, _, _):
             c
@@ -170,7 +174,7 @@ public enum Event: Hashable, Sendable {
         case .loadView, .viewDidLoad, .viewDidUnload, .willMoveToParent, .didMoveToParent, .viewWillAppear,
             .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
             .didReceiveMemoryWarning, .viewWillTransitionToSize, .messageReceived, .setEditing, .inputReceived,
-            .actionReceived:
+            .actionReceived, .verbInvoked:
             true
         default:
             false
@@ -235,6 +239,8 @@ extension Event: CustomStringConvertible {
             return "\(head) from=\(from) name=\(name) chain=\(chain.map(\.rawValue).joined(separator: ","))"
         case .actionReceived(_, let name, let from, let payload):
             return "\(head) name=\(name) from=\(from) payload=\(Self.text(of: payload))"
+        case .verbInvoked(_, let verb, let arguments, let by):
+            return "\(head) verb=\(verb) arguments=\(arguments.joined(separator: ",")) by=\(by)"
         case .orientationChanged(_, let window, let orientation):
             return "\(head) window=\(window) orientation=\(orientation.rawValue)"
         case .messageSent(_, let to, let name, let bytes):

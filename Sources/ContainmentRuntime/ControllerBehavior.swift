@@ -27,14 +27,35 @@ public struct ContentBehavior: ControllerBehavior {
 }
 
 /// A custom container: on every layout it stacks its children's root views vertically, each the container's full
-/// width and an equal share of its height — as their parent, the one party allowed to (SPEC §3, R2).
+/// width and an equal share of its height — as their parent, the one party allowed to (SPEC §3, R2). Its public
+/// methods (seed 000), called with `ctl invoke`: `add CHILD` embeds a controller at the bottom, `remove CHILD` takes
+/// one out; either way it lays its children out again.
 public struct StackBehavior: ControllerBehavior {
-    private var size = Size.zero
+    /// The verbs it answers.
+    public static let verbs = ["add", "remove"]
 
     public init() {}
 
     public mutating func handle(_ callback: Event, controller: ControllerRef) async {
-        guard case .viewWillLayoutSubviews = callback else { return }
+        switch callback {
+        case .viewWillLayoutSubviews:
+            await Self.layOut(controller)
+        case .verbInvoked(_, "add", let arguments, _) where arguments.count == 1:
+            let child = ControllerID(arguments[0])
+            _ = try? await controller.perform(
+                SeedListings.displayContentController(child, in: controller.id, frame: .zero).map(\.command)
+            )
+            await Self.layOut(controller)
+        case .verbInvoked(_, "remove", let arguments, _) where arguments.count == 1:
+            try? await controller.unembed(ControllerID(arguments[0]))
+            await Self.layOut(controller)
+        default:
+            break
+        }
+    }
+
+    /// Each embedded child the full width and an equal share of the height, top to bottom, in children order.
+    static func layOut(_ controller: ControllerRef) async {
         guard let snapshot = try? await controller.snapshot(),
             let me = snapshot.controllers.first(where: { $0.id == controller.id.rawValue }), me.hasFrame
         else { return }
@@ -88,6 +109,8 @@ public struct BusyBehavior: ControllerBehavior {
 /// Which behavior runs each kind of controller in a host.
 public struct BehaviorRegistry: Sendable {
     private var makers: [String: @Sendable () -> any ControllerBehavior]
+    /// The verbs each kind exposes (`ctl invoke`), as the host registers them.
+    public private(set) var verbs: [String: [String]] = ["stack": StackBehavior.verbs]
 
     /// `content`, the `stack` example container, the `slow` and `busy` examples, and seed 002's `editor` and
     /// `editorDelegate`; other kinds run as content until registered.
@@ -102,8 +125,24 @@ public struct BehaviorRegistry: Sendable {
         ]
     }
 
-    public mutating func register(_ kind: Kind, _ make: @escaping @Sendable () -> any ControllerBehavior) {
+    /// Runs controllers of `kind` with what `make` makes, whose code answers `verbs` (its `verbInvoked` callbacks).
+    public mutating func register(
+        _ kind: Kind,
+        verbs: [String] = [],
+        _ make: @escaping @Sendable () -> any ControllerBehavior
+    ) {
         makers[kind.rawValue] = make
+        self.verbs[kind.rawValue] = verbs.isEmpty ? nil : verbs
+    }
+
+    /// The verbs as a Hello carries them, by kind.
+    public var registeredVerbs: [Containment_V1_KindVerbs] {
+        verbs.keys.sorted().map { kind in
+            .with {
+                $0.kind = kind
+                $0.verbs = verbs[kind] ?? []
+            }
+        }
     }
 
     public func behavior(for kind: String) -> any ControllerBehavior {

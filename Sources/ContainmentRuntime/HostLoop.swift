@@ -61,6 +61,8 @@ final class HostLoop {
     private static let helloID: UInt64 = 1
 
     let name: String
+    /// The verbs its kinds expose, told in every Hello.
+    let verbs: [Containment_V1_KindVerbs]
     let config: RuntimeConfig
     let logger: Logger
     let dealer: Socket
@@ -85,9 +87,11 @@ final class HostLoop {
         runtime: HostRuntime,
         jobs: AsyncStream<HostJob>.Continuation,
         queued: QueuedJobs,
+        verbs: [Containment_V1_KindVerbs] = [],
         logger: Logger
     ) throws {
         self.name = name
+        self.verbs = verbs
         self.queued = queued
         self.config = config
         self.logger = logger
@@ -154,6 +158,7 @@ final class HostLoop {
                     $0.pid = getpid()
                     $0.protocolVersion = protocolVersion
                     $0.lastSeq = lastDelivered
+                    $0.verbs = verbs
                 }
             }
         )

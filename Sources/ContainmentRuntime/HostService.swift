@@ -67,6 +67,7 @@ public struct HostService: Service {
                         runtime: runtime,
                         jobs: continuation,
                         queued: queued,
+                        verbs: kinds.registeredVerbs,
                         logger: logger
                     ).run()
                 } catch {

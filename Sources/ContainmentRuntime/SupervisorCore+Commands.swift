@@ -58,6 +58,11 @@ extension SupervisorCore {
                     )
                 )
             }
+            if case .invoke(let id, let verb, _) = request.command,
+                let error = unknownVerb(verb, of: id, created: created)
+            {
+                return refuse(RemoteError(error, index: index))
+            }
             if case .create(let id, _, _) = request.command {
                 let assigned = wire.create.host.isEmpty ? (host ?? leastLoadedHost()) : wire.create.host
                 created[id] = assigned
@@ -236,4 +241,32 @@ extension SupervisorCore {
             submit([WireCommand(request)], from: nil)
         }
     }
+}
+
+extension SupervisorCore {
+    /// Why `verb` cannot be called on `id` (`nil`: it can, or the model will refuse the call itself — an unknown
+    /// controller): the host that runs it registered no such verb for its kind (`unknownVerb`), or has not
+    /// registered with this supervisor yet, so its verbs are not known (`hostUnavailable`).
+    func unknownVerb(_ verb: String, of id: ControllerID, created: [ControllerID: String]) -> ContainmentError? {
+        guard let record = state.controllers[id] else { return nil }
+        let host = created[id] ?? hostOf[id] ?? ""
+        guard let verbs = hosts[host]?.verbs else {
+            return ContainmentError(
+                .hostUnavailable,
+                "The verbs of \(id) are not known: its host \(host.isEmpty ? "(none)" : host) has not registered."
+            )
+        }
+        let known = verbs[record.kind.rawValue] ?? []
+        guard known.contains(verb) else {
+            let list = known.isEmpty ? "none" : known.joined(separator: ", ")
+            return ContainmentError(
+                .unknownVerb,
+                "\(id), a \(record.kind) run by host \(host), has no verb \(Self.shown(verb)); its verbs: \(list)."
+            )
+        }
+        return nil
+    }
+
+    /// A name from a request, as a message may repeat it: at most 64 characters.
+    static func shown(_ text: String) -> String { text.count <= 64 ? text : String(text.prefix(64)) + "…" }
 }

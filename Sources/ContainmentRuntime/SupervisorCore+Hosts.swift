@@ -55,6 +55,7 @@ extension SupervisorCore {
         record.pid = hello.pid
         record.up = true
         record.everConnected = true
+        record.verbs = Dictionary(hello.verbs.map { ($0.kind, $0.verbs) }, uniquingKeysWith: { first, _ in first })
         record.failed = nil
         record.stale = false
         record.backlogged = false

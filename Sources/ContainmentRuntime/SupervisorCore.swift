@@ -37,6 +37,9 @@ struct SupervisorCore {
         /// Given up on by its restart policy (`hostFailed`): commands for its controllers are refused until it
         /// registers again.
         var failed: String?
+        /// The verbs its custom kinds expose, by kind, as its last Hello said; `nil` before it registered with this
+        /// supervisor.
+        var verbs: [String: [String]]?
     }
 
     struct TransitionTimer {

@@ -95,6 +95,9 @@ public struct RandomCommands: Sendable {
     public var timedTransitions: Bool
     /// Memory warnings to every controller, not only to ones of the pool.
     public var globalMemoryWarnings: Bool
+    /// Calls of custom container verbs (`invoke`). Off where a runtime judges them: which verbs exist is what its hosts
+    /// registered, refused before the model, so a client's replica could not predict the answer.
+    public var invocations = false
 
     var ids: [ControllerID] { pool.ids }
     var containers: [(ControllerID, Kind)] { pool.containers }
@@ -364,6 +367,14 @@ public struct RandomCommands: Sendable {
             ]
         case 146..<149:
             let name = chance(3) ? "" : names.randomElement(using: &rng)!
+            if invocations, chance(30) {
+                return [
+                    Request(
+                        .invoke(child, verb: name, arguments: [parent.rawValue]),
+                        by: party(natural: .system, in: state)
+                    )
+                ]
+            }
             return [Request(.action(from: child, name: name), by: party(natural: .controller(child), in: state))]
         case 137..<139:
             return [

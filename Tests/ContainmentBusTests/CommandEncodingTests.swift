@@ -9,6 +9,7 @@ import Testing
     @Test(arguments: [1, 2, 3] as [UInt64])
     func randomCommandsReadBackAsThemselves(seed: UInt64) throws {
         var generator = RandomCommands(seed: seed, manual: true)
+        generator.invocations = true
         var state = ContainmentState()
         for request in CommandPool.small.creations(seed: seed) { _ = try? state.apply(request) }
         for _ in 0..<3000 {

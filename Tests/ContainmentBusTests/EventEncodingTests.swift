@@ -113,6 +113,8 @@ struct EventEncodingTests {
                 .actionDelivered(nil, from: "x", name: "", chain: []),
                 .actionReceived(id, name: "done", from: "x", payload: [1, 2]),
                 .actionReceived(id, name: "", from: "", payload: []),
+                .verbInvoked(id, verb: "add", arguments: ["x", ""], by: .system),
+                .verbInvoked(id, verb: "", arguments: [], by: .controller("c")),
                 .propertiesChanged(id, changed: ["title", "navigationItem"], properties: Self.someProperties),
             ]
             for flags in flags {
@@ -165,7 +167,7 @@ struct EventEncodingTests {
 
     @Test func theEventsCoverEveryCase() {
         let names = Set(Self.events.map(\.name))
-        #expect(names.count == 48)
+        #expect(names.count == 49)
     }
 
     @Test func directBytesAreSwiftProtobufs() {
@@ -227,6 +229,7 @@ struct EventEncodingTests {
             .actionDelivered("c", from: "w", name: "done", chain: ["w", "c"]),
             .actionDelivered(nil, from: "w", name: "done", chain: ["w", "c", "root"]),
             .actionReceived("c", name: "done", from: "w", payload: Array("42".utf8)),
+            .verbInvoked("main", verb: "add", arguments: ["card", "2"], by: .controller("shell")),
             .presented(
                 "v",
                 presentation: Presentation(

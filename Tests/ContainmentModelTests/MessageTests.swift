@@ -83,6 +83,17 @@ import Testing
         }
     }
 
+    /// A custom container's verb: its code receives the call, with who made it (the host knows which verbs exist).
+    @Test func invokeCallsTheControllersCode() {
+        var h = scene()
+        let events = h.ok(.system(.invoke("list", verb: "add", arguments: ["row", "2"])))
+        #expect(events == ["verbInvoked(list) verb=add arguments=row,2 by=system"])
+        #expect((try? h.state.apply(.invoke("list", verb: "add"), by: .controller("root")))?.first?.isCallback == true)
+        h.fails(.unknownController, .system(.invoke("ghost", verb: "add")))
+        h.fails(.malformed, .system(.invoke("list", verb: "")))
+        #expect(h.state.naturalParty(for: .invoke("list", verb: "add")) == .system)
+    }
+
     @Test func rejections() {
         var h = scene()
         let unrelated = h.fails(.notRelated, .by("row", .send(from: "row", to: "other", name: "hi")))

@@ -45,6 +45,45 @@ import ZeroMQ
         #expect(try await runtime.stop().status == 0)
     }
 
+    /// Seed 000's public methods: `ctl invoke main add C` reaches the stack's code in its host, which embeds C and lays
+    /// its children out again, as itself; a verb its host did not register is refused before the model.
+    @Test func aCustomContainerAnswersItsVerbs() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology)
+        #expect(try await runtime.containment("ctl", "create", "extra", "--host", "detail-host").status == 0)
+        let add = try await runtime.containment("ctl", "invoke", "main", "add", "extra")
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(add.eventDescriptions == ["verbInvoked(main) verb=add arguments=extra by=system"])
+        var frames: [String: [Double]] = [:]
+        for _ in 0..<100 {
+            frames = Self.frames(try await runtime.treeJSON())
+            if frames["extra"] == [0, 533.3333333333334, 1280, 266.6666666666667] { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(frames["top"] == [0, 0, 1280, 266.6666666666667])
+        #expect(frames["extra"] == [0, 533.3333333333334, 1280, 266.6666666666667])
+        let unknown = try await runtime.containment("ctl", "invoke", "main", "shuffle")
+        #expect(unknown.status == 1)
+        #expect(
+            unknown.stderr
+                == "unknownVerb: main, a stack run by host ui-host, has no verb shuffle; its verbs: add, remove.\n"
+        )
+        let content = try await runtime.containment("ctl", "invoke", "top", "add", "extra")
+        #expect(
+            content.stderr.hasPrefix(
+                "unknownVerb: top, a content run by host ui-host, has no verb add; its verbs: none."
+            )
+        )
+        let remove = try await runtime.containment("ctl", "invoke", "main", "remove", "top", "--by", "shell")
+        #expect(remove.eventDescriptions == ["verbInvoked(main) verb=remove arguments=top by=shell"])
+        for _ in 0..<100 {
+            frames = Self.frames(try await runtime.treeJSON())
+            if frames["extra"] == [0, 400, 1280, 400] { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(frames["bottom"] == [0, 0, 1280, 400] && frames["extra"] == [0, 400, 1280, 400])
+        #expect(try await runtime.stop().status == 0)
+    }
+
     /// A host may act only as a controller it runs: the supervisor knows which controller is asking.
     @Test func aHostCannotActAsAControllerItDoesNotRun() async throws {
         let runtime = try await RuntimeFixture(topology: Self.topology)

@@ -119,6 +119,51 @@ import Testing
         #expect(other.messages.first?.message.error.code == "duplicateID")
     }
 
+    /// A verb is checked against what the controller's host registered; a host that has not registered with this
+    /// supervisor has no known verbs: hostUnavailable. Neither refusal reaches the model or the journal.
+    @Test func aVerbIsCheckedAgainstItsHostsRegistration() throws {
+        var core = try Self.core(ManualClock()).0
+        core.receive([Self.peer, Self.request([Self.create("a", host: "h1")], id: 1)])
+        _ = core.take()
+        let invoke = WireCommand(.system(.invoke("a", verb: "add", arguments: ["b"])))
+        core.receive([Self.peer, Self.request([invoke], id: 2)])
+        let away = try Self.decode(core.take())
+        #expect(away.records.isEmpty && away.events.isEmpty)
+        #expect(away.messages.first?.message.error.code == "hostUnavailable")
+        let host: [UInt8] = [7, 7]
+        core.receive([
+            host,
+            ClientMessage.with {
+                $0.requestID = 1
+                $0.hello = .with {
+                    $0.host = "h1"
+                    $0.pid = 9
+                    $0.protocolVersion = protocolVersion
+                    $0.verbs = [
+                        .with {
+                            $0.kind = "content"
+                            $0.verbs = ["add"]
+                        }
+                    ]
+                }
+            }.bytes,
+        ])
+        _ = core.take()
+        core.receive([Self.peer, Self.request([invoke], id: 3)])
+        let called = try Self.decode(core.take())
+        #expect(called.events.map(\.name) == ["verbInvoked"] && called.records.count == 1)
+        let other = WireCommand(.system(.invoke("a", verb: "shuffle")))
+        core.receive([Self.peer, Self.request([WireCommand(.system(.loadView("a"))), other], id: 4)])
+        let unknown = try Self.decode(core.take())
+        #expect(unknown.records.isEmpty && unknown.events.isEmpty)
+        #expect(unknown.messages.first?.message.error.code == "unknownVerb")
+        #expect(unknown.messages.first?.message.error.index == 1)
+        #expect(
+            unknown.messages.first?.message.error.message
+                == "a, a content run by host h1, has no verb shuffle; its verbs: add."
+        )
+    }
+
     @Test func aRejectionIsJournaledWithTheSeqOfItsViolation() throws {
         var core = try Self.core(ManualClock()).0
         core.receive([Self.peer, Self.request([WireCommand(.system(.destroy("ghost")))], id: 3)])

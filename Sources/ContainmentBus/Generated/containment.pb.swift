@@ -643,6 +643,14 @@ public nonisolated struct Containment_V1_Command: Sendable {
     set {kind = .action(newValue)}
   }
 
+  public var invoke: Containment_V1_Invoke {
+    get {
+      if case .invoke(let v)? = kind {return v}
+      return Containment_V1_Invoke()
+    }
+    set {kind = .invoke(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -685,6 +693,7 @@ public nonisolated struct Containment_V1_Command: Sendable {
     case forwardSizeTransition(Containment_V1_ForwardSizeTransition)
     case input(Containment_V1_Input)
     case action(Containment_V1_Action)
+    case invoke(Containment_V1_Invoke)
 
   }
 
@@ -1426,6 +1435,25 @@ public nonisolated struct Containment_V1_Action: Sendable {
   public init() {}
 }
 
+/// Issue 12 (seed 000: "the container exposes public methods"): calls a verb the host running `controller` registered
+/// for its kind (Hello.verbs); the controller's code receives verbInvoked and acts as itself. An unregistered verb is
+/// refused unknownVerb before the model sees it. Issued by anyone (empty `by`: the system).
+public nonisolated struct Containment_V1_Invoke: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var controller: String = String()
+
+  public var verb: String = String()
+
+  public var arguments: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// SPEC §11: `from` sends `to` a message (issued by `from`): to its parent, a child, its presenter, the controller it
 /// presented, or its delegate; anything else is notRelated.
 public nonisolated struct Containment_V1_Send: Sendable {
@@ -1777,6 +1805,12 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   public var anchor: String {
     get {_storage._anchor}
     set {_uniqueStorage()._anchor = newValue}
+  }
+
+  /// verbInvoked (its verb in `message_name`, who called in `by`)
+  public var arguments: [String] {
+    get {_storage._arguments}
+    set {_uniqueStorage()._arguments = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -2156,6 +2190,23 @@ public nonisolated struct Containment_V1_Hello: Sendable {
   /// supervisor restart, the callbacks of the recovered journal's tail with a greater seq are delivered again (a
   /// supervisor killed between journaling and sending them never sent them); actors ignore a seq they already saw.
   public var lastSeq: UInt64 = 0
+
+  /// The verbs its custom kinds expose (Invoke): they are the only ones a client may call on its controllers.
+  public var verbs: [Containment_V1_KindVerbs] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_KindVerbs: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var kind: String = String()
+
+  public var verbs: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3171,7 +3222,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0\u{1}send\0\u{3}set_properties\0\u{3}set_editing\0\u{1}rotate\0\u{3}forward_size_transition\0\u{1}input\0\u{1}action\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0\u{1}send\0\u{3}set_properties\0\u{3}set_editing\0\u{1}rotate\0\u{3}forward_size_transition\0\u{1}input\0\u{1}action\0\u{1}invoke\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3687,6 +3738,19 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
           self.kind = .action(v)
         }
       }()
+      case 49: try {
+        var v: Containment_V1_Invoke?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .invoke(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .invoke(v)
+        }
+      }()
       default: break
       }
     }
@@ -3856,6 +3920,10 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
     case .action?: try {
       guard case .action(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 48)
+    }()
+    case .invoke?: try {
+      guard case .invoke(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 49)
     }()
     case nil: break
     }
@@ -5366,6 +5434,46 @@ nonisolated extension Containment_V1_Action: SwiftProtobuf.Message, SwiftProtobu
   }
 }
 
+nonisolated extension Containment_V1_Invoke: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Invoke"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0\u{1}verb\0\u{1}arguments\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.controller) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.verb) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.arguments) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.controller.isEmpty {
+      try visitor.visitSingularStringField(value: self.controller, fieldNumber: 1)
+    }
+    if !self.verb.isEmpty {
+      try visitor.visitSingularStringField(value: self.verb, fieldNumber: 2)
+    }
+    if !self.arguments.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.arguments, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Invoke, rhs: Containment_V1_Invoke) -> Bool {
+    if lhs.controller != rhs.controller {return false}
+    if lhs.verb != rhs.verb {return false}
+    if lhs.arguments != rhs.arguments {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Containment_V1_Send: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Send"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}from\0\u{1}to\0\u{1}name\0\u{1}payload\0")
@@ -5463,7 +5571,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0\u{1}orientation\0\u{1}point\0\u{1}chain\0\u{1}anchor\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0\u{1}orientation\0\u{1}point\0\u{1}chain\0\u{1}anchor\0\u{1}arguments\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -5512,6 +5620,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _point: Containment_V1_Point? = nil
     var _chain: [String] = []
     var _anchor: String = String()
+    var _arguments: [String] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -5568,6 +5677,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _point = source._point
       _chain = source._chain
       _anchor = source._anchor
+      _arguments = source._arguments
     }
   }
 
@@ -5632,6 +5742,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 50: try { try decoder.decodeSingularMessageField(value: &_storage._point) }()
         case 51: try { try decoder.decodeRepeatedStringField(value: &_storage._chain) }()
         case 52: try { try decoder.decodeSingularStringField(value: &_storage._anchor) }()
+        case 53: try { try decoder.decodeRepeatedStringField(value: &_storage._arguments) }()
         default: break
         }
       }
@@ -5782,6 +5893,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if !_storage._anchor.isEmpty {
         try visitor.visitSingularStringField(value: _storage._anchor, fieldNumber: 52)
       }
+      if !_storage._arguments.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._arguments, fieldNumber: 53)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -5837,6 +5951,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._point != rhs_storage._point {return false}
         if _storage._chain != rhs_storage._chain {return false}
         if _storage._anchor != rhs_storage._anchor {return false}
+        if _storage._arguments != rhs_storage._arguments {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -6446,7 +6561,7 @@ nonisolated extension Containment_V1_SnapshotRequest: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Hello"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}host\0\u{1}pid\0\u{3}protocol_version\0\u{3}last_seq\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}host\0\u{1}pid\0\u{3}protocol_version\0\u{3}last_seq\0\u{1}verbs\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6458,6 +6573,7 @@ nonisolated extension Containment_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
       case 2: try { try decoder.decodeSingularInt32Field(value: &self.pid) }()
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.protocolVersion) }()
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.lastSeq) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.verbs) }()
       default: break
       }
     }
@@ -6476,6 +6592,9 @@ nonisolated extension Containment_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
     if self.lastSeq != 0 {
       try visitor.visitSingularUInt64Field(value: self.lastSeq, fieldNumber: 4)
     }
+    if !self.verbs.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.verbs, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6484,6 +6603,42 @@ nonisolated extension Containment_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.pid != rhs.pid {return false}
     if lhs.protocolVersion != rhs.protocolVersion {return false}
     if lhs.lastSeq != rhs.lastSeq {return false}
+    if lhs.verbs != rhs.verbs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_KindVerbs: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".KindVerbs"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}verbs\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.verbs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 1)
+    }
+    if !self.verbs.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.verbs, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_KindVerbs, rhs: Containment_V1_KindVerbs) -> Bool {
+    if lhs.kind != rhs.kind {return false}
+    if lhs.verbs != rhs.verbs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

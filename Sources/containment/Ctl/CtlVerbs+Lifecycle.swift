@@ -9,7 +9,7 @@ enum CtlVerbs {
         SetFrame.self, SetAlpha.self, SetHidden.self, Appearance.self, Transition.self, CompleteTransition.self,
         Present.self, Dismiss.self, Push.self, Pop.self, PopTo.self, PopToRoot.self, SetStack.self, SetChildren.self,
         Select.self, MenuVisible.self, SetPages.self, Next.self, Previous.self, SplitMode.self, Send.self,
-        SetProperties.self, SetEditing.self, Rotate.self, ForwardSize.self, Input.self, Action.self,
+        SetProperties.self, SetEditing.self, Rotate.self, ForwardSize.self, Input.self, Action.self, Invoke.self,
         Batch.self,
     ]
 

@@ -69,3 +69,23 @@ extension CtlVerbs {
         }
     }
 }
+
+extension CtlVerbs {
+    struct Invoke: CtlVerb {
+        static let configuration = CommandConfiguration(
+            abstract: "Call a verb a custom container exposes (seed 000's public methods), e.g. invoke main add card.",
+            discussion: """
+                The host running CONTROLLER registered its kind's verbs; its code receives verbInvoked and acts as \
+                CONTROLLER. A verb its host did not register is refused unknownVerb. Without --by, issued by the \
+                system.
+                """
+        )
+        @Argument var controller: String
+        @Argument var verb: String
+        @Argument(help: "Its arguments.") var arguments: [String] = []
+        @OptionGroup var options: CtlOptions
+        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+            [Request(.invoke(ControllerID(controller), verb: verb, arguments: arguments), options)]
+        }
+    }
+}
