@@ -251,13 +251,14 @@ extension WireCommand {
                 $0.container = container.rawValue
                 $0.children = children.map(\.rawValue)
             }
-        case .select(let container, let selection):
+        case .select(let container, let selection, let animated):
             select = .with {
                 $0.container = container.rawValue
                 switch selection {
                 case .index(let index): $0.index = Int32(clamping: index)
                 case .controller(let id): $0.controller = id.rawValue
                 }
+                $0.animated = animated
             }
         case .setMenuVisible(let menu, let visible, let animated):
             setMenuVisible = .with {
@@ -465,7 +466,7 @@ extension WireCommand {
             case .controller(let id)?: selection = .controller(try controllerID(id, field: "controller"))
             case nil: throw .malformed("select names neither an index nor a controller.")
             }
-            command = .select(try controllerID(m.container, field: "container"), selection)
+            command = .select(try controllerID(m.container, field: "container"), selection, animated: m.animated)
         case .setMenuVisible(let m):
             command = .setMenuVisible(try controllerID(m.menu, field: "menu"), m.visible, animated: m.animated)
         case .invoke(let m):

@@ -49,7 +49,7 @@ public enum Command: Hashable, Sendable {
     case setStack(ControllerID, [ControllerID])
     /// A tab or menu container's children.
     case setChildren(ControllerID, [ControllerID])
-    case select(ControllerID, Selection)
+    case select(ControllerID, Selection, animated: Bool = false)
     case setMenuVisible(ControllerID, Bool, animated: Bool = false)
     case setPages(ControllerID, [ControllerID], direction: PageDirection = .forward, animated: Bool = false)
     case nextPage(ControllerID)
@@ -165,7 +165,7 @@ extension Command {
             presented
         case .push(_, let container, _), .pop(let container, _), .popTo(_, let container, _),
             .popToRoot(let container, _),
-            .setStack(let container, _), .setChildren(let container, _), .select(let container, _),
+            .setStack(let container, _), .setChildren(let container, _), .select(let container, _, _),
             .setMenuVisible(let container, _, _), .setPages(let container, _, _, _), .nextPage(let container),
             .previousPage(let container), .setSplitMode(let container, _):
             container

@@ -58,11 +58,15 @@ extension ContainmentState {
                 deferred: "Pushing a navigation controller (\(pushed)) is not supported."
             )
         }
+        try checkNoSwitchRunning(in: navigation)
         emit(.navigationWillShow(navigation, shown: pushed))
         try addChild(pushed, to: navigation, by: party)
-        try show(pushed, in: navigation, replacing: record.children.last, animated: animated)
-        try didMove(pushed, toParent: navigation, by: party)
-        emit(.navigationDidShow(navigation, shown: pushed))
+        let end = TransitionEnd.navigation(shown: pushed, pushed: pushed, popped: [])
+        // Animated, the pushed controller settles when the switch completes.
+        guard try !show(pushed, in: navigation, replacing: record.children.last, animated: animated, end: end) else {
+            return
+        }
+        try finish(end, in: navigation)
     }
 
     mutating func pop(_ navigation: ControllerID, animated: Bool, by party: Party) throws(ContainmentError) {
@@ -92,14 +96,16 @@ extension ContainmentState {
             throw ContainmentError(.notInStack, deferred: "\(target) is not in the navigation stack of \(navigation).")
         }
         guard let top = record.children.last, top != target else { return }
+        try checkNoSwitchRunning(in: navigation)
         emit(.navigationWillShow(navigation, shown: target))
         for above in record.children[(index + 1)...] {
             try willMove(above, toParent: nil, by: party)
             if above != top { detachFromParent(above, navigation) }
         }
-        try show(target, in: navigation, replacing: top, animated: animated)
-        detachFromParent(top, navigation)
-        emit(.navigationDidShow(navigation, shown: target))
+        let end = TransitionEnd.navigation(shown: target, pushed: nil, popped: [top])
+        // Animated, the old top stays in the tree, and leaves, when the switch completes.
+        guard try !show(target, in: navigation, replacing: top, animated: animated, end: end) else { return }
+        try finish(end, in: navigation)
     }
 
     /// Replaces the stack: duplicates and navigation controllers rejected, the removed ones leave cleanly, one swap.
@@ -110,6 +116,7 @@ extension ContainmentState {
     ) throws(ContainmentError) {
         let record = try container(navigation, kind: .navigation, for: "set the stack of")
         try checkContainerParty(party, navigation, verb: "set the stack of")
+        try checkNoSwitchRunning(in: navigation)
         for id in stack {
             let child = try controller(id)
             guard child.kind != .navigation else {
@@ -140,6 +147,7 @@ extension ContainmentState {
             )
         }
         try checkContainerParty(party, id, verb: "set the children of")
+        try checkNoSwitchRunning(in: id)
         for child in children { _ = try controller(child) }
         try checkNoDuplicate(children, in: id, as: "children")
         if record.kind == .split {
@@ -158,7 +166,12 @@ extension ContainmentState {
         try replaceChildren(of: record, with: children, showing: keep, by: party)
     }
 
-    mutating func select(_ id: ControllerID, _ selection: Selection, by party: Party) throws(ContainmentError) {
+    mutating func select(
+        _ id: ControllerID,
+        _ selection: Selection,
+        animated: Bool = false,
+        by party: Party
+    ) throws(ContainmentError) {
         let record = try controller(id)
         guard record.kind == .tab || record.kind == .menu else {
             throw ContainmentError(
@@ -185,7 +198,8 @@ extension ContainmentState {
             target = child
         }
         guard target != record.selected else { return }
-        try show(target, in: id, replacing: record.selected, animated: false)
+        try checkNoSwitchRunning(in: id)
+        try show(target, in: id, replacing: record.selected, animated: animated)
         updateController(id) { $0.selected = target }
         emit(.selectionChanged(id, selected: target, index: record.children.firstIndex(of: target)))
     }
@@ -242,7 +256,7 @@ extension ContainmentState {
         }
         // Cannot fail: the selection is the menu's child (R4), whose root view lies, if anywhere, in the menu's own
         // views (a child's view goes only into its parent's), and the menu inserts only its own views.
-        try? show(selected, in: id, replacing: nil, animated: false)
+        _ = try? show(selected, in: id, replacing: nil, animated: false)
     }
 
     // MARK: Shared machinery
@@ -288,26 +302,31 @@ extension ContainmentState {
     }
 
     /// Shows `child` in the container's content area in place of `old`: a transition (the swap) when `old` is
-    /// shown, otherwise the view goes in (appearing if on screen).
+    /// shown — animated, a timed one of `animationDuration` whose completion does `end` — otherwise the view goes in
+    /// (appearing if on screen). Returns whether a timed transition is now running (its `end` is still to come).
+    @discardableResult
     private mutating func show(
         _ child: ControllerID,
         in id: ControllerID,
         replacing old: ControllerID?,
-        animated: Bool
-    ) throws(ContainmentError) {
+        animated: Bool,
+        end: TransitionEnd = .plain
+    ) throws(ContainmentError) -> Bool {
         // Seed 004: a menu swaps its children's views only once its own view is loaded (viewDidLoad shows the
         // selection then).
-        if controllers[id]?.kind == .menu, !isViewLoaded(id) { return }
+        if controllers[id]?.kind == .menu, !isViewLoaded(id) { return false }
         try ensureContainerViews(id)
         let frame = contentFrame(of: id)
         let party = Party.controller(id)
         if let old, old != child, isView(.root(old), inTreeOf: id) {
-            try transition(in: id, from: old, to: child, duration: 0, frame: frame, by: party)
-            return
+            let duration = animated ? animationDuration : 0
+            try transition(in: id, from: old, to: child, duration: duration, frame: frame, end: end, by: party)
+            return duration > 0
         }
         loadViewIfNeeded(child)
         changeFrame(.root(child), to: frame, by: party)
         try addSubview(.root(child), to: contentView(of: id), at: nil, by: party)
+        return false
     }
 
     /// Where a container's children's root views go.

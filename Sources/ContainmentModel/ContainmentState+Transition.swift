@@ -7,6 +7,7 @@ extension ContainmentState {
         to toID: ControllerID,
         duration: Double,
         frame: Rect?,
+        end: TransitionEnd = .plain,
         by party: Party
     ) throws(ContainmentError) {
         let parent = try controller(parentID)
@@ -60,7 +61,9 @@ extension ContainmentState {
             from: fromID,
             to: toID,
             duration: duration,
-            appearing: change.appearing
+            appearing: change.appearing,
+            // Instant, it completes below and the container finishes its switch itself.
+            end: duration > 0 ? end : .plain
         )
         setTransitions(transitions + [running])
         if duration == 0 { try completeTransition(in: parentID, from: fromID, to: toID, by: party) }
@@ -89,5 +92,24 @@ extension ContainmentState {
         detachWithAppearance(.root(fromID), animated: animated)
         endAppearance(running.appearing, appearing: true, animated: animated)
         emit(.transitionCompleted(parentID, from: fromID, to: toID))
+        try finish(running.end, in: parentID)
+    }
+
+    /// A container's switch, once its transition completed: the pushed controller settles, the popped ones leave,
+    /// the navigation controller says what it showed.
+    mutating func finish(_ end: TransitionEnd, in id: ControllerID) throws(ContainmentError) {
+        guard case .navigation(let shown, let pushed, let popped) = end else { return }
+        if let pushed { try didMove(pushed, toParent: id, by: .controller(id)) }
+        for child in popped { detachFromParent(child, id) }
+        emit(.navigationDidShow(id, shown: shown))
+    }
+
+    /// A container's own verb while one of its animated switches runs: `transitionInProgress` (SPEC §13).
+    func checkNoSwitchRunning(in id: ControllerID) throws(ContainmentError) {
+        guard let running = transitions.first(where: { $0.parent == id && $0.end != .plain }) else { return }
+        throw ContainmentError(
+            .transitionInProgress,
+            deferred: "\(id) is still switching from \(running.from) to \(running.to); wait for it to complete."
+        )
     }
 }

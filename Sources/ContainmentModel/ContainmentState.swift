@@ -11,6 +11,8 @@ public struct ContainmentState: Sendable {
     /// Each presented controller's presentation, by presented controller.
     public internal(set) var presentations: [ControllerID: Presentation] = [:]
     var nextSerial = 0
+    /// How long an animated switch of a standard container runs (SPEC §13, the runtime's `animationDuration`).
+    public var animationDuration = 0.35
 
     /// Undo records and events of the command being applied; empty between commands.
     var journal = Journal()
@@ -110,7 +112,7 @@ public struct ContainmentState: Sendable {
         case .popToRoot(let navigation, let animated): try popToRoot(navigation, animated: animated, by: by)
         case .setStack(let navigation, let stack): try setStack(navigation, stack, by: by)
         case .setChildren(let id, let children): try setChildren(id, children, by: by)
-        case .select(let id, let selection): try select(id, selection, by: by)
+        case .select(let id, let selection, let animated): try select(id, selection, animated: animated, by: by)
         case .setMenuVisible(let id, let visible, let animated):
             try setMenuVisible(id, visible, animated: animated, by: by)
         case .input(let window, let point, let kind): try input(window, at: point, kind: kind, by: by)

@@ -187,20 +187,33 @@ public struct RunningTransition: Hashable, Sendable {
     /// The controllers that began appearing when the new view went in (its subtree, and presentations standing on
     /// it): the completion ends exactly these.
     public let appearing: [ControllerID]
+    /// What the container that began it does when it completes (an animated switch, SPEC §13).
+    public let end: TransitionEnd
 
     public init(
         parent: ControllerID,
         from: ControllerID,
         to: ControllerID,
         duration: Double,
-        appearing: [ControllerID] = []
+        appearing: [ControllerID] = [],
+        end: TransitionEnd = .plain
     ) {
         self.parent = parent
         self.from = from
         self.to = to
         self.duration = duration
         self.appearing = appearing
+        self.end = end
     }
+}
+
+/// The rest of a standard container's animated switch, done when its timed transition completes (SPEC §13).
+public enum TransitionEnd: Hashable, Sendable {
+    /// A transition of its own (SPEC §5): nothing more.
+    case plain
+    /// A navigation controller's push or pop: the pushed controller (if any) gets `didMove`, the popped ones leave
+    /// (`didMove(toParent: nil)`), then `navigationDidShow` of the shown one.
+    case navigation(shown: ControllerID, pushed: ControllerID?, popped: [ControllerID])
 }
 
 /// A presented controller's presentation (SPEC §7): who asked, which controller's context it covers, how.

@@ -12,6 +12,8 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var eventEndpoint: String
     /// How long a client waits for a reply.
     public var requestTimeout: Duration = .seconds(5)
+    /// How long a standard container's animated switch runs (SPEC §13; key `animationDurationMs`).
+    public var animationDuration: Duration = .milliseconds(350)
     /// How often a host tells the supervisor it is alive.
     public var heartbeatInterval: Duration = .milliseconds(500)
     /// After this long without a heartbeat, the supervisor declares a host down.
@@ -118,6 +120,9 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = try atLeast(1, "requestTimeoutMs", file.requestTimeoutMs) {
             config.requestTimeout = .milliseconds(value)
         }
+        if let value = try atLeast(1, "animationDurationMs", file.animationDurationMs) {
+            config.animationDuration = .milliseconds(value)
+        }
         if let value = try atLeast(1, "heartbeatIntervalMs", file.heartbeatIntervalMs) {
             config.heartbeatInterval = .milliseconds(value)
         }
@@ -194,6 +199,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var events: String?
         var journal: String?
         var requestTimeoutMs: Int?
+        var animationDurationMs: Int?
         var heartbeatIntervalMs: Int?
         var heartbeatTimeoutMs: Int?
         var callbackHistory: Int?

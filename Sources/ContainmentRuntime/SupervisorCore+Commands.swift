@@ -139,7 +139,7 @@ extension SupervisorCore {
         for event in events {
             if case .controllerDestroyed(let id) = event { assign(id, to: nil) }
         }
-        scheduleTransitions(requests)
+        scheduleTransitions()
         if let sender {
             let bytes = PreEncoded.accepted(requestID: requestID, commandID: commandID, events: encoded)
             outbox.append(.send(peer: sender, body: bytes, delivery: nil))
@@ -216,13 +216,16 @@ extension SupervisorCore {
     }
 
     /// A transition with a duration completes when it has run that long, unless a later command completes it first.
-    private mutating func scheduleTransitions(_ requests: [Request]) {
-        for request in requests {
-            guard case .transition(let parent, let from, let to, let duration, _) = request.command, duration > 0,
-                let running = state.transitions.first(where: { $0.parent == parent && $0.from == from && $0.to == to })
-            else { continue }
+    /// A timer for each timed transition running without one: a `transition` with a duration, or a standard
+    /// container's animated switch (SPEC §13). The supervisor completes it when it is due.
+    mutating func scheduleTransitions() {
+        for running in state.transitions
+        where running.duration > 0 && !timers.contains(where: { $0.transition == running }) {
             timers.append(
-                TransitionTimer(deadline: clock.now + .milliseconds(Int64(duration * 1000)), transition: running)
+                TransitionTimer(
+                    deadline: clock.now + .milliseconds(Int64(running.duration * 1000)),
+                    transition: running
+                )
             )
         }
     }

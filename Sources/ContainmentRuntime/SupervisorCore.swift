@@ -122,6 +122,7 @@ struct SupervisorCore {
         self.logger = logger
         self.clock = clock
         state = recovery.replay.state
+        state.animationDuration = Double(config.animationDuration.milliseconds) / 1_000
         seq = recovery.replay.lastSeq
         nextCommandID = recovery.replay.lastCommandID + 1
         let epoch = recovery.replay.epoch + 1

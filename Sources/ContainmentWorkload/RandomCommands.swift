@@ -140,6 +140,10 @@ public struct RandomCommands: Sendable {
         state.controllers[id]?.parent.map { .controller($0) } ?? .system
     }
 
+    /// Whether a container's switch is animated: a timed transition, so only where timed transitions are drawn
+    /// (someone must complete them).
+    mutating func animated() -> Bool { timedTransitions && chance(40) }
+
     /// A standard container's own verb, on a container that exists (or not, now and then).
     mutating func containerCommand(in state: ContainmentState) -> [Request] {
         let (container, kind) = containers.randomElement(using: &rng)!
@@ -149,10 +153,10 @@ public struct RandomCommands: Sendable {
         switch kind {
         case .navigation:
             switch Int.random(in: 0..<5, using: &rng) {
-            case 0, 1: command = .push(chance(80) ? id() : container, on: container, animated: chance(50))
-            case 2: command = .pop(container, animated: chance(50))
-            case 3: command = .popTo(children.randomElement(using: &rng) ?? id(), in: container)
-            default: command = chance(50) ? .popToRoot(container) : .setStack(container, some)
+            case 0, 1: command = .push(chance(80) ? id() : container, on: container, animated: animated())
+            case 2: command = .pop(container, animated: animated())
+            case 3: command = .popTo(children.randomElement(using: &rng) ?? id(), in: container, animated: animated())
+            default: command = chance(50) ? .popToRoot(container, animated: animated()) : .setStack(container, some)
             }
         case .menu where chance(20):
             command = .setMenuVisible(container, chance(50))
@@ -178,9 +182,13 @@ public struct RandomCommands: Sendable {
             if chance(40) {
                 command = .setChildren(container, some)
             } else if chance(50) {
-                command = .select(container, .index(Int.random(in: -1...4, using: &rng)))
+                command = .select(container, .index(Int.random(in: -1...4, using: &rng)), animated: animated())
             } else {
-                command = .select(container, .controller(children.randomElement(using: &rng) ?? id()))
+                command = .select(
+                    container,
+                    .controller(children.randomElement(using: &rng) ?? id()),
+                    animated: animated()
+                )
             }
         }
         return [Request(command, by: party(natural: .controller(container), in: state))]

@@ -71,6 +71,37 @@ import Testing
         #expect(try await runtime.stop().status == 0)
     }
 
+    /// SPEC §13: `ctl pop --animated` begins a timed transition of animationDuration; the supervisor completes it, and
+    /// the popped controller leaves then, with its did callbacks.
+    @Test func anAnimatedPopIsCompletedByTheSupervisor() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology)
+        var model = try SeedListingRuntimeTests.Replica(topology: Self.topology)
+        let pop = try await runtime.containment("ctl", "pop", "nav", "--animated")
+        #expect(pop.status == 0, "\(pop.stderr)")
+        #expect(pop.eventDescriptions == (try model.apply([.by("nav", .pop("nav", animated: true))])))
+        #expect(!pop.eventDescriptions.contains { $0.hasPrefix("navigationDidShow") })
+        let busy = try await runtime.containment("ctl", "pop", "nav")
+        #expect(
+            busy.stderr.hasPrefix("transitionInProgress: nav is still switching from detail to list"),
+            "\(busy.stderr)"
+        )
+        for _ in 0..<100 {
+            if try runtime.snapshot().controllers.first(where: { $0.id == "nav" })?.children == ["list"] { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try runtime.snapshot().controllers.first(where: { $0.id == "nav" })?.children == ["list"])
+        let completion = try model.apply([.by("nav", .completeTransition(in: "nav", from: "detail", to: "list"))])
+        #expect(completion.suffix(2) == ["didMoveToParent(detail) parent=nil", "navigationDidShow(nav) shown=list"])
+        let detail = try await runtime.callbacks(of: "detail") { $0 == model.callbacks(of: "detail") }
+        #expect(detail == model.callbacks(of: "detail"))
+        #expect(
+            detail.suffix(2) == [
+                "viewDidDisappear(detail) animated movingFromParent", "didMoveToParent(detail) parent=nil",
+            ]
+        )
+        #expect(try await runtime.stop().status == 0)
+    }
+
     /// `ctl rotate` as the system, refused where the window's root does not support it; `ctl forward-size` as a
     /// container; `tree` shows the orientation.
     @Test func rotateAndForwardSizeThroughTheRuntime() async throws {

@@ -23,6 +23,8 @@ import Testing
         #expect(config.journalSync == .interval && config.journalSyncInterval == .milliseconds(20))
         #expect(config.journalSegmentBytes == 8192 && config.checkpointEvery == 0 && config.journalRetain == 5)
         #expect(config.dedupWindow == 3 && config.dedupClients == 9)
+        #expect(try Self.load("animationDurationMs: 120\n").animationDuration == .milliseconds(120))
+        #expect(try Self.load("").animationDuration == .milliseconds(350))
     }
 
     /// Found by scripts/fuzz.sh: a mapping key that is itself a collection trapped inside Yams's `load`.

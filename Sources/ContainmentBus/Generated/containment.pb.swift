@@ -1225,6 +1225,9 @@ public nonisolated struct Containment_V1_Select: Sendable {
     set {target = .controller(newValue)}
   }
 
+  /// a timed transition of animationDuration (SPEC §13)
+  public var animated: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Target: Equatable, Sendable {
@@ -2795,6 +2798,16 @@ public nonisolated struct Containment_V1_CheckpointTransition: Sendable {
   public var duration: Double = 0
 
   public var appearing: [String] = []
+
+  /// A navigation controller's animated push or pop (SPEC §13): what its completion does.
+  public var navigationEnd: Bool = false
+
+  public var shown: String = String()
+
+  /// empty: none
+  public var pushed: String = String()
+
+  public var popped: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -4972,7 +4985,7 @@ nonisolated extension Containment_V1_SetChildren: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Containment_V1_Select: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Select"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}container\0\u{1}index\0\u{1}controller\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}container\0\u{1}index\0\u{1}controller\0\u{1}animated\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4997,6 +5010,7 @@ nonisolated extension Containment_V1_Select: SwiftProtobuf.Message, SwiftProtobu
           self.target = .controller(v)
         }
       }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.animated) }()
       default: break
       }
     }
@@ -5021,12 +5035,16 @@ nonisolated extension Containment_V1_Select: SwiftProtobuf.Message, SwiftProtobu
     }()
     case nil: break
     }
+    if self.animated != false {
+      try visitor.visitSingularBoolField(value: self.animated, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Containment_V1_Select, rhs: Containment_V1_Select) -> Bool {
     if lhs.container != rhs.container {return false}
     if lhs.target != rhs.target {return false}
+    if lhs.animated != rhs.animated {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -7670,7 +7688,7 @@ nonisolated extension Containment_V1_CheckpointViews: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CheckpointTransition"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{1}from\0\u{1}to\0\u{1}duration\0\u{1}appearing\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{1}from\0\u{1}to\0\u{1}duration\0\u{1}appearing\0\u{3}navigation_end\0\u{1}shown\0\u{1}pushed\0\u{1}popped\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7683,6 +7701,10 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
       case 3: try { try decoder.decodeSingularStringField(value: &self.to) }()
       case 4: try { try decoder.decodeSingularDoubleField(value: &self.duration) }()
       case 5: try { try decoder.decodeRepeatedStringField(value: &self.appearing) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.navigationEnd) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.shown) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.pushed) }()
+      case 9: try { try decoder.decodeRepeatedStringField(value: &self.popped) }()
       default: break
       }
     }
@@ -7704,6 +7726,18 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
     if !self.appearing.isEmpty {
       try visitor.visitRepeatedStringField(value: self.appearing, fieldNumber: 5)
     }
+    if self.navigationEnd != false {
+      try visitor.visitSingularBoolField(value: self.navigationEnd, fieldNumber: 6)
+    }
+    if !self.shown.isEmpty {
+      try visitor.visitSingularStringField(value: self.shown, fieldNumber: 7)
+    }
+    if !self.pushed.isEmpty {
+      try visitor.visitSingularStringField(value: self.pushed, fieldNumber: 8)
+    }
+    if !self.popped.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.popped, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -7713,6 +7747,10 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
     if lhs.to != rhs.to {return false}
     if lhs.duration != rhs.duration {return false}
     if lhs.appearing != rhs.appearing {return false}
+    if lhs.navigationEnd != rhs.navigationEnd {return false}
+    if lhs.shown != rhs.shown {return false}
+    if lhs.pushed != rhs.pushed {return false}
+    if lhs.popped != rhs.popped {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

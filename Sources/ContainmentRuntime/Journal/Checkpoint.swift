@@ -42,6 +42,12 @@ struct Checkpoint: Sendable {
                     $0.to = transition.to.rawValue
                     $0.duration = transition.duration
                     $0.appearing = transition.appearing.map(\.rawValue)
+                    if case .navigation(let shown, let pushed, let popped) = transition.end {
+                        $0.navigationEnd = true
+                        $0.shown = shown.rawValue
+                        $0.pushed = pushed?.rawValue ?? ""
+                        $0.popped = popped.map(\.rawValue)
+                    }
                 }
             }
             message.presentations = state.presentations.sorted { $0.key < $1.key }.map { presented, presentation in
@@ -118,7 +124,13 @@ struct Checkpoint: Sendable {
                     from: ControllerID($0.from),
                     to: ControllerID($0.to),
                     duration: $0.duration,
-                    appearing: $0.appearing.map { ControllerID($0) }
+                    appearing: $0.appearing.map { ControllerID($0) },
+                    end: $0.navigationEnd
+                        ? .navigation(
+                            shown: ControllerID($0.shown),
+                            pushed: $0.pushed.isEmpty ? nil : ControllerID($0.pushed),
+                            popped: $0.popped.map { ControllerID($0) }
+                        ) : .plain
                 )
             },
             presentations: presentations,

@@ -80,10 +80,11 @@ extension CtlVerbs {
         static let configuration = CommandConfiguration(abstract: "Select a tab or menu child, by index or id.")
         @Argument var container: String
         @Argument(help: "An index, or a child's id.") var target: String
+        @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             let selection: Selection = Int(target).map { .index($0) } ?? .controller(ControllerID(target))
-            return [Request(.select(ControllerID(container), selection), options)]
+            return [Request(.select(ControllerID(container), selection, animated: animated), options)]
         }
     }
 

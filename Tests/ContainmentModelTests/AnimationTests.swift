@@ -1,0 +1,100 @@
+import ContainmentModel
+import Testing
+
+/// SPEC §13: an animated switch of a standard container is a timed transition of `animationDuration`: the will
+/// callbacks at the start, both views in the tree meanwhile, the did callbacks — and the rest of the switch — at the
+/// completion; the container takes no other switch meanwhile.
+@Suite struct AnimationTests {
+    /// root (window) ⊃ n (navigation, embedded) with a pushed; b, c loose; t (tab) embedded with x, y.
+    func scene() -> Harness {
+        var h = Harness()
+        h.window()
+        h.ok(.system(.create("n", kind: .navigation)), .system(.create("t", kind: .tab)))
+        h.create("a", "b", "c", "x", "y")
+        h.embed("n", in: "root", frame: Rect(x: 0, y: 0, width: 512, height: 768))
+        h.embed("t", in: "root", frame: Rect(x: 512, y: 0, width: 512, height: 768))
+        h.ok(.by("n", .push("a", on: "n")), .by("t", .setChildren("t", ["x", "y"])))
+        return h
+    }
+
+    func complete(_ h: inout Harness, in parent: ControllerID, from: ControllerID, to: ControllerID) -> [String] {
+        h.ok(.by(parent, .completeTransition(in: parent, from: from, to: to)))
+    }
+
+    @Test func anAnimatedPushCompletesLater() {
+        var h = scene()
+        h.state.animationDuration = 0.5
+        let push = h.ok(.by("n", .push("b", on: "n", animated: true)))
+        #expect(push.first == "navigationWillShow(n) shown=b")
+        #expect(push.contains("transitionBegan(n) from=a to=b"))
+        #expect(
+            push.filter { $0.contains("Appear") || $0.contains("Disappear") } == [
+                "viewWillDisappear(a) animated", "viewWillAppear(b) animated movingToParent",
+            ]
+        )
+        #expect(!push.contains { $0.hasPrefix("didMoveToParent") || $0.hasPrefix("navigationDidShow") })
+        #expect(h.state.transitions.map(\.duration) == [0.5])
+        // Both views are in the tree meanwhile; the navigation controller takes no other switch.
+        #expect(h.state.views[.root("n")]?.subviews.filter { $0.isRoot } == [.root("a"), .root("b")])
+        let busy = h.fails(.transitionInProgress, .by("n", .push("c", on: "n")))
+        #expect(busy?.message == "n is still switching from a to b; wait for it to complete.")
+        h.fails(.transitionInProgress, .by("n", .pop("n")))
+        h.fails(.transitionInProgress, .by("n", .setStack("n", ["a"])))
+        let done = complete(&h, in: "n", from: "a", to: "b")
+        #expect(
+            done == [
+                "viewRemoved(a) view=a superview=n",
+                "viewDidDisappear(a) animated",
+                "viewDidAppear(b) animated movingToParent",
+                "transitionCompleted(n) from=a to=b",
+                "didMoveToParent(b) parent=n",
+                "navigationDidShow(n) shown=b",
+            ]
+        )
+        #expect(h.state.transitions.isEmpty && h.appearance("b") == .appeared && h.appearance("a") == .disappeared)
+    }
+
+    @Test func anAnimatedPopKeepsTheOldTopUntilItCompletes() {
+        var h = scene()
+        h.ok(.by("n", .push("b", on: "n")))
+        let pop = h.ok(.by("n", .pop("n", animated: true)))
+        #expect(
+            pop.filter { $0.contains("Appear") || $0.contains("Disappear") || $0.contains("Move") } == [
+                "willMoveToParent(b) parent=nil", "viewWillDisappear(b) animated movingFromParent",
+                "viewWillAppear(a) animated",
+            ]
+        )
+        #expect(h.state.controllers["n"]?.children == ["a", "b"])
+        let done = complete(&h, in: "n", from: "b", to: "a")
+        #expect(
+            done.suffix(4) == [
+                "transitionCompleted(n) from=b to=a", "childRemoved(b) parent=n", "didMoveToParent(b) parent=nil",
+                "navigationDidShow(n) shown=a",
+            ]
+        )
+        #expect(done.contains("viewDidDisappear(b) animated movingFromParent"))
+        #expect(h.state.controllers["n"]?.children == ["a"] && h.state.controllers["b"]?.parent == nil)
+    }
+
+    @Test func anAnimatedTabSelectionSwapsOverTime() {
+        var h = scene()
+        let select = h.ok(.by("t", .select("t", .index(1), animated: true)))
+        #expect(
+            select.filter { $0.contains("Appear") || $0.contains("Disappear") } == [
+                "viewWillDisappear(x) animated", "viewWillAppear(y) animated",
+            ]
+        )
+        #expect(select.last == "selectionChanged(t) selected=y index=1")
+        h.fails(.transitionInProgress, .by("t", .select("t", .index(0))))
+        h.fails(.transitionInProgress, .by("t", .setChildren("t", ["x"])))
+        let done = complete(&h, in: "t", from: "x", to: "y")
+        #expect(
+            done.filter { $0.contains("Appear") || $0.contains("Disappear") } == [
+                "viewDidDisappear(x) animated", "viewDidAppear(y) animated",
+            ]
+        )
+        // Not animated, nothing changes from before: one step.
+        let instant = h.ok(.by("t", .select("t", .index(0))))
+        #expect(instant.contains("transitionCompleted(t) from=y to=x") && h.state.transitions.isEmpty)
+    }
+}
