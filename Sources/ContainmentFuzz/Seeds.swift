@@ -27,6 +27,28 @@ enum Seeds {
                 WireCommand(Request(.setFrame(.root("b"), Rect(x: 1, y: 2, width: 3, height: 4)), by: .natural))
             ]),
             "present": commands([WireCommand(Request(.present("b", on: "a"), by: .natural))]),
+            // Issue 12's commands: messages, properties, editing, rotation, input, actions, verbs, popovers.
+            "interaction": commands([
+                WireCommand(Request(.send(from: "b", to: "a", name: "done", payload: [1, 2]), by: .natural)),
+                WireCommand(
+                    Request(
+                        .setProperties("b", [.title("t"), .supportedOrientations([]), .handles(["tap"])]),
+                        by: .natural
+                    )
+                ),
+                WireCommand(Request(.setEditing("b", true, animated: true), by: .natural)),
+                WireCommand(.system(.rotate("w", .portrait))),
+                WireCommand(.system(.input("w", at: Point(x: 1, y: 2), kind: "tap"))),
+                WireCommand(Request(.action(from: "b", name: "done"), by: .natural)),
+                WireCommand(.system(.invoke("a", verb: "add", arguments: ["b"]))),
+                WireCommand(
+                    Request(
+                        .present("c", on: "a", style: .popover, anchor: ViewID(owner: "a", name: "v")),
+                        by: .natural
+                    )
+                ),
+                WireCommand(Request(.select("a", .index(1), animated: true), by: .natural)),
+            ]),
             "hello": message {
                 $0.requestID = 1
                 $0.hello = .with {
