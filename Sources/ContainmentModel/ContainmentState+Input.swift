@@ -13,9 +13,7 @@ extension ContainmentState {
     mutating func input(_ id: WindowID, at point: Point, kind: String, by party: Party) throws(ContainmentError) {
         try checkSystem(party, doing: "send input to window \(id)")
         let window = try window(id)
-        guard point.isValid, !kind.isEmpty,
-            !kind.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
+        guard point.isValid, Self.isValidLabel(kind) else {
             throw ContainmentError(.malformed, deferred: "An input needs a finite point and a kind; got \(point).")
         }
         let hit = hitTest(window, at: point)
@@ -42,7 +40,7 @@ extension ContainmentState {
         guard party == .controller(id) else {
             throw ContainmentError(.unauthorized, deferred: "\(party) may not send an action as \(id); only \(id) may.")
         }
-        guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard Self.isValidLabel(name) else {
             throw ContainmentError(
                 .malformed,
                 deferred: "An action from \(id) needs a name without control characters."

@@ -29,6 +29,11 @@ extension ContainmentState {
         emit(.controllerCreated(id, kind: kind))
     }
 
+    /// The name of a message, an input kind, an action or a verb: not empty, no control characters (spaces allowed).
+    public static func isValidLabel(_ text: String) -> Bool {
+        !text.isEmpty && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
     /// Ids, kinds and window names: printable, no spaces, no `/` (it separates a view's owner from its name).
     public static func isValidName(_ text: String) -> Bool {
         !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "/" }

@@ -15,8 +15,7 @@ extension ContainmentState {
         guard party == .controller(from) else {
             throw ContainmentError(.unauthorized, deferred: "\(party) may not send as \(from); only \(from) may.")
         }
-        guard !name.isEmpty, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
+        guard Self.isValidLabel(name) else {
             throw ContainmentError(
                 .malformed,
                 deferred: "A message from \(from) needs a name without control characters."
@@ -53,7 +52,7 @@ extension ContainmentState {
         by party: Party
     ) throws(ContainmentError) {
         _ = try controller(id)
-        guard !verb.isEmpty, !verb.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard Self.isValidLabel(verb) else {
             throw ContainmentError(.malformed, deferred: "A verb of \(id) has a name without control characters.")
         }
         emit(.verbInvoked(id, verb: verb, arguments: arguments, by: party))

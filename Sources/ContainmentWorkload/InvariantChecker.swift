@@ -91,9 +91,9 @@ public struct InvariantChecker: Sendable {
                     || presentationOf[from].map { $0.presenter == to || $0.context == to } == true
                     || presentationOf[to].map { $0.presenter == from || $0.context == from } == true
                 if !related { problems.append("\(event): \(from) and \(to) are not related") }
-                let index = events.firstIndex(of: event) ?? events.endIndex
-                let next = events.index(after: index) < events.endIndex ? events[events.index(after: index)] : nil
-                guard case .messageReceived(to, from, name, let payload)? = next, payload.count == bytes else {
+                guard case .messageReceived(to, from, name, let payload)? = Self.event(after: event, in: events),
+                    payload.count == bytes
+                else {
                     problems.append("\(event): not followed by its messageReceived")
                     break
                 }
@@ -118,9 +118,7 @@ public struct InvariantChecker: Sendable {
                     problems.append("\(event): \(decider) decides and does not support it")
                 }
             case .setEditing(let id, let editing, _):
-                let index = events.firstIndex(of: event) ?? events.endIndex
-                let next = events.index(after: index) < events.endIndex ? events[events.index(after: index)] : nil
-                if next != .editingChanged(id, editing: editing) {
+                if Self.event(after: event, in: events) != .editingChanged(id, editing: editing) {
                     problems.append("\(event): not followed by its editingChanged")
                 }
             case .frameChanged(let view, _, let by) where view.isRoot:
@@ -259,6 +257,12 @@ extension InvariantChecker {
 }
 
 extension InvariantChecker {
+    /// The event that follows `event` (its first occurrence) in `events`.
+    static func event(after event: Event, in events: [Event]) -> Event? {
+        guard let index = events.firstIndex(of: event), index + 1 < events.count else { return nil }
+        return events[index + 1]
+    }
+
     /// What is wrong with a responder chain walked for `name`, by the shadow: a link that is not one, a handler that
     /// is not last or does not handle it, a controller that handles it walked past.
     func chainProblems(

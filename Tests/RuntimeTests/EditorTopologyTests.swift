@@ -33,6 +33,17 @@ import Testing
             .system(.input("main", at: Point(x: x, y: y), kind: kind))
         }
 
+        func showMenu() async throws -> [String] {
+            try await ctl(
+                "input",
+                "main",
+                "500,400",
+                "--kind",
+                "threeFingerTap",
+                then: input(500, 400, "threeFingerTap")
+            )
+        }
+
         // Seed 002: the recipe in, Done tapped; the editor's and the delegate's code finish the round trip.
         let recipe = Array("{\"title\":\"Pancakes\"}".utf8)
         _ = try await ctl(
@@ -55,28 +66,14 @@ import Testing
         #expect(try runtime.snapshot().controllers.first(where: { $0.id == "editor" })?.hasPresenting == false)
 
         // Seed 004: a three-finger tap shows the menu, a tap on item 1 selects `about` and hides it.
-        let show = try await ctl(
-            "input",
-            "main",
-            "500,400",
-            "--kind",
-            "threeFingerTap",
-            then: input(500, 400, "threeFingerTap")
-        )
+        let show = try await showMenu()
         #expect(show.last == "menuVisibilityChanged(menu) visible=true")
         let pick = try await ctl("input", "main", "512,700", then: input(512, 700))
         #expect(pick.first == "inputDelivered(menu) window=main point=512,700 kind=tap view=menu/item-1 chain=menu")
         #expect(pick.contains("selectionChanged(menu) selected=about index=1"))
         #expect(pick.last == "menuVisibilityChanged(menu) visible=false")
         // Shown again, a tap elsewhere hides it and selects nothing.
-        _ = try await ctl(
-            "input",
-            "main",
-            "500,400",
-            "--kind",
-            "threeFingerTap",
-            then: input(500, 400, "threeFingerTap")
-        )
+        _ = try await showMenu()
         let away = try await ctl("input", "main", "10,10", then: input(10, 10))
         #expect(
             !away.contains { $0.hasPrefix("selectionChanged") }

@@ -131,23 +131,7 @@ import Testing
         #expect(away.records.isEmpty && away.events.isEmpty)
         #expect(away.messages.first?.message.error.code == "hostUnavailable")
         let host: [UInt8] = [7, 7]
-        core.receive([
-            host,
-            ClientMessage.with {
-                $0.requestID = 1
-                $0.hello = .with {
-                    $0.host = "h1"
-                    $0.pid = 9
-                    $0.protocolVersion = protocolVersion
-                    $0.verbs = [
-                        .with {
-                            $0.kind = "content"
-                            $0.verbs = ["add"]
-                        }
-                    ]
-                }
-            }.bytes,
-        ])
+        core.receive([host, Self.hello("h1", pid: 9, verbs: ["content": ["add"]])])
         _ = core.take()
         core.receive([Self.peer, Self.request([invoke], id: 3)])
         let called = try Self.decode(core.take())
@@ -177,7 +161,13 @@ import Testing
         #expect(record.rejection == error)
     }
 
-    static func hello(_ host: String, lastSeq: UInt64 = 0, id: UInt64 = 1, pid: Int32 = 4242) -> [UInt8] {
+    static func hello(
+        _ host: String,
+        lastSeq: UInt64 = 0,
+        id: UInt64 = 1,
+        pid: Int32 = 4242,
+        verbs: [String: [String]] = [:]
+    ) -> [UInt8] {
         ClientMessage.with {
             $0.requestID = id
             $0.hello = .with {
@@ -185,6 +175,12 @@ import Testing
                 $0.pid = pid
                 $0.protocolVersion = protocolVersion
                 $0.lastSeq = lastSeq
+                $0.verbs = verbs.sorted { $0.key < $1.key }.map { kind, names in
+                    .with {
+                        $0.kind = kind
+                        $0.verbs = names
+                    }
+                }
             }
         }.bytes
     }
