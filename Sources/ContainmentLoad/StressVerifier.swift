@@ -146,6 +146,7 @@ struct StressVerifier {
             return false
         }
         replayedRecords += 1
+        let after = replay.state
         for wire in wires where wire.seq >= checkFrom {
             events.checked += 1
             guard let published = published(wire.seq, epoch: wire.epoch) else {
@@ -164,7 +165,11 @@ struct StressVerifier {
         }
         let modelEvents = wires.compactMap { try? $0.model() }
         history.checked += wires.count
-        for problem in checker.follow(modelEvents, properties: { before.controllers[$0]?.properties }) {
+        for problem in checker.follow(
+            modelEvents,
+            properties: { before.controllers[$0]?.properties },
+            presentation: { after.presentations[$0] }
+        ) {
             history.fail(problem)
         }
         follow(wires)

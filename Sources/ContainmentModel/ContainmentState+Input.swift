@@ -25,7 +25,7 @@ extension ContainmentState {
             emit(.inputReceived(handler, kind: kind, point: local, view: view))
             if controllers[handler]?.kind == .menu { try menuReceived(kind, on: view, in: handler) }
         }
-        if let popover = hit.missedPopover { try dismiss(popover, animated: true, by: .system) }
+        if let popover = hit.missedPopover { try dismiss(popover, animated: false, by: .system) }
     }
 
     /// `action(from C, name, payload)` by C: the chain from C finds the first controller that handles `name`, which

@@ -57,6 +57,8 @@ extension ContainmentState {
                     "Attempt to present \(presentedID) on \(presenterID) whose view is not in the window hierarchy."
             )
         }
+        try checkNotTransitioning(context, action: "presented on")
+        try checkNotTransitioning(presentedID, action: "presented")
         let contextRecord = try controller(context)
         let transitionStyle =
             contextRecord.properties.providesPresentationContextTransitionStyle
@@ -98,6 +100,22 @@ extension ContainmentState {
         // did-disappear; the presentation completes after that.
         let change = visibilityChange(since: scope)
         let move = PresentationMove(controllers: [presentedID], presenting: true)
+        // Animated (SPEC §13): a timed transition; its completion gives the did callbacks and `presented`.
+        if animated, animationDuration > 0 {
+            emit(.transitionBegan(context, from: context, to: presentedID))
+            beginAppearance(change.disappearing, appearing: false, animated: true)
+            beginAppearance(change.appearing, appearing: true, animated: true, presentation: move)
+            let running = RunningTransition(
+                parent: context,
+                from: context,
+                to: presentedID,
+                duration: animationDuration,
+                appearing: change.appearing,
+                end: .presentation(disappearing: change.disappearing)
+            )
+            setTransitions(transitions + [running])
+            return
+        }
         beginAppearance(change.disappearing, appearing: false, animated: animated)
         beginAppearance(change.appearing, appearing: true, animated: animated, presentation: move)
         endAppearance(change.appearing, appearing: true, animated: animated, presentation: move)
@@ -129,6 +147,8 @@ extension ContainmentState {
         }
         var chain = [lowest]
         while let next = chain.last.flatMap({ controllers[$0]?.presented }) { chain.append(next) }
+        for presented in chain { try checkNotTransitioning(presented, action: "dismissed") }
+        try checkNotTransitioning(bottom.context, action: "uncovered")
         let scope = visibilityScope(under: [.root(bottom.context)])
         var dismissed: [(ControllerID, Presentation)] = []
         for presented in chain.reversed() {
@@ -150,6 +170,28 @@ extension ContainmentState {
         }
         // Then the swap of the lowest with the context.
         let move = PresentationMove(controllers: [lowest], presenting: false)
+        // Animated (SPEC §13): the lowest stays presented, in its place, until a timed transition completes.
+        if animated, animationDuration > 0, let presentation = dismissed.last, presentation.0 == lowest {
+            for (presented, presentation) in dismissed.dropLast() {
+                emit(.dismissed(presented, presentation: presentation))
+            }
+            updateController(bottom.context) { $0.presented = lowest }
+            updateController(lowest) { $0.presenting = bottom.context }
+            setPresentation(bottom, lowest)
+            emit(.transitionBegan(bottom.context, from: lowest, to: bottom.context))
+            beginAppearance(swapping, appearing: false, animated: true, presentation: move)
+            beginAppearance(change.appearing, appearing: true, animated: true)
+            let running = RunningTransition(
+                parent: bottom.context,
+                from: lowest,
+                to: bottom.context,
+                duration: animationDuration,
+                appearing: change.appearing,
+                end: .dismissal(disappearing: swapping)
+            )
+            setTransitions(transitions + [running])
+            return
+        }
         beginAppearance(swapping, appearing: false, animated: animated, presentation: move)
         beginAppearance(change.appearing, appearing: true, animated: animated)
         endAppearance(swapping, appearing: false, animated: animated, presentation: move)

@@ -88,6 +88,28 @@ extension ContainmentState {
         }
         let animated = running.duration > 0
         setTransitions(transitions.filter { $0 != running })
+        switch running.end {
+        case .presentation(let disappearing):
+            let move = PresentationMove(controllers: [toID], presenting: true)
+            endAppearance(running.appearing, appearing: true, animated: animated, presentation: move)
+            endAppearance(disappearing, appearing: false, animated: animated)
+            emit(.transitionCompleted(parentID, from: fromID, to: toID))
+            if let presentation = presentations[toID] { emit(.presented(toID, presentation: presentation)) }
+            return
+        case .dismissal(let disappearing):
+            let presentation = presentations[fromID]
+            updateController(parentID) { $0.presented = nil }
+            updateController(fromID) { $0.presenting = nil }
+            setPresentation(nil, fromID)
+            let move = PresentationMove(controllers: [fromID], presenting: false)
+            endAppearance(disappearing, appearing: false, animated: animated, presentation: move)
+            endAppearance(running.appearing, appearing: true, animated: animated)
+            emit(.transitionCompleted(parentID, from: fromID, to: toID))
+            if let presentation { emit(.dismissed(fromID, presentation: presentation)) }
+            return
+        case .plain, .navigation:
+            break
+        }
         // The old view goes; the swap completes: outgoing did-disappear, then incoming did-appear.
         detachWithAppearance(.root(fromID), animated: animated)
         endAppearance(running.appearing, appearing: true, animated: animated)

@@ -214,6 +214,12 @@ public enum TransitionEnd: Hashable, Sendable {
     /// A navigation controller's push or pop: the pushed controller (if any) gets `didMove`, the popped ones leave
     /// (`didMove(toParent: nil)`), then `navigationDidShow` of the shown one.
     case navigation(shown: ControllerID, pushed: ControllerID?, popped: [ControllerID])
+    /// An animated presentation (`to` presented on `parent`, its context): at completion the presented controllers'
+    /// did-appear, then the covered ones' did-disappear (`disappearing`), then `presented`.
+    case presentation(disappearing: [ControllerID])
+    /// An animated dismissal of `from`, the lowest of its chain, from `parent`, its context: at completion the links
+    /// go, its did-disappear (`disappearing`), the context's did-appear, then `dismissed`.
+    case dismissal(disappearing: [ControllerID])
 }
 
 /// A presented controller's presentation (SPEC §7): who asked, which controller's context it covers, how.

@@ -26,10 +26,12 @@ public struct InvariantChecker: Sendable {
     public init() {}
 
     /// `properties` answers a controller's properties as they were before the command (events do not carry the ones
-    /// a controller is created with).
+    /// a controller is created with); `presentation`, a presentation as it is after the command (an animated one
+    /// begins with `transitionBegan` and its links, and says `presented` only when it completes).
     public mutating func follow(
         _ events: [Event],
-        properties: (ControllerID) -> ControllerProperties? = { _ in nil }
+        properties: (ControllerID) -> ControllerProperties? = { _ in nil },
+        presentation: (ControllerID) -> Presentation? = { _ in nil }
     ) -> [String] {
         var problems: [String] = []
         func propertiesOf(_ id: ControllerID) -> ControllerProperties? { changedProperties[id] ?? properties(id) }
@@ -99,6 +101,9 @@ public struct InvariantChecker: Sendable {
                 }
             case .propertiesChanged(let id, _, let properties):
                 changedProperties[id] = properties
+            case .transitionBegan(let parent, let from, let to) where from == parent:
+                // An animated presentation on its context: presented from now on, `presented` at its completion.
+                if let begun = presentation(to) { presentationOf[to] = begun }
             case .inputDelivered(let handler, _, _, let kind, let view, let chain):
                 // SPEC §12: the chain starts at the hit view's owner, each next one its view's superview's owner or
                 // the one it is presented on, and ends at the handler, which handles the kind.

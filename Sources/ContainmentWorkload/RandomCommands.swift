@@ -349,7 +349,7 @@ public struct RandomCommands: Sendable {
             let style = chance(40) ? nil : ModalPresentationStyle.allCases.randomElement(using: &rng)
             return [
                 Request(
-                    .present(child, on: parent, style: style, animated: chance(50)),
+                    .present(child, on: parent, style: style, animated: animated()),
                     by: party(natural: .controller(parent), in: state)
                 )
             ]
@@ -405,7 +405,7 @@ public struct RandomCommands: Sendable {
         default:
             let target =
                 state.presentations.keys.sorted().randomElement(using: &rng).flatMap { chance(70) ? $0 : nil } ?? child
-            return [Request(.dismiss(target, animated: chance(50)), by: party(natural: .natural, in: state))]
+            return [Request(.dismiss(target, animated: animated()), by: party(natural: .natural, in: state))]
         }
     }
 }

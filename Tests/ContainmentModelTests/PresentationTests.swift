@@ -15,6 +15,7 @@ import Testing
 
     @Test func fullScreenHidesTheContextInPresentationOrder() {
         var h = scene()
+        // Animated (SPEC §13): the will callbacks at the command, the did ones when the timed transition completes.
         let events = h.ok(.by("c", .present("v", on: "c", animated: true)))
         #expect(
             events == [
@@ -23,12 +24,20 @@ import Testing
                 "frameChanged(v) view=v frame=0,0,1024,768 by=system",
                 "viewWillLayoutSubviews(v)",
                 "viewDidLayoutSubviews(v)",
+                "transitionBegan(root) from=root to=v",
                 "viewWillDisappear(root) animated",
                 "viewWillDisappear(c) animated",
                 "viewWillAppear(v) animated beingPresented",
+            ]
+        )
+        #expect(h.state.transitions.map(\.duration) == [0.35])
+        h.fails(.transitionInProgress, .by("c", .dismiss("v")))
+        #expect(
+            h.ok(.by("root", .completeTransition(in: "root", from: "root", to: "v"))) == [
                 "viewDidAppear(v) animated beingPresented",
                 "viewDidDisappear(root) animated",
                 "viewDidDisappear(c) animated",
+                "transitionCompleted(root) from=root to=v",
                 "presented(v) presenter=c context=root style=fullScreen transitionStyle=coverVertical",
             ]
         )
@@ -39,12 +48,20 @@ import Testing
         let dismissal = h.ok(.by("c", .dismiss("v", animated: true)))
         #expect(
             dismissal == [
+                "transitionBegan(root) from=v to=root",
                 "viewWillDisappear(v) animated beingDismissed",
                 "viewWillAppear(root) animated",
                 "viewWillAppear(c) animated",
+            ]
+        )
+        // Until it completes, v is still presented, in its place.
+        #expect(h.state.controllers["root"]?.presented == "v" && h.state.isOnScreen("v"))
+        #expect(
+            h.ok(.by("root", .completeTransition(in: "root", from: "v", to: "root"))) == [
                 "viewDidDisappear(v) animated beingDismissed",
                 "viewDidAppear(root) animated",
                 "viewDidAppear(c) animated",
+                "transitionCompleted(root) from=v to=root",
                 "dismissed(v) presenter=c context=root style=fullScreen transitionStyle=coverVertical",
             ]
         )
@@ -127,9 +144,15 @@ import Testing
             events == [
                 "viewWillDisappear(x) beingDismissed",
                 "viewDidDisappear(x) beingDismissed",
-                "viewWillAppear(a) animated",
-                "viewDidAppear(a) animated",
                 "dismissed(x) presenter=b context=b style=fullScreen transitionStyle=coverVertical",
+                "transitionBegan(a) from=b to=a",
+                "viewWillAppear(a) animated",
+            ]
+        )
+        #expect(
+            h.ok(.by("a", .completeTransition(in: "a", from: "b", to: "a"))) == [
+                "viewDidAppear(a) animated",
+                "transitionCompleted(a) from=b to=a",
                 "dismissed(b) presenter=a context=a style=fullScreen transitionStyle=coverVertical",
             ]
         )

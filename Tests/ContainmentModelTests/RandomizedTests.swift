@@ -45,7 +45,11 @@ import Testing
                 }
                 tally.inputs += events.count { if case .inputDelivered = $0 { true } else { false } }
                 let problems =
-                    checker.follow(events, properties: { before.controllers[$0]?.properties })
+                    checker.follow(
+                        events,
+                        properties: { before.controllers[$0]?.properties },
+                        presentation: { state.presentations[$0] }
+                    )
                     + checker.check(state, autoOnly: !manual)
                 if !problems.isEmpty {
                     Issue.record("\(context)\nevents: \(events.map(\.description))\nproblems: \(problems)")

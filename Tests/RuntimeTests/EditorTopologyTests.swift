@@ -59,6 +59,8 @@ import Testing
             .by("editor", .send(from: "editor", to: "recipes", name: "done", payload: EditorBehavior.edited(recipe)))
         ])
         _ = try model.apply([.by("recipes", .dismiss("recipes", animated: true))])
+        // Animated, the dismissal is a timed transition the supervisor completes (SPEC §13).
+        _ = try model.apply([.by("menu", .completeTransition(in: "menu", from: "editor", to: "menu"))])
         for _ in 0..<100 {
             if try runtime.snapshot().controllers.first(where: { $0.id == "editor" })?.hasPresenting == false { break }
             try await Task.sleep(for: .milliseconds(50))

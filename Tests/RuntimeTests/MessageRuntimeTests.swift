@@ -36,7 +36,7 @@ import Testing
         var model = try SeedListingRuntimeTests.Replica(topology: Self.topology)
         try await Self.presentEditor(runtime, &model)
 
-        let watch = try await runtime.startWatch(["--count", "9", "--idle-timeout", "10"])
+        let watch = try await runtime.startWatch(["--count", "11", "--idle-timeout", "10"])
         let send = try await runtime.containment("ctl", "send", "list", "editor", "edit", "Pancakes")
         #expect(send.status == 0, "\(send.stderr)")
         #expect(
@@ -58,6 +58,8 @@ import Testing
         expected += input
         expected += try model.apply([.by("editor", .send(from: "editor", to: "list", name: "done", payload: edited))])
         expected += try model.apply([.by("list", .dismiss("list", animated: true))])
+        // Animated, the dismissal is a timed transition the supervisor completes (SPEC §13).
+        expected += try model.apply([.by("list", .completeTransition(in: "list", from: "editor", to: "list"))])
         let published = try await watch.value.eventDescriptions
         #expect(published == expected, "\(runtime.logs())")
         #expect(published.contains("messageReceived(list) from=editor name=done payload=Pancakes (edited)"))

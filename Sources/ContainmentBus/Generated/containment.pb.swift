@@ -2799,15 +2799,16 @@ public nonisolated struct Containment_V1_CheckpointTransition: Sendable {
 
   public var appearing: [String] = []
 
-  /// A navigation controller's animated push or pop (SPEC §13): what its completion does.
-  public var navigationEnd: Bool = false
-
   public var shown: String = String()
 
   /// empty: none
   public var pushed: String = String()
 
   public var popped: [String] = []
+
+  public var end: String = String()
+
+  public var disappearing: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -7688,7 +7689,7 @@ nonisolated extension Containment_V1_CheckpointViews: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CheckpointTransition"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{1}from\0\u{1}to\0\u{1}duration\0\u{1}appearing\0\u{3}navigation_end\0\u{1}shown\0\u{1}pushed\0\u{1}popped\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{1}from\0\u{1}to\0\u{1}duration\0\u{1}appearing\0\u{2}\u{2}shown\0\u{1}pushed\0\u{1}popped\0\u{1}end\0\u{1}disappearing\0\u{c}\u{6}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7701,10 +7702,11 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
       case 3: try { try decoder.decodeSingularStringField(value: &self.to) }()
       case 4: try { try decoder.decodeSingularDoubleField(value: &self.duration) }()
       case 5: try { try decoder.decodeRepeatedStringField(value: &self.appearing) }()
-      case 6: try { try decoder.decodeSingularBoolField(value: &self.navigationEnd) }()
       case 7: try { try decoder.decodeSingularStringField(value: &self.shown) }()
       case 8: try { try decoder.decodeSingularStringField(value: &self.pushed) }()
       case 9: try { try decoder.decodeRepeatedStringField(value: &self.popped) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.end) }()
+      case 11: try { try decoder.decodeRepeatedStringField(value: &self.disappearing) }()
       default: break
       }
     }
@@ -7726,9 +7728,6 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
     if !self.appearing.isEmpty {
       try visitor.visitRepeatedStringField(value: self.appearing, fieldNumber: 5)
     }
-    if self.navigationEnd != false {
-      try visitor.visitSingularBoolField(value: self.navigationEnd, fieldNumber: 6)
-    }
     if !self.shown.isEmpty {
       try visitor.visitSingularStringField(value: self.shown, fieldNumber: 7)
     }
@@ -7737,6 +7736,12 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
     }
     if !self.popped.isEmpty {
       try visitor.visitRepeatedStringField(value: self.popped, fieldNumber: 9)
+    }
+    if !self.end.isEmpty {
+      try visitor.visitSingularStringField(value: self.end, fieldNumber: 10)
+    }
+    if !self.disappearing.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.disappearing, fieldNumber: 11)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -7747,10 +7752,11 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
     if lhs.to != rhs.to {return false}
     if lhs.duration != rhs.duration {return false}
     if lhs.appearing != rhs.appearing {return false}
-    if lhs.navigationEnd != rhs.navigationEnd {return false}
     if lhs.shown != rhs.shown {return false}
     if lhs.pushed != rhs.pushed {return false}
     if lhs.popped != rhs.popped {return false}
+    if lhs.end != rhs.end {return false}
+    if lhs.disappearing != rhs.disappearing {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

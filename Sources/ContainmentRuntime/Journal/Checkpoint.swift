@@ -42,11 +42,20 @@ struct Checkpoint: Sendable {
                     $0.to = transition.to.rawValue
                     $0.duration = transition.duration
                     $0.appearing = transition.appearing.map(\.rawValue)
-                    if case .navigation(let shown, let pushed, let popped) = transition.end {
-                        $0.navigationEnd = true
+                    switch transition.end {
+                    case .plain:
+                        break
+                    case .navigation(let shown, let pushed, let popped):
+                        $0.end = "navigation"
                         $0.shown = shown.rawValue
                         $0.pushed = pushed?.rawValue ?? ""
                         $0.popped = popped.map(\.rawValue)
+                    case .presentation(let disappearing):
+                        $0.end = "presentation"
+                        $0.disappearing = disappearing.map(\.rawValue)
+                    case .dismissal(let disappearing):
+                        $0.end = "dismissal"
+                        $0.disappearing = disappearing.map(\.rawValue)
                     }
                 }
             }
@@ -82,6 +91,24 @@ struct Checkpoint: Sendable {
         }
     }
 
+    /// What a running transition's completion does, as a checkpoint writes it.
+    static func end(of wire: Containment_V1_CheckpointTransition) throws(ContainmentError) -> TransitionEnd {
+        let disappearing = wire.disappearing.map { ControllerID($0) }
+        switch wire.end {
+        case "": return .plain
+        case "navigation":
+            return .navigation(
+                shown: ControllerID(wire.shown),
+                pushed: wire.pushed.isEmpty ? nil : ControllerID(wire.pushed),
+                popped: wire.popped.map { ControllerID($0) }
+            )
+        case "presentation": return .presentation(disappearing: disappearing)
+        case "dismissal": return .dismissal(disappearing: disappearing)
+        default:
+            throw ContainmentError(.malformed, "A transition's end \"\(SupervisorCore.shown(wire.end))\" is not one.")
+        }
+    }
+
     /// A popover's anchor as a checkpoint writes it (empty: none).
     static func anchor(_ text: String) throws(ContainmentError) -> ViewID? {
         guard !text.isEmpty else { return nil }
@@ -114,25 +141,24 @@ struct Checkpoint: Sendable {
         }
         var windows: [Window] = []
         for window in message.windows { windows.append(try window.model()) }
+        var transitions: [RunningTransition] = []
+        for wire in message.transitions {
+            transitions.append(
+                RunningTransition(
+                    parent: ControllerID(wire.parent),
+                    from: ControllerID(wire.from),
+                    to: ControllerID(wire.to),
+                    duration: wire.duration,
+                    appearing: wire.appearing.map { ControllerID($0) },
+                    end: try Self.end(of: wire)
+                )
+            )
+        }
         state = ContainmentState(
             restoring: controllers,
             views: views,
             windows: windows,
-            transitions: message.transitions.map {
-                RunningTransition(
-                    parent: ControllerID($0.parent),
-                    from: ControllerID($0.from),
-                    to: ControllerID($0.to),
-                    duration: $0.duration,
-                    appearing: $0.appearing.map { ControllerID($0) },
-                    end: $0.navigationEnd
-                        ? .navigation(
-                            shown: ControllerID($0.shown),
-                            pushed: $0.pushed.isEmpty ? nil : ControllerID($0.pushed),
-                            popped: $0.popped.map { ControllerID($0) }
-                        ) : .plain
-                )
-            },
+            transitions: transitions,
             presentations: presentations,
             serialCounter: Int(message.nextSerial)
         )
