@@ -241,10 +241,11 @@ extension WireCommand {
                 $0.navigation = navigation.rawValue
                 $0.animated = animated
             }
-        case .setStack(let navigation, let stack):
+        case .setStack(let navigation, let stack, let animated):
             setStack = .with {
                 $0.navigation = navigation.rawValue
                 $0.stack = stack.map(\.rawValue)
+                $0.animated = animated
             }
         case .setChildren(let container, let children):
             setChildren = .with {
@@ -454,7 +455,7 @@ extension WireCommand {
         case .setStack(let m):
             var stack: [ControllerID] = []
             for id in m.stack { stack.append(try controllerID(id, field: "stack")) }
-            command = .setStack(try controllerID(m.navigation, field: "navigation"), stack)
+            command = .setStack(try controllerID(m.navigation, field: "navigation"), stack, animated: m.animated)
         case .setChildren(let m):
             var children: [ControllerID] = []
             for id in m.children { children.append(try controllerID(id, field: "children")) }

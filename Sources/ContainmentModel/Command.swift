@@ -46,7 +46,7 @@ public enum Command: Hashable, Sendable {
     case pop(ControllerID, animated: Bool = false)
     case popTo(ControllerID, in: ControllerID, animated: Bool = false)
     case popToRoot(ControllerID, animated: Bool = false)
-    case setStack(ControllerID, [ControllerID])
+    case setStack(ControllerID, [ControllerID], animated: Bool = false)
     /// A tab or menu container's children.
     case setChildren(ControllerID, [ControllerID])
     case select(ControllerID, Selection, animated: Bool = false)
@@ -165,7 +165,7 @@ extension Command {
             presented
         case .push(_, let container, _), .pop(let container, _), .popTo(_, let container, _),
             .popToRoot(let container, _),
-            .setStack(let container, _), .setChildren(let container, _), .select(let container, _, _),
+            .setStack(let container, _, _), .setChildren(let container, _), .select(let container, _, _),
             .setMenuVisible(let container, _, _), .setPages(let container, _, _, _), .nextPage(let container),
             .previousPage(let container), .setSplitMode(let container, _):
             container

@@ -38,7 +38,7 @@ extension ContainmentState {
             return presentations[id].map { .controller($0.presenter) } ?? .controller(id)
         case .push(_, let container, _), .pop(let container, _), .popTo(_, let container, _),
             .popToRoot(let container, _),
-            .setStack(let container, _), .setChildren(let container, _), .select(let container, _, _),
+            .setStack(let container, _, _), .setChildren(let container, _), .select(let container, _, _),
             .setMenuVisible(let container, _, _), .setPages(let container, _, _, _), .nextPage(let container),
             .previousPage(let container), .setSplitMode(let container, _):
             return .controller(container)

@@ -61,7 +61,7 @@ extension ContainmentState {
         try checkNoSwitchRunning(in: navigation)
         emit(.navigationWillShow(navigation, shown: pushed))
         try addChild(pushed, to: navigation, by: party)
-        let end = TransitionEnd.navigation(shown: pushed, pushed: pushed, popped: [])
+        let end = TransitionEnd.navigation(shown: pushed, arrived: [pushed], left: [])
         // Animated, the pushed controller settles when the switch completes.
         guard try !show(pushed, in: navigation, replacing: record.children.last, animated: animated, end: end) else {
             return
@@ -102,7 +102,7 @@ extension ContainmentState {
             try willMove(above, toParent: nil, by: party)
             if above != top { detachFromParent(above, navigation) }
         }
-        let end = TransitionEnd.navigation(shown: target, pushed: nil, popped: [top])
+        let end = TransitionEnd.navigation(shown: target, arrived: [], left: [top])
         // Animated, the old top stays in the tree, and leaves, when the switch completes.
         guard try !show(target, in: navigation, replacing: top, animated: animated, end: end) else { return }
         try finish(end, in: navigation)
@@ -112,6 +112,7 @@ extension ContainmentState {
     mutating func setStack(
         _ navigation: ControllerID,
         _ stack: [ControllerID],
+        animated: Bool = false,
         by party: Party
     ) throws(ContainmentError) {
         let record = try container(navigation, kind: .navigation, for: "set the stack of")
@@ -129,7 +130,10 @@ extension ContainmentState {
         try checkNoDuplicate(stack, in: navigation, as: "stack")
         let changes = displayedChild(of: record) != stack.last
         if changes, let top = stack.last { emit(.navigationWillShow(navigation, shown: top)) }
-        try replaceChildren(of: record, with: stack, showing: stack.last, by: party)
+        // Animated, the arrived settle, the shown one leaves and navigationDidShow comes when the switch completes.
+        guard try !replaceChildren(of: record, with: stack, showing: stack.last, animated: animated, by: party) else {
+            return
+        }
         if changes, let top = stack.last { emit(.navigationDidShow(navigation, shown: top)) }
     }
 
@@ -263,12 +267,17 @@ extension ContainmentState {
 
     /// Replaces a container's children: the ones that go leave cleanly (willMove nil, view out, removeFromParent),
     /// the new ones are added in order, and at most one swap shows `showing` in place of the shown one.
+    /// Animated (a navigation controller's new stack), the switch is a timed transition: the shown child, if it
+    /// leaves, stays first among the children, and it and the arrived ones settle when it completes; returns whether
+    /// that is still to come.
+    @discardableResult
     private mutating func replaceChildren(
         of record: Controller,
         with children: [ControllerID],
         showing: ControllerID?,
+        animated: Bool = false,
         by party: Party
-    ) throws(ContainmentError) {
+    ) throws(ContainmentError) -> Bool {
         let id = record.id
         let shown = displayedChild(of: record)
         let changes = shown != showing
@@ -278,15 +287,23 @@ extension ContainmentState {
         for child in leaving where child != shown { detachFromParent(child, id) }
         let arriving = children.filter { !record.children.contains($0) }
         for child in arriving { try addChild(child, to: id, by: party) }
+        let shownLeaves = shown.map { leaving.contains($0) } ?? false
         updateController(id) { $0.children = children }
         if changes {
             if let showing {
-                try show(showing, in: id, replacing: shown, animated: false)
+                // Animated, the shown child stays among the children (first: the new top stays last) until it leaves.
+                if animated, let shown, shownLeaves { updateController(id) { $0.children = [shown] + children } }
+                let end = TransitionEnd.navigation(
+                    shown: showing,
+                    arrived: arriving,
+                    left: shownLeaves ? shown.map { [$0] } ?? [] : []
+                )
+                if try show(showing, in: id, replacing: shown, animated: animated, end: end) { return true }
             } else if let shown {
                 detachWithAppearance(.root(shown), leaving: shown)
             }
         }
-        if let shown, leaving.contains(shown) { detachFromParent(shown, id) }
+        if let shown, shownLeaves { detachFromParent(shown, id) }
         for child in arriving { try didMove(child, toParent: id, by: party) }
         if record.kind == .tab || record.kind == .menu {
             updateController(id) { $0.selected = showing }
@@ -294,6 +311,7 @@ extension ContainmentState {
                 emit(.selectionChanged(id, selected: showing, index: showing.flatMap { children.firstIndex(of: $0) }))
             }
         }
+        return false
     }
 
     /// The child whose root view is in the container's tree: a navigation's top, a tab's or menu's selection.

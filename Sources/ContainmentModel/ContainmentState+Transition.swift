@@ -120,9 +120,9 @@ extension ContainmentState {
     /// A container's switch, once its transition completed: the pushed controller settles, the popped ones leave,
     /// the navigation controller says what it showed.
     mutating func finish(_ end: TransitionEnd, in id: ControllerID) throws(ContainmentError) {
-        guard case .navigation(let shown, let pushed, let popped) = end else { return }
-        if let pushed { try didMove(pushed, toParent: id, by: .controller(id)) }
-        for child in popped { detachFromParent(child, id) }
+        guard case .navigation(let shown, let arrived, let left) = end else { return }
+        for child in left { detachFromParent(child, id) }
+        for child in arrived { try didMove(child, toParent: id, by: .controller(id)) }
         emit(.navigationDidShow(id, shown: shown))
     }
 

@@ -110,7 +110,8 @@ public struct ContainmentState: Sendable {
         case .popTo(let target, let navigation, let animated):
             try popTo(target, in: navigation, animated: animated, by: by)
         case .popToRoot(let navigation, let animated): try popToRoot(navigation, animated: animated, by: by)
-        case .setStack(let navigation, let stack): try setStack(navigation, stack, by: by)
+        case .setStack(let navigation, let stack, let animated):
+            try setStack(navigation, stack, animated: animated, by: by)
         case .setChildren(let id, let children): try setChildren(id, children, by: by)
         case .select(let id, let selection, let animated): try select(id, selection, animated: animated, by: by)
         case .setMenuVisible(let id, let visible, let animated):

@@ -211,9 +211,9 @@ public struct RunningTransition: Hashable, Sendable {
 public enum TransitionEnd: Hashable, Sendable {
     /// A transition of its own (SPEC §5): nothing more.
     case plain
-    /// A navigation controller's push or pop: the pushed controller (if any) gets `didMove`, the popped ones leave
-    /// (`didMove(toParent: nil)`), then `navigationDidShow` of the shown one.
-    case navigation(shown: ControllerID, pushed: ControllerID?, popped: [ControllerID])
+    /// A navigation controller's push, pop or new stack: the controllers that arrived get `didMove`, the ones that
+    /// left leave (`didMove(toParent: nil)`), then `navigationDidShow` of the shown one.
+    case navigation(shown: ControllerID, arrived: [ControllerID], left: [ControllerID])
     /// An animated presentation (`to` presented on `parent`, its context): at completion the presented controllers'
     /// did-appear, then the covered ones' did-disappear (`disappearing`), then `presented`.
     case presentation(disappearing: [ControllerID])

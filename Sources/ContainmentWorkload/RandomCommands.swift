@@ -156,7 +156,10 @@ public struct RandomCommands: Sendable {
             case 0, 1: command = .push(chance(80) ? id() : container, on: container, animated: animated())
             case 2: command = .pop(container, animated: animated())
             case 3: command = .popTo(children.randomElement(using: &rng) ?? id(), in: container, animated: animated())
-            default: command = chance(50) ? .popToRoot(container, animated: animated()) : .setStack(container, some)
+            default:
+                command =
+                    chance(50)
+                    ? .popToRoot(container, animated: animated()) : .setStack(container, some, animated: animated())
             }
         case .menu where chance(20):
             command = .setMenuVisible(container, chance(50))

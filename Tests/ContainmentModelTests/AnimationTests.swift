@@ -76,6 +76,29 @@ import Testing
         #expect(h.state.controllers["n"]?.children == ["a"] && h.state.controllers["b"]?.parent == nil)
     }
 
+    /// A new stack, animated: the old top stays (first among the children) until the switch completes, then leaves;
+    /// the arrived controllers settle then too.
+    @Test func anAnimatedNewStackSwitchesOverTime() {
+        var h = scene()
+        let start = h.ok(.by("n", .setStack("n", ["b", "c"], animated: true)))
+        #expect(start.first == "navigationWillShow(n) shown=c")
+        #expect(
+            start.filter { $0.contains("Appear") || $0.contains("Disappear") || $0.hasPrefix("didMove") } == [
+                "viewWillDisappear(a) animated movingFromParent", "viewWillAppear(c) animated movingToParent",
+            ]
+        )
+        #expect(h.state.controllers["n"]?.children == ["a", "b", "c"] && h.state.controllers["a"]?.parent == "n")
+        h.fails(.transitionInProgress, .by("n", .push("x", on: "n")))
+        let done = complete(&h, in: "n", from: "a", to: "c")
+        #expect(
+            done.suffix(6) == [
+                "transitionCompleted(n) from=a to=c", "childRemoved(a) parent=n", "didMoveToParent(a) parent=nil",
+                "didMoveToParent(b) parent=n", "didMoveToParent(c) parent=n", "navigationDidShow(n) shown=c",
+            ]
+        )
+        #expect(h.state.controllers["n"]?.children == ["b", "c"] && h.appearance("c") == .appeared)
+    }
+
     @Test func anAnimatedTabSelectionSwapsOverTime() {
         var h = scene()
         let select = h.ok(.by("t", .select("t", .index(1), animated: true)))

@@ -1180,6 +1180,9 @@ public nonisolated struct Containment_V1_SetStack: Sendable {
 
   public var stack: [String] = []
 
+  /// a timed transition of animationDuration (SPEC §13)
+  public var animated: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2801,10 +2804,9 @@ public nonisolated struct Containment_V1_CheckpointTransition: Sendable {
 
   public var shown: String = String()
 
-  /// empty: none
-  public var pushed: String = String()
+  public var arrived: [String] = []
 
-  public var popped: [String] = []
+  public var left: [String] = []
 
   public var end: String = String()
 
@@ -4916,7 +4918,7 @@ nonisolated extension Containment_V1_PopToRoot: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Containment_V1_SetStack: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SetStack"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}navigation\0\u{1}stack\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}navigation\0\u{1}stack\0\u{1}animated\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4926,6 +4928,7 @@ nonisolated extension Containment_V1_SetStack: SwiftProtobuf.Message, SwiftProto
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.navigation) }()
       case 2: try { try decoder.decodeRepeatedStringField(value: &self.stack) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.animated) }()
       default: break
       }
     }
@@ -4938,12 +4941,16 @@ nonisolated extension Containment_V1_SetStack: SwiftProtobuf.Message, SwiftProto
     if !self.stack.isEmpty {
       try visitor.visitRepeatedStringField(value: self.stack, fieldNumber: 2)
     }
+    if self.animated != false {
+      try visitor.visitSingularBoolField(value: self.animated, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Containment_V1_SetStack, rhs: Containment_V1_SetStack) -> Bool {
     if lhs.navigation != rhs.navigation {return false}
     if lhs.stack != rhs.stack {return false}
+    if lhs.animated != rhs.animated {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -7689,7 +7696,7 @@ nonisolated extension Containment_V1_CheckpointViews: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CheckpointTransition"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{1}from\0\u{1}to\0\u{1}duration\0\u{1}appearing\0\u{2}\u{2}shown\0\u{1}pushed\0\u{1}popped\0\u{1}end\0\u{1}disappearing\0\u{c}\u{6}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{1}from\0\u{1}to\0\u{1}duration\0\u{1}appearing\0\u{2}\u{2}shown\0\u{1}arrived\0\u{1}left\0\u{1}end\0\u{1}disappearing\0\u{c}\u{6}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7703,8 +7710,8 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
       case 4: try { try decoder.decodeSingularDoubleField(value: &self.duration) }()
       case 5: try { try decoder.decodeRepeatedStringField(value: &self.appearing) }()
       case 7: try { try decoder.decodeSingularStringField(value: &self.shown) }()
-      case 8: try { try decoder.decodeSingularStringField(value: &self.pushed) }()
-      case 9: try { try decoder.decodeRepeatedStringField(value: &self.popped) }()
+      case 8: try { try decoder.decodeRepeatedStringField(value: &self.arrived) }()
+      case 9: try { try decoder.decodeRepeatedStringField(value: &self.left) }()
       case 10: try { try decoder.decodeSingularStringField(value: &self.end) }()
       case 11: try { try decoder.decodeRepeatedStringField(value: &self.disappearing) }()
       default: break
@@ -7731,11 +7738,11 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
     if !self.shown.isEmpty {
       try visitor.visitSingularStringField(value: self.shown, fieldNumber: 7)
     }
-    if !self.pushed.isEmpty {
-      try visitor.visitSingularStringField(value: self.pushed, fieldNumber: 8)
+    if !self.arrived.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.arrived, fieldNumber: 8)
     }
-    if !self.popped.isEmpty {
-      try visitor.visitRepeatedStringField(value: self.popped, fieldNumber: 9)
+    if !self.left.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.left, fieldNumber: 9)
     }
     if !self.end.isEmpty {
       try visitor.visitSingularStringField(value: self.end, fieldNumber: 10)
@@ -7753,8 +7760,8 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
     if lhs.duration != rhs.duration {return false}
     if lhs.appearing != rhs.appearing {return false}
     if lhs.shown != rhs.shown {return false}
-    if lhs.pushed != rhs.pushed {return false}
-    if lhs.popped != rhs.popped {return false}
+    if lhs.arrived != rhs.arrived {return false}
+    if lhs.left != rhs.left {return false}
     if lhs.end != rhs.end {return false}
     if lhs.disappearing != rhs.disappearing {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}

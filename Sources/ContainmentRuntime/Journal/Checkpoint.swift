@@ -45,11 +45,11 @@ struct Checkpoint: Sendable {
                     switch transition.end {
                     case .plain:
                         break
-                    case .navigation(let shown, let pushed, let popped):
+                    case .navigation(let shown, let arrived, let left):
                         $0.end = "navigation"
                         $0.shown = shown.rawValue
-                        $0.pushed = pushed?.rawValue ?? ""
-                        $0.popped = popped.map(\.rawValue)
+                        $0.arrived = arrived.map(\.rawValue)
+                        $0.left = left.map(\.rawValue)
                     case .presentation(let disappearing):
                         $0.end = "presentation"
                         $0.disappearing = disappearing.map(\.rawValue)
@@ -99,8 +99,8 @@ struct Checkpoint: Sendable {
         case "navigation":
             return .navigation(
                 shown: ControllerID(wire.shown),
-                pushed: wire.pushed.isEmpty ? nil : ControllerID(wire.pushed),
-                popped: wire.popped.map { ControllerID($0) }
+                arrived: wire.arrived.map { ControllerID($0) },
+                left: wire.left.map { ControllerID($0) }
             )
         case "presentation": return .presentation(disappearing: disappearing)
         case "dismissal": return .dismissal(disappearing: disappearing)

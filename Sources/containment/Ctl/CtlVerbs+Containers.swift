@@ -57,9 +57,10 @@ extension CtlVerbs {
         )
         @Argument var navigation: String
         @Argument(help: "A,B,C (bottom first); empty for none.") var stack: String
+        @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
-            [Request(.setStack(ControllerID(navigation), Parse.list(stack)), options)]
+            [Request(.setStack(ControllerID(navigation), Parse.list(stack), animated: animated), options)]
         }
     }
 
