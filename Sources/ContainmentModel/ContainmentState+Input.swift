@@ -37,15 +37,7 @@ extension ContainmentState {
         by party: Party
     ) throws(ContainmentError) {
         _ = try controller(id)
-        guard party == .controller(id) else {
-            throw ContainmentError(.unauthorized, deferred: "\(party) may not send an action as \(id); only \(id) may.")
-        }
-        guard Self.isValidLabel(name) else {
-            throw ContainmentError(
-                .malformed,
-                deferred: "An action from \(id) needs a name without control characters."
-            )
-        }
+        try checkSender(id, party, name: name, sending: "an action")
         let (chain, handler) = walk(from: .controller(id), handling: name)
         emit(.actionDelivered(handler, from: id, name: name, chain: chain))
         if let handler { emit(.actionReceived(handler, name: name, from: id, payload: payload)) }

@@ -12,20 +12,25 @@ extension ContainmentState {
     ) throws(ContainmentError) {
         let sender = try controller(from)
         _ = try controller(to)
-        guard party == .controller(from) else {
-            throw ContainmentError(.unauthorized, deferred: "\(party) may not send as \(from); only \(from) may.")
-        }
-        guard Self.isValidLabel(name) else {
-            throw ContainmentError(
-                .malformed,
-                deferred: "A message from \(from) needs a name without control characters."
-            )
-        }
+        try checkSender(from, party, name: name, sending: "a message")
         guard isRelated(sender, to) else {
             throw ContainmentError(.notRelated, deferred: "\(from) may not send to \(to): they are not related.")
         }
         emit(.messageSent(from, to: to, name: name, bytes: payload.count))
         emit(.messageReceived(to, from: from, name: name, payload: payload))
+    }
+
+    /// A message or an action goes only as its sender (`unauthorized`), under a name (`malformed`).
+    func checkSender(_ id: ControllerID, _ party: Party, name: String, sending what: String) throws(ContainmentError) {
+        guard party == .controller(id) else {
+            throw ContainmentError(.unauthorized, deferred: "\(party) may not send \(what) as \(id); only \(id) may.")
+        }
+        guard Self.isValidLabel(name) else {
+            throw ContainmentError(
+                .malformed,
+                deferred: "The name of \(what) from \(id) is empty or has control characters."
+            )
+        }
     }
 
     /// Whether `sender` may send to `target`: its parent, a child, its presenter (the one that asked, or the context

@@ -104,7 +104,7 @@ import Testing
         h.fails(.unknownController, .by("row", .send(from: "row", to: "ghost", name: "hi")))
         h.fails(.unknownController, .system(.send(from: "ghost", to: "row", name: "hi")))
         let forged = h.fails(.unauthorized, .by("list", .send(from: "row", to: "list", name: "hi")))
-        #expect(forged?.message == "list may not send as row; only row may.")
+        #expect(forged?.message == "list may not send a message as row; only row may.")
         h.fails(.unauthorized, .system(.send(from: "row", to: "list", name: "hi")))
         h.fails(.malformed, .by("row", .send(from: "row", to: "list", name: "")))
         h.fails(.malformed, .by("row", .send(from: "row", to: "list", name: "a\nb")))
