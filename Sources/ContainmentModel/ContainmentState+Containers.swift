@@ -224,18 +224,44 @@ extension ContainmentState {
     ) throws(ContainmentError) {
         let record = try container(id, kind: .menu, for: "menu-visible")
         try checkContainerParty(party, id, verb: "show or hide the menu of")
+        try checkNoSwitchRunning(in: id)
         guard record.menuVisible != visible else { return }
         try ensureContainerViews(id)
+        // Animated (SPEC §13), a timed switch of menuAnimationDuration: the menu view shows at once, or hides at the
+        // end; `menuVisible` and `menuVisibilityChanged` settle at the end.
+        if animated, menuAnimationDuration > 0 {
+            if visible {
+                try syncMenuItems(id, showing: true)
+                try setHidden(ViewID(owner: id, name: "menu"), false, by: party)
+            }
+            emit(.transitionBegan(id, from: id, to: id))
+            let running = RunningTransition(
+                parent: id,
+                from: id,
+                to: id,
+                duration: menuAnimationDuration,
+                end: .menu(visible: visible)
+            )
+            setTransitions(transitions + [running])
+            return
+        }
+        try settleMenu(id, visible: visible)
+        emit(.menuVisibilityChanged(id, visible: visible))
+    }
+
+    /// A menu's menu view shown (its items in place) or hidden, and `menuVisible` set.
+    mutating func settleMenu(_ id: ControllerID, visible: Bool) throws(ContainmentError) {
         updateController(id) { $0.menuVisible = visible }
         if visible { try syncMenuItems(id) }
-        try setHidden(ViewID(owner: id, name: "menu"), !visible, by: party)
-        emit(.menuVisibilityChanged(id, visible: visible))
+        try setHidden(ViewID(owner: id, name: "menu"), !visible, by: .controller(id))
     }
 
     /// A shown menu's items: `menu/item-I` for each child I, in the menu view, centred on a ring around the middle;
     /// the items of children that left go.
-    mutating func syncMenuItems(_ id: ControllerID) throws(ContainmentError) {
-        guard let record = controllers[id], record.menuVisible, views[ViewID(owner: id, name: "menu")] != nil else {
+    mutating func syncMenuItems(_ id: ControllerID, showing: Bool = false) throws(ContainmentError) {
+        guard let record = controllers[id], record.menuVisible || showing,
+            views[ViewID(owner: id, name: "menu")] != nil
+        else {
             return
         }
         let menuView = ViewID(owner: id, name: "menu")

@@ -116,15 +116,16 @@ extension ContainmentState {
         guard let record = controllers[id] else { return }
         let party = Party.controller(id)
         switch kind {
+        // A gesture's switches are instant: the next input finds the menu as this one left it.
         case "threeFingerTap" where !record.menuVisible:
-            try setMenuVisible(id, true, animated: true, by: party)
+            try setMenuVisible(id, true, animated: false, by: party)
         case "tap" where record.menuVisible:
             if view.owner == id, let name = view.name, name.hasPrefix("item-"), let index = Int(name.dropFirst(5)),
                 record.children.indices.contains(index)
             {
                 try select(id, .index(index), by: party)
             }
-            try setMenuVisible(id, false, animated: true, by: party)
+            try setMenuVisible(id, false, animated: false, by: party)
         default:
             break
         }

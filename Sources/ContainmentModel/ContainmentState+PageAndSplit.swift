@@ -23,6 +23,7 @@ extension ContainmentState {
     ) throws(ContainmentError) {
         let record = try container(id, kind: .page, for: "set-pages")
         try checkContainerParty(party, id, verb: "set the pages of")
+        try checkNoSwitchRunning(in: id)
         for page in pages { _ = try controller(page) }
         try checkNoDuplicate(pages, in: id, as: "pages")
         let required = requiredPageCount(id)
@@ -38,10 +39,25 @@ extension ContainmentState {
         for page in leaving { try willMove(page, toParent: nil, by: party) }
         for page in arriving { try addChild(page, to: id, by: party) }
         updateController(id) { $0.children = pages + leaving }
+        let end = TransitionEnd.pages(arrived: arriving, left: leaving, pages: pages, direction: direction)
+        // Animated, one page turning over another is a timed transition (SPEC §13); the rest comes at its completion.
+        if animated, animationDuration > 0, leaving.count == 1, arriving.count == 1, pages.count == 1,
+            isView(.root(leaving[0]), inTreeOf: id)
+        {
+            let frame = pageFrames(id, pages).first?.1
+            try transition(
+                in: id,
+                from: leaving[0],
+                to: arriving[0],
+                duration: animationDuration,
+                frame: frame,
+                end: end,
+                by: .controller(id)
+            )
+            return
+        }
         arrange(id, pageFrames(id, pages), animated: animated)
-        for page in leaving { detachFromParent(page, id) }
-        for page in arriving { try didMove(page, toParent: id, by: party) }
-        emit(.pagesChanged(id, pages: pages, direction: direction))
+        try finish(end, in: id)
     }
 
     /// `next` / `previous`: the pages after (before) the visible ones in the data source — the sequence of the data
@@ -58,7 +74,8 @@ extension ContainmentState {
         else { return }
         let range = forward ? (index + 1)..<(index + 1 + count) : (index - count)..<index
         guard range.lowerBound >= 0, range.upperBound <= book.count else { return }
-        try setPages(id, Array(book[range]), direction: forward ? .forward : .reverse, animated: true, by: party)
+        // A turn through the data source is not a timed switch: it shows the pages at once.
+        try setPages(id, Array(book[range]), direction: forward ? .forward : .reverse, animated: false, by: party)
     }
 
     /// One page fills the container; two share it at the spine.

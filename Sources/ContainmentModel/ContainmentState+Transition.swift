@@ -107,7 +107,12 @@ extension ContainmentState {
             emit(.transitionCompleted(parentID, from: fromID, to: toID))
             if let presentation { emit(.dismissed(fromID, presentation: presentation)) }
             return
-        case .plain, .navigation:
+        case .menu(let visible):
+            try settleMenu(parentID, visible: visible)
+            emit(.transitionCompleted(parentID, from: fromID, to: toID))
+            emit(.menuVisibilityChanged(parentID, visible: visible))
+            return
+        case .plain, .navigation, .pages:
             break
         }
         // The old view goes; the swap completes: outgoing did-disappear, then incoming did-appear.
@@ -120,10 +125,18 @@ extension ContainmentState {
     /// A container's switch, once its transition completed: the pushed controller settles, the popped ones leave,
     /// the navigation controller says what it showed.
     mutating func finish(_ end: TransitionEnd, in id: ControllerID) throws(ContainmentError) {
-        guard case .navigation(let shown, let arrived, let left) = end else { return }
-        for child in left { detachFromParent(child, id) }
-        for child in arrived { try didMove(child, toParent: id, by: .controller(id)) }
-        emit(.navigationDidShow(id, shown: shown))
+        switch end {
+        case .navigation(let shown, let arrived, let left):
+            for child in left { detachFromParent(child, id) }
+            for child in arrived { try didMove(child, toParent: id, by: .controller(id)) }
+            emit(.navigationDidShow(id, shown: shown))
+        case .pages(let arrived, let left, let pages, let direction):
+            for child in left { detachFromParent(child, id) }
+            for child in arrived { try didMove(child, toParent: id, by: .controller(id)) }
+            emit(.pagesChanged(id, pages: pages, direction: direction))
+        case .plain, .menu, .presentation, .dismissal:
+            break
+        }
     }
 
     /// A container's own verb while one of its animated switches runs: `transitionInProgress` (SPEC §13).

@@ -13,6 +13,8 @@ public struct ContainmentState: Sendable {
     var nextSerial = 0
     /// How long an animated switch of a standard container runs (SPEC §13, the runtime's `animationDuration`).
     public var animationDuration = 0.35
+    /// How long a menu's animated `setMenuVisible` runs (SPEC §13: 0.3 s).
+    public var menuAnimationDuration = 0.3
 
     /// Undo records and events of the command being applied; empty between commands.
     var journal = Journal()

@@ -214,6 +214,10 @@ public enum TransitionEnd: Hashable, Sendable {
     /// A navigation controller's push, pop or new stack: the controllers that arrived get `didMove`, the ones that
     /// left leave (`didMove(toParent: nil)`), then `navigationDidShow` of the shown one.
     case navigation(shown: ControllerID, arrived: [ControllerID], left: [ControllerID])
+    /// A page container's page turn: the page that left leaves, the one that arrived settles, then `pagesChanged`.
+    case pages(arrived: [ControllerID], left: [ControllerID], pages: [ControllerID], direction: PageDirection)
+    /// A menu's menu view shown or hidden: it settles (hidden at the end when hiding), then `menuVisibilityChanged`.
+    case menu(visible: Bool)
     /// An animated presentation (`to` presented on `parent`, its context): at completion the presented controllers'
     /// did-appear, then the covered ones' did-disappear (`disappearing`), then `presented`.
     case presentation(disappearing: [ControllerID])

@@ -162,12 +162,13 @@ public struct RandomCommands: Sendable {
                     ? .popToRoot(container, animated: animated()) : .setStack(container, some, animated: animated())
             }
         case .menu where chance(20):
-            command = .setMenuVisible(container, chance(50))
+            command = .setMenuVisible(container, chance(50), animated: animated())
         case .page:
             if chance(40) {
                 command = .setPages(
                     container,
-                    Array(ids.shuffled(using: &rng).prefix(Int.random(in: 1...2, using: &rng)))
+                    Array(ids.shuffled(using: &rng).prefix(Int.random(in: 1...2, using: &rng))),
+                    animated: animated()
                 )
             } else {
                 command = chance(50) ? .nextPage(container) : .previousPage(container)

@@ -99,6 +99,61 @@ import Testing
         #expect(h.state.controllers["n"]?.children == ["b", "c"] && h.appearance("c") == .appeared)
     }
 
+    /// One page turning over another, animated: the old page leaves and pagesChanged comes at the completion.
+    @Test func anAnimatedPageTurnCompletesLater() {
+        var h = Harness()
+        h.window()
+        h.ok(.system(.create("book", kind: .page)))
+        h.create("p1", "p2")
+        h.embed("book", in: "root")
+        h.ok(.by("book", .setPages("book", ["p1"])))
+        let turn = h.ok(.by("book", .setPages("book", ["p2"], direction: .forward, animated: true)))
+        #expect(turn.contains("transitionBegan(book) from=p1 to=p2"))
+        #expect(!turn.contains { $0.hasPrefix("pagesChanged") || $0.hasPrefix("didMoveToParent") })
+        h.fails(.transitionInProgress, .by("book", .setPages("book", ["p1"])))
+        let done = complete(&h, in: "book", from: "p1", to: "p2")
+        #expect(
+            done.suffix(4) == [
+                "childRemoved(p1) parent=book", "didMoveToParent(p1) parent=nil", "didMoveToParent(p2) parent=book",
+                "pagesChanged(book) pages=p2 direction=forward",
+            ]
+        )
+        #expect(done.contains("viewDidAppear(p2) animated movingToParent"))
+    }
+
+    /// The menu view, animated: shown at once and settled at the end; hidden only at the end.
+    @Test func anAnimatedMenuSettlesAtTheEnd() {
+        var h = Harness()
+        h.create("a")
+        h.ok(.system(.create("menu", kind: .menu)))
+        h.ok(.system(.attachWindow("main", root: "menu", size: Size(width: 1024, height: 768))))
+        h.ok(.by("menu", .setChildren("menu", ["a"])))
+        #expect(h.state.menuAnimationDuration == 0.3)
+        let show = h.ok(.by("menu", .setMenuVisible("menu", true, animated: true)))
+        #expect(
+            show.suffix(2) == [
+                "hiddenChanged(menu) view=menu/menu hidden=false by=menu", "transitionBegan(menu) from=menu to=menu",
+            ]
+        )
+        #expect(h.state.controllers["menu"]?.menuVisible == false && h.state.transitions.map(\.duration) == [0.3])
+        h.fails(.transitionInProgress, .by("menu", .setMenuVisible("menu", false)))
+        #expect(
+            complete(&h, in: "menu", from: "menu", to: "menu")
+                == ["transitionCompleted(menu) from=menu to=menu", "menuVisibilityChanged(menu) visible=true"]
+        )
+        #expect(
+            h.ok(.by("menu", .setMenuVisible("menu", false, animated: true))) == [
+                "transitionBegan(menu) from=menu to=menu"
+            ]
+        )
+        #expect(
+            complete(&h, in: "menu", from: "menu", to: "menu") == [
+                "hiddenChanged(menu) view=menu/menu hidden=true by=menu", "transitionCompleted(menu) from=menu to=menu",
+                "menuVisibilityChanged(menu) visible=false",
+            ]
+        )
+    }
+
     @Test func anAnimatedTabSelectionSwapsOverTime() {
         var h = scene()
         let select = h.ok(.by("t", .select("t", .index(1), animated: true)))

@@ -195,7 +195,7 @@ import Testing
         h.fails(.indexOutOfRange, .by("n", .select("n", .index(5))))
         // Shown, the menu view (the whole menu) holds an item per child on a ring: the first at the top.
         #expect(
-            h.ok(.by("n", .setMenuVisible("n", true, animated: true))) == [
+            h.ok(.by("n", .setMenuVisible("n", true))) == [
                 "viewInserted(n) view=n/item-0 superview=n/menu index=0",
                 "frameChanged(n) view=n/item-0 frame=480,32,64,64 by=n",
                 "viewInserted(n) view=n/item-1 superview=n/menu index=1",

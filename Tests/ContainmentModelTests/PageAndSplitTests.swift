@@ -39,8 +39,8 @@ import Testing
         let next = h.ok(.by("n", .nextPage("n")))
         #expect(
             next.filter { $0.contains("Appear") || $0.contains("Disappear") } == [
-                "viewWillDisappear(p1) animated movingFromParent", "viewWillAppear(p2) animated movingToParent",
-                "viewDidDisappear(p1) animated movingFromParent", "viewDidAppear(p2) animated movingToParent",
+                "viewWillDisappear(p1) movingFromParent", "viewWillAppear(p2) movingToParent",
+                "viewDidDisappear(p1) movingFromParent", "viewDidAppear(p2) movingToParent",
             ]
         )
         #expect(next.last == "pagesChanged(n) pages=p2 direction=forward")

@@ -2812,6 +2812,12 @@ public nonisolated struct Containment_V1_CheckpointTransition: Sendable {
 
   public var disappearing: [String] = []
 
+  public var pages: [String] = []
+
+  public var direction: String = String()
+
+  public var visible: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -7696,7 +7702,7 @@ nonisolated extension Containment_V1_CheckpointViews: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CheckpointTransition"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{1}from\0\u{1}to\0\u{1}duration\0\u{1}appearing\0\u{2}\u{2}shown\0\u{1}arrived\0\u{1}left\0\u{1}end\0\u{1}disappearing\0\u{c}\u{6}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{1}from\0\u{1}to\0\u{1}duration\0\u{1}appearing\0\u{2}\u{2}shown\0\u{1}arrived\0\u{1}left\0\u{1}end\0\u{1}disappearing\0\u{1}pages\0\u{1}direction\0\u{1}visible\0\u{c}\u{6}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7714,6 +7720,9 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
       case 9: try { try decoder.decodeRepeatedStringField(value: &self.left) }()
       case 10: try { try decoder.decodeSingularStringField(value: &self.end) }()
       case 11: try { try decoder.decodeRepeatedStringField(value: &self.disappearing) }()
+      case 12: try { try decoder.decodeRepeatedStringField(value: &self.pages) }()
+      case 13: try { try decoder.decodeSingularStringField(value: &self.direction) }()
+      case 14: try { try decoder.decodeSingularBoolField(value: &self.visible) }()
       default: break
       }
     }
@@ -7750,6 +7759,15 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
     if !self.disappearing.isEmpty {
       try visitor.visitRepeatedStringField(value: self.disappearing, fieldNumber: 11)
     }
+    if !self.pages.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.pages, fieldNumber: 12)
+    }
+    if !self.direction.isEmpty {
+      try visitor.visitSingularStringField(value: self.direction, fieldNumber: 13)
+    }
+    if self.visible != false {
+      try visitor.visitSingularBoolField(value: self.visible, fieldNumber: 14)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -7764,6 +7782,9 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
     if lhs.left != rhs.left {return false}
     if lhs.end != rhs.end {return false}
     if lhs.disappearing != rhs.disappearing {return false}
+    if lhs.pages != rhs.pages {return false}
+    if lhs.direction != rhs.direction {return false}
+    if lhs.visible != rhs.visible {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

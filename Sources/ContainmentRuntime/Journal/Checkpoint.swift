@@ -50,6 +50,15 @@ struct Checkpoint: Sendable {
                         $0.shown = shown.rawValue
                         $0.arrived = arrived.map(\.rawValue)
                         $0.left = left.map(\.rawValue)
+                    case .pages(let arrived, let left, let pages, let direction):
+                        $0.end = "pages"
+                        $0.arrived = arrived.map(\.rawValue)
+                        $0.left = left.map(\.rawValue)
+                        $0.pages = pages.map(\.rawValue)
+                        $0.direction = direction.rawValue
+                    case .menu(let visible):
+                        $0.end = "menu"
+                        $0.visible = visible
                     case .presentation(let disappearing):
                         $0.end = "presentation"
                         $0.disappearing = disappearing.map(\.rawValue)
@@ -102,6 +111,14 @@ struct Checkpoint: Sendable {
                 arrived: wire.arrived.map { ControllerID($0) },
                 left: wire.left.map { ControllerID($0) }
             )
+        case "pages":
+            return .pages(
+                arrived: wire.arrived.map { ControllerID($0) },
+                left: wire.left.map { ControllerID($0) },
+                pages: wire.pages.map { ControllerID($0) },
+                direction: try PageDirection.named(wire.direction, as: "page direction")
+            )
+        case "menu": return .menu(visible: wire.visible)
         case "presentation": return .presentation(disappearing: disappearing)
         case "dismissal": return .dismissal(disappearing: disappearing)
         default:
