@@ -40,20 +40,20 @@ extension ContainmentState {
         for page in arriving { try addChild(page, to: id, by: party) }
         updateController(id) { $0.children = pages + leaving }
         let end = TransitionEnd.pages(arrived: arriving, left: leaving, pages: pages, direction: direction)
-        // Animated, one page turning over another is a timed transition (SPEC §13); the rest comes at its completion.
-        if animated, animationDuration > 0, leaving.count == 1, arriving.count == 1, pages.count == 1,
-            isView(.root(leaving[0]), inTreeOf: id)
+        // Animated, the pages turning over the old ones are a timed transition (SPEC §13): both pages of a two-page
+        // spine at once; the rest comes at its completion.
+        let shownLeaving = leaving.filter { isView(.root($0), inTreeOf: id) && views[.root($0)]?.superview != nil }
+        if animated, animationDuration > 0, !leaving.isEmpty, leaving.count == arriving.count,
+            shownLeaving == leaving, let fresh = controllers[id]
         {
-            let frame = pageFrames(id, pages).first?.1
-            try transition(
-                in: id,
-                from: leaving[0],
-                to: arriving[0],
-                duration: animationDuration,
-                frame: frame,
-                end: end,
-                by: .controller(id)
-            )
+            for page in leaving + arriving { try checkNotTransitioning(page, action: "turned") }
+            let frames = Dictionary(pageFrames(id, pages), uniquingKeysWith: { first, _ in first })
+            // A page that stays moves to its new place at once (as the container, their parent).
+            for page in pages where !arriving.contains(page) {
+                if let frame = frames[page] { changeFrame(.root(page), to: frame, by: .controller(id)) }
+            }
+            let pairs = zip(leaving, arriving).map { (from: $0, to: $1, frame: frames[$1]) }
+            beginSwitch(in: fresh, pairs, duration: animationDuration, end: end, by: .controller(id))
             return
         }
         arrange(id, pageFrames(id, pages), animated: animated)

@@ -37,36 +37,55 @@ extension ContainmentState {
         }
         try checkNotTransitioning(fromID, action: "transitioned")
         try checkNotTransitioning(toID, action: "transitioned")
-        guard isView(.root(fromID), inTreeOf: parentID), let superview = views[.root(fromID)]?.superview else {
+        guard isView(.root(fromID), inTreeOf: parentID), views[.root(fromID)]?.superview != nil else {
             throw ContainmentError(
                 .notInHierarchy,
                 deferred: "The root view of \(fromID) is not in the view tree of \(parentID)."
             )
         }
+        beginSwitch(in: parent, [(fromID, toID, frame)], duration: duration, end: end, by: party)
+        if duration == 0 { try completeTransition(in: parentID, from: fromID, to: toID, by: party) }
+    }
+
+    /// The start of a switch between children of `parent` (checked by the caller): each incoming view goes in beside
+    /// the outgoing one it replaces (at its frame), the swap begins — outgoing will-disappear, then incoming
+    /// will-appear — and a running transition, named by the first pair, waits for its completion. A page container
+    /// turning two pages at once switches two pairs in one.
+    mutating func beginSwitch(
+        in parent: Controller,
+        _ pairs: [(from: ControllerID, to: ControllerID, frame: Rect?)],
+        duration: Double,
+        end: TransitionEnd,
+        by party: Party
+    ) {
+        guard let first = pairs.first else { return }
         let animated = duration > 0
-        emit(.transitionBegan(parentID, from: fromID, to: toID))
-        loadViewIfNeeded(toID)
-        if let frame { changeFrame(.root(toID), to: frame, by: party) }
-        detachWithAppearance(.root(toID), animated: animated)
-        // The swap begins: outgoing will-disappear, then incoming will-appear as its view goes in beside the old one.
-        if parent.properties.automaticallyForwardsAppearance, isOnScreen(fromID) {
-            beginAppearance(appearanceTargets(of: fromID), appearing: false, animated: animated)
+        emit(.transitionBegan(parent.id, from: first.from, to: first.to))
+        for pair in pairs {
+            loadViewIfNeeded(pair.to)
+            if let frame = pair.frame { changeFrame(.root(pair.to), to: frame, by: party) }
+            detachWithAppearance(.root(pair.to), animated: animated)
         }
-        let scope = visibilityScope(under: [.root(toID)])
-        let index = (views[superview]?.subviews.firstIndex(of: .root(fromID)) ?? -1) + 1
-        attach(.root(toID), to: superview, at: index)
+        for pair in pairs where parent.properties.automaticallyForwardsAppearance && isOnScreen(pair.from) {
+            beginAppearance(appearanceTargets(of: pair.from), appearing: false, animated: animated)
+        }
+        let scope = visibilityScope(under: pairs.map { .root($0.to) })
+        for pair in pairs {
+            guard let superview = views[.root(pair.from)]?.superview else { continue }
+            let index = (views[superview]?.subviews.firstIndex(of: .root(pair.from)) ?? -1) + 1
+            attach(.root(pair.to), to: superview, at: index)
+        }
         let change = finishVisibility(scope, animated: animated, endsNow: false)
         let running = RunningTransition(
-            parent: parentID,
-            from: fromID,
-            to: toID,
+            parent: parent.id,
+            from: first.from,
+            to: first.to,
             duration: duration,
             appearing: change.appearing,
-            // Instant, it completes below and the container finishes its switch itself.
+            // Instant, it completes at once and the container finishes its switch itself.
             end: duration > 0 ? end : .plain
         )
         setTransitions(transitions + [running])
-        if duration == 0 { try completeTransition(in: parentID, from: fromID, to: toID, by: party) }
     }
 
     mutating func completeTransition(
@@ -115,8 +134,11 @@ extension ContainmentState {
         case .plain, .navigation, .pages:
             break
         }
-        // The old view goes; the swap completes: outgoing did-disappear, then incoming did-appear.
-        detachWithAppearance(.root(fromID), animated: animated)
+        // The old views go (a two-page turn's both); the swap completes: outgoing did-disappear, then incoming
+        // did-appear.
+        let outgoing: [ControllerID] =
+            if case .pages(_, let left, _, _) = running.end, left.contains(fromID) { left } else { [fromID] }
+        for id in outgoing { detachWithAppearance(.root(id), animated: animated) }
         endAppearance(running.appearing, appearing: true, animated: animated)
         emit(.transitionCompleted(parentID, from: fromID, to: toID))
         try finish(running.end, in: parentID)

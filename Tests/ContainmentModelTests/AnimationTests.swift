@@ -121,6 +121,40 @@ import Testing
         #expect(done.contains("viewDidAppear(p2) animated movingToParent"))
     }
 
+    /// A two-page spine turns both pages in one timed switch.
+    @Test func anAnimatedTwoPageTurnSwitchesBothPages() {
+        var h = Harness()
+        h.window()
+        var properties = ControllerProperties()
+        properties.spineLocation = .mid
+        properties.doubleSided = true
+        h.ok(.system(.create("book", kind: .page, properties: properties)))
+        h.create("p1", "p2", "p3", "p4")
+        h.embed("book", in: "root", frame: Rect(x: 0, y: 0, width: 1000, height: 700))
+        h.ok(.by("book", .setPages("book", ["p1", "p2"])))
+        let turn = h.ok(.by("book", .setPages("book", ["p3", "p4"], animated: true)))
+        #expect(turn.filter { $0.hasPrefix("transitionBegan") } == ["transitionBegan(book) from=p1 to=p3"])
+        #expect(
+            turn.filter { $0.contains("Appear") || $0.contains("Disappear") } == [
+                "viewWillDisappear(p1) animated movingFromParent", "viewWillDisappear(p2) animated movingFromParent",
+                "viewWillAppear(p3) animated movingToParent", "viewWillAppear(p4) animated movingToParent",
+            ]
+        )
+        #expect(turn.contains("frameChanged(p4) view=p4 frame=500,0,500,700 by=book"))
+        #expect(h.state.views[.root("book")]?.subviews.count == 4)
+        let done = complete(&h, in: "book", from: "p1", to: "p3")
+        #expect(
+            done.filter { $0.contains("Appear") || $0.contains("Disappear") } == [
+                "viewDidDisappear(p1) animated movingFromParent", "viewDidDisappear(p2) animated movingFromParent",
+                "viewDidAppear(p3) animated movingToParent", "viewDidAppear(p4) animated movingToParent",
+            ]
+        )
+        #expect(done.last == "pagesChanged(book) pages=p3,p4 direction=forward")
+        #expect(
+            h.state.controllers["book"]?.children == ["p3", "p4"] && h.state.views[.root("book")]?.subviews.count == 2
+        )
+    }
+
     /// The menu view, animated: shown at once and settled at the end; hidden only at the end.
     @Test func anAnimatedMenuSettlesAtTheEnd() {
         var h = Harness()
