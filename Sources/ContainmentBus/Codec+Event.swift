@@ -158,36 +158,37 @@ extension WireEvent {
     public func model() throws(ContainmentError) -> Event {
         let id = ControllerID(controller)
         func view(_ text: String) throws(ContainmentError) -> ViewID { try viewID(text, field: "view") }
-        switch name {
-        case "loadView": return .loadView(id)
-        case "viewDidLoad": return .viewDidLoad(id)
-        case "viewDidUnload": return .viewDidUnload(id)
-        case "willMoveToParent": return .willMoveToParent(id, parent: hasParent ? ControllerID(parent) : nil)
-        case "didMoveToParent": return .didMoveToParent(id, parent: hasParent ? ControllerID(parent) : nil)
-        case "viewWillAppear": return .viewWillAppear(id, flags.model)
-        case "viewDidAppear": return .viewDidAppear(id, flags.model)
-        case "viewWillDisappear": return .viewWillDisappear(id, flags.model)
-        case "viewDidDisappear": return .viewDidDisappear(id, flags.model)
-        case "viewWillLayoutSubviews": return .viewWillLayoutSubviews(id)
-        case "viewDidLayoutSubviews": return .viewDidLayoutSubviews(id)
-        case "didReceiveMemoryWarning": return .didReceiveMemoryWarning(id)
-        case "viewWillTransitionToSize": return .viewWillTransitionToSize(id, size: size.model)
-        case "controllerCreated": return .controllerCreated(id, kind: Kind(kind))
-        case "controllerDestroyed": return .controllerDestroyed(id)
-        case "childAdded": return .childAdded(id, parent: ControllerID(parent))
-        case "childRemoved": return .childRemoved(id, parent: ControllerID(parent))
-        case "viewInserted":
+        guard let eventKind = EventKind(name: name) else { throw .malformed("Unknown event \"\(name)\".") }
+        switch eventKind {
+        case .loadView: return .loadView(id)
+        case .viewDidLoad: return .viewDidLoad(id)
+        case .viewDidUnload: return .viewDidUnload(id)
+        case .willMoveToParent: return .willMoveToParent(id, parent: hasParent ? ControllerID(parent) : nil)
+        case .didMoveToParent: return .didMoveToParent(id, parent: hasParent ? ControllerID(parent) : nil)
+        case .viewWillAppear: return .viewWillAppear(id, flags.model)
+        case .viewDidAppear: return .viewDidAppear(id, flags.model)
+        case .viewWillDisappear: return .viewWillDisappear(id, flags.model)
+        case .viewDidDisappear: return .viewDidDisappear(id, flags.model)
+        case .viewWillLayoutSubviews: return .viewWillLayoutSubviews(id)
+        case .viewDidLayoutSubviews: return .viewDidLayoutSubviews(id)
+        case .didReceiveMemoryWarning: return .didReceiveMemoryWarning(id)
+        case .viewWillTransitionToSize: return .viewWillTransitionToSize(id, size: size.model)
+        case .controllerCreated: return .controllerCreated(id, kind: Kind(kind))
+        case .controllerDestroyed: return .controllerDestroyed(id)
+        case .childAdded: return .childAdded(id, parent: ControllerID(parent))
+        case .childRemoved: return .childRemoved(id, parent: ControllerID(parent))
+        case .viewInserted:
             guard hasIndex, index >= 0 else { throw .malformed("A viewInserted event has no index.") }
             return .viewInserted(view: try view(self.view), superview: try view(superview), index: Int(index))
-        case "viewRemoved": return .viewRemoved(view: try view(self.view), superview: try view(superview))
-        case "frameChanged": return .frameChanged(view: try view(self.view), frame: frame.model, by: Party(parsing: by))
-        case "alphaChanged": return .alphaChanged(view: try view(self.view), alpha: alpha, by: Party(parsing: by))
-        case "hiddenChanged": return .hiddenChanged(view: try view(self.view), hidden: hidden, by: Party(parsing: by))
-        case "windowAttached": return .windowAttached(id, window: WindowID(window), size: size.model)
-        case "windowResized": return .windowResized(id, window: WindowID(window), size: size.model)
-        case "transitionBegan": return .transitionBegan(id, from: ControllerID(from), to: ControllerID(to))
-        case "transitionCompleted": return .transitionCompleted(id, from: ControllerID(from), to: ControllerID(to))
-        case "ruleViolation":
+        case .viewRemoved: return .viewRemoved(view: try view(self.view), superview: try view(superview))
+        case .frameChanged: return .frameChanged(view: try view(self.view), frame: frame.model, by: Party(parsing: by))
+        case .alphaChanged: return .alphaChanged(view: try view(self.view), alpha: alpha, by: Party(parsing: by))
+        case .hiddenChanged: return .hiddenChanged(view: try view(self.view), hidden: hidden, by: Party(parsing: by))
+        case .windowAttached: return .windowAttached(id, window: WindowID(window), size: size.model)
+        case .windowResized: return .windowResized(id, window: WindowID(window), size: size.model)
+        case .transitionBegan: return .transitionBegan(id, from: ControllerID(from), to: ControllerID(to))
+        case .transitionCompleted: return .transitionCompleted(id, from: ControllerID(from), to: ControllerID(to))
+        case .ruleViolation:
             return .ruleViolation(
                 controller.isEmpty ? nil : id,
                 command: command,
@@ -195,22 +196,22 @@ extension WireEvent {
                 code: ContainmentError.Code(named: code) ?? ContainmentError.Code(code),
                 message: message
             )
-        case "navigationWillShow": return .navigationWillShow(id, shown: ControllerID(child))
-        case "navigationDidShow": return .navigationDidShow(id, shown: ControllerID(child))
-        case "selectionChanged":
+        case .navigationWillShow: return .navigationWillShow(id, shown: ControllerID(child))
+        case .navigationDidShow: return .navigationDidShow(id, shown: ControllerID(child))
+        case .selectionChanged:
             return .selectionChanged(
                 id,
                 selected: child.isEmpty ? nil : ControllerID(child),
                 index: hasIndex ? Int(index) : nil
             )
-        case "menuVisibilityChanged": return .menuVisibilityChanged(id, visible: visible)
-        case "pagesChanged":
+        case .menuVisibilityChanged: return .menuVisibilityChanged(id, visible: visible)
+        case .pagesChanged:
             return .pagesChanged(
                 id,
                 pages: pages.map { ControllerID($0) },
                 direction: PageDirection(rawValue: direction) ?? .forward
             )
-        case "presented", "dismissed":
+        case .presented, .dismissed:
             guard let style = ModalPresentationStyle(rawValue: style),
                 let transitionStyle = ModalTransitionStyle(rawValue: transitionStyle)
             else { throw .malformed("Unknown presentation styles \"\(self.style)\", \"\(self.transitionStyle)\".") }
@@ -222,12 +223,12 @@ extension WireEvent {
                 hidesContext: hidesContext,
                 anchor: anchor.isEmpty ? nil : try view(anchor)
             )
-            return name == "presented"
+            return eventKind == .presented
                 ? .presented(id, presentation: presentation) : .dismissed(id, presentation: presentation)
-        case "propertiesChanged": return .propertiesChanged(id, changed: changed, properties: try properties.model())
-        case "setEditing": return .setEditing(id, editing: editing, animated: animated)
-        case "editingChanged": return .editingChanged(id, editing: editing)
-        case "inputDelivered":
+        case .propertiesChanged: return .propertiesChanged(id, changed: changed, properties: try properties.model())
+        case .setEditing: return .setEditing(id, editing: editing, animated: animated)
+        case .editingChanged: return .editingChanged(id, editing: editing)
+        case .inputDelivered:
             return .inputDelivered(
                 controller.isEmpty ? nil : id,
                 window: WindowID(window),
@@ -236,32 +237,31 @@ extension WireEvent {
                 view: self.view.isEmpty ? nil : try view(self.view),
                 chain: chain.map { ControllerID($0) }
             )
-        case "inputReceived": return .inputReceived(id, kind: kind, point: point.model, view: try view(self.view))
-        case "actionDelivered":
+        case .inputReceived: return .inputReceived(id, kind: kind, point: point.model, view: try view(self.view))
+        case .actionDelivered:
             return .actionDelivered(
                 controller.isEmpty ? nil : id,
                 from: ControllerID(from),
                 name: messageName,
                 chain: chain.map { ControllerID($0) }
             )
-        case "actionReceived":
+        case .actionReceived:
             return .actionReceived(id, name: messageName, from: ControllerID(from), payload: Array(payload))
-        case "verbInvoked": return .verbInvoked(id, verb: messageName, arguments: arguments, by: Party(parsing: by))
-        case "orientationChanged":
+        case .verbInvoked: return .verbInvoked(id, verb: messageName, arguments: arguments, by: Party(parsing: by))
+        case .orientationChanged:
             return .orientationChanged(
                 id,
                 window: WindowID(window),
                 orientation: try Orientation.named(orientation, as: "orientation")
             )
-        case "messageSent":
+        case .messageSent:
             return .messageSent(id, to: ControllerID(to), name: messageName, bytes: Int(payloadSize))
-        case "messageReceived":
+        case .messageReceived:
             return .messageReceived(id, from: ControllerID(from), name: messageName, payload: Array(payload))
-        case "hostUp": return .hostUp(host: host, pid: Int(pid))
-        case "hostDown": return .hostDown(host: host, reason: reason)
-        case "hostFailed": return .hostFailed(host: host, reason: reason)
-        case "hostRestarted": return .hostRestarted(host: host, pid: Int(pid))
-        default: throw .malformed("Unknown event \"\(name)\".")
+        case .hostUp: return .hostUp(host: host, pid: Int(pid))
+        case .hostDown: return .hostDown(host: host, reason: reason)
+        case .hostFailed: return .hostFailed(host: host, reason: reason)
+        case .hostRestarted: return .hostRestarted(host: host, pid: Int(pid))
         }
     }
 
@@ -273,23 +273,28 @@ extension WireEvent {
 public enum EventCategory: String, CaseIterable, Sendable {
     case callbacks, structure, presentation, containers, messages, input, runtime
 
+    /// The category of the kind named `eventName`; any name not listed is a structure event.
     public init(eventName: String) {
-        switch eventName {
-        case "loadView", "viewDidLoad", "viewDidUnload", "willMoveToParent", "didMoveToParent", "viewWillAppear",
-            "viewDidAppear", "viewWillDisappear", "viewDidDisappear", "viewWillLayoutSubviews", "viewDidLayoutSubviews",
-            "didReceiveMemoryWarning", "viewWillTransitionToSize", "messageReceived", "setEditing", "inputReceived",
-            "actionReceived", "verbInvoked":
+        self = EventKind(name: eventName).map(EventCategory.init) ?? .structure
+    }
+
+    /// The category of a kind of event.
+    public init(_ kind: EventKind) {
+        guard !kind.isCallback else {
             self = .callbacks
-        case "inputDelivered", "actionDelivered":
-            self = .input
-        case "messageSent":
-            self = .messages
-        case "presented", "dismissed":
+            return
+        }
+        switch kind {
+        case .presented, .dismissed:
             self = .presentation
-        case "transitionBegan", "transitionCompleted", "navigationWillShow", "navigationDidShow", "selectionChanged",
-            "pagesChanged", "menuVisibilityChanged":
+        case .transitionBegan, .transitionCompleted, .navigationWillShow, .navigationDidShow, .selectionChanged,
+            .pagesChanged, .menuVisibilityChanged:
             self = .containers
-        case "ruleViolation", "hostUp", "hostDown", "hostRestarted", "hostFailed":
+        case .messageSent:
+            self = .messages
+        case .inputDelivered, .actionDelivered:
+            self = .input
+        case .ruleViolation, .hostUp, .hostDown, .hostRestarted, .hostFailed:
             self = .runtime
         default:
             self = .structure

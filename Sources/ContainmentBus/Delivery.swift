@@ -5,7 +5,7 @@ extension WireEvent {
     /// the controller's creation and destruction, which make and end its actor. The actor itself receives the
     /// callbacks.
     public static func isDelivered(_ name: String) -> Bool {
-        EventCategory(eventName: name) == .callbacks || isLifetime(name)
+        EventKind(name: name)?.isCallback == true || isLifetime(name)
     }
 
     /// `controllerCreated` or `controllerDestroyed`: delivered to the host, handled by it, not by the actor.

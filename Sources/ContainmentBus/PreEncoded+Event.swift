@@ -25,13 +25,13 @@ extension PreEncoded {
                 epoch: epoch
             ).bytes
         }
-        let kind = EventKind(event)
+        let kind = event.eventKind
         var writer = EventWriter()
         writer.bytes.reserveCapacity(96)
         writer.varint(1, seq)
         writer.varint(2, UInt64(bitPattern: timeUnixNanos))
         writer.varint(3, commandID)
-        writer.string(4, EventKind.names[kind.index])
+        writer.string(4, kind.name)
         switch event {
         case .loadView(let c), .viewDidLoad(let c), .viewDidUnload(let c), .viewWillLayoutSubviews(let c),
             .viewDidLayoutSubviews(let c), .didReceiveMemoryWarning(let c), .controllerDestroyed(let c):
@@ -191,86 +191,16 @@ extension PreEncoded {
     /// The topic frame `event` is published under, `CATEGORY/NAME/CONTROLLER`: what `WireEvent.topic` is for its
     /// wire form.
     public static func topic(of event: Event) -> [UInt8] {
-        var topic = EventKind.topicPrefixes[EventKind(event).index]
+        // Always in range: one prefix per case, in the order of the cases (`rawValue` is the position).
+        var topic = EventKind.topicPrefixes[event.eventKind.rawValue]
         if let controller = event.controller { topic.append(contentsOf: controller.rawValue.utf8) }
         return topic
     }
 }
 
-/// Which case an event is, as an index into tables computed once per case.
-private struct EventKind {
-    let index: Int
-
-    /// Every event name, in the order of the indices.
-    static let names: [String] = [
-        "loadView", "viewDidLoad", "viewDidUnload", "willMoveToParent", "didMoveToParent", "viewWillAppear",
-        "viewDidAppear", "viewWillDisappear", "viewDidDisappear", "viewWillLayoutSubviews", "viewDidLayoutSubviews",
-        "didReceiveMemoryWarning", "viewWillTransitionToSize", "controllerCreated", "controllerDestroyed", "childAdded",
-        "childRemoved", "viewInserted", "viewRemoved", "frameChanged", "alphaChanged", "hiddenChanged",
-        "windowAttached", "windowResized", "presented", "dismissed", "transitionBegan", "transitionCompleted",
-        "navigationWillShow", "navigationDidShow", "selectionChanged", "menuVisibilityChanged", "pagesChanged",
-        "ruleViolation", "hostUp", "hostDown", "hostRestarted", "hostFailed", "messageSent", "messageReceived",
-        "propertiesChanged", "setEditing", "editingChanged", "orientationChanged",
-        "inputDelivered", "inputReceived", "actionDelivered", "actionReceived", "verbInvoked",
-    ]
-
-    /// `CATEGORY/NAME/` of each name.
-    static let topicPrefixes: [[UInt8]] = names.map { Array("\(EventCategory(eventName: $0).rawValue)/\($0)/".utf8) }
-
-    init(_ event: Event) {
-        index =
-            switch event {
-            case .loadView: 0
-            case .viewDidLoad: 1
-            case .viewDidUnload: 2
-            case .willMoveToParent: 3
-            case .didMoveToParent: 4
-            case .viewWillAppear: 5
-            case .viewDidAppear: 6
-            case .viewWillDisappear: 7
-            case .viewDidDisappear: 8
-            case .viewWillLayoutSubviews: 9
-            case .viewDidLayoutSubviews: 10
-            case .didReceiveMemoryWarning: 11
-            case .viewWillTransitionToSize: 12
-            case .controllerCreated: 13
-            case .controllerDestroyed: 14
-            case .childAdded: 15
-            case .childRemoved: 16
-            case .viewInserted: 17
-            case .viewRemoved: 18
-            case .frameChanged: 19
-            case .alphaChanged: 20
-            case .hiddenChanged: 21
-            case .windowAttached: 22
-            case .windowResized: 23
-            case .presented: 24
-            case .dismissed: 25
-            case .transitionBegan: 26
-            case .transitionCompleted: 27
-            case .navigationWillShow: 28
-            case .navigationDidShow: 29
-            case .selectionChanged: 30
-            case .menuVisibilityChanged: 31
-            case .pagesChanged: 32
-            case .ruleViolation: 33
-            case .hostUp: 34
-            case .hostDown: 35
-            case .hostRestarted: 36
-            case .hostFailed: 37
-            case .messageSent: 38
-            case .messageReceived: 39
-            case .propertiesChanged: 40
-            case .setEditing: 41
-            case .editingChanged: 42
-            case .orientationChanged: 43
-            case .inputDelivered: 44
-            case .inputReceived: 45
-            case .actionDelivered: 46
-            case .actionReceived: 47
-            case .verbInvoked: 48
-            }
-    }
+extension EventKind {
+    /// `CATEGORY/NAME/` of each kind, in the order of the cases.
+    static let topicPrefixes: [[UInt8]] = allCases.map { Array("\(EventCategory($0).rawValue)/\($0.name)/".utf8) }
 }
 
 /// Appends protobuf fields to a byte array.

@@ -86,59 +86,59 @@ public struct TreeView: Hashable, Sendable {
         let result: Fold = event.seq == seq + 1 ? .applied : .gap(missing: (seq + 1)...(event.seq - 1))
         seq = event.seq
         let id = event.controller
-        switch event.name {
-        case "controllerCreated":
+        switch EventKind(name: event.name) {
+        case .controllerCreated?:
             if nodes[id] == nil { order.append(id) }
             nodes[id] = Node(id: id, kind: event.kind, host: event.host)
-        case "controllerDestroyed":
+        case .controllerDestroyed?:
             nodes[id] = nil
             order.removeAll { $0 == id }
-        case "childAdded":
+        case .childAdded?:
             nodes[id]?.parent = event.parent
             nodes[event.parent]?.children.append(id)
-        case "childRemoved":
+        case .childRemoved?:
             nodes[id]?.parent = nil
             nodes[event.parent]?.children.removeAll { $0 == id }
-        case "loadView":
+        case .loadView?:
             nodes[id]?.frame = .zero
-        case "viewDidUnload":
+        case .viewDidUnload?:
             nodes[id]?.frame = nil
-        case "frameChanged" where event.view == id:
+        case .frameChanged? where event.view == id:
             nodes[id]?.frame = event.frame.model
-        case "viewWillAppear": nodes[id]?.appearance = AppearanceState.appearing.rawValue
-        case "viewDidAppear": nodes[id]?.appearance = AppearanceState.appeared.rawValue
-        case "viewWillDisappear": nodes[id]?.appearance = AppearanceState.disappearing.rawValue
-        case "viewDidDisappear": nodes[id]?.appearance = AppearanceState.disappeared.rawValue
-        case "windowAttached":
+        case .viewWillAppear?: nodes[id]?.appearance = AppearanceState.appearing.rawValue
+        case .viewDidAppear?: nodes[id]?.appearance = AppearanceState.appeared.rawValue
+        case .viewWillDisappear?: nodes[id]?.appearance = AppearanceState.disappearing.rawValue
+        case .viewDidDisappear?: nodes[id]?.appearance = AppearanceState.disappeared.rawValue
+        case .windowAttached?:
             // Attached again (a new root, or the same resized), a window keeps its orientation.
             let orientation = windows[event.window]?.orientation ?? Orientation.initial(for: event.size.model)
             windows[event.window] = WindowInfo(root: id, size: event.size.model, orientation: orientation)
-        case "orientationChanged":
+        case .orientationChanged?:
             if let orientation = Orientation(rawValue: event.orientation) {
                 windows[event.window]?.orientation = orientation
             }
-        case "windowResized":
+        case .windowResized?:
             windows[event.window]?.size = event.size.model
-        case "selectionChanged":
+        case .selectionChanged?:
             nodes[id]?.selected = event.child.isEmpty ? nil : event.child
-        case "menuVisibilityChanged":
+        case .menuVisibilityChanged?:
             nodes[id]?.menuVisible = event.visible
-        case "propertiesChanged":
+        case .propertiesChanged?:
             if let properties = try? event.properties.model() { nodes[id]?.properties = properties }
-        case "editingChanged":
+        case .editingChanged?:
             nodes[id]?.properties.editing = event.editing
-        case "presented":
+        case .presented?:
             nodes[id]?.presenting = event.context
             nodes[event.context]?.presented = id
-        case "dismissed":
+        case .dismissed?:
             nodes[id]?.presenting = nil
             nodes[event.context]?.presented = nil
-        case "hostUp", "hostRestarted":
+        case .hostUp?, .hostRestarted?:
             hosts[event.host] = HostInfo(pid: Int(event.pid), up: true)
-        case "hostDown", "hostFailed":
+        case .hostDown?, .hostFailed?:
             hosts[event.host]?.up = false
         default:
-            break
+            break  // the events that change nothing a tree shows (PROTOCOL.md lists them), and unknown names
         }
         return result
     }

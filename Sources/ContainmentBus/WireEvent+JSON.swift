@@ -10,119 +10,121 @@ extension WireEvent {
         ]
         func rect(_ r: Containment_V1_Rect) -> [Double] { [r.x, r.y, r.width, r.height] }
         func size(_ s: Containment_V1_Size) -> [Double] { [s.width, s.height] }
-        switch name {
-        case "willMoveToParent", "didMoveToParent":
+        guard let eventKind = EventKind(name: name) else { return object }
+        switch eventKind {
+        case .willMoveToParent, .didMoveToParent:
             object["parent"] = hasParent ? parent : NSNull()
-        case "childAdded", "childRemoved":
+        case .childAdded, .childRemoved:
             object["parent"] = parent
-        case "viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear":
+        case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
             object["animated"] = flags.animated
             object["movingToParent"] = flags.movingToParent
             object["movingFromParent"] = flags.movingFromParent
             object["beingPresented"] = flags.beingPresented
             object["beingDismissed"] = flags.beingDismissed
-        case "viewWillTransitionToSize":
+        case .viewWillTransitionToSize:
             object["size"] = size(self.size)
-        case "controllerCreated":
+        case .controllerCreated:
             object["kind"] = kind
             object["host"] = host
-        case "viewInserted":
+        case .viewInserted:
             object["view"] = view
             object["superview"] = superview
             object["index"] = Int(index)
-        case "viewRemoved":
+        case .viewRemoved:
             object["view"] = view
             object["superview"] = superview
-        case "frameChanged":
+        case .frameChanged:
             object["view"] = view
             object["frame"] = rect(frame)
             object["by"] = by
-        case "alphaChanged":
+        case .alphaChanged:
             object["view"] = view
             object["alpha"] = alpha
             object["by"] = by
-        case "hiddenChanged":
+        case .hiddenChanged:
             object["view"] = view
             object["hidden"] = hidden
             object["by"] = by
-        case "windowAttached", "windowResized":
+        case .windowAttached, .windowResized:
             object["window"] = window
             object["size"] = size(self.size)
-        case "transitionBegan", "transitionCompleted":
+        case .transitionBegan, .transitionCompleted:
             object["from"] = from
             object["to"] = to
-        case "ruleViolation":
+        case .ruleViolation:
             object["command"] = command
             object["by"] = by
             object["code"] = code
             object["message"] = message
-        case "hostUp", "hostRestarted":
+        case .hostUp, .hostRestarted:
             object["host"] = host
             object["pid"] = pid
-        case "hostDown", "hostFailed":
+        case .hostDown, .hostFailed:
             object["host"] = host
             object["reason"] = reason
-        case "navigationWillShow", "navigationDidShow":
+        case .navigationWillShow, .navigationDidShow:
             object["child"] = child
-        case "selectionChanged":
+        case .selectionChanged:
             object["child"] = child.isEmpty ? NSNull() : child
             object["index"] = hasIndex ? Int(index) : NSNull()
-        case "menuVisibilityChanged":
+        case .menuVisibilityChanged:
             object["visible"] = visible
-        case "pagesChanged":
+        case .pagesChanged:
             object["pages"] = pages
             object["direction"] = direction
-        case "propertiesChanged":
+        case .propertiesChanged:
             object["changed"] = changed
-        case "setEditing":
+        case .setEditing:
             object["editing"] = editing
             object["animated"] = animated
-        case "editingChanged":
+        case .editingChanged:
             object["editing"] = editing
-        case "inputDelivered":
+        case .inputDelivered:
             object["controller"] = controller.isEmpty ? NSNull() : controller
             object["window"] = window
             object["point"] = [point.x, point.y]
             object["kind"] = kind
             object["view"] = view.isEmpty ? NSNull() : view
             object["chain"] = chain
-        case "inputReceived":
+        case .inputReceived:
             object["kind"] = kind
             object["point"] = [point.x, point.y]
             object["view"] = view
-        case "actionDelivered":
+        case .actionDelivered:
             object["controller"] = controller.isEmpty ? NSNull() : controller
             object["from"] = from
             object["name"] = messageName
             object["chain"] = chain
-        case "actionReceived":
+        case .actionReceived:
             object["from"] = from
             object["name"] = messageName
             addPayload(to: &object)
-        case "verbInvoked":
+        case .verbInvoked:
             object["verb"] = messageName
             object["arguments"] = arguments
             object["by"] = by
-        case "orientationChanged":
+        case .orientationChanged:
             object["window"] = window
             object["orientation"] = orientation
-        case "messageSent":
+        case .messageSent:
             object["from"] = from
             object["to"] = to
             object["name"] = messageName
             object["bytes"] = Int(payloadSize)
-        case "messageReceived":
+        case .messageReceived:
             object["from"] = from
             object["name"] = messageName
             addPayload(to: &object)
-        case "presented", "dismissed":
+        case .presented, .dismissed:
             object["presenter"] = presenter
             object["context"] = context
             object["style"] = style
             object["transitionStyle"] = transitionStyle
             object["hidesContext"] = hidesContext
             if !anchor.isEmpty { object["anchor"] = anchor }
-        default:
+        case .loadView, .viewDidLoad, .viewDidUnload, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
+            .didReceiveMemoryWarning, .controllerDestroyed:
             break
         }
         return object

@@ -84,60 +84,63 @@ public enum Event: Hashable, Sendable {
     /// Given up on by its restart policy (restarted too often): its controllers take no commands until it is back.
     case hostFailed(host: String, reason: String)
 
-    /// The stable event name of SPEC §10.
-    public var name: String {
+    /// Which case it is.
+    public var eventKind: EventKind {
         switch self {
-        case .loadView: "loadView"
-        case .viewDidLoad: "viewDidLoad"
-        case .viewDidUnload: "viewDidUnload"
-        case .willMoveToParent: "willMoveToParent"
-        case .didMoveToParent: "didMoveToParent"
-        case .viewWillAppear: "viewWillAppear"
-        case .viewDidAppear: "viewDidAppear"
-        case .viewWillDisappear: "viewWillDisappear"
-        case .viewDidDisappear: "viewDidDisappear"
-        case .viewWillLayoutSubviews: "viewWillLayoutSubviews"
-        case .viewDidLayoutSubviews: "viewDidLayoutSubviews"
-        case .didReceiveMemoryWarning: "didReceiveMemoryWarning"
-        case .viewWillTransitionToSize: "viewWillTransitionToSize"
-        case .controllerCreated: "controllerCreated"
-        case .controllerDestroyed: "controllerDestroyed"
-        case .childAdded: "childAdded"
-        case .childRemoved: "childRemoved"
-        case .viewInserted: "viewInserted"
-        case .viewRemoved: "viewRemoved"
-        case .frameChanged: "frameChanged"
-        case .alphaChanged: "alphaChanged"
-        case .hiddenChanged: "hiddenChanged"
-        case .windowAttached: "windowAttached"
-        case .windowResized: "windowResized"
-        case .presented: "presented"
-        case .dismissed: "dismissed"
-        case .transitionBegan: "transitionBegan"
-        case .transitionCompleted: "transitionCompleted"
-        case .navigationWillShow: "navigationWillShow"
-        case .navigationDidShow: "navigationDidShow"
-        case .selectionChanged: "selectionChanged"
-        case .menuVisibilityChanged: "menuVisibilityChanged"
-        case .pagesChanged: "pagesChanged"
-        case .messageSent: "messageSent"
-        case .propertiesChanged: "propertiesChanged"
-        case .setEditing: "setEditing"
-        case .editingChanged: "editingChanged"
-        case .orientationChanged: "orientationChanged"
-        case .inputDelivered: "inputDelivered"
-        case .inputReceived: "inputReceived"
-        case .actionDelivered: "actionDelivered"
-        case .actionReceived: "actionReceived"
-        case .verbInvoked: "verbInvoked"
-        case .messageReceived: "messageReceived"
-        case .ruleViolation: "ruleViolation"
-        case .hostUp: "hostUp"
-        case .hostDown: "hostDown"
-        case .hostRestarted: "hostRestarted"
-        case .hostFailed: "hostFailed"
+        case .loadView: .loadView
+        case .viewDidLoad: .viewDidLoad
+        case .viewDidUnload: .viewDidUnload
+        case .willMoveToParent: .willMoveToParent
+        case .didMoveToParent: .didMoveToParent
+        case .viewWillAppear: .viewWillAppear
+        case .viewDidAppear: .viewDidAppear
+        case .viewWillDisappear: .viewWillDisappear
+        case .viewDidDisappear: .viewDidDisappear
+        case .viewWillLayoutSubviews: .viewWillLayoutSubviews
+        case .viewDidLayoutSubviews: .viewDidLayoutSubviews
+        case .didReceiveMemoryWarning: .didReceiveMemoryWarning
+        case .viewWillTransitionToSize: .viewWillTransitionToSize
+        case .controllerCreated: .controllerCreated
+        case .controllerDestroyed: .controllerDestroyed
+        case .childAdded: .childAdded
+        case .childRemoved: .childRemoved
+        case .viewInserted: .viewInserted
+        case .viewRemoved: .viewRemoved
+        case .frameChanged: .frameChanged
+        case .alphaChanged: .alphaChanged
+        case .hiddenChanged: .hiddenChanged
+        case .windowAttached: .windowAttached
+        case .windowResized: .windowResized
+        case .presented: .presented
+        case .dismissed: .dismissed
+        case .transitionBegan: .transitionBegan
+        case .transitionCompleted: .transitionCompleted
+        case .navigationWillShow: .navigationWillShow
+        case .navigationDidShow: .navigationDidShow
+        case .selectionChanged: .selectionChanged
+        case .menuVisibilityChanged: .menuVisibilityChanged
+        case .pagesChanged: .pagesChanged
+        case .messageSent: .messageSent
+        case .propertiesChanged: .propertiesChanged
+        case .setEditing: .setEditing
+        case .editingChanged: .editingChanged
+        case .orientationChanged: .orientationChanged
+        case .inputDelivered: .inputDelivered
+        case .inputReceived: .inputReceived
+        case .actionDelivered: .actionDelivered
+        case .actionReceived: .actionReceived
+        case .verbInvoked: .verbInvoked
+        case .messageReceived: .messageReceived
+        case .ruleViolation: .ruleViolation
+        case .hostUp: .hostUp
+        case .hostDown: .hostDown
+        case .hostRestarted: .hostRestarted
+        case .hostFailed: .hostFailed
         }
     }
+
+    /// The stable event name of SPEC §10.
+    public var name: String { eventKind.name }
 
     /// The controller the event is about; for a view event, the view's owner. `nil` for a violation by the system,
     /// and for an input or action no controller took.
@@ -169,17 +172,7 @@ public enum Event: Hashable, Sendable {
     }
 
     /// True for the callbacks a controller's own code receives (its host delivers them), false for structure events.
-    public var isCallback: Bool {
-        switch self {
-        case .loadView, .viewDidLoad, .viewDidUnload, .willMoveToParent, .didMoveToParent, .viewWillAppear,
-            .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
-            .didReceiveMemoryWarning, .viewWillTransitionToSize, .messageReceived, .setEditing, .inputReceived,
-            .actionReceived, .verbInvoked:
-            true
-        default:
-            false
-        }
-    }
+    public var isCallback: Bool { eventKind.isCallback }
 }
 
 extension Event: CustomStringConvertible {
@@ -266,5 +259,45 @@ extension Event {
             !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { return "<\(payload.count) bytes>" }
         return text
+    }
+}
+
+/// Every kind of event, in a fixed order: the one list the name, topic and JSON tables derive from.
+public enum EventKind: Int, CaseIterable, Hashable, Sendable {
+    case loadView, viewDidLoad, viewDidUnload, willMoveToParent, didMoveToParent, viewWillAppear, viewDidAppear,
+        viewWillDisappear, viewDidDisappear, viewWillLayoutSubviews, viewDidLayoutSubviews,
+        didReceiveMemoryWarning, viewWillTransitionToSize, controllerCreated, controllerDestroyed, childAdded,
+        childRemoved, viewInserted, viewRemoved, frameChanged, alphaChanged, hiddenChanged, windowAttached,
+        windowResized, presented, dismissed, transitionBegan, transitionCompleted, navigationWillShow,
+        navigationDidShow, selectionChanged, menuVisibilityChanged, pagesChanged, messageSent, propertiesChanged,
+        setEditing, editingChanged, orientationChanged, inputDelivered, inputReceived, actionDelivered,
+        actionReceived, verbInvoked, messageReceived, ruleViolation, hostUp, hostDown, hostRestarted, hostFailed
+
+    /// SPEC §10's name of each kind, in the order of the cases (a case's name is its identifier).
+    public static let names: [String] = allCases.map { String(describing: $0) }
+    private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { (String(describing: $0), $0) })
+
+    /// Its name. (`rawValue` is the case's position, and `names` has one entry per case: always in range.)
+    public var name: String { Self.names[rawValue] }
+
+    /// The kind named `name`, if there is one.
+    public init?(name: String) {
+        guard let kind = Self.byName[name] else { return nil }
+        self = kind
+    }
+}
+
+extension EventKind {
+    /// True for the callbacks a controller's own code receives (its host delivers them), false for structure events.
+    public var isCallback: Bool {
+        switch self {
+        case .loadView, .viewDidLoad, .viewDidUnload, .willMoveToParent, .didMoveToParent, .viewWillAppear,
+            .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
+            .didReceiveMemoryWarning, .viewWillTransitionToSize, .messageReceived, .setEditing, .inputReceived,
+            .actionReceived, .verbInvoked:
+            true
+        default:
+            false
+        }
     }
 }

@@ -168,6 +168,10 @@ struct EventEncodingTests {
     @Test func theEventsCoverEveryCase() {
         let names = Set(Self.events.map(\.name))
         #expect(names.count == 49)
+        // One list of kinds drives the names, topics and JSON: every event's kind, every kind's name read back.
+        #expect(Set(EventKind.allCases.map(\.name)) == names)
+        for kind in EventKind.allCases { #expect(EventKind(name: kind.name) == kind) }
+        #expect(EventKind(name: "noSuchEvent") == nil && EventCategory(eventName: "noSuchEvent") == .structure)
     }
 
     @Test func directBytesAreSwiftProtobufs() {
