@@ -239,6 +239,8 @@ public struct ProcessSample: Sendable, Codable {
     public var alive: Bool
     /// Resident memory, KiB (VmRSS).
     public var residentKiB: Int
+    /// The most resident memory it ever had, KiB (VmHWM, the high-water mark).
+    public var peakKiB: Int
     /// Open file descriptors.
     public var descriptors: Int
 
@@ -253,6 +255,7 @@ public struct ProcessSample: Sendable, Codable {
         // A zombie (state Z) has exited; only its parent has not collected it yet.
         alive = field("State:").map { $0 != "Z" } ?? false
         residentKiB = field("VmRSS:").flatMap { Int($0) } ?? 0
+        peakKiB = field("VmHWM:").flatMap { Int($0) } ?? 0
         descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
     }
 

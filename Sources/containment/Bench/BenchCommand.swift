@@ -267,6 +267,8 @@ struct BenchReport: Codable, Sendable {
             ["  creations/s", Self.count(creation.perSecond), "", ""],
             ["memory per controller, supervisor", Self.bytes(creation.supervisorBytesPerController), "", ""],
             ["memory per controller, host", Self.bytes(creation.hostBytesPerController), "", ""],
+            ["peak RSS, supervisor", Self.mebibytes(creation.supervisorPeakKiB), "", ""],
+            ["peak RSS, largest host", Self.mebibytes(creation.hostPeakKiB.max() ?? 0), "", ""],
         ]
         var lines = Self.aligned(rows + Self.hostRows(hostCallbacks) + Self.durabilityRows(durability, settings))
         lines.append("")
@@ -359,6 +361,7 @@ struct BenchReport: Codable, Sendable {
 
     static func micros(_ value: Double) -> String { String(format: "%.1f µs", value) }
     static func bytes(_ value: Double) -> String { String(format: "%.0f B", value) }
+    static func mebibytes(_ kib: Int) -> String { String(format: "%.1f MiB", Double(kib) / 1024) }
     static func times(_ value: Double?) -> String { value.map { String(format: "%.2f×", $0) } ?? "" }
     static func percent(_ value: Double?) -> String { value.map { String(format: "%.0f%%", $0 * 100) } ?? "" }
 }

@@ -83,6 +83,9 @@ struct CreationFigure: Codable, Sendable {
     var hostBytesPerController: Double
     var supervisorDeltaKiB: Int
     var hostDeltaKiB: [Int]
+    /// Peak resident memory (VmHWM) of the supervisor, and of each host, once every controller is created.
+    var supervisorPeakKiB: Int
+    var hostPeakKiB: [Int]
 }
 
 /// The settings of a run, so every figure can be reproduced.
@@ -335,7 +338,9 @@ struct BenchRunner {
             supervisorBytesPerController: Double(delta("supervisor") * 1024) / Double(total),
             hostBytesPerController: meanHostDelta * 1024 / perHost,
             supervisorDeltaKiB: delta("supervisor"),
-            hostDeltaKiB: hostDeltas
+            hostDeltaKiB: hostDeltas,
+            supervisorPeakKiB: after.first { $0.name == "supervisor" }?.peakKiB ?? 0,
+            hostPeakKiB: hosts.map { name in after.first { $0.name == name }?.peakKiB ?? 0 }
         )
     }
 }
