@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: install what is missing, build, start the supervisor and the hosts of the default
 # topology (seed 004's menu container, each child in its own process), drive a short scenario through `ctl` (a
-# selection swap, a rejected frame change, the menu shown, another selection, a resize, a memory warning), show the
+# selection swap, a rejected frame change, the menu shown, another selection, a rotation, a memory warning), show the
 # `watch` stream and the `tree`, and stop everything.
 #   scripts/run.sh [TOPOLOGY]
 set -euo pipefail
@@ -34,7 +34,7 @@ step ctl select menu 1
 step ctl set-frame second 0,0,10,10 --by second
 step ctl menu-visible menu true --quiet
 step ctl select menu third --quiet
-step ctl resize main 768x1024 --quiet
+step ctl rotate main portrait --quiet
 step ctl memory-warning --quiet
 wait "$watcher" || true
 

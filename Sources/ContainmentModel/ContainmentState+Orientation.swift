@@ -2,9 +2,10 @@ extension ContainmentState {
     // MARK: SPEC §13 — orientation and manual size forwarding
 
     /// `rotate(W, orientation)` by the system: allowed when the controller that decides supports it, else
-    /// `unsupportedOrientation`. Then `orientationChanged` and a size transition to the rotated size (width and height
-    /// swapped between portrait and landscape; between the two landscapes, or the two portraits, the size stays and
-    /// only `viewWillTransition(to:)` goes down the tree).
+    /// `unsupportedOrientation`. Then `orientationChanged` and a size transition to the rotated size: the window's
+    /// longer side across in landscape, down in portrait (so width and height swap between portrait and landscape,
+    /// even for a window a resize left in another shape); when that is its size already (the two landscapes, the two
+    /// portraits), only `viewWillTransition(to:)` goes down the tree.
     mutating func rotate(_ id: WindowID, to orientation: Orientation, by party: Party) throws(ContainmentError) {
         try checkSystem(party, doing: "rotate window \(id)")
         let window = try window(id)
@@ -23,10 +24,13 @@ extension ContainmentState {
         turned.orientation = orientation
         setWindow(turned, id)
         emit(.orientationChanged(window.root, window: id, orientation: orientation))
-        if window.orientation.isLandscape == orientation.isLandscape {
-            forwardSizeTransition(window.root, size: window.size)
+        let long = max(window.size.width, window.size.height)
+        let short = min(window.size.width, window.size.height)
+        let size = orientation.isLandscape ? Size(width: long, height: short) : Size(width: short, height: long)
+        if size == window.size {
+            forwardSizeTransition(window.root, size: size)
         } else {
-            resize(turned, to: Size(width: window.size.height, height: window.size.width))
+            resize(turned, to: size)
         }
     }
 
@@ -66,12 +70,7 @@ extension ContainmentState {
     ) throws(ContainmentError) {
         let record = try controller(id)
         _ = try controller(child)
-        guard party == .controller(id) else {
-            throw ContainmentError(
-                .unauthorized,
-                deferred: "\(party) may not forward a size transition from \(id); only \(id) may."
-            )
-        }
+        try checkContainerParty(party, id, verb: "forward a size transition from")
         guard record.children.contains(child) else {
             throw ContainmentError(.notAChild, deferred: "\(child) is not a child of \(id).")
         }

@@ -21,6 +21,8 @@ public struct InvariantChecker: Sendable {
     /// Each view's subviews in order, folded from `viewInserted` (at its index) and `viewRemoved` as
     /// docs/PROTOCOL.md tells a mirror to.
     var subviews: [ViewID: [ViewID]] = [:]
+    /// The same, view → superview: the responder chain and the placement of presentations climb it.
+    var superviewOf: [ViewID: ViewID] = [:]
 
     /// Follows one accepted command's events; returns what broke.
     public init() {}
@@ -48,7 +50,7 @@ public struct InvariantChecker: Sendable {
                 appearance[id] = nil
                 changedProperties[id] = nil
                 loaded.remove(id)
-                for view in subviews.keys where view.owner == id { subviews[view] = nil }
+                forgetViews(of: id)
             case .childAdded(let id, let newParent):
                 if parent[id] != nil { problems.append("\(event): added while it still has a parent") }
                 parent[id] = newParent
@@ -63,7 +65,7 @@ public struct InvariantChecker: Sendable {
                 loaded.insert(id)
             case .viewDidUnload(let id):
                 loaded.remove(id)
-                for view in subviews.keys where view.owner == id { subviews[view] = nil }
+                forgetViews(of: id)
             case .viewInserted(let view, let superview, let index):
                 var siblings = subviews[superview, default: []]
                 siblings.removeAll { $0 == view }
@@ -73,9 +75,11 @@ public struct InvariantChecker: Sendable {
                     siblings.insert(view, at: index)
                 }
                 subviews[superview] = siblings
+                superviewOf[view] = superview
             case .viewRemoved(let view, let superview):
                 if subviews[superview]?.contains(view) != true { problems.append("\(event): it was not there") }
                 subviews[superview]?.removeAll { $0 == view }
+                if superviewOf[view] == superview { superviewOf[view] = nil }
             case .presented(let id, let presentation):
                 if let other = presentedOn[presentation.context] {
                     problems.append("\(event): \(presentation.context) already presents \(other)")
@@ -252,7 +256,7 @@ extension InvariantChecker {
     func topView(of view: ViewID) -> ViewID {
         var current = view
         var seen: Set<ViewID> = [view]
-        while let superview = subviews.first(where: { $0.value.contains(current) })?.key,
+        while let superview = superviewOf[current],
             seen.insert(superview).inserted
         {
             current = superview
@@ -262,6 +266,15 @@ extension InvariantChecker {
 }
 
 extension InvariantChecker {
+    /// A controller's views are gone (unloaded, or it was destroyed): they hold no subviews and stand in no
+    /// superview.
+    mutating func forgetViews(of id: ControllerID) {
+        for view in subviews.keys where view.owner == id { subviews[view] = nil }
+        for (view, superview) in superviewOf where view.owner == id || superview.owner == id {
+            superviewOf[view] = nil
+        }
+    }
+
     /// The event that follows `event` (its first occurrence) in `events`.
     static func event(after event: Event, in events: [Event]) -> Event? {
         guard let index = events.firstIndex(of: event), index + 1 < events.count else { return nil }
@@ -283,7 +296,7 @@ extension InvariantChecker {
                 || propertiesOf(id)?.handles.contains(name) == true
         }
         for (earlier, later) in zip(chain, chain.dropFirst()) {
-            let superview = subviews.first { $0.value.contains(.root(earlier)) }?.key
+            let superview = superviewOf[.root(earlier)]
             let linked = superview.map { $0.owner == later } ?? (presentationOf[earlier]?.context == later)
             if !linked { problems.append("\(event): \(later) does not follow \(earlier) on the chain") }
             if handles(earlier) { problems.append("\(event): \(earlier) handles it but was walked past") }

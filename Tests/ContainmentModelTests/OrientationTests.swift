@@ -36,6 +36,14 @@ import Testing
         #expect(h.state.windows["main"]?.size == Size(width: 768, height: 1024))
         // The same orientation again: nothing.
         #expect(h.ok(.system(.rotate("main", .portrait))) == [])
+        // A resize is not a rotation: the orientation stays; a rotation then gives the window the shape it names.
+        h.ok(.system(.resizeWindow("main", size: Size(width: 1000, height: 600))))
+        #expect(h.state.windows["main"]?.orientation == .portrait)
+        let back = h.ok(.system(.rotate("main", .landscapeRight)))
+        #expect(back.first == "orientationChanged(root) window=main orientation=landscapeRight")
+        #expect(!back.contains { $0.hasPrefix("windowResized") })
+        h.ok(.system(.rotate("main", .portrait)))
+        #expect(h.state.windows["main"]?.size == Size(width: 600, height: 1000))
     }
 
     @Test func rotatingBetweenTheTwoLandscapesKeepsTheSize() {

@@ -55,6 +55,50 @@ import ZeroMQ
         #expect(try await runtime.stop().status == 0)
     }
 
+    /// Issue 12's state across `kill -9`: an animated switch the journal holds running is completed by the new
+    /// supervisor, with the rest of the switch; a custom container's verbs are known again once its host re-registers
+    /// (refused `hostUnavailable`, never `unknownVerb`, until then).
+    @Test func aRunningAnimatedSwitchAndTheVerbsOutliveAKillNine() async throws {
+        let topology = """
+            window: {name: main, width: 1024, height: 768, root: nav}
+            controllers:
+              - {id: nav, kind: navigation, host: h1}
+              - {id: list, kind: content, host: h1, parent: nav}
+              - {id: detail, kind: content, host: h2, parent: nav}
+              - {id: box, kind: stack, host: h2}
+              - {id: extra, kind: content, host: h2}
+            """
+        let runtime = try await RuntimeFixture(topology: topology, settings: "animationDurationMs: 2000\n")
+        let pop = try await runtime.containment("ctl", "pop", "nav", "--animated")
+        #expect(pop.status == 0, "\(pop.stderr)")
+        // Killed while the switch runs: the journal holds the pop, not its completion.
+        let pid = try runtime.supervisorPID()
+        kill(pid, SIGKILL)
+        try await runtime.waitUntilGone(pid)
+        #expect(try await runtime.script("up.sh", [runtime.topologyPath]).status == 0)
+        var children: [String] = []
+        for _ in 0..<200 {
+            children = try runtime.snapshot().controllers.first { $0.id == "nav" }?.children ?? []
+            if children == ["list"] { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(children == ["list"], "the recovered switch was not completed")
+        let detail = try await runtime.callbacks(of: "detail") { $0.last == "didMoveToParent(detail) parent=nil" }
+        #expect(
+            detail.suffix(2) == [
+                "viewDidDisappear(detail) animated movingFromParent", "didMoveToParent(detail) parent=nil",
+            ]
+        )
+        var invoke = try await runtime.containment("ctl", "invoke", "box", "add", "extra")
+        for _ in 0..<100 where invoke.status != 0 {
+            #expect(invoke.stderr.hasPrefix("hostUnavailable:"), "\(invoke.stderr)")
+            try await Task.sleep(for: .milliseconds(50))
+            invoke = try await runtime.containment("ctl", "invoke", "box", "add", "extra")
+        }
+        #expect(invoke.eventDescriptions == ["verbInvoked(box) verb=add arguments=extra by=system"], "\(invoke.stderr)")
+        #expect(try await runtime.stop().status == 0)
+    }
+
     @Test func recoveryStartsFromTheLatestCheckpointAndRetentionRemovesOldSegments() async throws {
         let runtime = try await RuntimeFixture(
             topology: Self.menu,
