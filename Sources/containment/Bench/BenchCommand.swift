@@ -40,6 +40,7 @@ struct BenchCommand: ParsableCommand {
     var hostCallbacks: Int?
     @Flag(help: "Only the durability figures: recovery, and each journalSync mode.") var durabilityOnly = false
     @Flag(help: "Only the callbacks through one host: 1 and 1,000 actors, content and busy.") var hostOnly = false
+    @Flag(help: "Only the model alone (no processes): the figure to profile with callgrind.") var modelOnly = false
     @Flag(help: "Keep the working directory (peer logs, reports).") var keep = false
 
     func validate() throws {
@@ -76,6 +77,18 @@ struct BenchCommand: ParsableCommand {
             eventTopicBytes: BenchMessages.eventTopic.count,
             eventBytes: BenchMessages.event(seq: 1_000_000).count
         )
+        if modelOnly {
+            let model = ModelFigure.measure(count: settings.modelCommands)
+            if json {
+                try printJSON(model)
+            } else {
+                print(
+                    "model alone: \(BenchReport.count(model.commandsPerSecond)) commands/s, "
+                        + "\(BenchReport.count(model.eventsPerSecond)) events/s (\(model.commands) steps)"
+                )
+            }
+            return
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "containment-bench-\(getpid())-\(UInt32.random(in: 0..<UInt32.max))"
         ).path
