@@ -7,20 +7,15 @@ import ZeroMQ
 /// The supervisor's I/O around its ``SupervisorCore``: recovery from the journal at start, the ROUTER and PUB
 /// sockets, the journal writer and the checkpoints. It runs on one thread: it feeds the core the command socket's
 /// messages and the passing of time, then carries out each ``SupervisorStep`` journal first — the records written and
-/// synced per `journalSync`, and only then the events published and the messages sent. With `batch`, the records are
-/// written and synced by the ``Journaller``'s thread while this thread goes on with the next commands, and a step's
-/// messages wait (``waiting``) until its records are durable. A journal that cannot be written stops it (fail-stop,
-/// docs/DURABILITY.md).
+/// synced per `journalSync`, and only then the events published and the messages sent. A journal that cannot be
+/// written stops it (fail-stop, docs/DURABILITY.md).
 final class SupervisorLoop {
     let config: RuntimeConfig
     let logger: Logger
     var core: SupervisorCore
     let router: Socket
     let publisher: Socket
-    let journal: Journaller
-    /// The messages of steps whose records are not yet durable, in order, each with the count of records handed over
-    /// that makes them so (``Journaller/durable``).
-    private var waiting: [(needs: Int, outgoing: [SupervisorCore.Outgoing])] = []
+    let journal: JournalWriter
     let checkpointer: Checkpointer
     /// Records the journal held at start (the checkpoint's and those replayed after it), and the record count at the
     /// last checkpoint.
@@ -54,7 +49,7 @@ final class SupervisorLoop {
         recordsAtStart = recovery.checkpointRecords + recovery.records
         recordsAtCheckpoint = recovery.checkpointRecords
         checkpointer = Checkpointer(directory: config.journalPath, retain: config.journalRetain, logger: logger)
-        let writer = try JournalWriter(
+        journal = try JournalWriter(
             directory: config.journalPath,
             segment: recovery.segment,
             size: recovery.endOffset,
@@ -63,11 +58,8 @@ final class SupervisorLoop {
             segmentBytes: config.journalSegmentBytes
         )
         // The start record: journaled before the sockets are bound, so nothing is served under an epoch not on disk.
-        for record in core.take().records { try writer.append(serialized: record) }
-        try writer.flush()
-        // From here the journaller owns the writer; with `batch` its thread writes (and stops with the journaller's
-        // last reference, also if a bind below fails).
-        journal = try Journaller(context: context, writer: writer, threaded: config.journalSync == .batch)
+        for record in core.take().records { try journal.append(serialized: record) }
+        try journal.flush()
         router = try context.socket(.router)
         publisher = try context.socket(.pub)
         try router.set(.routerMandatory, to: true)
@@ -104,17 +96,10 @@ final class SupervisorLoop {
 
     /// Applies a topology at start (see ``SupervisorCore/apply(_:)``), journal first.
     func apply(_ topology: Topology) throws {
-        defer { flushDurably() }
+        defer { flush() }
         try core.apply(topology)
-        flushDurably()
-        if let failure { throw failure }
-    }
-
-    /// Carries out the core's step and waits until its records are durable and its messages sent.
-    private func flushDurably() {
         flush()
-        journal.waitUntilIdle()
-        sendDurable()
+        if let failure { throw failure }
     }
 
     /// Serves until the context is shut down (graceful shutdown), then returns.
@@ -122,7 +107,6 @@ final class SupervisorLoop {
         var poller = Poller()
         poller.register(router)
         if let zap { poller.register(zap.socket) }
-        if let wakeUps = journal.wakeUps { poller.register(wakeUps) }
         logger.info(
             "supervisor serving",
             metadata: ["command": "\(config.commandEndpoint)", "events": "\(config.eventEndpoint)"]
@@ -134,25 +118,23 @@ final class SupervisorLoop {
                 // A host that ended is noticed within 50 ms.
                 if hostSupervisor != nil { wait = min(wait, .milliseconds(50)) }
                 let ready = try poller.poll(timeout: wait)
-                if let zap, ready.contains(where: { $0.socket === zap.socket }) { try admit() }
-                if let wakeUps = journal.wakeUps, ready.contains(where: { $0.socket === wakeUps }) {
-                    journal.drainWakeUps()
-                }
-                if ready.contains(where: { $0.socket === router }) { try drainRouter() }
+                if ready.contains(where: { $0.index == 1 }) { try admit() }
+                if ready.contains(where: { $0.index == 0 }) { try drainRouter() }
                 superviseHosts()
                 core.tick()
                 flush()
-                journal.syncIfDue()
-                if let error = journal.failure { fail(error) }
+                do {
+                    try journal.syncIfDue()
+                } catch {
+                    fail(error)
+                }
             } catch let error where error.code == .contextTerminated {
                 break
             } catch {
                 logger.error("supervisor loop error: \(error)")
             }
         }
-        // What was handed over is written; the messages waiting for it cannot go out any more (the context is shut
-        // down): their clients resend to the next supervisor, which answers from the journal.
-        if failure == nil { journal.finish() } else { journal.stop() }
+        if failure == nil { journal.finish() }
         checkpointer.wait()
         logger.info("supervisor stopped", metadata: ["seq": "\(core.seq)", "epoch": "\(core.epoch)"])
     }
@@ -206,37 +188,16 @@ final class SupervisorLoop {
     func flush() {
         guard failure == nil else { return }
         let step = core.take()
-        let needs = journal.submit(step.records)
-        if !step.outgoing.isEmpty { waiting.append((needs, step.outgoing)) }
-        sendDurable()
-    }
-
-    /// Sends the messages of the steps whose records are durable, in order; stops the supervisor if the journal could
-    /// not be written.
-    private func sendDurable() {
-        guard failure == nil else { return }
-        if let error = journal.failure {
-            waiting.removeAll()
+        do {
+            for record in step.records { try journal.append(serialized: record) }
+            try journal.flush()
+        } catch {
             fail(error)
             return
         }
-        let durable = journal.durable
-        var ready = 0
-        while ready < waiting.count, waiting[ready].needs <= durable { ready += 1 }
-        if ready > 0 {
-            let due = waiting.prefix(ready)
-            waiting.removeFirst(ready)
-            for step in due { send(step.outgoing) }
-        }
         // After the step's messages went out: a checkpoint never stands for deliveries that were not sent.
-        checkpointIfDue()
-        // What a peer gone produced (a host down, inspects answered) goes out now, not at the next wake-up.
-        if ready > 0, core.hasOutput { flush() }
-    }
-
-    /// Publishes and sends a step's messages (its records are in the journal).
-    private func send(_ outgoing: [SupervisorCore.Outgoing]) {
-        for message in outgoing {
+        defer { checkpointIfDue() }
+        for message in step.outgoing {
             switch message {
             case .publish(let topic, let body):
                 do {
@@ -277,6 +238,8 @@ final class SupervisorLoop {
                 }
             }
         }
+        // What a peer gone produced (a host down, inspects answered) goes out now, not at the next wake-up.
+        if core.hasOutput { flush() }
     }
 
     /// The journal cannot be written: stop (fail-stop, docs/DURABILITY.md). What the failed records stand for is
@@ -291,27 +254,19 @@ final class SupervisorLoop {
     /// After `checkpointEvery` records, and when the last checkpoint is written: begins a new segment and hands a copy
     /// of the core's state (the journal's records so far, all written) to the ``Checkpointer``.
     private func checkpointIfDue() {
-        let records = recordsAtStart + journal.submitted
+        let records = recordsAtStart + journal.appended
         guard config.checkpointEvery > 0, records - recordsAtCheckpoint >= config.checkpointEvery,
             !checkpointer.isBusy
         else { return }
-        // The checkpoint stands for every record handed over: they must be in the journal first, and the messages
-        // they release sent.
-        journal.waitUntilIdle()
-        if let error = journal.failure { return fail(error) }
-        let due = waiting
-        waiting.removeAll()
-        for step in due { send(step.outgoing) }
-        let segment: Int
         do {
-            segment = try journal.beginSegment()
+            try journal.beginSegment()
         } catch {
             fail(error)
             return
         }
         recordsAtCheckpoint = records
         var checkpoint = Checkpoint(
-            nextSegment: segment,
+            nextSegment: journal.segment,
             epoch: core.epoch,
             lastSeq: core.seq,
             lastCommandID: core.nextCommandID - 1,
