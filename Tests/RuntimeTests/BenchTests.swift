@@ -55,6 +55,15 @@ import Testing
         #expect(checkpoint?["controllers"] as? Int == 2_000, "\(durability)")
         let modes = (durability["syncModes"] as? [[String: Any]] ?? []).compactMap { $0["mode"] as? String }
         #expect(modes == ["batch", "interval", "none"])
+        // Each hand-written codec path beside SwiftProtobuf's (the bench fails if their bytes differ).
+        let pairs = try #require((report["codec"] as? [String: Any])?["pairs"] as? [[String: Any]])
+        #expect(
+            pairs.compactMap { $0["work"] as? String } == [
+                "decode a request", "encode an event", "read an event's seq", "encode an accepted reply",
+                "encode a journal record",
+            ]
+        )
+        #expect(pairs.allSatisfy { ($0["count"] as? Int ?? 0) > 0 && $0["speedup"] is Double }, "\(pairs)")
         let targets = try #require(report["targets"] as? [[String: Any]])
         #expect(targets.count == 12)
         #expect(targets.allSatisfy { $0["target"] is String && $0["met"] is Bool })

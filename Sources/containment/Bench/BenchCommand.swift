@@ -40,7 +40,9 @@ struct BenchCommand: ParsableCommand {
     var hostCallbacks: Int?
     @Flag(help: "Only the durability figures: recovery, and each journalSync mode.") var durabilityOnly = false
     @Flag(help: "Only the callbacks through one host: 1 and 1,000 actors, content and busy.") var hostOnly = false
-    @Flag(help: "Only the model alone (no processes): the figure to profile with callgrind.") var modelOnly = false
+    @Flag(help: "Only the model alone (no processes): the figure to profile.") var modelOnly = false
+    @Flag(help: "Only the codec figures: the hand-written protobuf paths beside SwiftProtobuf (no processes).")
+    var codecOnly = false
     @Flag(help: "Keep the working directory (peer logs, reports).") var keep = false
 
     func validate() throws {
@@ -77,6 +79,11 @@ struct BenchCommand: ParsableCommand {
             eventTopicBytes: BenchMessages.eventTopic.count,
             eventBytes: BenchMessages.event(seq: 1_000_000).count
         )
+        if codecOnly {
+            let codec = try CodecFigure.measure(steps: settings.modelCommands)
+            if json { try printJSON(codec) } else { print(BenchReport.codecTable(codec)) }
+            return
+        }
         if modelOnly {
             let model = ModelFigure.measure(count: settings.modelCommands)
             if json {
@@ -117,6 +124,8 @@ struct BenchCommand: ParsableCommand {
         }
         runner.progress("the model alone")
         let model = ModelFigure.measure(count: settings.modelCommands)
+        runner.progress("the codec: hand-written and SwiftProtobuf")
+        let codec = try CodecFigure.measure(steps: settings.modelCommands)
         let (raw, runtime) = try runner.commands()
         let creation = try runner.creation()
         let hostCallbacks = try runner.hostCallbacks()
@@ -124,6 +133,7 @@ struct BenchCommand: ParsableCommand {
         let report = BenchReport(
             settings: settings,
             model: model,
+            codec: codec,
             raw: raw,
             runtime: runtime,
             creation: creation,
@@ -148,6 +158,7 @@ struct BenchReport: Codable, Sendable {
 
     var settings: BenchSettings
     var model: ModelFigure
+    var codec: CodecFigure
     var raw: RawFigures
     var runtime: RuntimeFigures
     var creation: CreationFigure
@@ -159,6 +170,7 @@ struct BenchReport: Codable, Sendable {
     init(
         settings: BenchSettings,
         model: ModelFigure,
+        codec: CodecFigure,
         raw: RawFigures,
         runtime: RuntimeFigures,
         creation: CreationFigure,
@@ -167,6 +179,7 @@ struct BenchReport: Codable, Sendable {
     ) {
         self.settings = settings
         self.model = model
+        self.codec = codec
         self.raw = raw
         self.runtime = runtime
         self.creation = creation
@@ -285,7 +298,9 @@ struct BenchReport: Codable, Sendable {
             ["peak RSS, supervisor", Self.mebibytes(creation.supervisorPeakKiB), "", ""],
             ["peak RSS, largest host", Self.mebibytes(creation.hostPeakKiB.max() ?? 0), "", ""],
         ]
-        var lines = Self.aligned(rows + Self.hostRows(hostCallbacks) + Self.durabilityRows(durability, settings))
+        var lines = Self.aligned(
+            rows + Self.hostRows(hostCallbacks) + Self.durabilityRows(durability, settings) + Self.codecRows(codec)
+        )
         lines.append("")
         lines.append(
             "messages: request \(settings.requestBytes) B, reply \(settings.replyBytes) B, event "
@@ -355,6 +370,20 @@ struct BenchReport: Codable, Sendable {
             ])
         }
         return rows
+    }
+
+    /// The codec pairs: each hand-written path's rate, SwiftProtobuf's for the same work, and the speed-up.
+    static func codecRows(_ codec: CodecFigure) -> [[String]] {
+        codec.pairs.map { pair in
+            [
+                "codec: \(pair.work), \(pair.unit)/s (hand-written, SwiftProtobuf)", count(pair.handWrittenPerSecond),
+                count(pair.swiftProtobufPerSecond), times(pair.speedup),
+            ]
+        }
+    }
+
+    static func codecTable(_ codec: CodecFigure) -> String {
+        aligned([["figure", "hand-written", "SwiftProtobuf", "speed-up"]] + codecRows(codec)).joined(separator: "\n")
     }
 
     static func durabilityTable(_ durability: DurabilityFigures, _ settings: BenchSettings) -> String {

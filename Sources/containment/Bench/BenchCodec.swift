@@ -1,0 +1,210 @@
+import ContainmentBus
+import ContainmentLoad
+import ContainmentModel
+import ContainmentWorkload
+import Foundation
+
+/// The hand-written protobuf paths (the supervisor's `PreEncoded` and `ClientMessage.decodeBatch`, the clients'
+/// `ProtobufScan`) beside SwiftProtobuf doing the same work on the same messages, one thread, no sockets: a hand-written path is kept only while this
+/// figure shows it pays (docs/BENCH.md, "One codec").
+///
+/// The messages are those of the model's recorded random stream (``ModelThroughput``): every step as a request, the
+/// events of every accepted step, their replies and journal records. Each pair is checked to produce the same bytes
+/// (or the same commands) before it is timed; the median of three passes of each.
+struct CodecFigure: Codable, Sendable {
+    struct Pair: Codable, Sendable {
+        /// What is done, once per `unit`.
+        var work: String
+        var unit: String
+        var count: Int
+        var handWrittenPerSecond: Double
+        var swiftProtobufPerSecond: Double
+        /// Hand-written / SwiftProtobuf.
+        var speedup: Double
+    }
+
+    var pairs: [Pair]
+
+    /// The inputs: requests, and per accepted step its events and commands.
+    private struct Messages {
+        var requests: [[UInt8]] = []
+        var events: [Event] = []
+        /// Per accepted step: its events' range in `events`, its commands.
+        var accepted: [(events: Range<Int>, commands: [WireCommand])] = []
+    }
+
+    static func measure(steps: Int) throws -> CodecFigure {
+        let messages = Self.messages(of: ModelThroughput(seed: 1, count: steps, poolSize: 300))
+        let wireEvents = messages.events.enumerated().map {
+            WireEvent($1, seq: UInt64($0 + 1), timeUnixNanos: 1, commandID: 0)
+        }
+        let encoded = messages.events.enumerated().map {
+            PreEncoded.event($1, seq: UInt64($0 + 1), timeUnixNanos: 1, commandID: 0)
+        }
+        var pairs: [Pair] = []
+
+        // A request: its request id and commands.
+        for (index, request) in messages.requests.enumerated() {
+            let fast = ClientMessage.decodeBatch(request)?.commands
+            let slow = try ClientMessage(serializedBytes: request).commands.commands
+            guard fast == slow else { throw LoadError("decodeBatch differs from SwiftProtobuf on request \(index)") }
+        }
+        pairs.append(
+            pair("decode a request", "requests", messages.requests.count) {
+                var commands = 0
+                for request in messages.requests { commands += ClientMessage.decodeBatch(request)?.commands.count ?? 0 }
+                return commands
+            } slow: {
+                var commands = 0
+                for request in messages.requests {
+                    commands += (try? ClientMessage(serializedBytes: request))?.commands.commands.count ?? 0
+                }
+                return commands
+            }
+        )
+
+        // An event, to publish.
+        guard encoded == wireEvents.map({ $0.bytes }) else {
+            throw LoadError("PreEncoded.event differs from SwiftProtobuf")
+        }
+        pairs.append(
+            pair("encode an event", "events", messages.events.count) {
+                var bytes = 0
+                for (index, event) in messages.events.enumerated() {
+                    bytes += PreEncoded.event(event, seq: UInt64(index + 1), timeUnixNanos: 1, commandID: 0).count
+                }
+                return bytes
+            } slow: {
+                var bytes = 0
+                for (index, event) in messages.events.enumerated() {
+                    bytes += WireEvent(event, seq: UInt64(index + 1), timeUnixNanos: 1, commandID: 0).bytes.count
+                }
+                return bytes
+            }
+        )
+
+        // A subscriber reading an event's seq (the bench's subscribers, `stress`'s event collector).
+        pairs.append(
+            pair("read an event's seq", "events", encoded.count) {
+                encoded.reduce(0) { $0 &+ Int(ProtobufScan.field1(of: $1) ?? 0) }
+            } slow: {
+                encoded.reduce(0) { $0 &+ Int((try? WireEvent(serializedBytes: $1))?.seq ?? 0) }
+            }
+        )
+
+        // The reply to an accepted request, around its events already encoded to publish them (or, with
+        // SwiftProtobuf alone, around their messages, which it serializes again).
+        func reply(_ step: Int, _ range: Range<Int>) -> [UInt8] {
+            PreEncoded.accepted(requestID: UInt64(step + 1), commandID: UInt64(step + 1), events: Array(encoded[range]))
+        }
+        func slowReply(_ step: Int, _ range: Range<Int>) -> [UInt8] {
+            ServerMessage.with {
+                $0.requestID = UInt64(step + 1)
+                $0.accepted = .with {
+                    $0.commandID = UInt64(step + 1)
+                    $0.events = Array(wireEvents[range])
+                }
+            }.bytes
+        }
+        for (step, accepted) in messages.accepted.enumerated()
+        where reply(step, accepted.events) != slowReply(step, accepted.events) {
+            throw LoadError("PreEncoded.accepted differs from SwiftProtobuf at step \(step)")
+        }
+        pairs.append(
+            pair("encode an accepted reply", "replies", messages.accepted.count) {
+                messages.accepted.enumerated().reduce(0) { $0 + reply($1.offset, $1.element.events).count }
+            } slow: {
+                messages.accepted.enumerated().reduce(0) { $0 + slowReply($1.offset, $1.element.events).count }
+            }
+        )
+
+        // The journal record of an accepted request, around its commands.
+        func record(_ step: Int, _ commands: [WireCommand]) -> [UInt8] {
+            PreEncoded.journalRecord(
+                commandID: UInt64(step + 1),
+                timeUnixNanos: 1,
+                commands: commands.map { $0.bytes },
+                firstSeq: UInt64(step + 1),
+                eventCount: 1,
+                clientID: "bench",
+                requestID: UInt64(step + 1)
+            )
+        }
+        func slowRecord(_ step: Int, _ commands: [WireCommand]) -> [UInt8] {
+            Containment_V1_JournalRecord.with {
+                $0.commandID = UInt64(step + 1)
+                $0.timeUnixNanos = 1
+                $0.commands = commands
+                $0.firstSeq = UInt64(step + 1)
+                $0.eventCount = 1
+                $0.clientID = "bench"
+                $0.requestID = UInt64(step + 1)
+            }.bytes
+        }
+        for (step, accepted) in messages.accepted.enumerated()
+        where record(step, accepted.commands) != slowRecord(step, accepted.commands) {
+            throw LoadError("PreEncoded.journalRecord differs from SwiftProtobuf at step \(step)")
+        }
+        pairs.append(
+            pair("encode a journal record", "records", messages.accepted.count) {
+                messages.accepted.enumerated().reduce(0) { $0 + record($1.offset, $1.element.commands).count }
+            } slow: {
+                messages.accepted.enumerated().reduce(0) { $0 + slowRecord($1.offset, $1.element.commands).count }
+            }
+        )
+        return CodecFigure(pairs: pairs)
+    }
+
+    /// The stream's steps as requests, and the events and commands of the accepted ones.
+    private static func messages(of stream: ModelThroughput) -> Messages {
+        var messages = Messages()
+        var state = ContainmentState()
+        for (index, step) in stream.steps.enumerated() {
+            let commands = step.map { WireCommand($0) }
+            messages.requests.append(
+                ClientMessage.with {
+                    $0.requestID = UInt64(index + 1)
+                    $0.commands = .with { $0.commands = commands }
+                }.bytes
+            )
+            guard let events = try? state.apply(batch: step) else { continue }
+            let start = messages.events.count
+            messages.events += events
+            messages.accepted.append((start..<messages.events.count, commands))
+        }
+        return messages
+    }
+
+    /// Times both ways (the median of three passes each, alternating); each returns a checksum so nothing is
+    /// optimized away, and both must agree.
+    private static func pair(
+        _ work: String,
+        _ unit: String,
+        _ count: Int,
+        fast: () -> Int,
+        slow: () -> Int
+    ) -> Pair {
+        let clock = ContinuousClock()
+        var fastTimes: [Duration] = []
+        var slowTimes: [Duration] = []
+        for _ in 0..<3 {
+            var start = clock.now
+            let fastSum = fast()
+            fastTimes.append(clock.now - start)
+            start = clock.now
+            let slowSum = slow()
+            slowTimes.append(clock.now - start)
+            precondition(fastSum == slowSum, "\(work): the hand-written and SwiftProtobuf paths disagree")
+        }
+        func rate(_ times: [Duration]) -> Double { Double(count) / times.sorted()[1].seconds }
+        let (fast, slow) = (rate(fastTimes), rate(slowTimes))
+        return Pair(
+            work: work,
+            unit: unit,
+            count: count,
+            handWrittenPerSecond: fast,
+            swiftProtobufPerSecond: slow,
+            speedup: slow > 0 ? fast / slow : 0
+        )
+    }
+}
