@@ -177,7 +177,8 @@ extension ContainmentState {
         } else {
             ordered = treeOrderOfAll()
         }
-        journal.events.reserveCapacity(journal.events.count + ordered.count)
+        // A warning each, and for some a `viewDidUnload`: room for both, so the buffer grows once.
+        journal.events.reserveCapacity(journal.events.count + 2 * ordered.count)
         for id in ordered {
             emit(.didReceiveMemoryWarning(id))
             guard isViewLoaded(id), let record = controllers[id], record.presenting == nil,
