@@ -179,8 +179,11 @@ extension SupervisorCore {
 
     /// A failed host running the controller a request names or is issued by, if any.
     func failedHost(for request: Request) -> (name: String, controller: ControllerID, reason: String)? {
+        guard !failedHosts.isEmpty else { return nil }
         for id in [request.command.subject, request.by.controller].compactMap(\.self) {
-            if let host = hostOf[id], let reason = hosts[host]?.failed { return (host, id, reason) }
+            if let host = hostOf[id], failedHosts.contains(host), let reason = hosts[host]?.failed {
+                return (host, id, reason)
+            }
         }
         return nil
     }

@@ -57,6 +57,7 @@ extension SupervisorCore {
         record.everConnected = true
         record.verbs = Dictionary(hello.verbs.map { ($0.kind, $0.verbs) }, uniquingKeysWith: { first, _ in first })
         record.failed = nil
+        failedHosts.remove(hello.host)
         record.stale = false
         record.backlogged = false
         record.lastSeen = clock.now
@@ -178,6 +179,7 @@ extension SupervisorCore {
         record.failed = reason
         record.up = false
         hosts[name] = record
+        failedHosts.insert(name)
         publishHostEvent(.hostFailed(host: name, reason: reason))
         logger.error("host failed: not restarted again", metadata: ["host": "\(name)", "reason": "\(reason)"])
     }

@@ -81,6 +81,9 @@ struct SupervisorCore {
     var seq: UInt64 = 0
     var nextCommandID: UInt64 = 1
     var hosts: [String: HostRecord] = [:]
+    /// The hosts whose `failed` is set: commands for their controllers are refused (usually none, so a command's check
+    /// costs nothing).
+    var failedHosts: Set<String> = []
     var hostNames: [[UInt8]: String] = [:]
     var hostOf: [ControllerID: String] = [:]
     /// How many controllers each host runs.
