@@ -7,10 +7,12 @@ extension SupervisorCore {
     /// model: a `ruleViolation` event for the rule broken, its seq reserved in the journal. Either way the answer is
     /// sent to `sender` (when given) and remembered under `clientID` (exactly once); a rejection is also returned.
     ///
-    /// A host may only act as the controllers it runs; a client (ctl) may act as anyone.
+    /// A host may only act as the controllers it runs; a client (ctl) may act as anyone. `encoded`: the commands'
+    /// bytes as received, journaled as they are unless the supervisor changed the command (a create's host).
     @discardableResult
     mutating func submit(
         _ commands: [WireCommand],
+        encoded: [[UInt8]]? = nil,
         from sender: [UInt8]?,
         requestID: UInt64 = 0,
         clientID: String = ""
@@ -23,6 +25,8 @@ extension SupervisorCore {
         let host = sender.flatMap { hostNames[$0] }
         var requests: [Request] = []
         var journaled = commands
+        // The bytes of each command as journaled: as received, or serialized again once changed here.
+        var journaledBytes = encoded.flatMap { $0.count == commands.count ? $0 : nil }
         var created: [ControllerID: String] = [:]
         var share: [String: Int] = [:]
         guard !commands.isEmpty else { return refuse(RemoteError(.malformed("The batch holds no command."))) }
@@ -66,7 +70,10 @@ extension SupervisorCore {
             if case .create(let id, _, _) = request.command {
                 let assigned = wire.create.host.isEmpty ? (host ?? leastLoadedHost()) : wire.create.host
                 created[id] = assigned
-                journaled[index].create.host = assigned
+                if journaled[index].create.host != assigned {
+                    journaled[index].create.host = assigned
+                    journaledBytes?[index] = journaled[index].bytes
+                }
             }
             requests.append(request)
             // A host's share of the batch: the commands that create one of its controllers or name one as subject.
@@ -127,7 +134,8 @@ extension SupervisorCore {
             PreEncoded.journalRecord(
                 commandID: commandID,
                 timeUnixNanos: time,
-                commands: journaled.map { $0.bytes },  // a closure: a key path here is projected generically
+                // A closure: a key path here is projected generically.
+                commands: journaledBytes ?? journaled.map { $0.bytes },
                 firstSeq: firstSeq,
                 eventCount: UInt32(clamping: events.count),
                 clientID: clientID,

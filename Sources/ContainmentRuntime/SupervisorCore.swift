@@ -230,7 +230,13 @@ struct SupervisorCore {
                 reply(to: sender, requestID: batch.requestID, .error(.init(error)))
                 return
             }
-            command(batch.commands, from: sender, requestID: batch.requestID, clientID: batch.clientID)
+            command(
+                batch.commands,
+                encoded: batch.encoded,
+                from: sender,
+                requestID: batch.requestID,
+                clientID: batch.clientID
+            )
             return
         }
         let message: ClientMessage
@@ -357,14 +363,20 @@ struct SupervisorCore {
     }
 
     /// A request of commands: answered again if it is a resend (same client id and request id), else submitted.
-    private mutating func command(_ commands: [WireCommand], from sender: [UInt8], requestID: UInt64, clientID: String)
-    {
+    /// `encoded`: each command's bytes as received, when the request was read by ``ClientMessage/decodeBatch(_:)``.
+    private mutating func command(
+        _ commands: [WireCommand],
+        encoded: [[UInt8]]? = nil,
+        from sender: [UInt8],
+        requestID: UInt64,
+        clientID: String
+    ) {
         if !clientID.isEmpty, let answer = clients.answer(client: clientID, requestID: requestID) {
             resends += 1
             outbox.append(.send(peer: sender, body: answer, delivery: nil))
             return
         }
-        submit(commands, from: sender, requestID: requestID, clientID: clientID)
+        submit(commands, encoded: encoded, from: sender, requestID: requestID, clientID: clientID)
     }
 
     /// The whole state now.

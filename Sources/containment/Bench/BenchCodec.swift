@@ -29,8 +29,8 @@ struct CodecFigure: Codable, Sendable {
     private struct Messages {
         var requests: [[UInt8]] = []
         var events: [Event] = []
-        /// Per accepted step: its events' range in `events`, its commands.
-        var accepted: [(events: Range<Int>, commands: [WireCommand])] = []
+        /// Per accepted step: its events' range in `events`, its commands, and their bytes as received.
+        var accepted: [(events: Range<Int>, commands: [WireCommand], encoded: [[UInt8]])] = []
     }
 
     static func measure(steps: Int) throws -> CodecFigure {
@@ -118,12 +118,13 @@ struct CodecFigure: Codable, Sendable {
             }
         )
 
-        // The journal record of an accepted request, around its commands.
-        func record(_ step: Int, _ commands: [WireCommand]) -> [UInt8] {
+        // The journal record of an accepted request, around its commands' bytes as received (or, with SwiftProtobuf
+        // alone, around their messages).
+        func record(_ step: Int, _ commands: [[UInt8]]) -> [UInt8] {
             PreEncoded.journalRecord(
                 commandID: UInt64(step + 1),
                 timeUnixNanos: 1,
-                commands: commands.map { $0.bytes },
+                commands: commands,
                 firstSeq: UInt64(step + 1),
                 eventCount: 1,
                 clientID: "bench",
@@ -142,12 +143,12 @@ struct CodecFigure: Codable, Sendable {
             }.bytes
         }
         for (step, accepted) in messages.accepted.enumerated()
-        where record(step, accepted.commands) != slowRecord(step, accepted.commands) {
+        where record(step, accepted.encoded) != slowRecord(step, accepted.commands) {
             throw LoadError("PreEncoded.journalRecord differs from SwiftProtobuf at step \(step)")
         }
         pairs.append(
             pair("encode a journal record", "records", messages.accepted.count) {
-                messages.accepted.enumerated().reduce(0) { $0 + record($1.offset, $1.element.commands).count }
+                messages.accepted.enumerated().reduce(0) { $0 + record($1.offset, $1.element.encoded).count }
             } slow: {
                 messages.accepted.enumerated().reduce(0) { $0 + slowRecord($1.offset, $1.element.commands).count }
             }
@@ -170,7 +171,7 @@ struct CodecFigure: Codable, Sendable {
             guard let events = try? state.apply(batch: step) else { continue }
             let start = messages.events.count
             messages.events += events
-            messages.accepted.append((start..<messages.events.count, commands))
+            messages.accepted.append((start..<messages.events.count, commands, commands.map { $0.bytes }))
         }
         return messages
     }
