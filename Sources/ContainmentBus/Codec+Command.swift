@@ -125,7 +125,8 @@ extension WireCommand {
             create = .with {
                 $0.id = id.rawValue
                 $0.kind = kind.rawValue
-                $0.properties = Containment_V1_Properties(properties)
+                // Left out when all are defaults (most creates): nothing to write, read or convert.
+                if properties != ControllerProperties() { $0.properties = Containment_V1_Properties(properties) }
                 $0.host = host ?? ""
             }
         case .destroy(let id): destroy = .with { $0.id = id.rawValue }
@@ -355,7 +356,7 @@ extension WireCommand {
             command = .create(
                 try controllerID(m.id, field: "create.id"),
                 kind: Kind(m.kind),
-                properties: try m.properties.model()
+                properties: m.hasProperties ? try m.properties.model() : ControllerProperties()
             )
         case .destroy(let m): command = .destroy(try controllerID(m.id, field: "destroy.id"))
         case .attachWindow(let m):

@@ -25,7 +25,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Requests each pipelined client keeps outstanding.") var window = 16
     @Option(help: "Messages each raw PUB→SUB run publishes (default 500000; quick 50000).") var pubSubMessages: Int?
     @Option(help: "Steps of the model's recorded stream (default 200000; quick 20000).") var modelCommands: Int?
-    @Option(help: "Controllers to create (default 100000; quick 5000).") var controllers: Int?
+    @Option(help: "Controllers to create (default 1000000; quick 5000).") var controllers: Int?
     @Option(help: "Hosts they are created over (default 16; quick 4).") var hosts: Int?
     @Option(help: "Creations per batch.") var batch = 100
     @Option(help: "set_alpha commands (each one event) per request while event delivery is measured (even).")
@@ -40,6 +40,8 @@ struct BenchCommand: ParsableCommand {
     var hostCallbacks: Int?
     @Flag(help: "Only the durability figures: recovery, and each journalSync mode.") var durabilityOnly = false
     @Flag(help: "Only the callbacks through one host: 1 and 1,000 actors, content and busy.") var hostOnly = false
+    @Flag(help: "Only the creation of --controllers controllers over --hosts hosts, with memory and peak RSS.")
+    var creationOnly = false
     @Flag(help: "Only the model alone (no processes): the figure to profile.") var modelOnly = false
     @Flag(help: "Only the codec figures: the hand-written protobuf paths beside SwiftProtobuf (no processes).")
     var codecOnly = false
@@ -67,7 +69,7 @@ struct BenchCommand: ParsableCommand {
             window: window,
             pubSubMessages: pubSubMessages ?? (quick ? 50_000 : 500_000),
             modelCommands: modelCommands ?? (quick ? 20_000 : 200_000),
-            controllers: controllers ?? (quick ? 5_000 : 100_000),
+            controllers: controllers ?? (quick ? 5_000 : 1_000_000),
             hosts: hosts ?? (quick ? 4 : 16),
             batch: batch,
             eventsPerRequest: eventsPerRequest,
@@ -112,6 +114,18 @@ struct BenchCommand: ParsableCommand {
             } else {
                 print(
                     BenchReport.aligned([["figure", "Containment", "measured", ""]] + BenchReport.hostRows(callbacks))
+                        .joined(separator: "\n")
+                )
+            }
+            return
+        }
+        if creationOnly {
+            let creation = try runner.creation()
+            if json {
+                try printJSON(creation)
+            } else {
+                print(
+                    BenchReport.aligned([["figure", "Containment", "", ""]] + BenchReport.creationRows(creation))
                         .joined(separator: "\n")
                 )
             }
@@ -261,43 +275,36 @@ struct BenchReport: Codable, Sendable {
 
     var table: String {
         let r = ratios
-        let rows: [[String]] = [
-            ["figure", "Containment", "raw ZeroMQ", "ratio"],
-            ["model alone, commands/s (1 thread)", Self.count(model.commandsPerSecond), "", ""],
+        let rows: [[String]] =
             [
-                "round trip p50", Self.micros(runtime.roundTrip.p50), Self.micros(raw.roundTrip.p50),
-                Self.times(r["roundTripP50"]),
-            ],
-            [
-                "round trip p99", Self.micros(runtime.roundTrip.p99), Self.micros(raw.roundTrip.p99),
-                Self.times(r["roundTripP99"]),
-            ],
-            [
-                "round trip p99.9", Self.micros(runtime.roundTrip.p999), Self.micros(raw.roundTrip.p999),
-                Self.times(r["roundTripP999"]),
-            ],
-            [
-                "pipelined \(settings.clients)×\(settings.window), replies/s", Self.count(runtime.pipelinedPerSecond),
-                Self.count(raw.pipelinedPerSecond), Self.percent(r["pipelined"]),
-            ],
-            [
-                "events/s to 1 subscriber", Self.count(runtime.delivery1.perSecond),
-                Self.count(raw.pubSub1.perSecond), Self.percent(r["delivery1"]),
-            ],
-            [
-                "events/s to each of 8 subscribers", Self.count(runtime.delivery8.perSecond),
-                Self.count(raw.pubSub8.perSecond), Self.percent(r["delivery8"]),
-            ],
-            [
-                "create \(Self.count(Double(creation.controllers))) controllers / \(creation.hosts) hosts",
-                String(format: "%.2f s", creation.seconds), "", "",
-            ],
-            ["  creations/s", Self.count(creation.perSecond), "", ""],
-            ["memory per controller, supervisor", Self.bytes(creation.supervisorBytesPerController), "", ""],
-            ["memory per controller, host", Self.bytes(creation.hostBytesPerController), "", ""],
-            ["peak RSS, supervisor", Self.mebibytes(creation.supervisorPeakKiB), "", ""],
-            ["peak RSS, largest host", Self.mebibytes(creation.hostPeakKiB.max() ?? 0), "", ""],
-        ]
+                ["figure", "Containment", "raw ZeroMQ", "ratio"],
+                ["model alone, commands/s (1 thread)", Self.count(model.commandsPerSecond), "", ""],
+                [
+                    "round trip p50", Self.micros(runtime.roundTrip.p50), Self.micros(raw.roundTrip.p50),
+                    Self.times(r["roundTripP50"]),
+                ],
+                [
+                    "round trip p99", Self.micros(runtime.roundTrip.p99), Self.micros(raw.roundTrip.p99),
+                    Self.times(r["roundTripP99"]),
+                ],
+                [
+                    "round trip p99.9", Self.micros(runtime.roundTrip.p999), Self.micros(raw.roundTrip.p999),
+                    Self.times(r["roundTripP999"]),
+                ],
+                [
+                    "pipelined \(settings.clients)×\(settings.window), replies/s",
+                    Self.count(runtime.pipelinedPerSecond),
+                    Self.count(raw.pipelinedPerSecond), Self.percent(r["pipelined"]),
+                ],
+                [
+                    "events/s to 1 subscriber", Self.count(runtime.delivery1.perSecond),
+                    Self.count(raw.pubSub1.perSecond), Self.percent(r["delivery1"]),
+                ],
+                [
+                    "events/s to each of 8 subscribers", Self.count(runtime.delivery8.perSecond),
+                    Self.count(raw.pubSub8.perSecond), Self.percent(r["delivery8"]),
+                ],
+            ] + Self.creationRows(creation)
         var lines = Self.aligned(
             rows + Self.hostRows(hostCallbacks) + Self.durabilityRows(durability, settings) + Self.codecRows(codec)
         )
@@ -330,6 +337,21 @@ struct BenchReport: Codable, Sendable {
         var lines = rows.map(line)
         lines.insert(String(repeating: "-", count: lines[0].count), at: 1)
         return lines
+    }
+
+    /// The creation of controllers over hosts, and the memory it took.
+    static func creationRows(_ creation: CreationFigure) -> [[String]] {
+        [
+            [
+                "create \(count(Double(creation.controllers))) controllers / \(creation.hosts) hosts",
+                String(format: "%.2f s", creation.seconds), "", "",
+            ],
+            ["  creations/s", count(creation.perSecond), "", ""],
+            ["memory per controller, supervisor", bytes(creation.supervisorBytesPerController), "", ""],
+            ["memory per controller, host", bytes(creation.hostBytesPerController), "", ""],
+            ["peak RSS, supervisor", mebibytes(creation.supervisorPeakKiB), "", ""],
+            ["peak RSS, largest host", mebibytes(creation.hostPeakKiB.max() ?? 0), "", ""],
+        ]
     }
 
     /// The callbacks through one host, per kind and number of actors.
