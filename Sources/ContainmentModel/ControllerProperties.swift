@@ -139,11 +139,13 @@ private final class RareBox: Hashable, Sendable {
     /// The one box of the defaults, which every controller created with them shares.
     static let defaults = RareBox(RareProperties())
 
-    /// A new box with `change` applied.
+    /// A box with `change` applied: this one when nothing changed, the shared defaults when that is what it gives
+    /// (a decoded controller's properties set each one, mostly to its default), else a new one.
     func with(_ change: (inout RareProperties) -> Void) -> RareBox {
         var value = value
         change(&value)
-        return RareBox(value)
+        if value == self.value { return self }
+        return value == Self.defaults.value ? Self.defaults : RareBox(value)
     }
 
     static func == (lhs: RareBox, rhs: RareBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
