@@ -198,8 +198,9 @@ extension SupervisorCore {
 
     /// Records which host runs a controller (`nil`: none any more), keeping each host's count.
     mutating func assign(_ id: ControllerID, to host: String?) {
-        if let old = hostOf[id] { hostLoad[old, default: 1] -= 1 }
-        hostOf[id] = host
+        // One probe of the table (a million entries after a large creation): the old value comes back from the change.
+        let old = host.map { hostOf.updateValue($0, forKey: id) } ?? hostOf.removeValue(forKey: id)
+        if let old { hostLoad[old, default: 1] -= 1 }
         if let host { hostLoad[host, default: 0] += 1 }
     }
 
