@@ -68,4 +68,27 @@ import Testing
         #expect(targets.count == 12)
         #expect(targets.allSatisfy { $0["target"] is String && $0["met"] is Bool })
     }
+
+    /// The single-figure modes report their figure alone.
+    @Test func theSingleFigureModesReportTheirFigure() async throws {
+        for (arguments, keys) in [
+            (["--model-only", "--model-commands", "500"], ["commands", "accepted", "commandsPerSecond"]),
+            (["--codec-only", "--model-commands", "500"], ["pairs"]),
+            (
+                ["--creation-only", "--controllers", "300", "--hosts", "2"],
+                ["controllers", "hosts", "seconds", "supervisorPeakKiB", "hostPeakKiB"]
+            ),
+        ] {
+            let result = try await Subprocess.run(
+                .path(FilePath(RuntimeFixture.binary)),
+                arguments: Arguments(["bench", "--json"] + arguments),
+                output: .string(limit: 1 << 20),
+                error: .string(limit: 1 << 20)
+            )
+            #expect(result.terminationStatus.isSuccess, "\(arguments): \(result.standardError)")
+            let figure = try #require(JSON.object(result.standardOutput), "\(arguments): not JSON")
+            for key in keys { #expect(figure[key] != nil, "\(arguments): \(key) is missing") }
+            if arguments[0] == "--creation-only" { #expect(figure["controllers"] as? Int == 300) }
+        }
+    }
 }
