@@ -30,7 +30,13 @@ struct CodecFigure: Codable, Sendable {
         var requests: [[UInt8]] = []
         var events: [Event] = []
         /// Per accepted step: its events' range in `events`, its commands, and their bytes as received.
-        var accepted: [(events: Range<Int>, commands: [WireCommand], encoded: [[UInt8]])] = []
+        var accepted: [Accepted] = []
+    }
+
+    private struct Accepted {
+        var events: Range<Int>
+        var commands: [WireCommand]
+        var encoded: [[UInt8]]
     }
 
     static func measure(steps: Int) throws -> CodecFigure {
@@ -106,15 +112,11 @@ struct CodecFigure: Codable, Sendable {
                 }
             }.bytes
         }
-        for (step, accepted) in messages.accepted.enumerated()
-        where reply(step, accepted.events) != slowReply(step, accepted.events) {
-            throw LoadError("PreEncoded.accepted differs from SwiftProtobuf at step \(step)")
-        }
         pairs.append(
-            pair("encode an accepted reply", "replies", messages.accepted.count) {
-                messages.accepted.enumerated().reduce(0) { $0 + reply($1.offset, $1.element.events).count }
+            try perAccepted(messages, "encode an accepted reply", "replies", "PreEncoded.accepted") {
+                reply($0, $1.events)
             } slow: {
-                messages.accepted.enumerated().reduce(0) { $0 + slowReply($1.offset, $1.element.events).count }
+                slowReply($0, $1.events)
             }
         )
 
@@ -142,15 +144,11 @@ struct CodecFigure: Codable, Sendable {
                 $0.requestID = UInt64(step + 1)
             }.bytes
         }
-        for (step, accepted) in messages.accepted.enumerated()
-        where record(step, accepted.encoded) != slowRecord(step, accepted.commands) {
-            throw LoadError("PreEncoded.journalRecord differs from SwiftProtobuf at step \(step)")
-        }
         pairs.append(
-            pair("encode a journal record", "records", messages.accepted.count) {
-                messages.accepted.enumerated().reduce(0) { $0 + record($1.offset, $1.element.encoded).count }
+            try perAccepted(messages, "encode a journal record", "records", "PreEncoded.journalRecord") {
+                record($0, $1.encoded)
             } slow: {
-                messages.accepted.enumerated().reduce(0) { $0 + slowRecord($1.offset, $1.element.commands).count }
+                slowRecord($0, $1.commands)
             }
         )
         return CodecFigure(pairs: pairs)
@@ -171,9 +169,30 @@ struct CodecFigure: Codable, Sendable {
             guard let events = try? state.apply(batch: step) else { continue }
             let start = messages.events.count
             messages.events += events
-            messages.accepted.append((start..<messages.events.count, commands, commands.map { $0.bytes }))
+            messages.accepted.append(
+                Accepted(events: start..<messages.events.count, commands: commands, encoded: commands.map { $0.bytes })
+            )
         }
         return messages
+    }
+
+    /// A message made for each accepted step both ways: checked to be the same bytes at every step, then timed.
+    private static func perAccepted(
+        _ messages: Messages,
+        _ work: String,
+        _ unit: String,
+        _ writer: String,
+        fast: (Int, Accepted) -> [UInt8],
+        slow: (Int, Accepted) -> [UInt8]
+    ) throws -> Pair {
+        for (step, accepted) in messages.accepted.enumerated() where fast(step, accepted) != slow(step, accepted) {
+            throw LoadError("\(writer) differs from SwiftProtobuf at step \(step)")
+        }
+        return pair(work, unit, messages.accepted.count) {
+            messages.accepted.enumerated().reduce(0) { $0 + fast($1.offset, $1.element).count }
+        } slow: {
+            messages.accepted.enumerated().reduce(0) { $0 + slow($1.offset, $1.element).count }
+        }
     }
 
     /// Times both ways (the median of three passes each, alternating); each returns a checksum so nothing is

@@ -83,8 +83,11 @@ struct BenchCommand: ParsableCommand {
         )
         if codecOnly {
             let codec = try CodecFigure.measure(steps: settings.modelCommands)
-            if json { try printJSON(codec) } else { print(BenchReport.codecTable(codec)) }
-            return
+            return try printAlone(
+                codec,
+                ["figure", "hand-written", "SwiftProtobuf", "speed-up"],
+                BenchReport.codecRows(codec)
+            )
         }
         if modelOnly {
             let model = ModelFigure.measure(count: settings.modelCommands)
@@ -109,32 +112,23 @@ struct BenchCommand: ParsableCommand {
         }
         if hostOnly {
             let callbacks = try runner.hostCallbacks()
-            if json {
-                try printJSON(callbacks)
-            } else {
-                print(
-                    BenchReport.aligned([["figure", "Containment", "measured", ""]] + BenchReport.hostRows(callbacks))
-                        .joined(separator: "\n")
-                )
-            }
-            return
+            return try printAlone(
+                callbacks,
+                ["figure", "Containment", "measured", ""],
+                BenchReport.hostRows(callbacks)
+            )
         }
         if creationOnly {
             let creation = try runner.creation()
-            if json {
-                try printJSON(creation)
-            } else {
-                print(
-                    BenchReport.aligned([["figure", "Containment", "", ""]] + BenchReport.creationRows(creation))
-                        .joined(separator: "\n")
-                )
-            }
-            return
+            return try printAlone(creation, ["figure", "Containment", "", ""], BenchReport.creationRows(creation))
         }
         if durabilityOnly {
             let durability = try runner.durability()
-            if json { try printJSON(durability) } else { print(BenchReport.durabilityTable(durability, settings)) }
-            return
+            return try printAlone(
+                durability,
+                ["figure", "Containment", "size", ""],
+                BenchReport.durabilityRows(durability, settings)
+            )
         }
         runner.progress("the model alone")
         let model = ModelFigure.measure(count: settings.modelCommands)
@@ -159,6 +153,13 @@ struct BenchCommand: ParsableCommand {
         } else {
             print(report.table)
         }
+    }
+}
+
+extension BenchCommand {
+    /// Prints one figure measured alone: as JSON, or its rows under `header`.
+    func printAlone<Figure: Encodable>(_ figure: Figure, _ header: [String], _ rows: [[String]]) throws {
+        if json { try printJSON(figure) } else { print(BenchReport.aligned([header] + rows).joined(separator: "\n")) }
     }
 }
 
@@ -402,14 +403,6 @@ struct BenchReport: Codable, Sendable {
                 count(pair.swiftProtobufPerSecond), times(pair.speedup),
             ]
         }
-    }
-
-    static func codecTable(_ codec: CodecFigure) -> String {
-        aligned([["figure", "hand-written", "SwiftProtobuf", "speed-up"]] + codecRows(codec)).joined(separator: "\n")
-    }
-
-    static func durabilityTable(_ durability: DurabilityFigures, _ settings: BenchSettings) -> String {
-        aligned([["figure", "Containment", "size", ""]] + durabilityRows(durability, settings)).joined(separator: "\n")
     }
 
     static func recovery(_ figure: RecoveryBenchmark.Figure, of what: String) -> String {
