@@ -53,6 +53,10 @@ import Testing
         #expect((journal?["events"] as? Int ?? 0) >= 3_000, "\(durability)")
         let checkpoint = durability["checkpointRecovery"] as? [String: Any]
         #expect(checkpoint?["controllers"] as? Int == 2_000, "\(durability)")
+        let disk = durability["diskSync"] as? [String: Any]
+        for way in ["appending", "inPlace"] {
+            #expect(((disk?[way] as? [String: Any])?["count"] as? Int ?? 0) > 0, "diskSync.\(way)")
+        }
         let modes = (durability["syncModes"] as? [[String: Any]] ?? []).compactMap { $0["mode"] as? String }
         #expect(modes == ["batch", "interval", "none"])
         // Each hand-written codec path beside SwiftProtobuf's (the bench fails if their bytes differ).

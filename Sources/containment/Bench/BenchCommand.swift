@@ -382,6 +382,14 @@ struct BenchReport: Codable, Sendable {
                 "\(count(Double(durability.checkpointRecovery.bytes / 1_048_576))) MiB", "",
             ],
         ]
+        rows.append([
+            "disk: write + fdatasync p50 / p99, appending",
+            "\(micros(durability.diskSync.appending.p50)) / \(micros(durability.diskSync.appending.p99))", "", "",
+        ])
+        rows.append([
+            "disk: write + fdatasync p50 / p99, in place over zeros",
+            "\(micros(durability.diskSync.inPlace.p50)) / \(micros(durability.diskSync.inPlace.p99))", "", "",
+        ])
         for mode in durability.syncModes {
             rows.append([
                 "journalSync \(mode.mode): round trip p50 / p99",

@@ -17,6 +17,7 @@ struct DurabilityFigures: Codable, Sendable {
 
     var journalRecovery: RecoveryBenchmark.Figure
     var checkpointRecovery: RecoveryBenchmark.Figure
+    var diskSync: DiskSyncFigure
     var syncModes: [SyncMode]
 }
 
@@ -38,6 +39,9 @@ extension BenchRunner {
         let checkpointRecovery = try RecoveryBenchmark.recover(directory: checkpoint)
         try? FileManager.default.removeItem(atPath: checkpoint)
 
+        progress("the disk: one fdatasync after a write, appending and in place")
+        let diskSync = try DiskSyncFigure.measure(directory: directory, count: settings.quick ? 100 : 500)
+
         var modes: [DurabilityFigures.SyncMode] = []
         for mode in JournalSync.allCases {
             progress("journalSync \(mode.rawValue): round trips and pipelined requests")
@@ -46,6 +50,7 @@ extension BenchRunner {
         return DurabilityFigures(
             journalRecovery: journalRecovery,
             checkpointRecovery: checkpointRecovery,
+            diskSync: diskSync,
             syncModes: modes
         )
     }
