@@ -22,6 +22,9 @@ import ZeroMQ
         let before = try await runtime.treeJSON()
         let seqBefore = try #require(before["seq"] as? Int)
         let journalBefore = runtime.journalBytes()
+        // The open segment's space is reserved (journalSegmentBytes), so the kill leaves zeros after the records.
+        let segment = runtime.runDirectory + "/journal/segment-00000001.log"
+        #expect(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int == 64 << 20)
 
         let pid = try runtime.supervisorPID()
         kill(pid, SIGKILL)
@@ -29,6 +32,10 @@ import ZeroMQ
         let up = try await runtime.script("up.sh", [runtime.topologyPath])
         #expect(up.status == 0, "\(up.stderr)")
         #expect(up.stdout.contains("kept the hosts still running"), "\(up.stdout)")
+        // The zeros are the journal's end: no torn record was cut, and the journal verifies.
+        #expect(!runtime.logs().contains("torn"), "\(runtime.logs())")
+        let verify = try await runtime.containment("journal", "verify")
+        #expect(verify.status == 0, "\(verify.stdout)")
 
         let after = try await runtime.treeJSON()
         #expect(JSON.canonical(before, dropping: ["pid", "seq"]) == JSON.canonical(after, dropping: ["pid", "seq"]))

@@ -446,25 +446,35 @@ def crc32c(data: bytes) -> int:
 def read_journal(pb, directory: str | os.PathLike) -> list:
     """The JournalRecords of a journal directory, from docs/PROTOCOL.md ("The journal"): its segments
     (segment-NNNNNNNN.log) in order, each the magic CNTJRNL1 and then records framed as u32 length, u32 CRC-32C of
-    the payload (both little-endian) and the payload. A torn last record is left out, as the supervisor cuts it."""
+    the payload (both little-endian) and the payload. The last segment may end in zeros (its reserved space): they end
+    the journal. A torn last record is left out, as the supervisor cuts it."""
     segments = sorted(Path(directory).glob("segment-*.log"))
     records = []
     for position, segment in enumerate(segments):
         data = segment.read_bytes()
+        last = position == len(segments) - 1
+
+        def only_zeros_from(offset: int) -> bool:
+            return data[offset:].strip(b"\0") == b""
+
         if data[:8] != b"CNTJRNL1":
+            if last and only_zeros_from(0):
+                break  # a segment begun as the supervisor died: its header is torn
             raise ValueError(f"{segment}: not a journal segment")
         offset = 8
         while offset < len(data):
-            last = position == len(segments) - 1
             if offset + 8 > len(data):
                 if last:
                     break
                 raise ValueError(f"{segment}: a record header is cut short at {offset}")
             length = int.from_bytes(data[offset : offset + 4], "little")
             checksum = int.from_bytes(data[offset + 4 : offset + 8], "little")
-            payload = data[offset + 8 : offset + 8 + length]
-            if len(payload) < length or crc32c(payload) != checksum:
-                if last and offset + 8 + length >= len(data):
+            if length == 0 and last and only_zeros_from(offset):
+                break  # the reserved space: the end of the journal
+            end = offset + 8 + length
+            payload = data[offset + 8 : end]
+            if length == 0 or len(payload) < length or crc32c(payload) != checksum:
+                if last and (end >= len(data) or only_zeros_from(end)):
                     break  # a torn tail
                 raise ValueError(f"{segment}: damaged at {offset}")
             record = pb.JournalRecord()

@@ -91,7 +91,7 @@ public struct JournalScan: Sendable {
     /// Bytes of the last segment up to the end of its last whole record.
     public var endOffset = 0
     public var tornTail: TornTail?
-    /// Bytes read.
+    /// Bytes of records read, torn tails included (not the segments' reserved space).
     public var bytes = 0
 
     /// Reads every segment of `directory` from segment `first` on. A record that fails its checksum, or is cut short,
@@ -142,20 +142,32 @@ public struct JournalScan: Sendable {
         }
     }
 
-    /// Reads one segment's bytes (`isLast`: a torn tail is allowed at its end).
+    /// Whether every byte of `data` from `offset` on is zero (a segment's reserved space).
+    static func isZero(_ data: [UInt8], from offset: Int) -> Bool {
+        var bits: UInt8 = 0
+        for index in offset..<data.count { bits |= data[index] }
+        return bits == 0
+    }
+
+    /// Reads one segment's bytes (`isLast`: a torn tail is allowed at its end, and the segment's reserved space,
+    /// zeros, ends it).
     mutating func readSegment(_ data: [UInt8], path: String, number: Int, isLast: Bool) throws(JournalDamage) {
         bytes += data.count
         func problem(at offset: Int, _ reason: String, recordEnd: Int) throws(JournalDamage) {
-            // Torn: in the last segment, and nothing whole follows (the record runs to or past the end).
-            guard isLast, recordEnd >= data.count else {
+            // Torn: in the last segment, and nothing whole follows (the record runs to or past the end, or only the
+            // segment's reserved space, zeros, follows it).
+            guard isLast, recordEnd >= data.count || Self.isZero(data, from: recordEnd) else {
                 throw JournalDamage(path: path, offset: offset, reason: reason)
             }
-            tornTail = TornTail(path: path, offset: offset, bytes: data.count - offset, reason: reason)
+            tornTail = TornTail(path: path, offset: offset, bytes: min(recordEnd, data.count) - offset, reason: reason)
             endOffset = offset
+            bytes -= data.count - min(recordEnd, data.count)
         }
         let magic = JournalFormat.magic
         guard data.count >= magic.count, Array(data[0..<magic.count]) == magic else {
-            if data.count < magic.count, data == Array(magic[0..<data.count]) {
+            // Part of the header, then nothing or the reserved space: a segment begun as the process died.
+            let written = zip(data, magic).prefix { $0 == $1 }.count
+            if written < magic.count, Self.isZero(data, from: written) {
                 try problem(at: 0, "the segment's header is cut short", recordEnd: data.count)
                 return
             }
@@ -170,14 +182,14 @@ public struct JournalScan: Sendable {
             let length = Int(JournalFormat.uint32(data, at: offset))
             let checksum = JournalFormat.uint32(data, at: offset + 4)
             let end = offset + 8 + length
+            if length == 0, isLast, Self.isZero(data, from: offset) {
+                // The segment's reserved space, never written: the end of the journal (JournalWriter).
+                endOffset = offset
+                bytes -= data.count - offset
+                return
+            }
             if length == 0 || length > JournalFormat.maxRecord {
-                // A zero-filled tail (blocks allocated, never written) is torn too.
-                let zeros = !data[offset...].contains { $0 != 0 }
-                try problem(
-                    at: offset,
-                    "a record's length (\(length)) is not valid",
-                    recordEnd: zeros ? data.count : end
-                )
+                try problem(at: offset, "a record's length (\(length)) is not valid", recordEnd: end)
                 return
             }
             guard end <= data.count else {

@@ -1,0 +1,154 @@
+import ContainmentBus
+import Foundation
+import Testing
+
+@testable import ContainmentRuntime
+
+/// The journal's segments without processes: the writer reserves a segment's space while it is open and cuts it back
+/// when it closes one, and the reader takes the reserved space (zeros) as the end of the journal — after a `kill -9`
+/// too — while a record torn before it is a torn tail and zeros anywhere else are damage.
+@Suite struct JournalSegmentTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "segments-\(UUID().uuidString.prefix(8))"
+    ).path
+
+    func writer(segment: Int = 1, size: Int = 0, segmentBytes: Int = 1 << 20) throws -> JournalWriter {
+        try JournalWriter(
+            directory: directory,
+            segment: segment,
+            size: size,
+            sync: .batch,
+            syncInterval: .seconds(1),
+            segmentBytes: segmentBytes
+        )
+    }
+
+    static func record(_ commandID: UInt64) throws -> [UInt8] {
+        var record = Containment_V1_JournalRecord()
+        record.commandID = commandID
+        record.clientID = "client-\(commandID)"
+        return try record.serializedBytes()
+    }
+
+    func fileSize(_ segment: Int) throws -> Int {
+        let path = directory + "/" + JournalFormat.segmentName(segment)
+        return try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    }
+
+    func write(_ bytes: [UInt8], at offset: Int, in segment: Int) throws {
+        let handle = try FileHandle(
+            forWritingTo: URL(fileURLWithPath: directory + "/" + JournalFormat.segmentName(segment))
+        )
+        try handle.seek(toOffset: UInt64(offset))
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+    }
+
+    @Test func theOpenSegmentIsReservedItsZerosEndTheJournalAndClosingCutsThemOff() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try writer()
+        for id in 1...3 as ClosedRange<UInt64> { try journal.append(serialized: Self.record(id)) }
+        try journal.flush()
+        #expect(try fileSize(1) == 1 << 20, "the segment's space is reserved")
+
+        // What a `kill -9` leaves: the records, then zeros.
+        let killed = try JournalScan.read(directory: directory)
+        #expect(killed.records.map(\.record.commandID) == [1, 2, 3])
+        #expect(killed.tornTail == nil, "the reserved space is the end, not a torn record")
+        #expect(killed.endOffset == journal.size)
+        #expect(killed.bytes == journal.size)
+
+        // Reopened where the records end: the space is reserved again and the next record follows them.
+        let reopened = try writer(size: killed.endOffset)
+        #expect(try fileSize(1) == 1 << 20)
+        try reopened.append(serialized: Self.record(4))
+        reopened.finish()
+        #expect(try fileSize(1) == reopened.size, "a closed segment ends at its last record")
+        let stopped = try JournalScan.read(directory: directory)
+        #expect(stopped.records.map(\.record.commandID) == [1, 2, 3, 4])
+        #expect(stopped.tornTail == nil && stopped.endOffset == reopened.size)
+    }
+
+    @Test func aRecordTornBeforeTheReservedSpaceIsATornTailAndIsWrittenOver() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try writer()
+        try journal.append(serialized: Self.record(1))
+        try journal.flush()
+        let end = journal.size
+        // A header promising 100 bytes, 10 of them written, then the reserved zeros.
+        try write([100, 0, 0, 0, 1, 2, 3, 4] + [UInt8](repeating: 7, count: 10), at: end, in: 1)
+
+        let scan = try JournalScan.read(directory: directory)
+        #expect(scan.records.map(\.record.commandID) == [1])
+        let torn = try #require(scan.tornTail)
+        #expect(torn.offset == end && torn.bytes == 108)
+        #expect(scan.endOffset == end)
+
+        let reopened = try writer(size: scan.endOffset)
+        try reopened.append(serialized: Self.record(2))
+        try reopened.flush()
+        let again = try JournalScan.read(directory: directory)
+        #expect(again.records.map(\.record.commandID) == [1, 2])
+        #expect(again.tornTail == nil)
+    }
+
+    @Test func zerosBeforeALaterSegmentAreDamage() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try writer()
+        try journal.append(serialized: Self.record(1))
+        try journal.flush()
+        let end = journal.size
+        // A second segment while the first still ends in zeros: records it should hold may be lost.
+        _ = FileManager.default.createFile(
+            atPath: directory + "/" + JournalFormat.segmentName(2),
+            contents: Data(JournalFormat.magic)
+        )
+        #expect {
+            try JournalScan.read(directory: directory)
+        } throws: { error in
+            (error as? JournalDamage)?.offset == end
+        }
+    }
+
+    @Test(arguments: [0, 4])
+    func aSegmentBegunAsTheProcessDiedIsATornHeader(written: Int) throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try writer()
+        try journal.append(serialized: Self.record(1))
+        journal.finish()
+        // Segment 2 created and its space reserved, its header (partly) lost.
+        _ = FileManager.default.createFile(
+            atPath: directory + "/" + JournalFormat.segmentName(2),
+            contents: Data(JournalFormat.magic.prefix(written) + [UInt8](repeating: 0, count: 64 << 10))
+        )
+        let scan = try JournalScan.read(directory: directory)
+        #expect(scan.records.map(\.record.commandID) == [1])
+        let torn = try #require(scan.tornTail)
+        #expect(torn.offset == 0 && torn.path.hasSuffix(JournalFormat.segmentName(2)))
+
+        // The writer begins that segment again.
+        let reopened = try writer(segment: 2, size: scan.endOffset)
+        try reopened.append(serialized: Self.record(2))
+        reopened.finish()
+        #expect(try JournalScan.read(directory: directory).records.map(\.record.commandID) == [1, 2])
+    }
+
+    @Test func everyClosedSegmentEndsAtItsLastRecord() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try writer(segmentBytes: 4_096)
+        for id in 1...600 as ClosedRange<UInt64> {
+            try journal.append(serialized: Self.record(id))
+            try journal.flush()
+        }
+        #expect(journal.segment > 2)
+        var offsetsEnd: [Int: Int] = [:]
+        let scan = try JournalScan.read(directory: directory)
+        #expect(scan.records.map(\.record.commandID) == Array(1...600))
+        for located in scan.records {
+            let length = try Self.record(located.record.commandID).count
+            offsetsEnd[located.segment] = max(offsetsEnd[located.segment] ?? 0, located.offset + 8 + length)
+        }
+        for segment in 1..<journal.segment { #expect(try fileSize(segment) == offsetsEnd[segment]) }
+        #expect(try fileSize(journal.segment) == 4_096, "the open one is reserved")
+    }
+}
