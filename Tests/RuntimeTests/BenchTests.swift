@@ -54,7 +54,7 @@ import Testing
         let checkpoint = durability["checkpointRecovery"] as? [String: Any]
         #expect(checkpoint?["controllers"] as? Int == 2_000, "\(durability)")
         let disk = durability["diskSync"] as? [String: Any]
-        for way in ["appending", "inPlace"] {
+        for way in ["appending", "reserved"] {
             #expect(((disk?[way] as? [String: Any])?["count"] as? Int ?? 0) > 0, "diskSync.\(way)")
         }
         let modes = (durability["syncModes"] as? [[String: Any]] ?? []).compactMap { $0["mode"] as? String }

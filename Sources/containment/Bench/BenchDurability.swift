@@ -39,7 +39,7 @@ extension BenchRunner {
         let checkpointRecovery = try RecoveryBenchmark.recover(directory: checkpoint)
         try? FileManager.default.removeItem(atPath: checkpoint)
 
-        progress("the disk: one fdatasync after a write, appending and in place")
+        progress("the disk: one fdatasync after a write, appending and over reserved space")
         let diskSync = try DiskSyncFigure.measure(directory: directory, count: settings.quick ? 100 : 500)
 
         var modes: [DurabilityFigures.SyncMode] = []
