@@ -15,12 +15,15 @@ extension ContainmentState {
     ) {
         self.init()
         self.controllers.reserveCapacity(controllers.count)
-        for controller in controllers { self.controllers[controller.id] = controller }
+        // In creation order, as the table keeps them.
+        for controller in controllers.sorted(by: { $0.serial < $1.serial }) {
+            self.controllers[controller.id] = controller
+        }
         self.views.reserveCapacity(views.count)
         for view in views { self.views[view.id] = view }
         for window in windows { self.windows[window.id] = window }
         self.transitions = transitions
-        self.presentations = presentations
+        for (presented, presentation) in presentations { self.presentations[presented] = presentation }
         nextSerial = serialCounter
     }
 }

@@ -4,12 +4,13 @@
 /// `apply` either returns the ordered events of an accepted command (or atomic batch) or throws a typed error and
 /// leaves the state exactly as it was. Deterministic: no clocks, no I/O, no randomness.
 public struct ContainmentState: Sendable {
-    public internal(set) var controllers: [ControllerID: Controller] = [:]
-    public internal(set) var views: [ViewID: View] = [:]
+    /// The controllers, in creation order.
+    public internal(set) var controllers = IDTable<ControllerID, Controller>()
+    public internal(set) var views = IDTable<ViewID, View>()
     public internal(set) var windows: [WindowID: Window] = [:]
     public internal(set) var transitions: [RunningTransition] = []
     /// Each presented controller's presentation, by presented controller.
-    public internal(set) var presentations: [ControllerID: Presentation] = [:]
+    public internal(set) var presentations = IDTable<ControllerID, Presentation>()
     var nextSerial = 0
     /// How long an animated switch of a standard container runs (SPEC §13, the runtime's `animationDuration`).
     public var animationDuration = 0.35

@@ -1,8 +1,8 @@
 /// The unique id of a controller (SPEC §1).
 ///
-/// The state looks controllers and views up by id all the time, so an id hashes its text once, when it is made,
-/// and hashing the id feeds only that number to the hasher.
-public struct ControllerID: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+/// The state looks controllers and views up by id all the time, so an id hashes its text once, when it is made: the
+/// state's tables (``IDTable``) use that number as it is, and hashing the id feeds only it to the hasher.
+public struct ControllerID: TableKey, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
     /// `rawValue.hashValue`: equal texts have equal hashes within a process, which is all a hash table needs.
     fileprivate let textHash: Int
@@ -22,24 +22,14 @@ public struct ControllerID: Hashable, Comparable, Sendable, CustomStringConverti
 
     public func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
 
-    /// What a hash table asks for: the text's hash, already well mixed, scrambled with the table's seed — equal ids
-    /// give equal values, and no `Hasher` runs per lookup.
-    public func _rawHashValue(seed: Int) -> Int { scramble(textHash, seed: seed) }
-}
-
-/// Mixes a hash that is already uniformly distributed with a hash table's seed: cheap, and a bijection for each seed.
-@inline(__always)
-private func scramble(_ hash: Int, seed: Int) -> Int {
-    var bits = UInt64(truncatingIfNeeded: hash ^ seed)
-    bits ^= bits >> 32
-    return Int(truncatingIfNeeded: bits &* 0x9E37_79B9_7F4A_7C15)
+    public var tableHash: Int { textHash }
 }
 
 /// A view: a controller's root view, or a named subview it owns.
 ///
 /// The owner is part of the id, so "a view belongs to exactly one controller" (SPEC §3, R4) holds by
 /// construction. Written `C` for the root view of `C` and `C/NAME` for a named subview.
-public struct ViewID: Hashable, Sendable, CustomStringConvertible {
+public struct ViewID: TableKey, Sendable, CustomStringConvertible {
     public let owner: ControllerID
     /// `nil` for the root view.
     public let name: String?
@@ -59,8 +49,7 @@ public struct ViewID: Hashable, Sendable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
 
-    /// Like ``ControllerID``: the owner's precomputed hash (and the name's), scrambled with the table's seed.
-    public func _rawHashValue(seed: Int) -> Int { scramble(textHash, seed: seed) }
+    public var tableHash: Int { textHash }
 
     /// The root view of `controller`.
     public static func root(_ controller: ControllerID) -> ViewID { ViewID(owner: controller) }

@@ -3,11 +3,11 @@
 /// Undo records make rejection cheap: the state is never copied, each change stores the value it replaced.
 struct Journal: Sendable {
     enum Undo: Sendable {
-        case controller(ControllerID, Controller?)
-        case view(ViewID, View?)
+        case controller(ControllerID, Controller?, slot: Int)
+        case view(ViewID, View?, slot: Int)
         case window(WindowID, Window?)
         case transitions([RunningTransition])
-        case presentation(ControllerID, Presentation?)
+        case presentation(ControllerID, Presentation?, slot: Int)
         case nextSerial(Int)
     }
 
@@ -22,29 +22,37 @@ extension ContainmentState {
     // MARK: Journaled mutation: every change of the state goes through these.
 
     mutating func setController(_ controller: Controller?, _ id: ControllerID) {
-        // One lookup: the old value comes back from the change.
-        let old = controller.map { controllers.updateValue($0, forKey: id) } ?? controllers.removeValue(forKey: id)
-        journal.undo.append(.controller(id, old))
+        // One lookup: the old value and its slot come back from the change.
+        if let controller {
+            let (old, slot) = controllers.updateValue(controller, forKey: id)
+            journal.undo.append(.controller(id, old, slot: slot))
+        } else if let (old, slot) = controllers.removeValue(forKey: id) {
+            journal.undo.append(.controller(id, old, slot: slot))
+        }
     }
 
     /// Changes the controller `id` in place (one lookup), if there is one.
     mutating func updateController(_ id: ControllerID, _ body: (inout Controller.Fields) -> Void) {
-        guard let index = controllers.index(forKey: id) else { return }
-        journal.undo.append(.controller(id, controllers.values[index]))
-        controllers.values[index].modify(body)
+        guard let slot = controllers.slot(of: id) else { return }
+        let old = controllers.modify(at: slot) { $0.modify(body) }
+        journal.undo.append(.controller(id, old, slot: slot))
     }
 
     mutating func setView(_ view: View?, _ id: ViewID) {
-        // One lookup: the old value comes back from the change.
-        let old = view.map { views.updateValue($0, forKey: id) } ?? views.removeValue(forKey: id)
-        journal.undo.append(.view(id, old))
+        // One lookup: the old value and its slot come back from the change.
+        if let view {
+            let (old, slot) = views.updateValue(view, forKey: id)
+            journal.undo.append(.view(id, old, slot: slot))
+        } else if let (old, slot) = views.removeValue(forKey: id) {
+            journal.undo.append(.view(id, old, slot: slot))
+        }
     }
 
     /// Changes the view `id` in place (one lookup), if there is one.
     mutating func updateView(_ id: ViewID, _ body: (inout View.Fields) -> Void) {
-        guard let index = views.index(forKey: id) else { return }
-        journal.undo.append(.view(id, views.values[index]))
-        views.values[index].modify(body)
+        guard let slot = views.slot(of: id) else { return }
+        let old = views.modify(at: slot) { $0.modify(body) }
+        journal.undo.append(.view(id, old, slot: slot))
     }
 
     mutating func setWindow(_ window: Window?, _ id: WindowID) {
@@ -59,10 +67,13 @@ extension ContainmentState {
     }
 
     mutating func setPresentation(_ presentation: Presentation?, _ id: ControllerID) {
-        // One lookup: the old value comes back from the change.
-        let old =
-            presentation.map { presentations.updateValue($0, forKey: id) } ?? presentations.removeValue(forKey: id)
-        journal.undo.append(.presentation(id, old))
+        // One lookup: the old value and its slot come back from the change.
+        if let presentation {
+            let (old, slot) = presentations.updateValue(presentation, forKey: id)
+            journal.undo.append(.presentation(id, old, slot: slot))
+        } else if let (old, slot) = presentations.removeValue(forKey: id) {
+            journal.undo.append(.presentation(id, old, slot: slot))
+        }
     }
 
     mutating func takeSerial() -> Int {
@@ -80,20 +91,26 @@ extension ContainmentState {
     mutating func rollBack() {
         for record in journal.undo.reversed() {
             switch record {
-            case .controller(let id, let old): controllers[id] = old
-            case .view(let id, let old): views[id] = old
+            case .controller(let id, let old, let slot): controllers.restore(old, forKey: id, at: slot)
+            case .view(let id, let old, let slot): views.restore(old, forKey: id, at: slot)
             case .window(let id, let old): windows[id] = old
             case .transitions(let old): transitions = old
-            case .presentation(let id, let old): presentations[id] = old
+            case .presentation(let id, let old, let slot): presentations.restore(old, forKey: id, at: slot)
             case .nextSerial(let old): nextSerial = old
             }
         }
         clearJournal()
     }
 
-    /// Empties the journal between commands, keeping the undo buffer for the next command.
+    /// Empties the journal between commands, keeping the undo buffer for the next command. No slot is recorded any
+    /// more, so the tables may drop their empty slots.
     mutating func clearJournal() {
-        if !journal.undo.isEmpty { journal.undo.removeAll(keepingCapacity: true) }
+        if !journal.undo.isEmpty {
+            journal.undo.removeAll(keepingCapacity: true)
+            controllers.compact()
+            views.compact()
+            presentations.compact()
+        }
         journal.events = []
     }
 
