@@ -10,7 +10,7 @@ extension StressRun {
         _ control: CommandClient,
         expected: [ControllerID: CallbackDigest],
         seqs: [ControllerID: [UInt64]] = [:],
-        hostOf: [ControllerID: String]
+        hostOf: IDTable<ControllerID, String>
     ) -> StressCheck {
         var restoredActors = 0
         var failures: [String] = []

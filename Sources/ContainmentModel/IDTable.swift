@@ -10,8 +10,10 @@ public protocol TableKey: Hashable, Sendable {
 ///
 /// It is what `[Key: Value]` was to the model, without hashing a key per lookup (the key hashed its text once) and
 /// with the slot of each change, so that undoing a command puts every value back where it was. Insertion order is
-/// creation order for controllers, so the tree order of all of them needs no sort. A removed value leaves its slot
-/// empty until ``compact()``, which the state calls between commands.
+/// creation order for controllers, so the tree order of all of them needs no sort. A value removed through the
+/// subscript goes at once (its slot may move others); one removed by ``removeValue(forKey:)`` leaves its slot empty
+/// until ``compact()``, which the state calls between commands. The runtime keeps its tables by controller (which host
+/// runs each, each host's actors) in it too.
 public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
     /// By slot: each key's hash, the key, and the value (`nil`: removed; its key stays until ``compact()``).
     private var hashes: ContiguousArray<Int> = []
@@ -54,7 +56,12 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
     public subscript(key: Key) -> Value? {
         get { slot(of: key).flatMap { slotValues[$0] } }
         set {
-            if let newValue { _ = updateValue(newValue, forKey: key) } else { _ = removeValue(forKey: key) }
+            if let newValue {
+                updateValue(newValue, forKey: key)
+            } else {
+                removeValue(forKey: key)
+                compact()
+            }
         }
     }
 
@@ -75,7 +82,7 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
     /// Sets the value of `key`: in its slot when it is there, in a new last slot when not. Returns the value replaced
     /// and the slot.
     @discardableResult
-    mutating func updateValue(_ value: Value, forKey key: Key) -> (old: Value?, slot: Int) {
+    public mutating func updateValue(_ value: Value, forKey key: Key) -> (old: Value?, slot: Int) {
         if let slot = slot(of: key) {
             let old = slotValues[slot]
             slotValues[slot] = value

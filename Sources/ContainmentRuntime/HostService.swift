@@ -96,7 +96,7 @@ struct Dispatcher {
     let mailboxCapacity: Int
 
     func run(_ jobs: AsyncStream<HostJob>, queued: QueuedJobs = QueuedJobs()) async {
-        var actors: [ControllerID: ControllerActor] = [:]
+        var actors = IDTable<ControllerID, ControllerActor>()
         var incarnation: UInt32 = 1
         @discardableResult
         func adopt(_ id: ControllerID, kind: String) -> ControllerActor? {

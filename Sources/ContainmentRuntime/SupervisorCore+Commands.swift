@@ -27,7 +27,7 @@ extension SupervisorCore {
         var journaled = commands
         // The bytes of each command as journaled: as received, or serialized again once changed here.
         var journaledBytes = encoded.flatMap { $0.count == commands.count ? $0 : nil }
-        var created: [ControllerID: String] = [:]
+        var created = IDTable<ControllerID, String>()
         var share: [String: Int] = [:]
         guard !commands.isEmpty else { return refuse(RemoteError(.malformed("The batch holds no command."))) }
         for (index, wire) in commands.enumerated() {
@@ -199,7 +199,13 @@ extension SupervisorCore {
     /// Records which host runs a controller (`nil`: none any more), keeping each host's count.
     mutating func assign(_ id: ControllerID, to host: String?) {
         // One probe of the table (a million entries after a large creation): the old value comes back from the change.
-        let old = host.map { hostOf.updateValue($0, forKey: id) } ?? hostOf.removeValue(forKey: id)
+        let old: String?
+        if let host {
+            old = hostOf.updateValue(host, forKey: id).old
+        } else {
+            old = hostOf[id]
+            hostOf[id] = nil
+        }
         if let old { hostLoad[old, default: 1] -= 1 }
         if let host { hostLoad[host, default: 0] += 1 }
     }
@@ -262,7 +268,7 @@ extension SupervisorCore {
     /// Why `verb` cannot be called on `id` (`nil`: it can, or the model will refuse the call itself — an unknown
     /// controller): the host that runs it registered no such verb for its kind (`unknownVerb`), or has not
     /// registered with this supervisor yet, so its verbs are not known (`hostUnavailable`).
-    func unknownVerb(_ verb: String, of id: ControllerID, created: [ControllerID: String]) -> ContainmentError? {
+    func unknownVerb(_ verb: String, of id: ControllerID, created: IDTable<ControllerID, String>) -> ContainmentError? {
         guard let record = state.controllers[id] else { return nil }
         let host = created[id] ?? hostOf[id] ?? ""
         guard let verbs = hosts[host]?.verbs else {

@@ -85,7 +85,7 @@ struct SupervisorCore {
     /// costs nothing).
     var failedHosts: Set<String> = []
     var hostNames: [[UInt8]: String] = [:]
-    var hostOf: [ControllerID: String] = [:]
+    var hostOf = IDTable<ControllerID, String>()
     /// How many controllers each host runs.
     var hostLoad: [String: Int] = [:]
     var timers: [TransitionTimer] = []

@@ -30,9 +30,8 @@ import Testing
         clients.remember(client: "a", requestID: 1, answer: [1, 2, 3])
         clients.remember(client: "b", requestID: 7, answer: [4])
         clients.remember(client: "a", requestID: 2, answer: [5, 6])
-        let hostOf = Dictionary(
-            uniqueKeysWithValues: state.controllers.keys.map { ($0, "host-\($0.rawValue.count % 3)") }
-        )
+        var hostOf = IDTable<ControllerID, String>()
+        for id in state.controllers.keys { hostOf[id] = "host-\(id.rawValue.count % 3)" }
         return Checkpoint(
             nextSegment: nextSegment,
             epoch: 4,

@@ -13,7 +13,7 @@ struct Checkpoint: Sendable {
     var records: UInt64
     var timeUnixNanos: Int64 = 0
     var state: ContainmentState
-    var hostOf: [ControllerID: String]
+    var hostOf: IDTable<ControllerID, String>
     var clients: ClientReplies
     /// The hosts that registered: the latest pid and how many processes.
     var registrations: [String: (pid: Int32, incarnation: UInt32)] = [:]
@@ -196,7 +196,7 @@ struct Checkpoint: Sendable {
         lastCommandID: UInt64,
         records: UInt64,
         state: ContainmentState,
-        hostOf: [ControllerID: String],
+        hostOf: IDTable<ControllerID, String>,
         clients: ClientReplies
     ) {
         self.nextSegment = nextSegment

@@ -5,7 +5,7 @@ import ContainmentModel
 /// `CheckpointViews`): packed numbers and references by index, so a million controllers decode in a fraction of
 /// the time a million messages take.
 extension Containment_V1_CheckpointControllers {
-    init(_ controllers: [Controller], hostOf: [ControllerID: String]) {
+    init(_ controllers: [Controller], hostOf: IDTable<ControllerID, String>) {
         self.init()
         // Built in local arrays and assigned once: a generated message with storage copies a column on every append
         // through its property.
@@ -107,7 +107,7 @@ extension Containment_V1_CheckpointControllers {
     }
 
     /// The controllers, in order, with their ids and hosts; throws when the columns do not fit together.
-    func model() throws(ContainmentError) -> (ids: [ControllerID], [Controller], [ControllerID: String]) {
+    func model() throws(ContainmentError) -> (ids: [ControllerID], [Controller], IDTable<ControllerID, String>) {
         let count = ids.count
         let columns: [(String, Int)] = [
             ("kind", kind.count), ("serial", serial.count), ("parent", parent.count), ("child_count", childCount.count),
@@ -145,7 +145,7 @@ extension Containment_V1_CheckpointControllers {
         let defaults = ControllerProperties()
         var controllers: [Controller] = []
         controllers.reserveCapacity(count)
-        var hostOf: [ControllerID: String] = [:]
+        var hostOf = IDTable<ControllerID, String>()
         hostOf.reserveCapacity(count)
         var nextChild = 0
         var nextName = 0

@@ -6,7 +6,7 @@ import ContainmentModel
 public struct JournalReplay: Sendable {
     public private(set) var state = ContainmentState()
     /// Which host runs each controller, from the journaled creations.
-    public private(set) var hostOf: [ControllerID: String] = [:]
+    public private(set) var hostOf = IDTable<ControllerID, String>()
     /// The epoch of the latest supervisor start replayed (events published after it carry it).
     public private(set) var epoch: UInt64 = 0
     /// The highest seq and command id the records account for.

@@ -23,16 +23,20 @@ public struct JournalFailure: Error, CustomStringConvertible, Sendable {
 /// and replies of those records. A segment is closed and the next begun when it passes `segmentBytes` after a flush.
 /// A failed write is cut back off the file (when the file allows) and thrown: the caller must stop accepting.
 ///
-/// Each segment's space is reserved when it is opened (`posix_fallocate` to `segmentBytes`), so a record is written
-/// over reserved space and its sync has no file size to update (docs/BENCH.md: ~170 → ~115 µs a sync on the bench's
-/// disk). The reserved space reads as zeros, which the reader takes as the segment's end; a segment is cut back to
-/// its records when it is closed, so only a segment the supervisor died in ends in zeros.
+/// The space records are written to is reserved ahead of them (`posix_fallocate`, a mebibyte at a time), so a record
+/// goes over reserved space and its sync has no file size to update (docs/BENCH.md: ~170 → ~115 µs a sync on the
+/// bench's disk). The reserved space reads as zeros, which the reader takes as the segment's end; a segment is cut
+/// back to its records when it is closed, so only the open segment (or one the supervisor died in) ends in zeros,
+/// at most a mebibyte of them.
 final class JournalWriter {
     let directory: String
     private let sync: JournalSync
     private let syncInterval: Duration
     private let segmentBytes: Int
     private var handle: FileHandle
+    /// Where the space reserved for records ends; `nil`: the file system cannot reserve (a full disk), so the
+    /// segment is appended to.
+    private var reservedEnd: Int?
     /// Whether `handle` is open: a closed descriptor's number may belong to another file by now.
     private var isOpen = true
     private(set) var segment: Int
@@ -85,17 +89,18 @@ final class JournalWriter {
                     description: "Cannot position the journal segment \(path): \(error.localizedDescription)"
                 )
             }
-            Self.reserve(handle, from: size, to: segmentBytes)
             self.handle = handle
             self.size = size
+            reservedEnd = self.size
         } else {
-            handle = try Self.begin(path: path, directory: directory, segmentBytes: segmentBytes)
+            handle = try Self.begin(path: path, directory: directory)
             self.size = JournalFormat.magic.count
+            reservedEnd = self.size
         }
     }
 
-    /// A new segment: its header written, its space reserved, both synced, and the directory entry synced.
-    private static func begin(path: String, directory: String, segmentBytes: Int) throws(JournalFailure) -> FileHandle {
+    /// A new segment: its header written and synced, and the directory entry synced.
+    private static func begin(path: String, directory: String) throws(JournalFailure) -> FileHandle {
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else {
@@ -103,7 +108,6 @@ final class JournalWriter {
         }
         do {
             try handle.write(contentsOf: JournalFormat.magic)
-            reserve(handle, from: JournalFormat.magic.count, to: segmentBytes)
             try handle.synchronize()
         } catch {
             try? handle.close()
@@ -114,13 +118,20 @@ final class JournalWriter {
         return handle
     }
 
-    /// Reserves the segment's space from `size` (the end of what is written) to `length`, leaving the file's offset
-    /// where it is. When the file system cannot (a full disk, no room for a whole segment), the journal appends
-    /// instead, as it did before: cut back whatever was reserved and go on.
-    private static func reserve(_ handle: FileHandle, from size: Int, to length: Int) {
-        guard length > size else { return }
-        if posix_fallocate(handle.fileDescriptor, off_t(size), off_t(length - size)) != 0 {
+    /// How much space is reserved past what is about to be written.
+    static let reserveAhead = 1 << 20
+
+    /// Reserves space for `bytes` more and ``reserveAhead`` past them, when what is reserved does not hold them,
+    /// leaving the file's offset where it is. When the file system cannot (a full disk), the segment is appended to,
+    /// as it was before: whatever was reserved is cut back, and no more is asked for in this segment.
+    private func reserve(_ bytes: Int) {
+        guard let reserved = reservedEnd, size + bytes > reserved else { return }
+        let end = size + bytes + Self.reserveAhead
+        if posix_fallocate(handle.fileDescriptor, off_t(size), off_t(end - size)) == 0 {
+            reservedEnd = end
+        } else {
             _ = ftruncate(handle.fileDescriptor, off_t(size))
+            reservedEnd = nil
         }
     }
 
@@ -167,6 +178,7 @@ final class JournalWriter {
     func flush() throws(JournalFailure) {
         if !buffer.isEmpty {
             defer { buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20) }
+            reserve(buffer.count)
             do {
                 try handle.write(contentsOf: buffer)
             } catch {
@@ -207,7 +219,8 @@ final class JournalWriter {
     func rotate() throws(JournalFailure) {
         try closeSegment()
         segment += 1
-        handle = try Self.begin(path: currentPath, directory: directory, segmentBytes: segmentBytes)
+        reservedEnd = JournalFormat.magic.count
+        handle = try Self.begin(path: currentPath, directory: directory)
         isOpen = true
         size = JournalFormat.magic.count
     }

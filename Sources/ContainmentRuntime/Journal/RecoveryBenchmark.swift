@@ -68,7 +68,7 @@ public enum RecoveryBenchmark {
     /// `directory`, and the empty segment recovery replays after it.
     public static func writeCheckpoint(controllers: Int, directory: String) throws {
         var state = ContainmentState()
-        var hostOf: [ControllerID: String] = [:]
+        var hostOf = IDTable<ControllerID, String>()
         hostOf.reserveCapacity(controllers)
         let ids = (0..<controllers).map { ControllerID("r\($0)") }
         for start in stride(from: 0, to: ids.count, by: 1_000) {
