@@ -16,25 +16,26 @@ public protocol TableKey: Hashable, Sendable {
 /// runs each, each host's actors) in it too.
 public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
     /// By slot: each key's hash, the key, and the value (`nil`: removed; its key stays until ``compact()``).
-    private var hashes: ContiguousArray<Int> = []
-    private var slotKeys: ContiguousArray<Key> = []
-    private var slotValues: ContiguousArray<Value?> = []
+    @usableFromInline var hashes: ContiguousArray<Int> = []
+    @usableFromInline var slotKeys: ContiguousArray<Key> = []
+    @usableFromInline var slotValues: ContiguousArray<Value?> = []
     /// Slots by bucket: ``empty``, ``removed`` or the slot of a value the table holds.
-    private var buckets: ContiguousArray<Int32> = []
+    @usableFromInline var buckets: ContiguousArray<Int32> = []
     /// Buckets that are not ``empty`` (the probe sequences' length bound).
-    private var usedBuckets = 0
-    public private(set) var count = 0
+    @usableFromInline var usedBuckets = 0
+    @usableFromInline var storedCount = 0
+    @inlinable public var count: Int { storedCount }
 
-    private static var empty: Int32 { -1 }
-    private static var removed: Int32 { -2 }
+    @usableFromInline static var empty: Int32 { -1 }
+    @usableFromInline static var removed: Int32 { -2 }
 
-    public init() {}
+    @inlinable public init() {}
 
-    public var isEmpty: Bool { count == 0 }
+    @inlinable public var isEmpty: Bool { count == 0 }
 
     /// The bucket holding `key`'s slot, or the `empty` bucket that ends its probe sequence.
-    @inline(__always)
-    private func bucket(of key: Key) -> (bucket: Int, slot: Int?) {
+    @inlinable @inline(__always)
+    func bucket(of key: Key) -> (bucket: Int, slot: Int?) {
         let hash = key.tableHash
         let mask = buckets.count - 1
         var bucket = hash & mask
@@ -47,13 +48,13 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
     }
 
     /// The slot of `key`, if it is in the table.
-    @inline(__always)
+    @inlinable @inline(__always)
     func slot(of key: Key) -> Int? {
         guard count > 0 else { return nil }
         return bucket(of: key).slot
     }
 
-    public subscript(key: Key) -> Value? {
+    @inlinable public subscript(key: Key) -> Value? {
         get { slot(of: key).flatMap { slotValues[$0] } }
         set {
             if let newValue {
@@ -66,13 +67,13 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
     }
 
     /// The value at a slot ``slot(of:)`` gave (it must hold one).
-    func value(at slot: Int) -> Value {
+    @inlinable func value(at slot: Int) -> Value {
         // Safe: callers pass a slot this table just gave for a key it holds.
         slotValues[slot]!
     }
 
     /// Changes the value at a slot ``slot(of:)`` gave, in place, and returns the value it replaced.
-    mutating func modify(at slot: Int, _ body: (inout Value) -> Void) -> Value {
+    @inlinable mutating func modify(at slot: Int, _ body: (inout Value) -> Void) -> Value {
         // Safe: callers pass a slot this table just gave for a key it holds.
         let old = slotValues[slot]!
         body(&slotValues[slot]!)
@@ -81,7 +82,7 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
 
     /// Sets the value of `key`: in its slot when it is there, in a new last slot when not. Returns the value replaced
     /// and the slot.
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func updateValue(_ value: Value, forKey key: Key) -> (old: Value?, slot: Int) {
         if let slot = slot(of: key) {
             let old = slotValues[slot]
@@ -93,12 +94,12 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
         slotValues.append(value)
         let slot = slotValues.count - 1
         index(key, at: slot)
-        count += 1
+        storedCount += 1
         return (nil, slot)
     }
 
     /// Removes `key`, leaving its slot empty. Returns the value and the slot it had.
-    @discardableResult
+    @inlinable @discardableResult
     mutating func removeValue(forKey key: Key) -> (old: Value, slot: Int)? {
         guard count > 0 else { return nil }
         let (bucket, found) = bucket(of: key)
@@ -106,19 +107,19 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
         guard let slot = found, let old = slotValues[slot] else { return nil }
         buckets[bucket] = Self.removed
         slotValues[slot] = nil
-        count -= 1
+        storedCount -= 1
         return (old, slot)
     }
 
     /// Undoes a change: `key` holds `value` again at `slot` (where it was), or is not in the table (`nil`).
-    mutating func restore(_ value: Value?, forKey key: Key, at slot: Int) {
+    @inlinable mutating func restore(_ value: Value?, forKey key: Key, at slot: Int) {
         if let value {
             if slotValues[slot] != nil {
                 slotValues[slot] = value
             } else {
                 slotValues[slot] = value
                 index(key, at: slot)
-                count += 1
+                storedCount += 1
             }
         } else if slotValues[slot] != nil {
             removeValue(forKey: key)
@@ -133,7 +134,7 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
 
     /// Records `key`'s slot in the index (its key and value are already in their slot): when the index would pass
     /// half full, it is rebuilt larger from the slots, that one with the others.
-    private mutating func index(_ key: Key, at slot: Int) {
+    @inlinable mutating func index(_ key: Key, at slot: Int) {
         if (usedBuckets + 1) * 2 > buckets.count {
             rebuildIndex(minimumCapacity: count + 1)
             return
@@ -145,7 +146,7 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
         buckets[bucket] = Int32(slot)
     }
 
-    private mutating func rebuildIndex(minimumCapacity: Int) {
+    @usableFromInline mutating func rebuildIndex(minimumCapacity: Int) {
         var size = 16
         while size < minimumCapacity * 2 { size <<= 1 }
         buckets = ContiguousArray(repeating: Self.empty, count: size)
@@ -161,7 +162,7 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
 
     /// Drops the empty slots when they are many (more than the values, past a few), keeping the values' order.
     /// Slots move, so only between commands.
-    mutating func compact() {
+    @inlinable mutating func compact() {
         guard slotValues.count - count > Swift.max(count, 32) else { return }
         let live = slotValues.indices.filter { slotValues[$0] != nil }
         hashes = ContiguousArray(live.map { hashes[$0] })
@@ -170,7 +171,7 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
         rebuildIndex(minimumCapacity: count)
     }
 
-    public mutating func reserveCapacity(_ capacity: Int) {
+    @inlinable public mutating func reserveCapacity(_ capacity: Int) {
         hashes.reserveCapacity(capacity)
         slotKeys.reserveCapacity(capacity)
         slotValues.reserveCapacity(capacity)
@@ -178,38 +179,40 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
     }
 
     /// The values, in slot order.
-    public var values: Values { Values(slotValues: slotValues) }
+    @inlinable public var values: Values { Values(slotValues: slotValues) }
     /// The keys, in slot order.
-    public var keys: [Key] { slotValues.indices.compactMap { slotValues[$0] == nil ? nil : slotKeys[$0] } }
+    @inlinable public var keys: [Key] { slotValues.indices.compactMap { slotValues[$0] == nil ? nil : slotKeys[$0] } }
 
     /// The values of a table, in slot order.
     public struct Values: Sequence {
-        fileprivate let slotValues: ContiguousArray<Value?>
+        @usableFromInline let slotValues: ContiguousArray<Value?>
 
-        public func makeIterator() -> some IteratorProtocol<Value> {
+        @inlinable init(slotValues: ContiguousArray<Value?>) { self.slotValues = slotValues }
+
+        @inlinable public func makeIterator() -> some IteratorProtocol<Value> {
             slotValues.lazy.compactMap { $0 }.makeIterator()
         }
     }
 }
 
 extension IDTable: Sequence {
-    public func makeIterator() -> some IteratorProtocol<(key: Key, value: Value)> {
+    @inlinable public func makeIterator() -> some IteratorProtocol<(key: Key, value: Value)> {
         zip(slotKeys, slotValues).lazy.compactMap { key, value in value.map { (key: key, value: $0) } }.makeIterator()
     }
 
-    public var underestimatedCount: Int { count }
+    @inlinable public var underestimatedCount: Int { count }
 }
 
 extension IDTable: Equatable where Value: Equatable {
     /// The same keys with equal values, whatever their slots.
-    public static func == (lhs: IDTable, rhs: IDTable) -> Bool {
+    @inlinable public static func == (lhs: IDTable, rhs: IDTable) -> Bool {
         guard lhs.count == rhs.count else { return false }
         return lhs.allSatisfy { rhs[$0.key] == $0.value }
     }
 }
 
 extension IDTable: ExpressibleByDictionaryLiteral {
-    public init(dictionaryLiteral elements: (Key, Value)...) {
+    @inlinable public init(dictionaryLiteral elements: (Key, Value)...) {
         self.init()
         for (key, value) in elements { self[key] = value }
     }
