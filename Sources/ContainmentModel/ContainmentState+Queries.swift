@@ -29,12 +29,18 @@ extension ContainmentState {
 
     /// The window whose root is `id`, if any.
     public func window(rootedAt id: ControllerID) -> Window? {
-        windows.values.first { $0.root == id }
+        // By position, reading only each window's root: iterating the values would copy every window.
+        var index = windows.startIndex
+        while index != windows.endIndex {
+            if windows.values[index].root == id { return windows.values[index] }
+            windows.formIndex(after: &index)
+        }
+        return nil
     }
 
-    /// The controllers without a parent, in creation order.
+    /// The controllers without a parent, in creation order (the table's order).
     public var topLevelControllers: [ControllerID] {
-        controllers.values.filter { $0.parent == nil }.sorted { $0.serial < $1.serial }.map(\.id)
+        controllers.values.filter { $0.parent == nil }.map(\.id)
     }
 
     // MARK: Views
@@ -158,8 +164,7 @@ extension ContainmentState {
     }
 
     /// Every controller in callback order: ``treeOrder(_:)`` of all of them, without the set. The tops are the
-    /// controllers without a parent, in creation order, found in one pass over the controllers with their children;
-    /// only controllers below them are looked up.
+    /// controllers without a parent in creation order, which is the table's order: one pass, no sort.
     func treeOrderOfAll() -> [ControllerID] {
         var ordered: [ControllerID] = []
         ordered.reserveCapacity(controllers.count)
@@ -169,23 +174,8 @@ extension ContainmentState {
                 if let childRecord = controllers[child] { visit(childRecord) } else { ordered.append(child) }
             }
         }
-        var tops: [Controller] = []
-        tops.reserveCapacity(controllers.count)
-        for record in controllers.values where record.parent == nil { tops.append(record) }
-        for position in Self.creationOrder(of: tops.map(\.serial)) { visit(tops[position]) }
+        for record in controllers.values where record.parent == nil { visit(record) }
         return ordered
-    }
-
-    /// The positions of `serials` in increasing order. Serials are distinct, so the order is total; when they and the
-    /// positions are small they are packed into one integer each, and plain integers sort fastest.
-    private static func creationOrder(of serials: [Int]) -> [Int] {
-        let positionBits = 20
-        let fits = serials.count < 1 << positionBits && serials.allSatisfy { $0 >= 0 && $0 < 1 << (62 - positionBits) }
-        guard fits else { return serials.indices.sorted { serials[$0] < serials[$1] } }
-        var keys = serials.indices.map { serials[$0] << positionBits | $0 }
-        keys.sort()
-        let mask = (1 << positionBits) - 1
-        return keys.map { $0 & mask }
     }
 
     /// `ids` in callback order: parent first, then children in `children` order, depth first.

@@ -166,6 +166,9 @@ public struct InvariantChecker: Sendable {
         for (id, view) in state.views where (subviews[id] ?? []) != view.subviews {
             problems.append("\(id)'s subviews are \(view.subviews); the events give \(subviews[id] ?? [])")
         }
+        // The table keeps the controllers in creation order (the tree order of parentless ones relies on it).
+        let serials = state.controllers.values.map(\.serial)
+        if serials != serials.sorted() { problems.append("the controllers are not in creation order: \(serials)") }
         for (id, controller) in state.controllers {
             // Acyclic: walking up ends within the controller count.
             var steps = 0
