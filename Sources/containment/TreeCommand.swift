@@ -13,6 +13,18 @@ struct TreeCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object: seq, controllers, windows, hosts.")
     var json = false
 
+    @Flag(help: "A Graphviz graph of the controllers, windows and presentations (`| dot -Tpng > tree.png`).")
+    var dot = false
+
+    @Flag(help: "An SVG drawing of each window to scale: every view's frame, hidden views and alpha, presentations.")
+    var svg = false
+
+    func validate() throws {
+        guard [json, dot, svg].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Choose one of --json, --dot and --svg.")
+        }
+    }
+
     @OptionGroup var runtime: RuntimeOptions
 
     func run() async throws {
@@ -25,7 +37,13 @@ struct TreeCommand: AsyncParsableCommand {
             throw ExitStatus.of(error.code)
         }
         let tree = TreeView(snapshot: snapshot)
-        print(json ? tree.json() : tree.rendered())
+        if svg {
+            print(WindowDrawing(snapshot: snapshot).svg())
+        } else if dot {
+            print(tree.dot())
+        } else {
+            print(json ? tree.json() : tree.rendered())
+        }
     }
 }
 

@@ -83,6 +83,14 @@ import Testing
         #expect(tree.stdout.contains("tabs  tab  host=h0"))
         #expect(tree.stdout.contains("selected=split (0)"))
         #expect(tree.stdout.contains("stack=[a]"))
+        // The same tree drawn (`--svg`) and as a graph (`--dot`); one format at a time.
+        let svg = try await runtime.containment("tree", "--svg")
+        #expect(svg.status == 0 && svg.stdout.hasPrefix("<svg"), "\(svg.stderr)")
+        #expect(svg.stdout.contains("data-view=\"tabs\"") && svg.stdout.contains("data-window="))
+        let dot = try await runtime.containment("tree", "--dot")
+        #expect(dot.status == 0 && dot.stdout.contains("\"tabs\" -> \"split\" [label=\"0 selected\", style=bold];"))
+        let both = try await runtime.containment("tree", "--dot", "--svg")
+        #expect(both.status != 0 && both.stderr.contains("Choose one of --json, --dot and --svg."))
         #expect(try await runtime.stop().status == 0)
     }
 }
