@@ -168,4 +168,18 @@ public enum JSONText {
         else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
+
+    /// Any JSON value, a string or a number included, as JSON text (`null` when it is none).
+    public static func encode(fragment: Any) -> String {
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: fragment,
+                options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]
+            )
+        else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A string as JSON text, quoted and escaped.
+    public static func encodeString(_ text: String) -> String { encode(fragment: text) }
 }

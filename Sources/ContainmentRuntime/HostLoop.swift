@@ -143,7 +143,7 @@ final class HostLoop {
             } catch let error where error.code == .contextTerminated {
                 return
             } catch {
-                logger.error("host loop error: \(error)")
+                logger.error("host loop error", metadata: ["error.message": "\(error)"])
             }
         }
     }
@@ -166,7 +166,7 @@ final class HostLoop {
 
     private func sendGoodbye() {
         send(.with { $0.goodbye = .with { $0.host = name } })
-        logger.info("host said goodbye", metadata: ["host": "\(name)"])
+        logger.info("host said goodbye", metadata: ["host.name": "\(name)"])
     }
 
     /// Heartbeats; registration again when the supervisor has not welcomed us (it may have restarted).
@@ -189,7 +189,7 @@ final class HostLoop {
         do {
             _ = try dealer.send([message.bytes], dontWait: true)
         } catch {
-            logger.warning("cannot send to the supervisor: \(error)")
+            logger.warning("cannot send to the supervisor", metadata: ["error.message": "\(error)"])
         }
     }
 
@@ -210,7 +210,7 @@ final class HostLoop {
             helloBackoff = config.heartbeatInterval
             logger.info(
                 "host registered",
-                metadata: ["host": "\(name)", "controllers": "\(welcome.controllers.count)"]
+                metadata: ["host.name": "\(name)", "controller.count": "\(welcome.controllers.count)"]
             )
             queue(.adopt(welcome))
         case .delivery(let delivery):
@@ -227,10 +227,13 @@ final class HostLoop {
             helloBackoff = config.heartbeatInterval
             hello()
         case .error(let error) where message.requestID == Self.helloID:
-            logger.error("the supervisor refused this host: \(error.code): \(error.message)")
+            logger.error(
+                "the supervisor refused this host",
+                metadata: ["error.code": "\(error.code)", "error.message": "\(error.message)"]
+            )
         default:
             if !runtime.replies.resume(message) {
-                logger.debug("dropped a reply nobody waits for", metadata: ["request": "\(message.requestID)"])
+                logger.debug("dropped a reply nobody waits for", metadata: ["request.id": "\(message.requestID)"])
             }
         }
     }

@@ -76,7 +76,7 @@ public struct HostService: Service {
                 }
             }
         } onGracefulShutdown: {
-            logger.info("host stopping", metadata: ["host": "\(name)"])
+            logger.info("host stopping", metadata: ["host.name": "\(name)"])
             Task { await runtime.outbox.stop() }
         }
         await runtime.outbox.close()

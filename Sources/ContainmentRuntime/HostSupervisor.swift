@@ -52,7 +52,7 @@ final class HostSupervisor {
         for host in children.keys.sorted() {
             if let pid = Self.livePID(in: pidFile(host)) {
                 children[host]?.adopted = pid
-                logger.info("host already running: adopted", metadata: ["host": "\(host)", "pid": "\(pid)"])
+                logger.info("host already running: adopted", metadata: ["host.name": "\(host)", "host.pid": "\(pid)"])
             } else {
                 start(host)
             }
@@ -73,7 +73,9 @@ final class HostSupervisor {
             ended.append(Ended(host: host, exit: exit, decision: decision))
             logger.warning(
                 "host ended",
-                metadata: ["host": "\(host)", "how": "\(exit.description)", "decision": "\(decision)"]
+                metadata: [
+                    "host.name": "\(host)", "host.exit": "\(exit.description)", "restart.decision": "\(decision)",
+                ]
             )
             if decision == .restart { start(host) }
         }
@@ -102,7 +104,9 @@ final class HostSupervisor {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["host", "--name", host, "--pid-file", pidFile(host)]
+        process.arguments = [
+            "host", "--name", host, "--pid-file", pidFile(host), "--log-format", config.logFormat.rawValue,
+        ]
         process.standardInput = FileHandle.nullDevice
         let output = FileHandle(forWritingAtPath: log)
         if let output {
@@ -115,9 +119,9 @@ final class HostSupervisor {
         do {
             try process.run()
             children[host]?.process = process
-            logger.info("host started", metadata: ["host": "\(host)", "pid": "\(process.processIdentifier)"])
+            logger.info("host started", metadata: ["host.name": "\(host)", "host.pid": "\(process.processIdentifier)"])
         } catch {
-            logger.error("cannot start host", metadata: ["host": "\(host)", "reason": "\(error)"])
+            logger.error("cannot start host", metadata: ["host.name": "\(host)", "error.message": "\(error)"])
         }
     }
 

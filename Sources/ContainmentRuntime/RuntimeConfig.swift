@@ -22,6 +22,8 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var journalPath: String
     /// When the journal's writes are made durable: `batch` (default), `interval`, `none`.
     public var journalSync: JournalSync = .batch
+    /// How the daemons write their logs: `text` (default) or `json` (`--log-format` overrides it).
+    public var logFormat: LogFormat = .text
     /// With `journalSync: interval`, the longest time a written record stays unsynced.
     public var journalSyncInterval: Duration = .milliseconds(100)
     /// A journal segment is closed and the next begun past this size.
@@ -135,6 +137,12 @@ public struct RuntimeConfig: Sendable, Equatable {
             }
             config.journalSync = mode
         }
+        if let value = file.logFormat {
+            guard let format = LogFormat(rawValue: value) else {
+                throw ConfigError("\(path): logFormat must be text or json, not \(value).")
+            }
+            config.logFormat = format
+        }
         if let value = try atLeast(1, "journalSyncIntervalMs", file.journalSyncIntervalMs) {
             config.journalSyncInterval = .milliseconds(value)
         }
@@ -216,6 +224,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var maxRestarts: Int?
         var restartWindowMs: Int?
         var journalSync: String?
+        var logFormat: String?
         var journalSyncIntervalMs: Int?
         var journalSegmentBytes: Int?
         var checkpointEvery: Int?

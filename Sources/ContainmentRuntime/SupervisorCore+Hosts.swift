@@ -24,7 +24,11 @@ extension SupervisorCore {
         // One live registration per host: a second Hello for it from another connection (an impostor, or a process
         // started twice) is refused while the first is alive; the real host keeps its callbacks.
         if let live = hosts[hello.host], live.up, let peer = live.routingID, peer != sender {
-            warn(sender, "refused a Hello for host \(hello.host), registered on another live connection")
+            warn(
+                sender,
+                "refused a Hello for a host registered on another live connection",
+                metadata: ["host.name": "\(hello.host)"]
+            )
             reply(
                 to: sender,
                 requestID: requestID,
@@ -69,7 +73,10 @@ extension SupervisorCore {
         {
             logger.warning(
                 "a host re-registered behind the recovered deliveries kept; callbacks before the oldest may be lost",
-                metadata: ["host": "\(hello.host)", "lastSeq": "\(hello.lastSeq)", "oldestKept": "\(oldest)"]
+                metadata: [
+                    "host.name": "\(hello.host)", "host.last_seq": "\(hello.lastSeq)",
+                    "delivery.oldest_kept_seq": "\(oldest)",
+                ]
             )
         }
         recoveredDeliveries.forget(hello.host)
@@ -83,7 +90,10 @@ extension SupervisorCore {
             publishHostEvent(
                 restarted ? .hostRestarted(host: hello.host, pid: pid) : .hostUp(host: hello.host, pid: pid)
             )
-            logger.info("host \(restarted ? "restarted" : "up")", metadata: ["host": "\(hello.host)", "pid": "\(pid)"])
+            logger.info(
+                restarted ? "host restarted" : "host up",
+                metadata: ["host.name": "\(hello.host)", "host.pid": "\(pid)"]
+            )
         }
         reply(to: sender, requestID: requestID, .welcome(welcome(hello.host, restore: restore)))
         if !pending.isEmpty { sendDelivery(pending, to: hello.host) }
@@ -130,7 +140,7 @@ extension SupervisorCore {
         record.backlogged = false
         hosts[name] = record
         publishHostEvent(.hostUp(host: name, pid: Int(record.pid)))
-        logger.info("host up again", metadata: ["host": "\(name)", "restored": "\(stale)"])
+        logger.info("host up again", metadata: ["host.name": "\(name)", "host.restored": "\(stale)"])
         catchUp(name, on: sender, pending: pending, stale: stale)
     }
 
@@ -181,7 +191,10 @@ extension SupervisorCore {
         hosts[name] = record
         failedHosts.insert(name)
         publishHostEvent(.hostFailed(host: name, reason: reason))
-        logger.error("host failed: not restarted again", metadata: ["host": "\(name)", "reason": "\(reason)"])
+        logger.error(
+            "host failed: not restarted again",
+            metadata: ["host.name": "\(name)", "error.message": "\(reason)"]
+        )
     }
 
     mutating func markDown(_ name: String, reason: String) {
@@ -189,7 +202,7 @@ extension SupervisorCore {
         hosts[name]?.up = false
         withdrawDeliveries(to: name)
         publishHostEvent(.hostDown(host: name, reason: reason))
-        logger.warning("host down", metadata: ["host": "\(name)", "reason": "\(reason)"])
+        logger.warning("host down", metadata: ["host.name": "\(name)", "error.message": "\(reason)"])
     }
 
     // MARK: Callbacks to hosts

@@ -215,7 +215,11 @@ struct SupervisorCore {
     mutating func receive(_ frames: [[UInt8]], role: CurveSettings.Role? = nil) {
         guard let sender = frames.first else { return }
         guard frames.count == 2 else {
-            warn(sender, "dropped a message of \(frames.count - 1) frames (one is expected)")
+            warn(
+                sender,
+                "dropped a message of more than one frame",
+                metadata: ["message.frames": "\(frames.count - 1)"]
+            )
             reply(
                 to: sender,
                 requestID: 0,
@@ -243,7 +247,7 @@ struct SupervisorCore {
         do {
             message = try ClientMessage.decode(frames[1])
         } catch {
-            warn(sender, "dropped an undecodable request: \(error.message)")
+            warn(sender, "dropped an undecodable request", metadata: ["error.message": "\(error.message)"])
             reply(to: sender, requestID: 0, .error(.init(error)))
             return
         }
@@ -355,11 +359,12 @@ struct SupervisorCore {
     }
 
     /// A warning about a peer's bad input: at most one line per peer per second, with how many were held back.
-    mutating func warn(_ peer: [UInt8], _ message: String) {
+    mutating func warn(_ peer: [UInt8], _ message: Logger.Message, metadata more: Logger.Metadata = [:]) {
         guard let held = warnings.allow(peer, at: clock.now) else { return }
-        var metadata: Logger.Metadata = ["peer": "\(peer.prefix(8).map { String($0, radix: 16) }.joined())"]
-        if held > 0 { metadata["heldBack"] = "\(held)" }
-        logger.warning("\(message)", metadata: metadata)
+        var metadata = more
+        metadata["peer.id"] = "\(peer.prefix(8).map { String($0, radix: 16) }.joined())"
+        if held > 0 { metadata["peer.held_back_count"] = "\(held)" }
+        logger.warning(message, metadata: metadata)
     }
 
     /// A request of commands: answered again if it is a resend (same client id and request id), else submitted.
@@ -459,7 +464,7 @@ struct SupervisorCore {
                 hosts[delivery.host]?.backlogLogged = now
                 logger.info(
                     "a host takes its deliveries slower than they come: they wait",
-                    metadata: ["host": "\(delivery.host)", "times": "\(record.backlogs + 1)"]
+                    metadata: ["host.name": "\(delivery.host)", "host.backlog_count": "\(record.backlogs + 1)"]
                 )
             }
         }
@@ -500,7 +505,7 @@ struct SupervisorCore {
             more callbacks are due to a host that is away or slow than are kept: they are dropped, and its actors will be \
             restored from their controllers' state when it returns
             """,
-            metadata: ["host": "\(host)", "pendingDeliveries": "\(config.pendingDeliveries)"]
+            metadata: ["host.name": "\(host)", "delivery.pending_limit": "\(config.pendingDeliveries)"]
         )
     }
 

@@ -86,9 +86,9 @@ final class SupervisorLoop {
             logger.info(
                 "supervisor recovered the journal",
                 metadata: [
-                    "checkpoint": "\(recovery.checkpoint.map { CheckpointFile.name($0) } ?? "none")",
-                    "records": "\(recovery.records)", "controllers": "\(core.state.controllers.count)",
-                    "seq": "\(core.seq)", "epoch": "\(core.epoch)",
+                    "checkpoint.name": "\(recovery.checkpoint.map { CheckpointFile.name($0) } ?? "none")",
+                    "journal.records": "\(recovery.records)", "controller.count": "\(core.state.controllers.count)",
+                    "event.seq": "\(core.seq)", "supervisor.epoch": "\(core.epoch)",
                 ]
             )
         }
@@ -109,7 +109,7 @@ final class SupervisorLoop {
         if let zap { poller.register(zap.socket) }
         logger.info(
             "supervisor serving",
-            metadata: ["command": "\(config.commandEndpoint)", "events": "\(config.eventEndpoint)"]
+            metadata: ["endpoint.command": "\(config.commandEndpoint)", "endpoint.events": "\(config.eventEndpoint)"]
         )
         while failure == nil {
             do {
@@ -131,12 +131,12 @@ final class SupervisorLoop {
             } catch let error where error.code == .contextTerminated {
                 break
             } catch {
-                logger.error("supervisor loop error: \(error)")
+                logger.error("supervisor loop error", metadata: ["error.message": "\(error)"])
             }
         }
         if failure == nil { journal.finish() }
         checkpointer.wait()
-        logger.info("supervisor stopped", metadata: ["seq": "\(core.seq)", "epoch": "\(core.epoch)"])
+        logger.info("supervisor stopped", metadata: ["event.seq": "\(core.seq)", "supervisor.epoch": "\(core.epoch)"])
     }
 
     /// Answers the ZAP handler's requests: a CURVE peer whose key is on the allow-list connects, with its role as
@@ -149,7 +149,7 @@ final class SupervisorLoop {
                 if refusedPeers % 100 == 1 {
                     logger.notice(
                         "refused a peer: its key is not allowed",
-                        metadata: ["address": "\(request.address)", "refused": "\(refusedPeers)"]
+                        metadata: ["peer.address": "\(request.address)", "peer.refused_count": "\(refusedPeers)"]
                     )
                 }
                 return nil
@@ -203,7 +203,7 @@ final class SupervisorLoop {
                 do {
                     _ = try publisher.send([topic, body])
                 } catch {
-                    logger.error("cannot publish an event: \(error)")
+                    logger.error("cannot publish an event", metadata: ["error.message": "\(error)"])
                 }
             case .heartbeat(let body):
                 _ = try? publisher.send([WireEvent.heartbeatTopic, body], dontWait: true)
@@ -225,14 +225,14 @@ final class SupervisorLoop {
                             if droppedReplies % 1_000 == 1 {
                                 logger.warning(
                                     "a peer's queue is full (it does not read its replies): replies to it are dropped",
-                                    metadata: ["dropped": "\(droppedReplies)"]
+                                    metadata: ["reply.dropped_count": "\(droppedReplies)"]
                                 )
                             }
                         }
                         continue
                     }
                 } catch {
-                    logger.debug("cannot reach a peer: \(error)")
+                    logger.debug("cannot reach a peer", metadata: ["error.message": "\(error)"])
                     if let delivery { core.undelivered(delivery) }
                     core.unreachable(peer)
                 }
@@ -248,7 +248,10 @@ final class SupervisorLoop {
     func fail(_ error: JournalFailure) {
         guard failure == nil else { return }
         failure = error
-        logger.critical("the journal cannot be written: the supervisor stops", metadata: ["reason": "\(error)"])
+        logger.critical(
+            "the journal cannot be written: the supervisor stops",
+            metadata: ["error.message": "\(error)"]
+        )
     }
 
     /// After `checkpointEvery` records, and when the last checkpoint is written: begins a new segment and hands a copy

@@ -13,13 +13,34 @@ struct DaemonOptions: ParsableArguments {
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
-    func logger(_ label: String) throws -> Logger {
-        guard let level = Logger.Level(rawValue: logLevel) else {
+    @Option(help: "text, or json: one JSON object a line, for log shippers (default: runtime.yaml's logFormat, text).")
+    var logFormat: String?
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        if let logFormat, LogFormat(rawValue: logFormat) == nil {
+            throw ValidationError("--log-format must be text or json")
+        }
+    }
+
+    /// runtime.yaml's settings, with `--log-format` over its `logFormat`.
+    func config() throws -> RuntimeConfig {
+        var config = try runtime.load()
+        if let format = logFormat.flatMap(LogFormat.init(rawValue:)) { config.logFormat = format }
+        return config
+    }
+
+    /// Sets up logging in `format` and returns the daemon's logger.
+    func logger(_ label: String, format: LogFormat) -> Logger {
+        switch format {
+        case .text: LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        case .json: LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+        }
         var logger = Logger(label: label)
-        logger.logLevel = level
+        // Safe: `validate()` checked the level.
+        logger.logLevel = Logger.Level(rawValue: logLevel)!
         return logger
     }
 }
@@ -52,8 +73,8 @@ struct SupervisorCommand: AsyncParsableCommand {
     var startHosts = false
 
     func run() async throws {
-        let logger = try daemon.logger("containment.supervisor")
-        let config = try daemon.runtime.load()
+        let config = try daemon.config()
+        let logger = daemon.logger("containment.supervisor", format: config.logFormat)
         let topology: Topology?
         do {
             topology = try self.topology.map { try Topology.load(path: $0) }
@@ -85,8 +106,8 @@ struct HostCommand: AsyncParsableCommand {
     var name: String
 
     func run() async throws {
-        let logger = try daemon.logger("containment.host.\(name)")
-        let config = try daemon.runtime.load()
+        let config = try daemon.config()
+        let logger = daemon.logger("containment.host.\(name)", format: config.logFormat)
         try await serve(
             HostService(name: name, config: config, pidFile: daemon.pidFile, logger: logger),
             logger: logger

@@ -128,7 +128,7 @@ import ZeroMQ
         kill(pid, SIGKILL)
         try await runtime.waitUntilGone(pid)
         #expect(try await runtime.script("up.sh", [runtime.topologyPath]).status == 0)
-        #expect(runtime.logs().contains("checkpoint=checkpoint-"), "recovery names the checkpoint it started from")
+        #expect(runtime.logs().contains("checkpoint.name=checkpoint-"), "recovery names the checkpoint it started from")
         let after = try await runtime.treeJSON()
         #expect(JSON.canonical(before, dropping: ["pid", "seq"]) == JSON.canonical(after, dropping: ["pid", "seq"]))
         let verify = try await runtime.containment("journal", "verify")
@@ -226,7 +226,7 @@ import ZeroMQ
         try handle.close()
         let up = try await runtime.script("up.sh", [runtime.topologyPath])
         #expect(up.status == 0, "\(up.stderr)")
-        #expect(runtime.logs().contains("offset=\(size)"), "the warning names the offset")
+        #expect(runtime.logs().contains("journal.offset=\(size)"), "the warning names the offset")
         #expect(try await runtime.treeJSON()["controllers"].map { "\($0)".contains("kept") } == true)
         #expect(try await runtime.script("down.sh", []).status == 0)
 

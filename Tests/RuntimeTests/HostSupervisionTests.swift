@@ -230,7 +230,7 @@ import Testing
         #expect(try await Self.hostState("h1", in: runtime)?.up == false)
         let log = runtime.logs()
         #expect(log.components(separatedBy: "host started").count - 1 == 3, "h0 twice, h1 once: \(log)")
-        #expect(log.contains("host=h1") && log.contains("decision=leave"), "\(log)")
+        #expect(log.contains("host.name=h1") && log.contains("restart.decision=leave"), "\(log)")
         _ = try await runtime.stop()
         remote.waitUntilExit()
     }
@@ -277,7 +277,10 @@ import Testing
         context.terminate()
         #expect(accepted == total)
         let log = runtime.logs()
-        #expect(log.contains("host=h1 times=1") && log.contains("slower than they come: they wait"), "\(log)")
+        #expect(
+            log.contains("host.backlog_count=1 host.name=h1") && log.contains("slower than they come: they wait"),
+            "\(log)"
+        )
         #expect(log.contains("more callbacks are due to a host that is away or slow"), "\(log)")
         #expect(try await Self.hostState("h1", in: runtime)?.up == true, "a slow host is not down")
         #expect(try await runtime.containment("ctl", "set-alpha", "f", "0.5", "--quiet").status == 0)

@@ -98,7 +98,7 @@ import ZeroMQ
         let log = (try? String(contentsOfFile: runtime.runDirectory + "/logs/supervisor.log", encoding: .utf8)) ?? ""
         let lines = log.components(separatedBy: "dropped an undecodable request").count - 1
         #expect(lines >= 1 && lines < 20, "\(lines) lines for 10,000 garbage messages")
-        #expect(log.contains("heldBack="), "the count of what was held back is logged")
+        #expect(log.contains("peer.held_back_count="), "the count of what was held back is logged")
         #expect(!log.contains(huge.prefix(1_000)), "the oversized id is never logged")
         #expect(try await runtime.stop().status == 0)
     }

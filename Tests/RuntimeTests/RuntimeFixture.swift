@@ -56,11 +56,12 @@ final class RuntimeFixture: Sendable {
         }
     }
 
-    /// Stops the runtime with scripts/down.sh; call it at the end of every test.
-    func stop() async throws -> Output {
+    /// Stops the runtime with scripts/down.sh; call it at the end of every test. `keep`: leave the run directory (its
+    /// logs) for the test to read and remove.
+    func stop(keep: Bool = false) async throws -> Output {
         stopped.withLock { $0 = true }
         let output = try await script("down.sh", [])
-        try? FileManager.default.removeItem(atPath: runDirectory)
+        if !keep { try? FileManager.default.removeItem(atPath: runDirectory) }
         return output
     }
 

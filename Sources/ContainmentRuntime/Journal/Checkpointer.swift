@@ -35,15 +35,15 @@ final class Checkpointer: Sendable {
                 logger.info(
                     "journal: checkpoint written",
                     metadata: [
-                        "path": "\(path)", "records": "\(checkpoint.records)",
-                        "controllers": "\(checkpoint.state.controllers.count)",
-                        "took": "\(clock.now - started)", "removed": "\(removed.count)",
+                        "checkpoint.path": "\(path)", "journal.records": "\(checkpoint.records)",
+                        "controller.count": "\(checkpoint.state.controllers.count)",
+                        "checkpoint.duration": "\(clock.now - started)", "checkpoint.removed_count": "\(removed.count)",
                     ]
                 )
             } catch {
                 logger.error(
                     "journal: the checkpoint could not be written; recovery replays from the previous one",
-                    metadata: ["reason": "\(error)"]
+                    metadata: ["error.message": "\(error)"]
                 )
             }
         }

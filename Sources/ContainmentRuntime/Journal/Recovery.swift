@@ -41,7 +41,7 @@ struct Recovery {
         for skipped in start.skipped {
             logger.warning(
                 "journal: a checkpoint does not read back; recovering from an older one",
-                metadata: ["path": "\(skipped.path)", "reason": "\(skipped.reason)"]
+                metadata: ["checkpoint.path": "\(skipped.path)", "error.message": "\(skipped.reason)"]
             )
         }
         var recovery = Recovery(
@@ -73,8 +73,9 @@ struct Recovery {
             logger.warning(
                 "journal: cut a torn last record (an append the supervisor died in; it was never acknowledged)",
                 metadata: [
-                    "path": "\(torn.path)", "offset": "\(torn.offset)", "bytes": "\(torn.bytes)",
-                    "reason": "\(torn.reason)",
+                    "journal.path": "\(torn.path)", "journal.offset": "\(torn.offset)",
+                    "journal.bytes": "\(torn.bytes)",
+                    "error.message": "\(torn.reason)",
                 ]
             )
         }
