@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the build needs and the machine lacks: libzmq's headers (libzmq3-dev), pkg-config (and, as root,
+# Installs what the build needs and the machine lacks: libzmq's headers (libzmq3-dev), pkg-config, curl (and, as root,
 # iproute2 for the network-namespace test), through apt,
 # with sudo when not root. Safe to run again: it installs nothing that is already there.
 set -euo pipefail
@@ -7,6 +7,8 @@ set -euo pipefail
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists libzmq 2>/dev/null; then missing+=(libzmq3-dev); fi
+# `curl` for the test that reads the supervisor's /metrics over HTTP.
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 # `ip` for the network-namespace test (scripts/test-netns.sh), which needs root anyway.
 if [ "$(id -u)" -eq 0 ] && ! command -v ip >/dev/null 2>&1; then missing+=(iproute2); fi
 

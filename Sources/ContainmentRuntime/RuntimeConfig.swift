@@ -24,6 +24,10 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var journalSync: JournalSync = .batch
     /// How the daemons write their logs: `text` (default) or `json` (`--log-format` overrides it).
     public var logFormat: LogFormat = .text
+    /// The TCP port the supervisor serves Prometheus metrics on (`GET /metrics`); 0: none (default).
+    public var metricsPort = 0
+    /// The address it listens on for them.
+    public var metricsBind = "127.0.0.1"
     /// With `journalSync: interval`, the longest time a written record stays unsynced.
     public var journalSyncInterval: Duration = .milliseconds(100)
     /// A journal segment is closed and the next begun past this size.
@@ -137,6 +141,13 @@ public struct RuntimeConfig: Sendable, Equatable {
             }
             config.journalSync = mode
         }
+        if let value = file.metricsPort {
+            guard (0...65_535).contains(value) else {
+                throw ConfigError("\(path): metricsPort must be a TCP port (1 to 65535), or 0 for none, not \(value).")
+            }
+            config.metricsPort = value
+        }
+        if let value = file.metricsBind { config.metricsBind = value }
         if let value = file.logFormat {
             guard let format = LogFormat(rawValue: value) else {
                 throw ConfigError("\(path): logFormat must be text or json, not \(value).")
@@ -225,6 +236,8 @@ public struct RuntimeConfig: Sendable, Equatable {
         var restartWindowMs: Int?
         var journalSync: String?
         var logFormat: String?
+        var metricsPort: Int?
+        var metricsBind: String?
         var journalSyncIntervalMs: Int?
         var journalSegmentBytes: Int?
         var checkpointEvery: Int?

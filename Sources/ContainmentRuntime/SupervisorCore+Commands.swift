@@ -17,8 +17,10 @@ extension SupervisorCore {
         requestID: UInt64 = 0,
         clientID: String = ""
     ) -> RemoteError? {
+        metrics.request(commands: commands.count)
         /// Refused before the model judged it: nothing changed, nothing to remember.
         func refuse(_ error: RemoteError) -> RemoteError {
+            metrics.reject(error.error.code)
             if let sender { reply(to: sender, requestID: requestID, .error(.init(error))) }
             return error
         }
@@ -104,6 +106,7 @@ extension SupervisorCore {
         } catch {
             publish(state.violation(of: requests[error.index], error: error.error), commandID: commandID, time: time)
             let rejection = RemoteError(error.error, index: error.index, commandID: commandID, seq: seq)
+            metrics.reject(error.error.code)
             journalAppend(
                 Containment_V1_JournalRecord.with {
                     $0.commandID = commandID
@@ -125,6 +128,7 @@ extension SupervisorCore {
             }
             return rejection
         }
+        metrics.accept()
         for (id, host) in created where !host.isEmpty {
             assign(id, to: host)
             if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: clock.now) }

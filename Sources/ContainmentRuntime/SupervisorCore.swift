@@ -81,6 +81,8 @@ struct SupervisorCore {
     var seq: UInt64 = 0
     var nextCommandID: UInt64 = 1
     var hosts: [String: HostRecord] = [:]
+    /// What it counts (``SupervisorMetrics``): commands accepted and rejected, request sizes, the state's gauges.
+    var metrics = SupervisorMetrics()
     /// The hosts whose `failed` is set: commands for their controllers are refused (usually none, so a command's check
     /// costs nothing).
     var failedHosts: Set<String> = []
@@ -440,6 +442,8 @@ struct SupervisorCore {
     /// before every record is durable (SPEC §14, journal first) — then the events and messages, in order.
     mutating func take() -> SupervisorStep {
         let step = SupervisorStep(records: records, outgoing: outbox)
+        metrics.outbox.record(outbox.count)
+        metrics.observe(controllers: state.controllers.count, hosts: hosts)
         records.removeAll(keepingCapacity: true)
         outbox.removeAll(keepingCapacity: true)
         if step.outgoing.contains(where: \.isPublication) { lastPublished = clock.now }

@@ -31,6 +31,9 @@ final class SupervisorLoop {
     static let peerQueue = 1_000
     /// Replies dropped because their peer's queue was full.
     private(set) var droppedReplies = 0
+    /// When the first message of the step being gathered came: the start of its requests' time in the supervisor.
+    private var stepStarted: ContinuousClock.Instant?
+    private let clock = ContinuousClock()
     /// Peers the ZAP handler refused (their key is not on the allow-list).
     private(set) var refusedPeers = 0
 
@@ -176,6 +179,7 @@ final class SupervisorLoop {
             // With CURVE every peer was admitted with a role (its User-Id); without, there is none. Fail closed: a
             // message under CURVE without a role it names (which the ZAP handler never admits) only reads.
             let role = message.property.flatMap(CurveSettings.Role.init) ?? .observer
+            if stepStarted == nil { stepStarted = clock.now }
             core.receive(message.frames, role: zap == nil ? nil : role)
             handled += 1
             if handled.isMultiple(of: Self.batchLimit) { flush() }
@@ -188,9 +192,20 @@ final class SupervisorLoop {
     func flush() {
         guard failure == nil else { return }
         let step = core.take()
+        let started = stepStarted
+        stepStarted = nil
         do {
-            for record in step.records { try journal.append(serialized: record) }
+            var bytes = 0
+            for record in step.records {
+                try journal.append(serialized: record)
+                bytes += record.count + 8
+            }
+            let writing = clock.now
             try journal.flush()
+            if !step.records.isEmpty {
+                core.metrics.journalWrite.recordNanoseconds(Self.nanoseconds(clock.now - writing))
+                core.metrics.journalBytes.increment(by: bytes)
+            }
         } catch {
             fail(error)
             return
@@ -200,6 +215,7 @@ final class SupervisorLoop {
         for message in step.outgoing {
             switch message {
             case .publish(let topic, let body):
+                core.metrics.eventsPublished.increment()
                 do {
                     _ = try publisher.send([topic, body])
                 } catch {
@@ -214,7 +230,12 @@ final class SupervisorLoop {
                     continue
                 }
                 do {
-                    guard try router.send([peer, body], dontWait: true) else {
+                    let sent = try router.send([peer, body], dontWait: true)
+                    // A reply: the time since the step's first message came (decoding, the model, the journal).
+                    if sent, delivery == nil, let started {
+                        core.metrics.requestDuration.recordNanoseconds(Self.nanoseconds(clock.now - started))
+                    }
+                    guard sent else {
                         // Its pipe is full: a slow host waits for its deliveries; a client not reading its replies
                         // loses this one (it resends on its timeout, and is answered from the remembered answers).
                         if let delivery {
@@ -240,6 +261,11 @@ final class SupervisorLoop {
         }
         // What a peer gone produced (a host down, inspects answered) goes out now, not at the next wake-up.
         if core.hasOutput { flush() }
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     /// The journal cannot be written: stop (fail-stop, docs/DURABILITY.md). What the failed records stand for is

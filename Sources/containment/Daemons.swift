@@ -45,10 +45,14 @@ struct DaemonOptions: ParsableArguments {
     }
 }
 
-/// Runs one service until SIGTERM or SIGINT, then shuts it down gracefully.
-func serve(_ service: some Service, logger: Logger) async throws {
+/// Runs one service (and any beside it) until SIGTERM or SIGINT, then shuts them down gracefully.
+func serve(_ service: some Service, beside others: [any Service] = [], logger: Logger) async throws {
     let group = ServiceGroup(
-        configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration: .init(
+            services: [service] + others,
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
     )
     try await group.run()
 }
@@ -75,6 +79,8 @@ struct SupervisorCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try daemon.config()
         let logger = daemon.logger("containment.supervisor", format: config.logFormat)
+        // Before the supervisor makes its metrics: they bind to the backend bootstrapped then.
+        let exporter = config.metricsPort > 0 ? MetricsExporter.start(config: config, logger: logger) : nil
         let topology: Topology?
         do {
             topology = try self.topology.map { try Topology.load(path: $0) }
@@ -89,6 +95,7 @@ struct SupervisorCommand: AsyncParsableCommand {
                 logger: logger,
                 startHosts: startHosts
             ),
+            beside: exporter.map { [$0] } ?? [],
             logger: logger
         )
     }

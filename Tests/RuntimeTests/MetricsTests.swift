@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import ContainmentRuntime
+
+/// The supervisor's Prometheus metrics (`metricsPort`), read over HTTP from a real runtime and parsed: each series the
+/// documentation names, with the values the commands sent must give.
+@Suite struct MetricsTests {
+    /// A TCP port nothing listens on now.
+    static func freePort() async throws -> Int {
+        let found = try await RuntimeFixture.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])",
+            ]
+        )
+        return try #require(Int(found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    /// Prometheus text: each sample's value by its name with labels (`name{label="value"}`), comments left out.
+    static func samples(_ text: String) -> [String: Double] {
+        var samples: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                continue
+            }
+            samples[String(line[..<space])] = value
+        }
+        return samples
+    }
+
+    @Test func theSupervisorServesItsCountersHistogramsAndGauges() async throws {
+        let port = try await Self.freePort()
+        let runtime = try await RuntimeFixture(topology: DurabilityTests.menu, settings: "metricsPort: \(port)\n")
+        #expect(try await runtime.containment("ctl", "create", "counted", "--kind", "content").status == 0)
+        #expect(try await runtime.containment("ctl", "create", "counted", "--kind", "content").status != 0)
+        #expect(try await runtime.containment("ctl", "set-frame", "second", "0,0,10,10", "--by", "second").status != 0)
+        let fetched = try await RuntimeFixture.run(
+            "/usr/bin/env",
+            ["curl", "-sS", "--max-time", "5", "-D", "-", "http://127.0.0.1:\(port)/metrics"]
+        )
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        #expect(fetched.stdout.lowercased().contains("content-type: text/plain; version=0.0.4"), "\(fetched.stdout)")
+        let samples = Self.samples(fetched.stdout)
+        func value(_ name: String) -> Double { samples[name] ?? -1 }
+        // The topology's commands and the first create were accepted; a duplicate and a frame by the wrong party not.
+        #expect(value("containment_commands_accepted_total") >= 2, "\(fetched.stdout)")
+        #expect(value("containment_commands_rejected_total{code=\"duplicateID\"}") == 1)
+        #expect(value("containment_commands_rejected_total{code=\"frameAuthority\"}") == 1)
+        #expect(value("containment_events_published_total") > 10)
+        #expect(value("containment_journal_bytes_total") > 100)
+        // Histograms: request time, request size, the journal's write, a step's messages.
+        for histogram in [
+            "containment_request_duration_seconds", "containment_request_commands", "containment_journal_write_seconds",
+            "containment_step_messages",
+        ] {
+            #expect(value("\(histogram)_count") >= 1, "\(histogram)")
+            #expect(samples.keys.contains { $0.hasPrefix("\(histogram)_bucket{le=") }, "\(histogram)")
+        }
+        // Gauges: the menu topology's 4 controllers and the one created; its 4 hosts, all up, nothing pending.
+        #expect(value("containment_controllers") == 5)
+        #expect(value("containment_hosts") == 4 && value("containment_hosts_up") == 4)
+        #expect(value("containment_host_pending_deliveries{host=\"menu-host\"}") == 0)
+        #expect(try await runtime.stop().status == 0)
+    }
+}
