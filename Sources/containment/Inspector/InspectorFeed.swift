@@ -1,0 +1,88 @@
+import ContainmentBus
+import ContainmentRuntime
+import Foundation
+import Synchronization
+import ZeroMQ
+
+/// What the inspector's page is told: the state (a snapshot's tree and drawing) or one event, each as JSON.
+enum InspectorUpdate: Sendable {
+    case state(String)
+    case event(String)
+}
+
+/// The inspector's connection to the bus, on a thread of its own (ZeroMQ sockets stay on the thread that made them):
+/// a subscriber to every event, and a command client for snapshots. Each event is passed on as the JSON `watch
+/// --json` prints (with its `category`); after events, at most every 100 ms, a snapshot is taken and passed on as the
+/// page's state — the tree (``TreeView/json()``), the windows drawn (``WindowDrawing``) and the hosts.
+final class InspectorFeed: Sendable {
+    private let stopped = Atomic<Bool>(false)
+    private let config: RuntimeConfig
+    private let keys: CurveClientKeys?
+    private let updates: AsyncStream<InspectorUpdate>.Continuation
+
+    init(config: RuntimeConfig, keys: CurveClientKeys?, updates: AsyncStream<InspectorUpdate>.Continuation) {
+        self.config = config
+        self.keys = keys
+        self.updates = updates
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            do {
+                try run()
+            } catch {
+                FileHandle.standardError.write(Data("inspector: the bus failed: \(error)\n".utf8))
+            }
+            updates.finish()
+        }
+        thread.name = "inspector-feed"
+        thread.start()
+    }
+
+    func stop() { stopped.store(true, ordering: .relaxed) }
+
+    /// The page's state from a snapshot: `{"seq", "epoch", "tree", "svg"}`.
+    static func state(_ snapshot: WireSnapshot) -> String {
+        let tree = TreeView(snapshot: snapshot).json()
+        let svg = JSONText.encodeString(WindowDrawing(snapshot: snapshot).svg())
+        return "{\"seq\":\(snapshot.seq),\"epoch\":\(snapshot.epoch),\"tree\":\(tree),\"svg\":\(svg)}"
+    }
+
+    private func run() throws {
+        let context = try Context()
+        let subscriber = try context.socket(.sub)
+        if let keys { try subscriber.makeCurveClient(keys) }
+        try subscriber.set(.receiveHighWaterMark, to: 10_000)
+        try subscriber.connect(config.eventEndpoint)
+        try subscriber.subscribe("")
+        try subscriber.set(.receiveTimeout, to: .milliseconds(100))
+        let client = try CommandClient(
+            context: context,
+            endpoint: config.commandEndpoint,
+            timeout: config.requestTimeout,
+            curve: keys
+        )
+        let clock = ContinuousClock()
+        var dirty = true
+        var lastSnapshot = clock.now - .seconds(1)
+        while !stopped.load(ordering: .relaxed) {
+            if let frames = try subscriber.receive(), frames.count == 2, frames[0] != WireEvent.heartbeatTopic,
+                let event = try? WireEvent.decode(frames[1])
+            {
+                var object = event.jsonObject
+                object["category"] = EventCategory(eventName: event.name).rawValue
+                updates.yield(.event(JSONText.encode(object)))
+                dirty = true
+            }
+            if dirty, clock.now - lastSnapshot >= .milliseconds(100) {
+                lastSnapshot = clock.now
+                do {
+                    updates.yield(.state(Self.state(try client.snapshot())))
+                    dirty = false
+                } catch {
+                    // The supervisor is away: try again on the next round.
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// `containment inspector` against a real runtime, over HTTP: the page, the state it draws from (every controller, the
+/// windows drawn), a `ctl` change reaching it live, the server-sent events, and a clean stop on SIGTERM.
+@Suite struct InspectorTests {
+    func get(_ url: String, maxTime: Int = 5) async throws -> RuntimeFixture.Output {
+        try await RuntimeFixture.run("/usr/bin/env", ["curl", "-sS", "--max-time", "\(maxTime)", url])
+    }
+
+    @Test func thePageItsStateAndItsEventsFollowTheTreeLive() async throws {
+        let runtime = try await RuntimeFixture(topology: DurabilityTests.menu)
+        let port = try await MetricsTests.freePort()
+        let base = "http://127.0.0.1:\(port)"
+        let inspector = Task {
+            try await runtime.run(
+                "/usr/bin/timeout",
+                ["-s", "TERM", "60", RuntimeFixture.binary, "inspector", "--port", "\(port)"]
+            )
+        }
+        var state: [String: Any] = [:]
+        for _ in 0..<200 {
+            let fetched = try await get(base + "/state")
+            if let object = JSON.object(fetched.stdout), object["tree"] != nil {
+                state = object
+                break
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let tree = try #require(state["tree"] as? [String: Any], "the inspector never served a state")
+        let ids = Set(((tree["controllers"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+        #expect(ids == ["menu", "first", "second", "third"])
+        #expect((state["svg"] as? String)?.contains("data-view=\"menu\"") == true)
+
+        let page = try await get(base + "/")
+        #expect(page.stdout.contains("<title>Containment inspector</title>"))
+        #expect(page.stdout.contains("new EventSource(\"events\")"))
+
+        // A change made with ctl reaches the state through the events.
+        #expect(try await runtime.containment("ctl", "create", "inspected", "--kind", "content").status == 0)
+        var updated = false
+        for _ in 0..<100 where !updated {
+            updated = try await get(base + "/state").stdout.contains("\"id\":\"inspected\"")
+            if !updated { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(updated, "the state never showed the new controller")
+
+        // The stream: the state first, then the events kept, each a JSON object on one data line.
+        let stream = try await get(base + "/events", maxTime: 2)
+        let messages = stream.stdout.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+        #expect(messages.contains { $0.hasPrefix("event: state\ndata: {") })
+        let events = messages.filter { $0.hasPrefix("event: event\ndata: ") }.compactMap {
+            JSON.object(String($0.dropFirst("event: event\ndata: ".count)))
+        }
+        #expect(
+            events.contains {
+                $0["event"] as? String == "controllerCreated" && $0["controller"] as? String == "inspected"
+            }
+        )
+        #expect(events.allSatisfy { $0["seq"] is Int && $0["category"] is String })
+
+        #expect(try await runtime.run("/usr/bin/pkill", ["-TERM", "-f", "inspector --port \(port)"]).status == 0)
+        let stopped = try await inspector.value
+        #expect(stopped.status == 0, "a clean stop on SIGTERM: \(stopped.stderr)")
+        #expect(stopped.stdout.contains("inspector: \(base)/"))
+        #expect(try await runtime.stop().status == 0)
+    }
+}
