@@ -48,7 +48,10 @@ stop_pid() {  # stop_pid PID NAME: a daemon of this run directory that no pid fi
 }
 
 shopt -s nullglob
-# The supervisor first: it would start a stopped host again (hostRestart).
+# The inspector (a client) first.
+[ -f "$run_dir/inspector.pid" ] && stop "$run_dir/inspector.pid"
+for pid in $(run_dir_daemons "$run_dir" inspector); do stop_pid "$pid" inspector; done
+# The supervisor next: it would start a stopped host again (hostRestart).
 [ -f "$run_dir/supervisor.pid" ] && stop "$run_dir/supervisor.pid"
 for pid in $(run_dir_daemons "$run_dir" supervisor); do stop_pid "$pid" supervisor; done
 for file in "$run_dir"/host-*.pid; do stop "$file"; done

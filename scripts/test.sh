@@ -19,6 +19,9 @@ quiet_swift test --skip-build
 echo "== the protocol from another language (Python, pyzmq)"
 bash scripts/test-python-client.sh
 
+echo "== the inspector in a real browser (headless Chromium over the DevTools protocol)"
+bash scripts/test-inspector-browser.sh
+
 echo "== across network namespaces (tcp with CURVE; skipped where namespaces cannot be made)"
 bash scripts/test-netns.sh
 

@@ -3,12 +3,20 @@
 # per the topology's restart settings for it, else runtime.yaml's hostRestart), with pid files and logs in the run directory, and returns once every host is
 # connected. After a crash it starts only what is not running: a supervisor that died is started again (it recovers the
 # tree from its journal) and hosts still alive are adopted, never duplicated.
-#   scripts/up.sh [TOPOLOGY]      (default: Config/topologies/menu.yaml)
+#   scripts/up.sh [--inspector [PORT]] [TOPOLOGY]      (default: Config/topologies/menu.yaml)
+# --inspector also starts `containment inspector` (the live web page, port 8080 by default) and prints its address,
+# and the supervisor's metrics address when runtime.yaml sets metricsPort.
 # Honours CONTAINMENT_RUN_DIR and CONTAINMENT_CONFIG (a runtime.yaml, read by every command). Stop with scripts/down.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
+inspector=""
+if [ "${1:-}" = "--inspector" ]; then
+    shift
+    inspector=8080
+    if [[ "${1:-}" =~ ^[0-9]+$ ]]; then inspector="$1"; shift; fi
+fi
 topology="${1:-Config/topologies/menu.yaml}"
 run_dir="$(containment_run_dir)"
 export CONTAINMENT_RUN_DIR="$run_dir"
@@ -46,3 +54,24 @@ fi
 "$bin" wait --hosts "$(echo $hosts | tr ' ' ',')" --timeout 20 \
     || { echo "up: hosts did not connect; see $run_dir/logs/" >&2; exit 1; }
 echo "up: supervisor and $(echo $hosts | wc -w) hosts ($(echo $hosts | tr '\n' ' ' | sed 's/ $//')) in $run_dir"
+if [ -n "$inspector" ]; then
+    if pid_alive "$run_dir/inspector.pid"; then
+        echo "up: an inspector already runs (pid $(cat "$run_dir/inspector.pid"))"
+    else
+        nohup "$bin" inspector --port "$inspector" --pid-file "$run_dir/inspector.pid" \
+            >>"$run_dir/logs/inspector.log" 2>&1 &
+        for _ in $(seq 1 100); do
+            [ -f "$run_dir/inspector.pid" ] && break
+            sleep 0.1
+        done
+        [ -f "$run_dir/inspector.pid" ] \
+            || { echo "up: the inspector did not start; see $run_dir/logs/inspector.log" >&2; exit 1; }
+    fi
+    echo "up: inspector at http://127.0.0.1:$inspector/"
+    metrics="$(awk '/^metricsPort:/ {print $2}' "${CONTAINMENT_CONFIG:-/dev/null}" 2>/dev/null | tail -n 1)"
+    if [ -n "$metrics" ] && [ "$metrics" != "0" ]; then
+        echo "up: metrics at http://127.0.0.1:$metrics/metrics"
+    else
+        echo "up: metrics off (set metricsPort in runtime.yaml, CONTAINMENT_CONFIG)"
+    fi
+fi

@@ -20,6 +20,9 @@ struct InspectorCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on (0.0.0.0: every interface).")
     var bind: String = "127.0.0.1"
 
+    @Option(help: "Write the process id here once serving; removed on exit.")
+    var pidFile: String?
+
     @OptionGroup var runtime: RuntimeOptions
 
     func validate() throws {
@@ -75,7 +78,14 @@ struct InspectorCommand: AsyncParsableCommand {
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(bind, port: port)),
-            onServerRunning: { _ in
+            onServerRunning: { [pidFile] _ in
+                if let pidFile {
+                    try? "\(ProcessInfo.processInfo.processIdentifier)\n".write(
+                        toFile: pidFile,
+                        atomically: true,
+                        encoding: .utf8
+                    )
+                }
                 // Unbuffered, so a script waiting for it sees it at once.
                 FileHandle.standardOutput.write(
                     Data("inspector: http://\(bind):\(port)/  (bus: \(config.commandEndpoint))\n".utf8)
@@ -100,6 +110,7 @@ struct InspectorCommand: AsyncParsableCommand {
                 logger: logger
             )
         )
+        defer { if let pidFile { try? FileManager.default.removeItem(atPath: pidFile) } }
         try await group.run()
     }
 }
