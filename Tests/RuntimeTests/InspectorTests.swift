@@ -45,6 +45,15 @@ import Testing
         }
         #expect(updated, "the state never showed the new controller")
 
+        // What an actor received, as its host reports it; an unknown controller answers its error code.
+        let inspected = try #require(JSON.object(try await get(base + "/inspect/first").stdout))
+        #expect(inspected["controller"] as? String == "first" && inspected["host"] as? String == "first-host")
+        let callbacks = (inspected["callbacks"] as? [[String: Any]]) ?? []
+        #expect(callbacks.contains { $0["event"] as? String == "viewDidAppear" }, "\(inspected)")
+        #expect((inspected["received"] as? Int ?? 0) >= callbacks.count)
+        let unknown = try #require(JSON.object(try await get(base + "/inspect/nobody").stdout))
+        #expect(unknown["code"] as? String == "unknownController", "\(unknown)")
+
         // The stream: the state first, then the events kept, each a JSON object on one data line.
         let stream = try await get(base + "/events", maxTime: 2)
         let messages = stream.stdout.components(separatedBy: "\n\n").filter { !$0.isEmpty }

@@ -132,9 +132,12 @@ def main():
         page.wait_for("document.querySelectorAll('#windows rect.highlight').length > 0", "a highlighted view")
         page.wait_for("document.querySelector('#selected h3') !== null", "the hovered controller's details")
 
+        # Clicking selects it and shows what its actor received, asked of its host (inspect).
+        page.evaluate("document.querySelector('#windows rect.view').dispatchEvent(new MouseEvent('click'))")
+        page.wait_for("document.querySelector('#details h4:nth-of-type(2)')?.textContent.startsWith("
+                      "'callbacks its actor received')", "the actor's callbacks")
+        page.wait_for("document.querySelectorAll('#callbacks li').length > 0", "at least one callback listed")
         if args.screenshot:
-            page.evaluate("document.querySelector('#windows rect.view').dispatchEvent(new MouseEvent('click'))")
-            time.sleep(0.3)
             shot = page.call("Page.captureScreenshot", format="png")
             with open(args.screenshot, "wb") as out:
                 out.write(base64.b64decode(shot["data"]))

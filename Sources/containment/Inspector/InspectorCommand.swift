@@ -64,6 +64,14 @@ struct InspectorCommand: AsyncParsableCommand {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: await hub.state))
             )
         }
+        router.get("inspect/:controller") { _, context in
+            let controller = context.parameters.get("controller") ?? ""
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: await feed.inspect(controller)))
+            )
+        }
         router.get("events") { _, _ in
             let stream = await hub.subscribe()
             return Response(

@@ -1,4 +1,5 @@
 import ContainmentBus
+import ContainmentModel
 import ContainmentRuntime
 import Foundation
 import Synchronization
@@ -15,7 +16,14 @@ enum InspectorUpdate: Sendable {
 /// --json` prints (with its `category`); after events, at most every 100 ms, a snapshot is taken and passed on as the
 /// page's state — the tree (``TreeView/json()``), the windows drawn (``WindowDrawing``) and the hosts.
 final class InspectorFeed: Sendable {
+    /// An `inspect` a page asked for: the controller, and where its answer (JSON) goes.
+    typealias Inspection = (controller: String, answer: CheckedContinuation<String, Never>)
+
     private let stopped = Atomic<Bool>(false)
+    /// The feed's thread has ended: inspections are answered at once.
+    private let finished = Atomic<Bool>(false)
+    /// Inspections waiting for the feed's thread, which owns the command socket.
+    private let inspections = Mutex<[Inspection]>([])
     private let config: RuntimeConfig
     private let keys: CurveClientKeys?
     private let updates: AsyncStream<InspectorUpdate>.Continuation
@@ -34,12 +42,38 @@ final class InspectorFeed: Sendable {
                 FileHandle.standardError.write(Data("inspector: the bus failed: \(error)\n".utf8))
             }
             updates.finish()
+            finished.store(true, ordering: .relaxed)
+            // Pages still waiting for an inspect get an answer rather than wait for ever.
+            for inspection in inspections.withLock({ pending in
+                defer { pending = [] }
+                return pending
+            }) {
+                inspection.answer.resume(returning: JSONText.encode(["code": "unavailable", "error": "stopped"]))
+            }
         }
         thread.name = "inspector-feed"
         thread.start()
     }
 
     func stop() { stopped.store(true, ordering: .relaxed) }
+
+    /// What the controller's actor received, as its host reports it (`containment inspect`), as JSON: `controller`,
+    /// `host`, `received` (every callback since the actor was made), `digest`, `callbacks` (the last ones, oldest
+    /// first, each as `watch --json` prints it); or `error` and `code`.
+    func inspect(_ controller: String) async -> String {
+        guard !finished.load(ordering: .relaxed) else {
+            return JSONText.encode(["code": "unavailable", "error": "the inspector's connection to the bus ended"])
+        }
+        return await withCheckedContinuation { answer in inspections.withLock { $0.append((controller, answer)) } }
+    }
+
+    static func inspected(_ reply: Containment_V1_InspectReply) -> String {
+        JSONText.encode([
+            "controller": reply.controller, "host": reply.host, "received": reply.receivedCount,
+            "digest": String(reply.receivedDigest, radix: 16), "restoredSeq": reply.restoredSeq,
+            "callbacks": reply.callbacks.map(\.jsonObject),
+        ])
+    }
 
     /// The page's state from a snapshot: `{"seq", "epoch", "tree", "svg"}`.
     static func state(_ snapshot: WireSnapshot) -> String {
@@ -66,6 +100,20 @@ final class InspectorFeed: Sendable {
         var dirty = true
         var lastSnapshot = clock.now - .seconds(1)
         while !stopped.load(ordering: .relaxed) {
+            for inspection in inspections.withLock({ pending in
+                defer { pending = [] }
+                return pending
+            }) {
+                do {
+                    inspection.answer.resume(
+                        returning: Self.inspected(try client.inspect(ControllerID(inspection.controller)))
+                    )
+                } catch {
+                    inspection.answer.resume(
+                        returning: JSONText.encode(["code": error.code.rawValue, "error": error.message])
+                    )
+                }
+            }
             if let frames = try subscriber.receive(), frames.count == 2, frames[0] != WireEvent.heartbeatTopic,
                 let event = try? WireEvent.decode(frames[1])
             {

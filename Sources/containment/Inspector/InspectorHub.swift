@@ -21,7 +21,8 @@ actor InspectorHub {
             message = Self.message("state", json)
         case .event(let json):
             recent.append(json)
-            if recent.count > Self.kept { recent.removeFirst(recent.count - Self.kept) }
+            // Trimmed in chunks, so keeping the window costs O(1) an event.
+            if recent.count > 2 * Self.kept { recent.removeFirst(recent.count - Self.kept) }
             message = Self.message("event", json)
         }
         for page in pages.values { page.yield(message) }
@@ -32,7 +33,7 @@ actor InspectorHub {
     func subscribe() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(2_000))
         let id = UUID()
-        for event in recent { continuation.yield(Self.message("event", event)) }
+        for event in recent.suffix(Self.kept) { continuation.yield(Self.message("event", event)) }
         continuation.yield(Self.message("state", state))
         pages[id] = continuation
         continuation.onTermination = { _ in Task { await self.leave(id) } }

@@ -61,7 +61,7 @@ enum InspectorPage {
         </div>
         <script>
         "use strict";
-        let state = null, selected = null, hovered = null, lastSeq = null;
+        let state = null, selected = null, hovered = null, lastSeq = null, inspected = null;
         const events = [], restarted = new Set();
         const el = (tag, props = {}, ...children) => {
           const node = document.createElement(tag);
@@ -133,12 +133,22 @@ enum InspectorPage {
             rect.classList.toggle("highlight", rect.dataset.controller === id);
         }
         function hover(id) { hovered = id; highlight(); renderDetails(); }
-        function select(id) { selected = id; hovered = null; render(); }
+        function select(id) {
+          selected = id; hovered = null; inspected = null; render();
+          // What its actor received, as its host reports it (containment inspect).
+          fetch("inspect/" + encodeURIComponent(id)).then(r => r.json()).then(answer => {
+            if (selected === id) { inspected = answer; renderDetails(); }
+          });
+        }
         function renderDetails() {
           const id = hovered ?? selected, c = id && byId(id), box = document.getElementById("selected");
           if (!c) { box.textContent = "Hover or click a controller."; box.className = "muted"; return; }
           box.className = "";
-          const callbacks = events.filter(e => e.controller === id && e.category === "callbacks").slice(-12);
+          const fromActor = inspected && inspected.controller === id && !inspected.error;
+          const callbacks = fromActor ? inspected.callbacks.slice(-12)
+            : events.filter(e => e.controller === id && e.category === "callbacks").slice(-12);
+          const heading = fromActor ? "callbacks its actor received (" + inspected.received + " in all, on "
+            + inspected.host + ")" : "last callbacks (from the stream)";
           box.replaceChildren(
             el("h3", { text: c.id + " (" + c.kind + ")" }),
             el("div", { text: "host " + c.host + (c.pid ? " pid " + c.pid : "") }),
@@ -146,8 +156,8 @@ enum InspectorPage {
             el("div", { text: "frame " + (c.frame ? c.frame.join(",") : "not loaded") }),
             el("div", {}, "appearance ", el("span", { class: "badge " + c.appearance, text: c.appearance })),
             el("h4", { text: "properties" }), el("pre", { text: JSON.stringify(c.properties, null, 1) }),
-            el("h4", { text: "last callbacks" }),
-            el("ol", {}, ...callbacks.map(e => el("li", { text: "#" + e.seq + " " + e.event }))));
+            el("h4", { text: heading }),
+            el("ol", { id: "callbacks" }, ...callbacks.map(e => el("li", { text: "#" + e.seq + " " + e.event }))));
         }
         function renderHosts() {
           const body = document.querySelector("#hosts tbody");
