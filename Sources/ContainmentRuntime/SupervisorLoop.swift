@@ -15,6 +15,10 @@ final class SupervisorLoop {
     var core: SupervisorCore
     let router: Socket
     let publisher: Socket
+    /// The publisher's connections as they come and go (a socket monitor), counted as its subscribers.
+    let publisherMonitor: Socket
+    private(set) var subscribers = 0
+    static let publisherMonitorEndpoint = "inproc://containment.publisher-monitor"
     let journal: JournalWriter
     let checkpointer: Checkpointer
     /// Records the journal held at start (the checkpoint's and those replayed after it), and the record count at the
@@ -79,6 +83,9 @@ final class SupervisorLoop {
             try router.makeCurveServer(secretKey: secret)
             try publisher.makeCurveServer(secretKey: secret)
         }
+        try publisher.monitor(Self.publisherMonitorEndpoint, events: [.accepted, .disconnected])
+        publisherMonitor = try context.socket(.pair)
+        try publisherMonitor.connect(Self.publisherMonitorEndpoint)
         try router.bind(config.commandEndpoint)
         try publisher.bind(config.eventEndpoint)
         // ipc sockets are the owner's only (docs/SECURITY.md): another user cannot connect to them.
@@ -124,6 +131,7 @@ final class SupervisorLoop {
                 if ready.contains(where: { $0.index == 1 }) { try admit() }
                 if ready.contains(where: { $0.index == 0 }) { try drainRouter() }
                 superviseHosts()
+                try countSubscribers()
                 core.tick()
                 flush()
                 do {
@@ -159,6 +167,18 @@ final class SupervisorLoop {
             }
             return role.name
         }
+    }
+
+    /// The publisher's connections since the last look: one more for each accepted, one fewer for each ended.
+    private func countSubscribers() throws(ZMQError) {
+        var changed = false
+        while let frames = try publisherMonitor.receive(dontWait: true) {
+            guard let event = SocketEvent(frames: frames) else { continue }
+            if event.kind == .accepted { subscribers += 1 }
+            if event.kind == .disconnected { subscribers = max(0, subscribers - 1) }
+            changed = true
+        }
+        if changed { core.metrics.subscribers(subscribers) }
     }
 
     /// Hosts that ended: down at once (with how they ended), then started again or given up on by their policy.

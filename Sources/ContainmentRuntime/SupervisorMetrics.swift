@@ -18,6 +18,7 @@ struct SupervisorMetrics {
     static let hostsKnown = "containment_hosts"
     static let pendingDeliveries = "containment_host_pending_deliveries"
     static let outbox = "containment_step_messages"
+    static let subscribersName = "containment_subscribers"
 
     private let accepted = Counter(label: Self.accepted)
     /// By error code, made as codes are first seen.
@@ -33,6 +34,10 @@ struct SupervisorMetrics {
     /// By host, made as hosts are first seen.
     private var pending: [String: Gauge] = [:]
     let outbox = Recorder(label: Self.outbox, aggregate: true)
+    private let subscriberCount = Gauge(label: Self.subscribersName)
+
+    /// Connections to the events socket: subscribers (and any peer still in its handshake).
+    func subscribers(_ count: Int) { subscriberCount.record(count) }
 
     /// A request of `commands` commands arrived.
     func request(commands: Int) { requestCommands.record(commands) }

@@ -36,10 +36,8 @@ import Testing
         #expect(try await runtime.containment("ctl", "create", "counted", "--kind", "content").status == 0)
         #expect(try await runtime.containment("ctl", "create", "counted", "--kind", "content").status != 0)
         #expect(try await runtime.containment("ctl", "set-frame", "second", "0,0,10,10", "--by", "second").status != 0)
-        let fetched = try await RuntimeFixture.run(
-            "/usr/bin/env",
-            ["curl", "-sS", "--max-time", "5", "-D", "-", "http://127.0.0.1:\(port)/metrics"]
-        )
+        let url = "http://127.0.0.1:\(port)/metrics"
+        let fetched = try await RuntimeFixture.run("/usr/bin/env", ["curl", "-sS", "--max-time", "5", "-D", "-", url])
         #expect(fetched.status == 0, "\(fetched.stderr)")
         #expect(fetched.stdout.lowercased().contains("content-type: text/plain; version=0.0.4"), "\(fetched.stdout)")
         let samples = Self.samples(fetched.stdout)
@@ -62,6 +60,25 @@ import Testing
         #expect(value("containment_controllers") == 5)
         #expect(value("containment_hosts") == 4 && value("containment_hosts_up") == 4)
         #expect(value("containment_host_pending_deliveries{host=\"menu-host\"}") == 0)
+
+        // Subscribers: a watch connected, then gone.
+        func subscribers() async throws -> Double {
+            Self.samples(try await RuntimeFixture.run("/usr/bin/env", ["curl", "-sS", "--max-time", "5", url]).stdout)[
+                "containment_subscribers"
+            ] ?? -1
+        }
+        func waitFor(_ count: Double) async throws -> Double {
+            var seen = try await subscribers()
+            for _ in 0..<100 where seen != count {
+                try await Task.sleep(for: .milliseconds(50))
+                seen = try await subscribers()
+            }
+            return seen
+        }
+        let watch = try await runtime.startWatch(["--idle-timeout", "2"])
+        #expect(try await waitFor(1) == 1)
+        _ = try await watch.value
+        #expect(try await waitFor(0) == 0)
         #expect(try await runtime.stop().status == 0)
     }
 }
