@@ -86,6 +86,7 @@ final class SupervisorLoop {
         try publisher.monitor(Self.publisherMonitorEndpoint, events: [.accepted, .disconnected])
         publisherMonitor = try context.socket(.pair)
         try publisherMonitor.connect(Self.publisherMonitorEndpoint)
+        core.metrics.subscribers(0)
         try router.bind(config.commandEndpoint)
         try publisher.bind(config.eventEndpoint)
         // ipc sockets are the owner's only (docs/SECURITY.md): another user cannot connect to them.

@@ -61,7 +61,8 @@ import Testing
         #expect(value("containment_hosts") == 4 && value("containment_hosts_up") == 4)
         #expect(value("containment_host_pending_deliveries{host=\"menu-host\"}") == 0)
 
-        // Subscribers: a watch connected, then gone.
+        // Subscribers: none at first, a watch connected, then gone.
+        #expect(value("containment_subscribers") == 0)
         func subscribers() async throws -> Double {
             Self.samples(try await RuntimeFixture.run("/usr/bin/env", ["curl", "-sS", "--max-time", "5", url]).stdout)[
                 "containment_subscribers"
