@@ -38,23 +38,29 @@ public struct SupervisorService: Service {
         let pidFile = pidFile
         let failure: JournalFailure?
         do {
-            failure = try await withGracefulShutdownHandler {
-                try await runOnThread(named: "supervisor") {
-                    let allow = try config.curve?.allowList(hosts: topology?.hosts ?? []) ?? [:]
-                    let loop = try SupervisorLoop(context: context, config: config, logger: logger, allow: allow)
-                    if let topology { try loop.apply(topology) }
-                    if let pidFile { try RunDirectory.writePID(to: pidFile) }
-                    defer { if let pidFile { RunDirectory.removePID(pidFile) } }
-                    if startHosts, let topology {
-                        let hosts = HostSupervisor(topology: topology, config: config, logger: logger)
-                        hosts.startAll()
-                        loop.hostSupervisor = hosts
+            // Stopped by a graceful shutdown (SIGTERM) or by the group's cancellation (a service beside it, such as the
+            // metrics server, failed): either way the context is shut down, which ends the loop.
+            failure = try await withTaskCancellationHandler {
+                try await withGracefulShutdownHandler {
+                    try await runOnThread(named: "supervisor") {
+                        let allow = try config.curve?.allowList(hosts: topology?.hosts ?? []) ?? [:]
+                        let loop = try SupervisorLoop(context: context, config: config, logger: logger, allow: allow)
+                        if let topology { try loop.apply(topology) }
+                        if let pidFile { try RunDirectory.writePID(to: pidFile) }
+                        defer { if let pidFile { RunDirectory.removePID(pidFile) } }
+                        if startHosts, let topology {
+                            let hosts = HostSupervisor(topology: topology, config: config, logger: logger)
+                            hosts.startAll()
+                            loop.hostSupervisor = hosts
+                        }
+                        loop.run()
+                        return loop.failure
                     }
-                    loop.run()
-                    return loop.failure
+                } onGracefulShutdown: {
+                    logger.info("supervisor stopping")
+                    context.shutdown()
                 }
-            } onGracefulShutdown: {
-                logger.info("supervisor stopping")
+            } onCancel: {
                 context.shutdown()
             }
         } catch {

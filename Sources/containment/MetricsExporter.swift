@@ -35,10 +35,36 @@ enum MetricsExporter {
         }
         var serverLogger = logger
         serverLogger.logLevel = .warning
-        return Application(
+        let application = Application(
             router: router,
             configuration: .init(address: .hostname(config.metricsBind, port: config.metricsPort)),
             logger: serverLogger
         )
+        return LoggedService(
+            service: application,
+            logger: logger,
+            message: "cannot serve metrics: the supervisor stops",
+            metadata: ["endpoint.metrics": "http://\(config.metricsBind):\(config.metricsPort)/metrics"]
+        )
+    }
+}
+
+/// A service whose failure is logged (an error, with the reason) before it ends the group: a port already in use
+/// says so in the daemon's log, not only at debug level.
+struct LoggedService<Wrapped: Service>: Service {
+    let service: Wrapped
+    let logger: Logger
+    let message: Logger.Message
+    let metadata: Logger.Metadata
+
+    func run() async throws {
+        do {
+            try await service.run()
+        } catch {
+            var metadata = metadata
+            metadata["error.message"] = "\(error)"
+            logger.error(message, metadata: metadata)
+            throw error
+        }
     }
 }

@@ -82,4 +82,37 @@ import Testing
         #expect(try await waitFor(0) == 0)
         #expect(try await runtime.stop().status == 0)
     }
+
+    @Test func aMetricsPortInUseStopsTheSupervisorAndSaysWhy() async throws {
+        let port = try await Self.freePort()
+        // Something else listens on the port first (its ready file says when).
+        let ready = FileManager.default.temporaryDirectory.appendingPathComponent("holder-\(port).ready").path
+        defer { try? FileManager.default.removeItem(atPath: ready) }
+        let holder = Task {
+            try await RuntimeFixture.run(
+                "/usr/bin/env",
+                [
+                    "python3", "-c",
+                    "import socket, time; s = socket.socket(); s.bind(('127.0.0.1', \(port))); s.listen(); "
+                        + "open('\(ready)', 'w').close(); time.sleep(30)",
+                ]
+            )
+        }
+        defer { holder.cancel() }
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: ready) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(FileManager.default.fileExists(atPath: ready), "the port holder never listened")
+        let runtime = try await RuntimeFixture(
+            topology: DurabilityTests.menu,
+            settings: "metricsPort: \(port)\n",
+            requireUp: false
+        )
+        let log = runtime.logs()
+        #expect(log.contains("cannot serve metrics: the supervisor stops"), "\(log)")
+        #expect(log.contains("Address already in use"), "\(log)")
+        // It stopped by itself, leaving nothing behind: down.sh finds nothing to stop or clean.
+        let down = try await runtime.stop()
+        #expect(down.status == 0, "\(down.stdout)\(down.stderr)")
+    }
 }
