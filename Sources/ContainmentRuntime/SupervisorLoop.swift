@@ -224,7 +224,7 @@ final class SupervisorLoop {
             let writing = clock.now
             try journal.flush()
             if !step.records.isEmpty {
-                core.metrics.journalWrite.recordNanoseconds(Self.nanoseconds(clock.now - writing))
+                core.metrics.journalWrite.record(duration: clock.now - writing)
                 core.metrics.journalBytes.increment(by: bytes)
             }
         } catch {
@@ -254,7 +254,7 @@ final class SupervisorLoop {
                     let sent = try router.send([peer, body], dontWait: true)
                     // A reply: the time since the step's first message came (decoding, the model, the journal).
                     if sent, delivery == nil, let started {
-                        core.metrics.requestDuration.recordNanoseconds(Self.nanoseconds(clock.now - started))
+                        core.metrics.requestDuration.record(duration: clock.now - started)
                     }
                     guard sent else {
                         // Its pipe is full: a slow host waits for its deliveries; a client not reading its replies
@@ -282,11 +282,6 @@ final class SupervisorLoop {
         }
         // What a peer gone produced (a host down, inspects answered) goes out now, not at the next wake-up.
         if core.hasOutput { flush() }
-    }
-
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     /// The journal cannot be written: stop (fail-stop, docs/DURABILITY.md). What the failed records stand for is

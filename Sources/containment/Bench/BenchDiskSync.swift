@@ -38,8 +38,7 @@ struct DiskSyncFigure: Codable, Sendable {
             let start = clock.now
             try handle.write(contentsOf: record)
             guard fdatasync(handle.fileDescriptor) == 0 else { throw LoadError("cannot sync \(path)") }
-            let elapsed = (clock.now - start).components
-            histogram.record(UInt64(elapsed.seconds) * 1_000_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000))
+            histogram.record((clock.now - start).nanoseconds)
         }
         return Latency(histogram)
     }
