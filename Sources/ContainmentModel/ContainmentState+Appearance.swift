@@ -107,7 +107,7 @@ extension ContainmentState {
         for id in ids {
             guard let next = controllers[id]?.appearance.begin(appearing: appearing) else { continue }
             let flags = appearanceFlags(id, animated: animated, leaving: leaving, presentation: presentation)
-            updateController(id) { $0.appearance = next }
+            updateController(id, .appearance) { $0.appearance = next }
             emit(appearing ? .viewWillAppear(id, flags) : .viewWillDisappear(id, flags))
         }
     }
@@ -124,7 +124,7 @@ extension ContainmentState {
             guard let state = controllers[id]?.appearance, let next = state.end else { continue }
             if let appearing, appearing != (state == .appearing) { continue }
             let flags = appearanceFlags(id, animated: animated, leaving: leaving, presentation: presentation)
-            updateController(id) { $0.appearance = next }
+            updateController(id, .appearance) { $0.appearance = next }
             emit(next == .appeared ? .viewDidAppear(id, flags) : .viewDidDisappear(id, flags))
         }
     }

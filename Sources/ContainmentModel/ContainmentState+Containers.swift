@@ -204,7 +204,7 @@ extension ContainmentState {
         guard target != record.selected else { return }
         try checkNoSwitchRunning(in: id)
         try show(target, in: id, replacing: record.selected, animated: animated)
-        updateController(id) { $0.selected = target }
+        updateController(id, .selected) { $0.selected = target }
         emit(.selectionChanged(id, selected: target, index: record.children.firstIndex(of: target)))
     }
 
@@ -251,7 +251,7 @@ extension ContainmentState {
 
     /// A menu's menu view shown (its items in place) or hidden, and `menuVisible` set.
     mutating func settleMenu(_ id: ControllerID, visible: Bool) throws(ContainmentError) {
-        updateController(id) { $0.menuVisible = visible }
+        updateController(id, .menuVisible) { $0.menuVisible = visible }
         if visible { try syncMenuItems(id) }
         try setHidden(ViewID(owner: id, name: "menu"), !visible, by: .controller(id))
     }
@@ -314,11 +314,13 @@ extension ContainmentState {
         let arriving = children.filter { !record.children.contains($0) }
         for child in arriving { try addChild(child, to: id, by: party) }
         let shownLeaves = shown.map { leaving.contains($0) } ?? false
-        updateController(id) { $0.children = children }
+        updateController(id, .children) { $0.children = children }
         if changes {
             if let showing {
                 // Animated, the shown child stays among the children (first: the new top stays last) until it leaves.
-                if animated, let shown, shownLeaves { updateController(id) { $0.children = [shown] + children } }
+                if animated, let shown, shownLeaves {
+                    updateController(id, .children) { $0.children = [shown] + children }
+                }
                 let end = TransitionEnd.navigation(
                     shown: showing,
                     arrived: arriving,
@@ -332,7 +334,7 @@ extension ContainmentState {
         if let shown, shownLeaves { detachFromParent(shown, id) }
         for child in arriving { try didMove(child, toParent: id, by: party) }
         if record.kind == .tab || record.kind == .menu {
-            updateController(id) { $0.selected = showing }
+            updateController(id, .selected) { $0.selected = showing }
             if record.selected != showing {
                 emit(.selectionChanged(id, selected: showing, index: showing.flatMap { children.firstIndex(of: $0) }))
             }
@@ -404,7 +406,7 @@ extension ContainmentState {
         for name in names where views[ViewID(owner: id, name: name)] == nil {
             try addSubview(ViewID(owner: id, name: name), to: .root(id), at: nil, by: party)
             if name == "menu", controllers[id]?.menuVisible == false {
-                updateView(ViewID(owner: id, name: name)) { $0.hidden = true }
+                updateView(ViewID(owner: id, name: name), .hidden) { $0.hidden = true }
             }
         }
         layoutContainerViews(id)

@@ -39,14 +39,17 @@ extension ContainmentState {
                 deferred: "\(childID) is the root of window \(window.id) and cannot be added as a child of \(parentID)."
             )
         }
-        if child.parent == parentID { return }
+        let oldParent = child.parent
+        // The local copy ends here, so the state holds the only reference and changes the controller in place.
+        _ = consume child
+        if oldParent == parentID { return }
         try checkNotTransitioning(childID, action: "moved to \(parentID)")
-        if let oldParent = child.parent { detachFromParent(childID, oldParent) }
-        updateController(childID) {
+        if let oldParent { detachFromParent(childID, oldParent) }
+        updateController(childID, .parent, .move) {
             $0.parent = parentID
             $0.move = .willMove(to: parentID)
         }
-        updateController(parentID) { $0.children.append(childID) }
+        updateController(parentID, .children) { $0.children.append(childID) }
         emit(.willMoveToParent(childID, parent: parentID))
         emit(.childAdded(childID, parent: parentID))
     }
@@ -72,7 +75,8 @@ extension ContainmentState {
                 deferred: "\(childID) already received willMove(toParent: \(target.map { "\($0)" } ?? "nil"))."
             )
         }
-        updateController(childID) { $0.move = .willMove(to: target) }
+        _ = consume child
+        updateController(childID, .move) { $0.move = .willMove(to: target) }
         emit(.willMoveToParent(childID, parent: target))
     }
 
@@ -99,7 +103,8 @@ extension ContainmentState {
                     "\(childID) has not received willMove(toParent: \(parentID)) since it was added; didMove is out of order."
             )
         }
-        updateController(childID) { $0.move = .settled }
+        _ = consume child
+        updateController(childID, .move) { $0.move = .settled }
         emit(.didMoveToParent(childID, parent: parentID))
     }
 
@@ -112,6 +117,7 @@ extension ContainmentState {
                 deferred: "\(party) may not remove \(childID) from \(parent); only \(parent) or \(childID) may."
             )
         }
+        _ = consume child
         try checkNotTransitioning(childID, action: "removed from \(parent)")
         detachFromParent(childID, parent)
     }
@@ -120,8 +126,8 @@ extension ContainmentState {
     /// `childRemoved` and `didMove(toParent: nil)`.
     mutating func detachFromParent(_ childID: ControllerID, _ parentID: ControllerID) {
         detachWithAppearance(.root(childID), leaving: childID)
-        updateController(parentID) { $0.children.removeAll { $0 == childID } }
-        updateController(childID) {
+        updateController(parentID, .children) { $0.children.removeAll { $0 == childID } }
+        updateController(childID, .parent, .move) {
             $0.parent = nil
             $0.move = .settled
         }

@@ -61,16 +61,18 @@ extension ContainmentState {
                 deferred: "\(id) cannot be destroyed: it \(reasons.joined(separator: ", "))."
             )
         }
-        releaseViews(of: record)
+        _ = consume record
+        releaseViews(of: id)
         setController(nil, id)
         emit(.controllerDestroyed(id))
     }
 
     /// Drops every view `record` owns. Its root view must be detached and hold no child's root view.
-    private mutating func releaseViews(of record: Controller) {
-        for name in record.subviewNames { setView(nil, ViewID(owner: record.id, name: name)) }
-        setView(nil, .root(record.id))
-        if !record.subviewNames.isEmpty { updateController(record.id) { $0.subviewNames = [] } }
+    private mutating func releaseViews(of id: ControllerID) {
+        let names = controllers[id]?.subviewNames ?? []
+        for name in names { setView(nil, ViewID(owner: id, name: name)) }
+        setView(nil, .root(id))
+        if !names.isEmpty { updateController(id, .subviewNames) { $0.subviewNames = [] } }
     }
 
     // MARK: Windows
@@ -181,12 +183,12 @@ extension ContainmentState {
         journal.events.reserveCapacity(journal.events.count + 2 * ordered.count)
         for id in ordered {
             emit(.didReceiveMemoryWarning(id))
-            guard isViewLoaded(id), let record = controllers[id], record.presenting == nil,
+            guard isViewLoaded(id), controllers[id]?.presenting == nil,
                 !isPlaced(view: .root(id)),
                 window(rootedAt: id) == nil,
                 !transitions.contains(where: { $0.parent == id || $0.from == id || $0.to == id })
             else { continue }
-            unloadViews(of: record)
+            unloadViews(of: id)
         }
     }
 
@@ -195,13 +197,13 @@ extension ContainmentState {
     /// Its root view is not placed, so neither is any of its views (a child's root view goes only into its parent's
     /// views), nor a presentation standing on one: nothing is on screen before or after, so the detachments cause no
     /// appearance callbacks.
-    private mutating func unloadViews(of record: Controller) {
-        for child in record.children where views[.root(child)]?.superview != nil {
+    private mutating func unloadViews(of id: ControllerID) {
+        for child in controllers[id]?.children ?? [] where views[.root(child)]?.superview != nil {
             detachUnplaced(.root(child))
         }
-        detachUnplaced(.root(record.id))
-        releaseViews(of: record)
-        emit(.viewDidUnload(record.id))
+        detachUnplaced(.root(id))
+        releaseViews(of: id)
+        emit(.viewDidUnload(id))
     }
 
     /// Detaches a view that is not placed, which changes no controller's appearance.

@@ -38,7 +38,7 @@ extension ContainmentState {
         let arriving = pages.filter { !record.children.contains($0) }
         for page in leaving { try willMove(page, toParent: nil, by: party) }
         for page in arriving { try addChild(page, to: id, by: party) }
-        updateController(id) { $0.children = pages + leaving }
+        updateController(id, .children) { $0.children = pages + leaving }
         let end = TransitionEnd.pages(arrived: arriving, left: leaving, pages: pages, direction: direction)
         // Animated, the pages turning over the old ones are a timed transition (SPEC §13): both pages of a two-page
         // spine at once; the rest comes at its completion.
@@ -108,7 +108,7 @@ extension ContainmentState {
         let arriving = children.filter { !record.children.contains($0) }
         for child in leaving { try willMove(child, toParent: nil, by: party) }
         for child in arriving { try addChild(child, to: id, by: party) }
-        updateController(id) { $0.children = children + leaving }
+        updateController(id, .children) { $0.children = children + leaving }
         arrange(id, splitFrames(id, children), animated: false)
         for child in leaving { detachFromParent(child, id) }
         for child in arriving { try didMove(child, toParent: id, by: party) }
@@ -118,7 +118,7 @@ extension ContainmentState {
         let record = try container(id, kind: .split, for: "split-mode")
         try checkContainerParty(party, id, verb: "change the display mode of")
         guard record.properties.splitDisplayMode != mode else { return }
-        updateController(id) { $0.properties.splitDisplayMode = mode }
+        updateController(id, .properties) { $0.properties.splitDisplayMode = mode }
         arrange(id, splitFrames(id, record.children), animated: false)
     }
 

@@ -93,8 +93,8 @@ extension ContainmentState {
         loadViewIfNeeded(presentedID)
         changeFrame(.root(presentedID), to: frame, by: .system)
         let scope = visibilityScope(under: [.root(context), .root(presentedID)])
-        updateController(presentedID) { $0.presenting = context }
-        updateController(context) { $0.presented = presentedID }
+        updateController(presentedID, .presenting) { $0.presenting = context }
+        updateController(context, .presented) { $0.presented = presentedID }
         setPresentation(presentation, presentedID)
         // Presentation order: presenter will-disappear, presented will-appear, presented did-appear, presenter
         // did-disappear; the presentation completes after that.
@@ -153,8 +153,8 @@ extension ContainmentState {
         var dismissed: [(ControllerID, Presentation)] = []
         for presented in chain.reversed() {
             guard let presentation = presentations[presented] else { continue }
-            updateController(presentation.context) { $0.presented = nil }
-            updateController(presented) { $0.presenting = nil }
+            updateController(presentation.context, .presented) { $0.presented = nil }
+            updateController(presented, .presenting) { $0.presenting = nil }
             setPresentation(nil, presented)
             dismissed.append((presented, presentation))
         }
@@ -175,8 +175,8 @@ extension ContainmentState {
             for (presented, presentation) in dismissed.dropLast() {
                 emit(.dismissed(presented, presentation: presentation))
             }
-            updateController(bottom.context) { $0.presented = lowest }
-            updateController(lowest) { $0.presenting = bottom.context }
+            updateController(bottom.context, .presented) { $0.presented = lowest }
+            updateController(lowest, .presenting) { $0.presenting = bottom.context }
             setPresentation(bottom, lowest)
             emit(.transitionBegan(bottom.context, from: lowest, to: bottom.context))
             beginAppearance(swapping, appearing: false, animated: true, presentation: move)

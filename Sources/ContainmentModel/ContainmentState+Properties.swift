@@ -28,7 +28,7 @@ extension ContainmentState {
             if properties != before { changed.append(change.name) }
         }
         guard !changed.isEmpty else { return }
-        updateController(id) { $0.properties = properties }
+        updateController(id, .properties) { $0.properties = properties }
         emit(.propertiesChanged(id, changed: changed, properties: properties))
     }
 
@@ -50,7 +50,7 @@ extension ContainmentState {
             )
         }
         guard record.properties.editing != editing else { return }
-        updateController(id) { $0.properties.editing = editing }
+        updateController(id, .properties) { $0.properties.editing = editing }
         emit(.setEditing(id, editing: editing, animated: animated))
         emit(.editingChanged(id, editing: editing))
     }

@@ -117,8 +117,8 @@ extension ContainmentState {
             return
         case .dismissal(let disappearing):
             let presentation = presentations[fromID]
-            updateController(parentID) { $0.presented = nil }
-            updateController(fromID) { $0.presenting = nil }
+            updateController(parentID, .presented) { $0.presented = nil }
+            updateController(fromID, .presenting) { $0.presenting = nil }
             setPresentation(nil, fromID)
             let move = PresentationMove(controllers: [fromID], presenting: false)
             endAppearance(disappearing, appearing: false, animated: animated, presentation: move)

@@ -28,7 +28,7 @@ extension ContainmentState {
         }
         let view = View(id: id)
         setView(view, id)
-        updateController(id.owner) { $0.subviewNames.append(name) }
+        updateController(id.owner, .subviewNames) { $0.subviewNames.append(name) }
         return view
     }
 
@@ -42,7 +42,7 @@ extension ContainmentState {
     ) throws(ContainmentError) {
         try checkInsertion(of: viewID, into: superviewID, by: party)
         _ = try resolveView(superviewID, creating: party)
-        let view = try resolveView(viewID, creating: party)
+        let currentSuperview = try resolveView(viewID, creating: party).superview
         guard viewID != superviewID, !isView(superviewID, inside: viewID) else {
             throw ContainmentError(
                 .hierarchyInconsistency,
@@ -57,15 +57,17 @@ extension ContainmentState {
                 deferred: "Index \(index) is out of range for the \(siblingCount) subviews of \(superviewID)."
             )
         }
-        if view.superview == superviewID {
+        if currentSuperview == superviewID {
             let position = index ?? siblingCount
             guard subviews.firstIndex(of: viewID) != position else { return }
-            let siblings = subviews.filter { $0 != viewID }
-            updateView(superviewID) { $0.subviews = siblings }
-            updateView(superviewID) { $0.subviews.insert(viewID, at: position) }
+            var reordered = subviews.filter { $0 != viewID }
+            reordered.insert(viewID, at: position)
+            updateView(superviewID, .subviews) { $0.subviews = reordered }
             emit(.viewInserted(view: viewID, superview: superviewID, index: position))
             return
         }
+        // The copy of the subviews ends here, so inserting into them changes the array in place.
+        _ = consume subviews
         let scope = visibilityScope(under: [viewID])
         detachFromSuperview(viewID)
         attach(viewID, to: superviewID, at: index)
@@ -132,16 +134,16 @@ extension ContainmentState {
     /// Removes `viewID` from its superview, if it has one, with a `viewRemoved` event. No appearance callbacks.
     mutating func detachFromSuperview(_ viewID: ViewID) {
         guard let superview = views[viewID]?.superview else { return }
-        updateView(superview) { $0.subviews.removeAll { $0 == viewID } }
-        updateView(viewID) { $0.superview = nil }
+        updateView(superview, .subviews) { $0.subviews.removeAll { $0 == viewID } }
+        updateView(viewID, .superview) { $0.superview = nil }
         emit(.viewRemoved(view: viewID, superview: superview))
     }
 
     /// Inserts a detached `viewID` into `superviewID`, with a `viewInserted` event. No appearance callbacks.
     mutating func attach(_ viewID: ViewID, to superviewID: ViewID, at index: Int?) {
         let position = index ?? views[superviewID]?.subviews.count ?? 0
-        updateView(superviewID) { $0.subviews.insert(viewID, at: position) }
-        updateView(viewID) { $0.superview = superviewID }
+        updateView(superviewID, .subviews) { $0.subviews.insert(viewID, at: position) }
+        updateView(viewID, .superview) { $0.superview = superviewID }
         emit(.viewInserted(view: viewID, superview: superviewID, index: position))
     }
 
@@ -203,13 +205,13 @@ extension ContainmentState {
 
     /// Sets a loaded view's frame; a root view whose size changes lays out (SPEC §6).
     mutating func changeFrame(_ viewID: ViewID, to frame: Rect, by party: Party) {
-        guard let old = views[viewID], old.frame != frame else { return }
-        updateView(viewID) {
+        guard let oldFrame = views[viewID]?.frame, oldFrame != frame else { return }
+        updateView(viewID, .frame, .frameSetBy) {
             $0.frame = frame
             $0.frameSetBy = party
         }
         emit(.frameChanged(view: viewID, frame: frame, by: party))
-        if viewID.isRoot, old.frame.size != frame.size { layout(viewID.owner) }
+        if viewID.isRoot, oldFrame.size != frame.size { layout(viewID.owner) }
     }
 
     /// `viewWillLayoutSubviews`, the controller lays out its own views, `viewDidLayoutSubviews`.
@@ -227,7 +229,7 @@ extension ContainmentState {
         try checkOwnership(viewID, by: party, changing: "the alpha of")
         let view = try resolveView(viewID)
         guard view.alpha != alpha else { return }
-        updateView(viewID) { $0.alpha = alpha }
+        updateView(viewID, .alpha) { $0.alpha = alpha }
         emit(.alphaChanged(view: viewID, alpha: alpha, by: party))
     }
 
@@ -237,7 +239,7 @@ extension ContainmentState {
         let view = try resolveView(viewID)
         guard view.hidden != hidden else { return }
         let scope = visibilityScope(under: [viewID])
-        updateView(viewID) { $0.hidden = hidden }
+        updateView(viewID, .hidden) { $0.hidden = hidden }
         emit(.hiddenChanged(view: viewID, hidden: hidden, by: party))
         finishVisibility(scope)
     }

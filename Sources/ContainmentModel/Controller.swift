@@ -8,8 +8,8 @@ public enum MoveState: Hashable, Sendable {
 
 /// One node of the tree (SPEC §1).
 ///
-/// Its fields live in an immutable shared box, so reading a controller out of the state, or keeping its old value in
-/// the undo journal, costs one reference count; a change makes a new box.
+/// Its fields live in a shared box, copied on write: reading a controller out of the state costs one reference count,
+/// and the state changes the box in place when it holds the only reference.
 public struct Controller: Hashable, Sendable {
     /// The stored fields of a controller; the journaled updates of the state change these.
     struct Fields: Hashable, Sendable {
@@ -37,12 +37,15 @@ public struct Controller: Hashable, Sendable {
     /// A controller with these fields (a restored checkpoint).
     init(fields: Fields) { box = Box(fields) }
 
-    /// Applies `change` to the fields: one new box for any number of changes.
+    /// Applies `change` to the fields: in place when this is the box's only reference, in a new box when the box is
+    /// shared (copy-on-write).
     mutating func modify(_ change: (inout Fields) -> Void) {
-        var fields = box.value
-        change(&fields)
-        box = Box(fields)
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.value) }
+        change(&box.value)
     }
+
+    /// The stored fields.
+    var fields: Fields { box.value }
 
     public var id: ControllerID { box.value.id }
     public var kind: Kind { box.value.kind }
@@ -97,7 +100,7 @@ public struct Controller: Hashable, Sendable {
 
 /// A view (SPEC §1). It exists only while its owner's views are loaded.
 ///
-/// Like a ``Controller``, its fields live in an immutable shared box.
+/// Like a ``Controller``, its fields live in a box copied on write.
 public struct View: Hashable, Sendable {
     /// The stored fields of a view; the journaled updates of the state change these.
     struct Fields: Hashable, Sendable {
@@ -117,12 +120,15 @@ public struct View: Hashable, Sendable {
     /// A view with these fields (a restored checkpoint).
     init(fields: Fields) { box = Box(fields) }
 
-    /// Applies `change` to the fields: one new box for any number of changes.
+    /// Applies `change` to the fields: in place when this is the box's only reference, in a new box when the box is
+    /// shared (copy-on-write).
     mutating func modify(_ change: (inout Fields) -> Void) {
-        var fields = box.value
-        change(&fields)
-        box = Box(fields)
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.value) }
+        change(&box.value)
     }
+
+    /// The stored fields.
+    var fields: Fields { box.value }
 
     public var id: ViewID { box.value.id }
     public internal(set) var frame: Rect {
@@ -152,9 +158,15 @@ public struct View: Hashable, Sendable {
     }
 }
 
-/// An immutable box of a value: a change makes a new box, so boxes are shared freely between copies.
-final class Box<Value: Hashable & Sendable>: Hashable, Sendable {
-    let value: Value
+/// A box of a value, copied on write by the value type that holds it (``Controller``, ``View``).
+///
+/// `@unchecked Sendable` is safe: `value` is written only by `Controller.modify` and `View.modify`, and only after
+/// `isKnownUniquelyReferenced` found the box held by that one value alone, so no other copy, on any thread, can
+/// read it while it changes (the copy-on-write rule of the standard library's collections). A shared box is never
+/// written. For the same reason no two accesses to `value` can overlap, so the run-time exclusivity check (a tenth of
+/// the model's instructions) is left out.
+final class Box<Value: Hashable & Sendable>: Hashable, @unchecked Sendable {
+    @exclusivity(unchecked) var value: Value
 
     init(_ value: Value) { self.value = value }
 

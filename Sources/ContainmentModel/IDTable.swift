@@ -72,12 +72,10 @@ public struct IDTable<Key: TableKey, Value: Sendable>: Sendable {
         slotValues[slot]!
     }
 
-    /// Changes the value at a slot ``slot(of:)`` gave, in place, and returns the value it replaced.
-    @inlinable mutating func modify(at slot: Int, _ body: (inout Value) -> Void) -> Value {
+    /// Changes the value at a slot ``slot(of:)`` gave, in place.
+    @inlinable mutating func update(at slot: Int, _ body: (inout Value) -> Void) {
         // Safe: callers pass a slot this table just gave for a key it holds.
-        let old = slotValues[slot]!
         body(&slotValues[slot]!)
-        return old
     }
 
     /// Sets the value of `key`: in its slot when it is there, in a new last slot when not. Returns the value replaced

@@ -1,13 +1,16 @@
 /// The events of the command being applied, and what it changed, so a rejection can restore the state exactly.
 ///
-/// Undo records make rejection cheap: the state is never copied, each change stores the value it replaced.
+/// Undo records make rejection cheap: the state is never copied, each change stores the value it replaced — of a
+/// controller or view changed in place, the old value of each field changed.
 struct Journal: Sendable {
     enum Undo: Sendable {
         case controller(ControllerID, Controller?, slot: Int)
+        case controllerField(Controller.FieldValue, slot: Int)
         case view(ViewID, View?, slot: Int)
-        case window(WindowID, Window?)
+        case viewField(View.FieldValue, slot: Int)
+        indirect case window(WindowID, Window?)
         case transitions([RunningTransition])
-        case presentation(ControllerID, Presentation?, slot: Int)
+        indirect case presentation(ControllerID, Presentation?, slot: Int)
         case nextSerial(Int)
     }
 
@@ -31,11 +34,58 @@ extension ContainmentState {
         }
     }
 
-    /// Changes the controller `id` in place (one lookup), if there is one.
-    mutating func updateController(_ id: ControllerID, _ body: (inout Controller.Fields) -> Void) {
+    /// Changes `field` of the controller `id` in place (one lookup), if there is one; `body` changes no other field.
+    mutating func updateController(
+        _ id: ControllerID,
+        _ field: Controller.Field,
+        _ body: (inout Controller.Fields) -> Void
+    ) {
         guard let slot = controllers.slot(of: id) else { return }
-        let old = controllers.modify(at: slot) { $0.modify(body) }
-        journal.undo.append(.controller(id, old, slot: slot))
+        let old = controllers.value(at: slot).fields.value(of: field)
+        journal.undo.append(.controllerField(old, slot: slot))
+        changeController(at: slot, restoring: old, nil, body)
+    }
+
+    /// Changes two fields of the controller `id` in place (one lookup), if there is one; `body` changes no other.
+    mutating func updateController(
+        _ id: ControllerID,
+        _ first: Controller.Field,
+        _ second: Controller.Field,
+        _ body: (inout Controller.Fields) -> Void
+    ) {
+        guard let slot = controllers.slot(of: id) else { return }
+        let fields = controllers.value(at: slot).fields
+        let (old, otherOld) = (fields.value(of: first), fields.value(of: second))
+        journal.undo.append(.controllerField(old, slot: slot))
+        journal.undo.append(.controllerField(otherOld, slot: slot))
+        changeController(at: slot, restoring: old, otherOld, body)
+    }
+
+    /// Applies `body` to the controller at `slot`. Debug builds check that it changed only the journaled fields: the
+    /// fields with those put back must equal the fields before.
+    private mutating func changeController(
+        at slot: Int,
+        restoring old: Controller.FieldValue,
+        _ otherOld: Controller.FieldValue?,
+        _ body: (inout Controller.Fields) -> Void
+    ) {
+        var before: Controller.Fields?
+        assert(
+            {
+                before = controllers.value(at: slot).fields
+                return true
+            }()
+        )
+        controllers.update(at: slot) { $0.modify(body) }
+        assert(
+            {
+                var check = controllers.value(at: slot).fields
+                if let otherOld { check.restore(otherOld) }
+                check.restore(old)
+                return check == before
+            }(),
+            "a journaled update of \(controllers.value(at: slot).id) changed a field it did not name"
+        )
     }
 
     mutating func setView(_ view: View?, _ id: ViewID) {
@@ -48,11 +98,53 @@ extension ContainmentState {
         }
     }
 
-    /// Changes the view `id` in place (one lookup), if there is one.
-    mutating func updateView(_ id: ViewID, _ body: (inout View.Fields) -> Void) {
+    /// Changes `field` of the view `id` in place (one lookup), if there is one; `body` changes no other field.
+    mutating func updateView(_ id: ViewID, _ field: View.Field, _ body: (inout View.Fields) -> Void) {
         guard let slot = views.slot(of: id) else { return }
-        let old = views.modify(at: slot) { $0.modify(body) }
-        journal.undo.append(.view(id, old, slot: slot))
+        let old = views.value(at: slot).fields.value(of: field)
+        journal.undo.append(.viewField(old, slot: slot))
+        changeView(at: slot, restoring: old, nil, body)
+    }
+
+    /// Changes two fields of the view `id` in place (one lookup), if there is one; `body` changes no other.
+    mutating func updateView(
+        _ id: ViewID,
+        _ first: View.Field,
+        _ second: View.Field,
+        _ body: (inout View.Fields) -> Void
+    ) {
+        guard let slot = views.slot(of: id) else { return }
+        let fields = views.value(at: slot).fields
+        let (old, otherOld) = (fields.value(of: first), fields.value(of: second))
+        journal.undo.append(.viewField(old, slot: slot))
+        journal.undo.append(.viewField(otherOld, slot: slot))
+        changeView(at: slot, restoring: old, otherOld, body)
+    }
+
+    /// Applies `body` to the view at `slot`; debug builds check that it changed only the journaled fields.
+    private mutating func changeView(
+        at slot: Int,
+        restoring old: View.FieldValue,
+        _ otherOld: View.FieldValue?,
+        _ body: (inout View.Fields) -> Void
+    ) {
+        var before: View.Fields?
+        assert(
+            {
+                before = views.value(at: slot).fields
+                return true
+            }()
+        )
+        views.update(at: slot) { $0.modify(body) }
+        assert(
+            {
+                var check = views.value(at: slot).fields
+                if let otherOld { check.restore(otherOld) }
+                check.restore(old)
+                return check == before
+            }(),
+            "a journaled update of \(views.value(at: slot).id) changed a field it did not name"
+        )
     }
 
     mutating func setWindow(_ window: Window?, _ id: WindowID) {
@@ -92,6 +184,8 @@ extension ContainmentState {
         for record in journal.undo.reversed() {
             switch record {
             case .controller(let id, let old, let slot): controllers.restore(old, forKey: id, at: slot)
+            case .controllerField(let old, let slot): controllers.update(at: slot) { $0.modify { $0.restore(old) } }
+            case .viewField(let old, let slot): views.update(at: slot) { $0.modify { $0.restore(old) } }
             case .view(let id, let old, let slot): views.restore(old, forKey: id, at: slot)
             case .window(let id, let old): windows[id] = old
             case .transitions(let old): transitions = old
