@@ -18,7 +18,7 @@ struct Journal: Sendable {
     var events: [Event] = []
 
     /// Room for the events of most commands, reserved at the first one so the buffer rarely grows.
-    static let typicalEventCount = 8
+    static let typicalEventCount = 16
 }
 
 extension ContainmentState {
