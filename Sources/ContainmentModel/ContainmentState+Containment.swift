@@ -49,7 +49,7 @@ extension ContainmentState {
             $0.parent = parentID
             $0.move = .willMove(to: parentID)
         }
-        updateController(parentID, .children) { $0.children.append(childID) }
+        appendChild(childID, to: parentID)
         emit(.willMoveToParent(childID, parent: parentID))
         emit(.childAdded(childID, parent: parentID))
     }
@@ -126,7 +126,7 @@ extension ContainmentState {
     /// `childRemoved` and `didMove(toParent: nil)`.
     mutating func detachFromParent(_ childID: ControllerID, _ parentID: ControllerID) {
         detachWithAppearance(.root(childID), leaving: childID)
-        updateController(parentID, .children) { $0.children.removeAll { $0 == childID } }
+        removeChild(childID, from: parentID)
         updateController(childID, .parent, .move) {
             $0.parent = nil
             $0.move = .settled

@@ -28,7 +28,7 @@ extension ContainmentState {
         }
         let view = View(id: id)
         setView(view, id)
-        updateController(id.owner, .subviewNames) { $0.subviewNames.append(name) }
+        appendSubviewName(name, to: id.owner)
         return view
     }
 
@@ -134,7 +134,7 @@ extension ContainmentState {
     /// Removes `viewID` from its superview, if it has one, with a `viewRemoved` event. No appearance callbacks.
     mutating func detachFromSuperview(_ viewID: ViewID) {
         guard let superview = views[viewID]?.superview else { return }
-        updateView(superview, .subviews) { $0.subviews.removeAll { $0 == viewID } }
+        removeSubview(viewID, from: superview)
         updateView(viewID, .superview) { $0.superview = nil }
         emit(.viewRemoved(view: viewID, superview: superview))
     }
@@ -142,7 +142,7 @@ extension ContainmentState {
     /// Inserts a detached `viewID` into `superviewID`, with a `viewInserted` event. No appearance callbacks.
     mutating func attach(_ viewID: ViewID, to superviewID: ViewID, at index: Int?) {
         let position = index ?? views[superviewID]?.subviews.count ?? 0
-        updateView(superviewID, .subviews) { $0.subviews.insert(viewID, at: position) }
+        insertSubview(viewID, into: superviewID, at: position)
         updateView(viewID, .superview) { $0.superview = superviewID }
         emit(.viewInserted(view: viewID, superview: superviewID, index: position))
     }

@@ -1,5 +1,6 @@
 /// What the undo journal keeps of a change to one field of a controller or a view: the field's old value, not the
-/// whole old record, so that a change made in place allocates nothing.
+/// whole old record, or for a list the one element added or removed, so that a change made in place allocates
+/// nothing.
 
 extension Controller {
     /// A field the state's journaled updates change.
@@ -8,8 +9,14 @@ extension Controller {
         case subviewNames
     }
 
-    /// One field's value, as the journal keeps it to undo a change.
-    enum FieldValue: Sendable {
+    /// How to undo a change of one field: its old value, or the edit of a list to take back.
+    enum FieldUndo: Sendable {
+        /// A child appended to `children`.
+        case childAppended
+        /// A child removed from `children` at this index.
+        case childRemoved(ControllerID, at: Int)
+        /// A name appended to `subviewNames`.
+        case subviewNameAppended
         case properties(ControllerProperties)
         case parent(ControllerID?)
         case children([ControllerID])
@@ -25,7 +32,7 @@ extension Controller {
 
 extension Controller.Fields {
     /// The current value of `field`.
-    func value(of field: Controller.Field) -> Controller.FieldValue {
+    func value(of field: Controller.Field) -> Controller.FieldUndo {
         switch field {
         case .properties: .properties(properties)
         case .parent: .parent(parent)
@@ -40,9 +47,12 @@ extension Controller.Fields {
         }
     }
 
-    /// Sets the field `value` is of back to it.
-    mutating func restore(_ value: Controller.FieldValue) {
-        switch value {
+    /// Undoes the change `undo` was journaled for.
+    mutating func restore(_ undo: Controller.FieldUndo) {
+        switch undo {
+        case .childAppended: children.removeLast()
+        case .childRemoved(let child, let index): children.insert(child, at: index)
+        case .subviewNameAppended: subviewNames.removeLast()
         case .properties(let old): properties = old
         case .parent(let old): parent = old
         case .children(let old): children = old
@@ -63,8 +73,12 @@ extension View {
         case frame, alpha, hidden, superview, subviews, frameSetBy
     }
 
-    /// One field's value, as the journal keeps it to undo a change.
-    enum FieldValue: Sendable {
+    /// How to undo a change of one field: its old value, or the edit of a list to take back.
+    enum FieldUndo: Sendable {
+        /// A subview inserted into `subviews` at this index.
+        case subviewInserted(at: Int)
+        /// A subview removed from `subviews` at this index.
+        case subviewRemoved(ViewID, at: Int)
         case frame(Rect)
         case alpha(Double)
         case hidden(Bool)
@@ -76,7 +90,7 @@ extension View {
 
 extension View.Fields {
     /// The current value of `field`.
-    func value(of field: View.Field) -> View.FieldValue {
+    func value(of field: View.Field) -> View.FieldUndo {
         switch field {
         case .frame: .frame(frame)
         case .alpha: .alpha(alpha)
@@ -87,9 +101,11 @@ extension View.Fields {
         }
     }
 
-    /// Sets the field `value` is of back to it.
-    mutating func restore(_ value: View.FieldValue) {
-        switch value {
+    /// Undoes the change `undo` was journaled for.
+    mutating func restore(_ undo: View.FieldUndo) {
+        switch undo {
+        case .subviewInserted(let index): subviews.remove(at: index)
+        case .subviewRemoved(let view, let index): subviews.insert(view, at: index)
         case .frame(let old): frame = old
         case .alpha(let old): alpha = old
         case .hidden(let old): hidden = old

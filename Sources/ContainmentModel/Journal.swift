@@ -5,9 +5,9 @@
 struct Journal: Sendable {
     enum Undo: Sendable {
         case controller(ControllerID, Controller?, slot: Int)
-        case controllerField(Controller.FieldValue, slot: Int)
+        case controllerField(Controller.FieldUndo, slot: Int)
         case view(ViewID, View?, slot: Int)
-        case viewField(View.FieldValue, slot: Int)
+        case viewField(View.FieldUndo, slot: Int)
         indirect case window(WindowID, Window?)
         case transitions([RunningTransition])
         indirect case presentation(ControllerID, Presentation?, slot: Int)
@@ -61,12 +61,36 @@ extension ContainmentState {
         changeController(at: slot, restoring: old, otherOld, body)
     }
 
+    /// Appends `child` to the children of `parentID`.
+    mutating func appendChild(_ child: ControllerID, to parentID: ControllerID) {
+        guard let slot = controllers.slot(of: parentID) else { return }
+        journal.undo.append(.controllerField(.childAppended, slot: slot))
+        changeController(at: slot, restoring: .childAppended, nil) { $0.children.append(child) }
+    }
+
+    /// Removes `child` from the children of `parentID`, if it is one.
+    mutating func removeChild(_ child: ControllerID, from parentID: ControllerID) {
+        guard let slot = controllers.slot(of: parentID),
+            let index = controllers.value(at: slot).children.firstIndex(of: child)
+        else { return }
+        let undo = Controller.FieldUndo.childRemoved(child, at: index)
+        journal.undo.append(.controllerField(undo, slot: slot))
+        changeController(at: slot, restoring: undo, nil) { $0.children.remove(at: index) }
+    }
+
+    /// Appends `name` to the subview names of `id`.
+    mutating func appendSubviewName(_ name: String, to id: ControllerID) {
+        guard let slot = controllers.slot(of: id) else { return }
+        journal.undo.append(.controllerField(.subviewNameAppended, slot: slot))
+        changeController(at: slot, restoring: .subviewNameAppended, nil) { $0.subviewNames.append(name) }
+    }
+
     /// Applies `body` to the controller at `slot`. Debug builds check that it changed only the journaled fields: the
     /// fields with those put back must equal the fields before.
     private mutating func changeController(
         at slot: Int,
-        restoring old: Controller.FieldValue,
-        _ otherOld: Controller.FieldValue?,
+        restoring old: Controller.FieldUndo,
+        _ otherOld: Controller.FieldUndo?,
         _ body: (inout Controller.Fields) -> Void
     ) {
         var before: Controller.Fields?
@@ -121,11 +145,29 @@ extension ContainmentState {
         changeView(at: slot, restoring: old, otherOld, body)
     }
 
+    /// Inserts `viewID` into the subviews of `superviewID` at `index`.
+    mutating func insertSubview(_ viewID: ViewID, into superviewID: ViewID, at index: Int) {
+        guard let slot = views.slot(of: superviewID) else { return }
+        let undo = View.FieldUndo.subviewInserted(at: index)
+        journal.undo.append(.viewField(undo, slot: slot))
+        changeView(at: slot, restoring: undo, nil) { $0.subviews.insert(viewID, at: index) }
+    }
+
+    /// Removes `viewID` from the subviews of `superviewID`, if it is one.
+    mutating func removeSubview(_ viewID: ViewID, from superviewID: ViewID) {
+        guard let slot = views.slot(of: superviewID),
+            let index = views.value(at: slot).subviews.firstIndex(of: viewID)
+        else { return }
+        let undo = View.FieldUndo.subviewRemoved(viewID, at: index)
+        journal.undo.append(.viewField(undo, slot: slot))
+        changeView(at: slot, restoring: undo, nil) { $0.subviews.remove(at: index) }
+    }
+
     /// Applies `body` to the view at `slot`; debug builds check that it changed only the journaled fields.
     private mutating func changeView(
         at slot: Int,
-        restoring old: View.FieldValue,
-        _ otherOld: View.FieldValue?,
+        restoring old: View.FieldUndo,
+        _ otherOld: View.FieldUndo?,
         _ body: (inout View.Fields) -> Void
     ) {
         var before: View.Fields?
