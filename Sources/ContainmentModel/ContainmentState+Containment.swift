@@ -44,7 +44,10 @@ extension ContainmentState {
         _ = consume child
         if oldParent == parentID { return }
         try checkNotTransitioning(childID, action: "moved to \(parentID)")
-        if let oldParent { detachFromParent(childID, oldParent) }
+        if let oldParent {
+            detachFromParent(childID, oldParent)
+            leftContainer(childID, oldParent)
+        }
         updateController(childID, .parent, .move) {
             $0.parent = parentID
             $0.move = .willMove(to: parentID)
@@ -120,6 +123,20 @@ extension ContainmentState {
         _ = consume child
         try checkNotTransitioning(childID, action: "removed from \(parent)")
         detachFromParent(childID, parent)
+        leftContainer(childID, parent)
+    }
+
+    /// A child that left a tab or menu container by itself (`removeFromParent`, or added elsewhere), not through the
+    /// container's own verbs: the selected one leaves the container with no selection (`selectionChanged` to none;
+    /// `select` picks again), and a shown menu drops its item.
+    private mutating func leftContainer(_ childID: ControllerID, _ parentID: ControllerID) {
+        guard let kind = controllers[parentID]?.kind, kind == .tab || kind == .menu else { return }
+        if controllers[parentID]?.selected == childID {
+            updateController(parentID, .selected) { $0.selected = nil }
+            emit(.selectionChanged(parentID, selected: nil, index: nil))
+        }
+        // Only items go (the menu has a child fewer): removing its own views from its own menu view cannot fail.
+        if kind == .menu { try? syncMenuItems(parentID) }
     }
 
     /// `removeFromParent` itself: the root view detached (with disappearance callbacks when on screen), then

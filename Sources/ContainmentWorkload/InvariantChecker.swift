@@ -195,6 +195,10 @@ public struct InvariantChecker: Sendable {
             if Set(controller.children).count != controller.children.count {
                 problems.append("\(id) lists a child twice")
             }
+            // A tab or menu container's selection is one of its children, or none.
+            if let selected = controller.selected, !controller.children.contains(selected) {
+                problems.append("\(id) has \(selected) selected, which is not its child")
+            }
             if parent[id] != controller.parent {
                 problems.append("events say \(id)'s parent is \(parent[id].map { "\($0)" } ?? "nil")")
             }

@@ -177,6 +177,40 @@ import Testing
         m.fails(.duplicateController, .by("n", .setChildren("n", ["c", "c"])))
     }
 
+    /// A tab's selected child that removes itself leaves the tab with no selection; the others keep it. A shown
+    /// menu's child that leaves takes its item with it.
+    @Test func aSelectedChildLeavingByItselfClearsTheSelection() {
+        var h = scene(.tab)
+        h.ok(.by("n", .setChildren("n", ["a", "b", "c"])))
+        #expect(h.ok(.by("b", .removeFromParent("b"))).last == "didMoveToParent(b) parent=nil")
+        #expect(h.state.selectedIndex("n") == 0)
+        #expect(
+            h.ok(.by("a", .removeFromParent("a"))) == [
+                "viewWillDisappear(a) movingFromParent", "viewRemoved(a) view=a superview=n",
+                "viewDidDisappear(a) movingFromParent", "childRemoved(a) parent=n", "didMoveToParent(a) parent=nil",
+                "selectionChanged(n) selected=nil index=nil",
+            ]
+        )
+        #expect(h.state.controllers["n"]?.selected == nil && h.state.selectedIndex("n") == nil)
+        // Moved elsewhere, the same.
+        h.ok(.by("n", .select("n", .controller("c"))))
+        h.ok(.by("root", .addChild("c", to: "root")))
+        #expect(h.state.controllers["n"]?.selected == nil)
+
+        var m = scene(.menu)
+        m.ok(.by("n", .setChildren("n", ["a", "b", "c"])))
+        m.ok(.by("n", .setMenuVisible("n", true)))
+        let left = m.ok(.by("c", .removeFromParent("c")))
+        #expect(left.contains("viewRemoved(n) view=n/item-2 superview=n/menu"))
+        #expect(!left.contains { $0.hasPrefix("selectionChanged") })
+        #expect(m.state.selectedIndex("n") == 0)
+        #expect(
+            m.ok(.by("a", .removeFromParent("a"))).suffix(2) == [
+                "selectionChanged(n) selected=nil index=nil", "viewRemoved(n) view=n/item-1 superview=n/menu",
+            ]
+        )
+    }
+
     /// Seed 004: full-size children in the menu's own transition view, its menu view above, setChildren selects
     /// the first after every old child left.
     @Test func menuContainer() {
