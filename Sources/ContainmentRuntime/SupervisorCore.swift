@@ -230,7 +230,9 @@ struct SupervisorCore {
             return
         }
         if let batch = ClientMessage.decodeBatch(frames[1]) {
-            if let error = exceedsLimits(batch.commands, clientID: batch.clientID, bytes: frames[1].count)
+            // A text is no longer than the command holding it: a batch of short commands is not measured.
+            let longestPart = max(batch.clientID.utf8.count, batch.encoded.lazy.map(\.count).max() ?? 0)
+            if let error = exceedsLimits(batch.commands, clientID: batch.clientID, bytes: longestPart)
                 ?? refusal(ofCommandsFrom: sender, role: role)
             {
                 reply(to: sender, requestID: batch.requestID, .error(.init(error)))
@@ -282,7 +284,8 @@ struct SupervisorCore {
 
     /// The limit a request breaks (`maxBatch`, `maxTextBytes`), as the error to answer — naming the limit, never
     /// echoing the input; `nil` within them. `whole`: the decoded request, all of whose texts are measured; `bytes`:
-    /// its size (a request no longer than `maxTextBytes` cannot hold a longer text, so its texts are not measured).
+    /// a bound on its texts' length, its size or its longest part's (a request no longer than `maxTextBytes` cannot
+    /// hold a longer text, so its texts are not measured).
     func exceedsLimits(
         _ commands: [WireCommand],
         clientID: String,

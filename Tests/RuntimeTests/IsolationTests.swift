@@ -59,6 +59,14 @@ import Testing
                 == "A text of the request (an id, a name or a title) is 100000 bytes long; at most 256 (maxTextBytes) are taken."
         )
         #expect(bytes < 300, "the answer does not echo the id")
+        // Among short commands whose request is longer than the limit, the one long text is found.
+        let long = String(repeating: "y", count: 300)
+        let short = (0..<40).map { Core.create("s\($0)") }
+        core.receive([Core.peer, Core.request(short + [Core.create(long)] + short, id: 5)])
+        let (longOne, _) = try Self.refusal(core.take(), to: Core.peer)
+        #expect(longOne.requestID == 5 && longOne.error.code == "limitExceeded")
+        core.receive([Core.peer, Core.request(short, id: 6)])
+        #expect(core.take().records.count == 1, "short texts in a long request: accepted")
         // A host name too.
         core.receive([[9], Core.hello(huge, id: 4)])
         let (hello, _) = try Self.refusal(core.take(), to: [9])
