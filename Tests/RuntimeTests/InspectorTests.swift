@@ -1,4 +1,5 @@
 import Foundation
+import ZeroMQ
 import Testing
 
 /// `containment inspector` against a real runtime, over HTTP: the page, the state it draws from (every controller, the
@@ -72,6 +73,37 @@ import Testing
         let stopped = try await inspector.value
         #expect(stopped.status == 0, "a clean stop on SIGTERM: \(stopped.stderr)")
         #expect(stopped.stdout.contains("inspector: \(base)/"))
+        #expect(try await runtime.stop().status == 0)
+    }
+
+    /// Under CURVE (`Config/runtime-secure.yaml`) the inspector connects with the configuration's client keys: it
+    /// serves the state and an actor's callbacks as without.
+    @Test func underCurveItConnectsWithTheConfigurationsKeys() async throws {
+        guard hasCurve else { return }
+        let secure = try String(
+            contentsOf: RuntimeFixture.repository.appendingPathComponent("Config/runtime-secure.yaml"),
+            encoding: .utf8
+        )
+        let runtime = try await RuntimeFixture(topology: IsolationRuntimeTests.topology, settings: secure)
+        let port = try await MetricsTests.freePort()
+        let base = "http://127.0.0.1:\(port)"
+        let inspector = Task {
+            try await runtime.run(
+                "/usr/bin/timeout",
+                ["-s", "TERM", "60", RuntimeFixture.binary, "inspector", "--port", "\(port)"]
+            )
+        }
+        var ids: Set<String> = []
+        for _ in 0..<200 where ids.isEmpty {
+            let tree = JSON.object(try await get(base + "/state").stdout)?["tree"] as? [String: Any]
+            ids = Set(((tree?["controllers"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+            if ids.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(ids == ["box", "late"], "the inspector never served the state under CURVE")
+        let inspected = try #require(JSON.object(try await get(base + "/inspect/box").stdout))
+        #expect(inspected["controller"] as? String == "box" && inspected["host"] as? String == "h0", "\(inspected)")
+        #expect(try await runtime.run("/usr/bin/pkill", ["-TERM", "-f", "inspector --port \(port)"]).status == 0)
+        #expect(try await inspector.value.status == 0)
         #expect(try await runtime.stop().status == 0)
     }
 }
