@@ -41,7 +41,16 @@ public enum PreEncoded {
         bytes.append(contentsOf: value)
     }
 
-    static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+    /// Inlined: most varints are one byte (every tag, most lengths), written by one `append`.
+    @inline(__always) static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        if value < 0x80 {
+            bytes.append(UInt8(value))
+        } else {
+            appendLongVarint(value, to: &bytes)
+        }
+    }
+
+    private static func appendLongVarint(_ value: UInt64, to bytes: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
