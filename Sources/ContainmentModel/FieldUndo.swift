@@ -2,6 +2,29 @@
 /// whole old record, or for a list the one element added or removed, so that a change made in place allocates
 /// nothing.
 
+/// A record the state journals field by field (a ``Controller``, a ``View``): the undo record of a field before a
+/// change, and how to apply one.
+protocol FieldJournaled {
+    associatedtype Field
+    associatedtype FieldUndo
+    associatedtype Fields: Equatable
+    var fields: Fields { get }
+    mutating func modify(_ change: (inout Fields) -> Void)
+    /// What undoes a change of `field`: its value in `fields`.
+    static func undo(of field: Field, in fields: Fields) -> FieldUndo
+    static func restore(_ undo: FieldUndo, in fields: inout Fields)
+}
+
+extension Controller: FieldJournaled {
+    static func undo(of field: Field, in fields: Fields) -> FieldUndo { fields.value(of: field) }
+    static func restore(_ undo: FieldUndo, in fields: inout Fields) { fields.restore(undo) }
+}
+
+extension View: FieldJournaled {
+    static func undo(of field: Field, in fields: Fields) -> FieldUndo { fields.value(of: field) }
+    static func restore(_ undo: FieldUndo, in fields: inout Fields) { fields.restore(undo) }
+}
+
 extension Controller {
     /// A field the state's journaled updates change.
     enum Field: Sendable {

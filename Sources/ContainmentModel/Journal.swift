@@ -34,38 +34,26 @@ extension ContainmentState {
         }
     }
 
-    /// Changes `field` of the controller `id` in place (one lookup), if there is one; `body` changes no other field.
+    /// Changes `field` (and `second`) of the controller `id` in place (one lookup), if there is one; `body` changes no
+    /// other field.
     mutating func updateController(
         _ id: ControllerID,
         _ field: Controller.Field,
+        _ second: Controller.Field? = nil,
         _ body: (inout Controller.Fields) -> Void
     ) {
         guard let slot = controllers.slot(of: id) else { return }
-        let old = controllers.value(at: slot).fields.value(of: field)
-        journal.undo.append(.controllerField(old, slot: slot))
-        changeController(at: slot, restoring: old, nil, body)
-    }
-
-    /// Changes two fields of the controller `id` in place (one lookup), if there is one; `body` changes no other.
-    mutating func updateController(
-        _ id: ControllerID,
-        _ first: Controller.Field,
-        _ second: Controller.Field,
-        _ body: (inout Controller.Fields) -> Void
-    ) {
-        guard let slot = controllers.slot(of: id) else { return }
-        let fields = controllers.value(at: slot).fields
-        let (old, otherOld) = (fields.value(of: first), fields.value(of: second))
-        journal.undo.append(.controllerField(old, slot: slot))
-        journal.undo.append(.controllerField(otherOld, slot: slot))
-        changeController(at: slot, restoring: old, otherOld, body)
+        let (undo, otherUndo) = controllers.undo(of: field, second, at: slot)
+        journal.undo.append(.controllerField(undo, slot: slot))
+        if let otherUndo { journal.undo.append(.controllerField(otherUndo, slot: slot)) }
+        controllers.change(at: slot, undoing: undo, otherUndo, body)
     }
 
     /// Appends `child` to the children of `parentID`.
     mutating func appendChild(_ child: ControllerID, to parentID: ControllerID) {
         guard let slot = controllers.slot(of: parentID) else { return }
         journal.undo.append(.controllerField(.childAppended, slot: slot))
-        changeController(at: slot, restoring: .childAppended, nil) { $0.children.append(child) }
+        controllers.change(at: slot, undoing: .childAppended) { $0.children.append(child) }
     }
 
     /// Removes `child` from the children of `parentID`, if it is one.
@@ -75,41 +63,14 @@ extension ContainmentState {
         else { return }
         let undo = Controller.FieldUndo.childRemoved(child, at: index)
         journal.undo.append(.controllerField(undo, slot: slot))
-        changeController(at: slot, restoring: undo, nil) { $0.children.remove(at: index) }
+        controllers.change(at: slot, undoing: undo) { $0.children.remove(at: index) }
     }
 
     /// Appends `name` to the subview names of `id`.
     mutating func appendSubviewName(_ name: String, to id: ControllerID) {
         guard let slot = controllers.slot(of: id) else { return }
         journal.undo.append(.controllerField(.subviewNameAppended, slot: slot))
-        changeController(at: slot, restoring: .subviewNameAppended, nil) { $0.subviewNames.append(name) }
-    }
-
-    /// Applies `body` to the controller at `slot`. Debug builds check that it changed only the journaled fields: the
-    /// fields with those put back must equal the fields before.
-    private mutating func changeController(
-        at slot: Int,
-        restoring old: Controller.FieldUndo,
-        _ otherOld: Controller.FieldUndo?,
-        _ body: (inout Controller.Fields) -> Void
-    ) {
-        var before: Controller.Fields?
-        assert(
-            {
-                before = controllers.value(at: slot).fields
-                return true
-            }()
-        )
-        controllers.update(at: slot) { $0.modify(body) }
-        assert(
-            {
-                var check = controllers.value(at: slot).fields
-                if let otherOld { check.restore(otherOld) }
-                check.restore(old)
-                return check == before
-            }(),
-            "a journaled update of \(controllers.value(at: slot).id) changed a field it did not name"
-        )
+        controllers.change(at: slot, undoing: .subviewNameAppended) { $0.subviewNames.append(name) }
     }
 
     mutating func setView(_ view: View?, _ id: ViewID) {
@@ -122,27 +83,19 @@ extension ContainmentState {
         }
     }
 
-    /// Changes `field` of the view `id` in place (one lookup), if there is one; `body` changes no other field.
-    mutating func updateView(_ id: ViewID, _ field: View.Field, _ body: (inout View.Fields) -> Void) {
-        guard let slot = views.slot(of: id) else { return }
-        let old = views.value(at: slot).fields.value(of: field)
-        journal.undo.append(.viewField(old, slot: slot))
-        changeView(at: slot, restoring: old, nil, body)
-    }
-
-    /// Changes two fields of the view `id` in place (one lookup), if there is one; `body` changes no other.
+    /// Changes `field` (and `second`) of the view `id` in place (one lookup), if there is one; `body` changes no
+    /// other field.
     mutating func updateView(
         _ id: ViewID,
-        _ first: View.Field,
-        _ second: View.Field,
+        _ field: View.Field,
+        _ second: View.Field? = nil,
         _ body: (inout View.Fields) -> Void
     ) {
         guard let slot = views.slot(of: id) else { return }
-        let fields = views.value(at: slot).fields
-        let (old, otherOld) = (fields.value(of: first), fields.value(of: second))
-        journal.undo.append(.viewField(old, slot: slot))
-        journal.undo.append(.viewField(otherOld, slot: slot))
-        changeView(at: slot, restoring: old, otherOld, body)
+        let (undo, otherUndo) = views.undo(of: field, second, at: slot)
+        journal.undo.append(.viewField(undo, slot: slot))
+        if let otherUndo { journal.undo.append(.viewField(otherUndo, slot: slot)) }
+        views.change(at: slot, undoing: undo, otherUndo, body)
     }
 
     /// Inserts `viewID` into the subviews of `superviewID` at `index`.
@@ -150,7 +103,7 @@ extension ContainmentState {
         guard let slot = views.slot(of: superviewID) else { return }
         let undo = View.FieldUndo.subviewInserted(at: index)
         journal.undo.append(.viewField(undo, slot: slot))
-        changeView(at: slot, restoring: undo, nil) { $0.subviews.insert(viewID, at: index) }
+        views.change(at: slot, undoing: undo) { $0.subviews.insert(viewID, at: index) }
     }
 
     /// Removes `viewID` from the subviews of `superviewID`, if it is one.
@@ -160,33 +113,7 @@ extension ContainmentState {
         else { return }
         let undo = View.FieldUndo.subviewRemoved(viewID, at: index)
         journal.undo.append(.viewField(undo, slot: slot))
-        changeView(at: slot, restoring: undo, nil) { $0.subviews.remove(at: index) }
-    }
-
-    /// Applies `body` to the view at `slot`; debug builds check that it changed only the journaled fields.
-    private mutating func changeView(
-        at slot: Int,
-        restoring old: View.FieldUndo,
-        _ otherOld: View.FieldUndo?,
-        _ body: (inout View.Fields) -> Void
-    ) {
-        var before: View.Fields?
-        assert(
-            {
-                before = views.value(at: slot).fields
-                return true
-            }()
-        )
-        views.update(at: slot) { $0.modify(body) }
-        assert(
-            {
-                var check = views.value(at: slot).fields
-                if let otherOld { check.restore(otherOld) }
-                check.restore(old)
-                return check == before
-            }(),
-            "a journaled update of \(views.value(at: slot).id) changed a field it did not name"
-        )
+        views.change(at: slot, undoing: undo) { $0.subviews.remove(at: index) }
     }
 
     mutating func setWindow(_ window: Window?, _ id: WindowID) {
@@ -226,8 +153,8 @@ extension ContainmentState {
         for record in journal.undo.reversed() {
             switch record {
             case .controller(let id, let old, let slot): controllers.restore(old, forKey: id, at: slot)
-            case .controllerField(let old, let slot): controllers.update(at: slot) { $0.modify { $0.restore(old) } }
-            case .viewField(let old, let slot): views.update(at: slot) { $0.modify { $0.restore(old) } }
+            case .controllerField(let undo, let slot): controllers.update(at: slot) { $0.modify { $0.restore(undo) } }
+            case .viewField(let undo, let slot): views.update(at: slot) { $0.modify { $0.restore(undo) } }
             case .view(let id, let old, let slot): views.restore(old, forKey: id, at: slot)
             case .window(let id, let old): windows[id] = old
             case .transitions(let old): transitions = old
@@ -255,5 +182,41 @@ extension ContainmentState {
         let events = journal.events
         clearJournal()
         return events
+    }
+}
+
+extension IDTable where Value: FieldJournaled {
+    /// What undoes a change of `field` (and `second`) of the value at `slot`, as it is now.
+    func undo(of field: Value.Field, _ second: Value.Field?, at slot: Int) -> (Value.FieldUndo, Value.FieldUndo?) {
+        let fields = value(at: slot).fields
+        return (Value.undo(of: field, in: fields), second.map { Value.undo(of: $0, in: fields) })
+    }
+
+    /// Applies `body` to the value at `slot`, in place when the table holds its only reference. Debug builds check
+    /// that it changed only the fields whose undo records are given: with those applied, the fields must be what they
+    /// were.
+    mutating func change(
+        at slot: Int,
+        undoing undo: Value.FieldUndo,
+        _ otherUndo: Value.FieldUndo? = nil,
+        _ body: (inout Value.Fields) -> Void
+    ) {
+        var before: Value.Fields?
+        assert(
+            {
+                before = value(at: slot).fields
+                return true
+            }()
+        )
+        update(at: slot) { $0.modify(body) }
+        assert(
+            {
+                var check = value(at: slot).fields
+                if let otherUndo { Value.restore(otherUndo, in: &check) }
+                Value.restore(undo, in: &check)
+                return check == before
+            }(),
+            "a journaled update of \(slotKeys[slot]) changed a field it did not name"
+        )
     }
 }

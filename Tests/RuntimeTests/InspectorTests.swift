@@ -9,16 +9,21 @@ import Testing
         try await RuntimeFixture.run("/usr/bin/env", ["curl", "-sS", "--max-time", "\(maxTime)", url])
     }
 
-    @Test func thePageItsStateAndItsEventsFollowTheTreeLive() async throws {
-        let runtime = try await RuntimeFixture(topology: DurabilityTests.menu)
-        let port = try await MetricsTests.freePort()
-        let base = "http://127.0.0.1:\(port)"
-        let inspector = Task {
+    /// `containment inspector` on `port`, stopped by SIGTERM (after a minute at the latest).
+    static func inspector(of runtime: RuntimeFixture, port: Int) -> Task<RuntimeFixture.Output, any Error> {
+        Task {
             try await runtime.run(
                 "/usr/bin/timeout",
                 ["-s", "TERM", "60", RuntimeFixture.binary, "inspector", "--port", "\(port)"]
             )
         }
+    }
+
+    @Test func thePageItsStateAndItsEventsFollowTheTreeLive() async throws {
+        let runtime = try await RuntimeFixture(topology: DurabilityTests.menu)
+        let port = try await MetricsTests.freePort()
+        let base = "http://127.0.0.1:\(port)"
+        let inspector = Self.inspector(of: runtime, port: port)
         var state: [String: Any] = [:]
         for _ in 0..<200 {
             let fetched = try await get(base + "/state")
@@ -80,19 +85,13 @@ import Testing
     /// serves the state and an actor's callbacks as without.
     @Test func underCurveItConnectsWithTheConfigurationsKeys() async throws {
         guard hasCurve else { return }
-        let secure = try String(
-            contentsOf: RuntimeFixture.repository.appendingPathComponent("Config/runtime-secure.yaml"),
-            encoding: .utf8
+        let runtime = try await RuntimeFixture(
+            topology: IsolationRuntimeTests.topology,
+            settings: try CurveRuntimeTests.secureSettings()
         )
-        let runtime = try await RuntimeFixture(topology: IsolationRuntimeTests.topology, settings: secure)
         let port = try await MetricsTests.freePort()
         let base = "http://127.0.0.1:\(port)"
-        let inspector = Task {
-            try await runtime.run(
-                "/usr/bin/timeout",
-                ["-s", "TERM", "60", RuntimeFixture.binary, "inspector", "--port", "\(port)"]
-            )
-        }
+        let inspector = Self.inspector(of: runtime, port: port)
         var ids: Set<String> = []
         for _ in 0..<200 where ids.isEmpty {
             let tree = JSON.object(try await get(base + "/state").stdout)?["tree"] as? [String: Any]

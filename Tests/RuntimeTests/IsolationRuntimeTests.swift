@@ -106,6 +106,14 @@ import ZeroMQ
 
 /// With `Config/runtime-secure.yaml`: CURVE on both sockets, an allow-list of keys, each with a role.
 @Suite(.serialized) struct CurveRuntimeTests {
+    /// `Config/runtime-secure.yaml`, the settings of a runtime under CURVE.
+    static func secureSettings() throws -> String {
+        try String(
+            contentsOf: RuntimeFixture.repository.appendingPathComponent("Config/runtime-secure.yaml"),
+            encoding: .utf8
+        )
+    }
+
     static func keys(_ runtime: RuntimeFixture, _ pair: String) throws -> CurveClientKeys {
         let directory = runtime.runDirectory + "/keys/"
         return CurveClientKeys(
@@ -125,11 +133,10 @@ import ZeroMQ
 
     @Test func onlyAdmittedKeysGetAnythingAndEachActsOnlyAsItsRoleAllows() async throws {
         guard hasCurve else { return }
-        let secure = try String(
-            contentsOf: RuntimeFixture.repository.appendingPathComponent("Config/runtime-secure.yaml"),
-            encoding: .utf8
+        let runtime = try await RuntimeFixture(
+            topology: IsolationRuntimeTests.topology,
+            settings: try Self.secureSettings()
         )
-        let runtime = try await RuntimeFixture(topology: IsolationRuntimeTests.topology, settings: secure)
         // The operator's key, from the configuration: the CLI works.
         #expect(try await runtime.containment("tree").status == 0)
         let context = try Context()
