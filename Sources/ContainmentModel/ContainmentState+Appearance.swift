@@ -148,24 +148,34 @@ extension ContainmentState {
         for (id, wasOnScreen) in scope.before where isOnScreen(id) != wasOnScreen { changed[id] = !wasOnScreen }
         guard !changed.isEmpty else { return VisibilityChange() }
         var driven: [ControllerID: Bool] = [:]
-        func isDriven(_ id: ControllerID) -> Bool {
-            if let known = driven[id] { return known }
-            var result = false
-            if changed[id] != nil, let record = controllers[id] {
-                if let parent = record.parent, let parentRecord = controllers[parent] {
-                    result =
-                        parentRecord.properties.automaticallyForwardsAppearance
-                        && (changed[parent] == nil || isDriven(parent))
-                } else {
-                    result = true
-                }
-            }
-            driven[id] = result
-            return result
+        var appearing: Set<ControllerID> = []
+        var disappearing: Set<ControllerID> = []
+        for (id, appears) in changed where isDriven(id, changed: changed, known: &driven) {
+            if appears { appearing.insert(id) } else { disappearing.insert(id) }
         }
-        let appearing = Set(changed.filter { $0.value && isDriven($0.key) }.keys)
-        let disappearing = Set(changed.filter { !$0.value && isDriven($0.key) }.keys)
         return VisibilityChange(disappearing: treeOrder(disappearing), appearing: treeOrder(appearing))
+    }
+
+    /// Whether the appearance of `id`, whose on-screen state changed (`changed`), is driven automatically: it has no
+    /// parent, or an auto-forwarding parent that did not change or is itself driven. `known`: the answers so far.
+    private func isDriven(
+        _ id: ControllerID,
+        changed: [ControllerID: Bool],
+        known: inout [ControllerID: Bool]
+    ) -> Bool {
+        if let answer = known[id] { return answer }
+        var result = false
+        if changed[id] != nil, let record = controllers[id] {
+            if let parent = record.parent, let parentRecord = controllers[parent] {
+                result =
+                    parentRecord.properties.automaticallyForwardsAppearance
+                    && (changed[parent] == nil || isDriven(parent, changed: changed, known: &known))
+            } else {
+                result = true
+            }
+        }
+        known[id] = result
+        return result
     }
 
     /// Finishes a view operation: moves its structural events between the begin and end callbacks it causes, in swap
