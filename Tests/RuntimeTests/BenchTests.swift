@@ -82,6 +82,13 @@ import Testing
                 ["--creation-only", "--controllers", "300", "--hosts", "2"],
                 ["controllers", "hosts", "seconds", "supervisorPeakKiB", "hostPeakKiB"]
             ),
+            (
+                [
+                    "--bus-only", "--quick", "--round-trips", "200", "--seconds", "0.3", "--pub-sub-messages", "2000",
+                    "--clients", "2", "--window", "4",
+                ],
+                ["raw", "runtime", "ratios"]
+            ),
         ] {
             let result = try await Subprocess.run(
                 .path(FilePath(RuntimeFixture.binary)),
@@ -93,6 +100,15 @@ import Testing
             let figure = try #require(JSON.object(result.standardOutput), "\(arguments): not JSON")
             for key in keys { #expect(figure[key] != nil, "\(arguments): \(key) is missing") }
             if arguments[0] == "--creation-only" { #expect(figure["controllers"] as? Int == 300) }
+            if arguments[0] == "--bus-only" {
+                let ratios = figure["ratios"] as? [String: Double] ?? [:]
+                #expect(
+                    Set(ratios.keys) == [
+                        "roundTripP50", "roundTripP99", "roundTripP999", "pipelined", "delivery1", "delivery8",
+                    ]
+                )
+                #expect(ratios.values.allSatisfy { $0 > 0 }, "\(ratios)")
+            }
         }
     }
 }

@@ -45,6 +45,13 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Only the model alone (no processes): the figure to profile.") var modelOnly = false
     @Flag(help: "Only the codec figures: the hand-written protobuf paths beside SwiftProtobuf (no processes).")
     var codecOnly = false
+    @Flag(
+        help: """
+            Only the figures over the bus, each beside raw ZeroMQ: round trips, pipelined requests, event delivery \
+            to 1 and 8 subscribers.
+            """
+    )
+    var busOnly = false
     @Flag(help: "Keep the working directory (peer logs, reports).") var keep = false
 
     func validate() throws {
@@ -122,6 +129,15 @@ struct BenchCommand: ParsableCommand {
             let creation = try runner.creation()
             return try printAlone(creation, ["figure", "Containment", "", ""], BenchReport.creationRows(creation))
         }
+        if busOnly {
+            let (raw, runtime) = try runner.commands()
+            let ratios = BenchReport.busRatios(raw: raw, runtime: runtime)
+            return try printAlone(
+                BusFigures(raw: raw, runtime: runtime, ratios: ratios),
+                ["figure", "Containment", "raw ZeroMQ", "ratio"],
+                BenchReport.busRows(raw: raw, runtime: runtime, ratios: ratios, settings)
+            )
+        }
         if durabilityOnly {
             let durability = try runner.durability()
             return try printAlone(
@@ -163,6 +179,13 @@ extension BenchCommand {
     }
 }
 
+/// The figures over the bus measured alone (`--bus-only`).
+struct BusFigures: Encodable, Sendable {
+    var raw: RawFigures
+    var runtime: RuntimeFigures
+    var ratios: [String: Double]
+}
+
 /// Every figure, the targets, and the two ways to print them.
 struct BenchReport: Codable, Sendable {
     struct Target: Codable, Sendable {
@@ -200,15 +223,7 @@ struct BenchReport: Codable, Sendable {
         self.creation = creation
         self.hostCallbacks = hostCallbacks
         self.durability = durability
-        func ratio(_ value: Double, _ baseline: Double) -> Double { baseline > 0 ? value / baseline : 0 }
-        ratios = [
-            "roundTripP50": ratio(runtime.roundTrip.p50, raw.roundTrip.p50),
-            "roundTripP99": ratio(runtime.roundTrip.p99, raw.roundTrip.p99),
-            "roundTripP999": ratio(runtime.roundTrip.p999, raw.roundTrip.p999),
-            "pipelined": ratio(runtime.pipelinedPerSecond, raw.pipelinedPerSecond),
-            "delivery1": ratio(runtime.delivery1.perSecond, raw.pubSub1.perSecond),
-            "delivery8": ratio(runtime.delivery8.perSecond, raw.pubSub8.perSecond),
-        ]
+        ratios = Self.busRatios(raw: raw, runtime: runtime)
         let r = ratios
         let gaps = runtime.delivery1.gaps + runtime.delivery8.gaps
         targets = [
@@ -275,37 +290,11 @@ struct BenchReport: Codable, Sendable {
     }
 
     var table: String {
-        let r = ratios
         let rows: [[String]] =
             [
                 ["figure", "Containment", "raw ZeroMQ", "ratio"],
                 ["model alone, commands/s (1 thread)", Self.count(model.commandsPerSecond), "", ""],
-                [
-                    "round trip p50", Self.micros(runtime.roundTrip.p50), Self.micros(raw.roundTrip.p50),
-                    Self.times(r["roundTripP50"]),
-                ],
-                [
-                    "round trip p99", Self.micros(runtime.roundTrip.p99), Self.micros(raw.roundTrip.p99),
-                    Self.times(r["roundTripP99"]),
-                ],
-                [
-                    "round trip p99.9", Self.micros(runtime.roundTrip.p999), Self.micros(raw.roundTrip.p999),
-                    Self.times(r["roundTripP999"]),
-                ],
-                [
-                    "pipelined \(settings.clients)×\(settings.window), replies/s",
-                    Self.count(runtime.pipelinedPerSecond),
-                    Self.count(raw.pipelinedPerSecond), Self.percent(r["pipelined"]),
-                ],
-                [
-                    "events/s to 1 subscriber", Self.count(runtime.delivery1.perSecond),
-                    Self.count(raw.pubSub1.perSecond), Self.percent(r["delivery1"]),
-                ],
-                [
-                    "events/s to each of 8 subscribers", Self.count(runtime.delivery8.perSecond),
-                    Self.count(raw.pubSub8.perSecond), Self.percent(r["delivery8"]),
-                ],
-            ] + Self.creationRows(creation)
+            ] + Self.busRows(raw: raw, runtime: runtime, ratios: ratios, settings) + Self.creationRows(creation)
         var lines = Self.aligned(
             rows + Self.hostRows(hostCallbacks) + Self.durabilityRows(durability, settings) + Self.codecRows(codec)
         )
@@ -338,6 +327,54 @@ struct BenchReport: Codable, Sendable {
         var lines = rows.map(line)
         lines.insert(String(repeating: "-", count: lines[0].count), at: 1)
         return lines
+    }
+
+    /// Each figure over the bus against its raw baseline (latency: Containment / raw; throughput: the share of raw).
+    static func busRatios(raw: RawFigures, runtime: RuntimeFigures) -> [String: Double] {
+        func ratio(_ value: Double, _ baseline: Double) -> Double { baseline > 0 ? value / baseline : 0 }
+        return [
+            "roundTripP50": ratio(runtime.roundTrip.p50, raw.roundTrip.p50),
+            "roundTripP99": ratio(runtime.roundTrip.p99, raw.roundTrip.p99),
+            "roundTripP999": ratio(runtime.roundTrip.p999, raw.roundTrip.p999),
+            "pipelined": ratio(runtime.pipelinedPerSecond, raw.pipelinedPerSecond),
+            "delivery1": ratio(runtime.delivery1.perSecond, raw.pubSub1.perSecond),
+            "delivery8": ratio(runtime.delivery8.perSecond, raw.pubSub8.perSecond),
+        ]
+    }
+
+    /// Round trips, pipelined requests and event delivery, each beside raw ZeroMQ.
+    static func busRows(
+        raw: RawFigures,
+        runtime: RuntimeFigures,
+        ratios r: [String: Double],
+        _ settings: BenchSettings
+    ) -> [[String]] {
+        [
+            [
+                "round trip p50", micros(runtime.roundTrip.p50), micros(raw.roundTrip.p50),
+                times(r["roundTripP50"]),
+            ],
+            [
+                "round trip p99", micros(runtime.roundTrip.p99), micros(raw.roundTrip.p99),
+                times(r["roundTripP99"]),
+            ],
+            [
+                "round trip p99.9", micros(runtime.roundTrip.p999), micros(raw.roundTrip.p999),
+                times(r["roundTripP999"]),
+            ],
+            [
+                "pipelined \(settings.clients)×\(settings.window), replies/s", count(runtime.pipelinedPerSecond),
+                count(raw.pipelinedPerSecond), percent(r["pipelined"]),
+            ],
+            [
+                "events/s to 1 subscriber", count(runtime.delivery1.perSecond), count(raw.pubSub1.perSecond),
+                percent(r["delivery1"]),
+            ],
+            [
+                "events/s to each of 8 subscribers", count(runtime.delivery8.perSecond), count(raw.pubSub8.perSecond),
+                percent(r["delivery8"]),
+            ],
+        ]
     }
 
     /// The creation of controllers over hosts, and the memory it took.
