@@ -67,7 +67,7 @@ extension ContainmentState {
         emit(.controllerDestroyed(id))
     }
 
-    /// Drops every view `record` owns. Its root view must be detached and hold no child's root view.
+    /// Drops every view `id` owns. Its root view must be detached and hold no child's root view.
     private mutating func releaseViews(of id: ControllerID) {
         let names = controllers[id]?.subviewNames ?? []
         for name in names { setView(nil, ViewID(owner: id, name: name)) }
