@@ -160,13 +160,14 @@ public struct View: Hashable, Sendable {
 
 /// A box of a value, copied on write by the value type that holds it (``Controller``, ``View``).
 ///
-/// `@unchecked Sendable` is safe: `value` is written only by `Controller.modify` and `View.modify`, and only after
+/// `@unchecked Sendable` is safe: `value` is written only by `Controller.modify` and `View.modify` (`fileprivate(set)`:
+/// the compiler holds every other code to reading it), and only after
 /// `isKnownUniquelyReferenced` found the box held by that one value alone, so no other copy, on any thread, can
 /// read it while it changes (the copy-on-write rule of the standard library's collections). A shared box is never
 /// written. For the same reason no two accesses to `value` can overlap, so the run-time exclusivity check (a tenth of
 /// the model's instructions) is left out.
 final class Box<Value: Hashable & Sendable>: Hashable, @unchecked Sendable {
-    @exclusivity(unchecked) var value: Value
+    @exclusivity(unchecked) fileprivate(set) var value: Value
 
     init(_ value: Value) { self.value = value }
 
