@@ -32,15 +32,17 @@ struct ClientReplies {
     mutating func remember(client: String, requestID: UInt64, answer: [UInt8]) {
         guard !client.isEmpty else { return }
         tick += 1
-        var record = clients[client] ?? Client()
-        if record.answers.updateValue(answer, forKey: requestID) == nil { record.order.append(requestID) }
-        if record.order.count > window {
-            let dropped = record.order.count - window
-            for id in record.order[..<dropped] { record.answers[id] = nil }
-            record.order.removeFirst(dropped)
-        }
-        record.lastActive = tick
-        clients[client] = record
+        let (window, tick) = (window, tick)
+        // Changed in place (the dictionary's access yields it): a copy would copy its answers at every request.
+        { (record: inout Client) in
+            if record.answers.updateValue(answer, forKey: requestID) == nil { record.order.append(requestID) }
+            if record.order.count > window {
+                let dropped = record.order.count - window
+                for id in record.order[..<dropped] { record.answers[id] = nil }
+                record.order.removeFirst(dropped)
+            }
+            record.lastActive = tick
+        }(&clients[client, default: Client()])
         if clients.count > limit { forgetLeastActive() }
     }
 

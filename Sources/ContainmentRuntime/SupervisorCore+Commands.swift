@@ -78,12 +78,18 @@ extension SupervisorCore {
                 }
             }
             requests.append(request)
-            // A host's share of the batch: the commands that create one of its controllers or name one as subject.
-            if let subject = request.command.subject, let concerned = created[subject] ?? hostOf[subject],
+            // A host's share of the batch: the commands that create one of its controllers or name one as subject
+            // (counted only when the batch is longer than a share may be).
+            if commands.count > config.maxHostShare, let subject = request.command.subject,
+                let concerned = created[subject] ?? hostOf[subject],
                 !concerned.isEmpty
             {
-                share[concerned, default: 0] += 1
-                if share[concerned, default: 0] > config.maxHostShare {
+                // One hash of the name: counted through the subscript's in-place access.
+                let counted = { (count: inout Int) -> Int in
+                    count += 1
+                    return count
+                }(&share[concerned, default: 0])
+                if counted > config.maxHostShare {
                     return refuse(
                         RemoteError(
                             ContainmentError(

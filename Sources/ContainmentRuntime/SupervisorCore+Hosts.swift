@@ -210,16 +210,29 @@ extension SupervisorCore {
     /// Sends each host the callbacks (and creations, destructions) of the controllers it runs, in event order;
     /// `encoded` holds each event serialized.
     mutating func deliver(_ events: [Event], encoded: [[UInt8]]) {
-        var byHost: [String: [[UInt8]]] = [:]
-        var order: [String] = []
+        // Each host's events in the order of its first; found by name only when the host changes from one event
+        // to the next (a command's events mostly concern one host: then no index is built).
+        var batches: [(host: String, events: [[UInt8]])] = []
+        var slots: [String: Int] = [:]
         for (event, bytes) in zip(events, encoded) where event.isDelivered {
             guard let controller = event.controller, let host = hostOf[controller] else { continue }
-            if byHost[host] == nil { order.append(host) }
-            byHost[host, default: []].append(bytes)
+            if let last = batches.indices.last, batches[last].host == host {
+                batches[last].events.append(bytes)
+                continue
+            }
+            if batches.isEmpty {
+                batches.append((host, [bytes]))
+                continue
+            }
+            if slots.isEmpty { for (slot, batch) in batches.enumerated() { slots[batch.host] = slot } }
+            if let slot = slots[host] {
+                batches[slot].events.append(bytes)
+            } else {
+                slots[host] = batches.count
+                batches.append((host, [bytes]))
+            }
         }
-        for host in order {
-            if let batch = byHost[host] { sendDelivery(batch, to: host) }
-        }
+        for batch in batches { sendDelivery(batch.events, to: batch.host) }
     }
 
     /// Queues a delivery of serialized events to a connected host (handed out by the next ``take()``; the loop gives it back

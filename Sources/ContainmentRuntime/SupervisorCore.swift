@@ -97,6 +97,9 @@ struct SupervisorCore {
     var records: [[UInt8]] = []
     /// Events and messages produced since the last ``take()``, in the order they are to go out.
     var outbox: [Outgoing] = []
+    /// The buffers of the last step carried out (``recycle(_:)``), emptied: the next ``take()`` hands them to
+    /// `records` and `outbox`, so a step's lists are not allocated again at every step.
+    private var spare = SupervisorStep(records: [], outgoing: [])
     /// Messages handled before the outbox is flushed while more are waiting.
     static let batchLimit = 128
     /// How often deliveries waiting for a backlogged host are tried again.
@@ -231,7 +234,8 @@ struct SupervisorCore {
         }
         if let batch = ClientMessage.decodeBatch(frames[1]) {
             // A text is no longer than the command holding it: a batch of short commands is not measured.
-            let longestPart = max(batch.clientID.utf8.count, batch.encoded.lazy.map(\.count).max() ?? 0)
+            var longestPart = batch.clientID.utf8.count
+            for command in batch.encoded where command.count > longestPart { longestPart = command.count }
             if let error = exceedsLimits(batch.commands, clientID: batch.clientID, bytes: longestPart)
                 ?? refusal(ofCommandsFrom: sender, role: role)
             {
@@ -447,10 +451,19 @@ struct SupervisorCore {
         let step = SupervisorStep(records: records, outgoing: outbox)
         metrics.outbox.record(outbox.count)
         metrics.observe(controllers: state.controllers.count, hosts: hosts)
-        records.removeAll(keepingCapacity: true)
-        outbox.removeAll(keepingCapacity: true)
+        records = spare.records
+        outbox = spare.outgoing
+        spare = SupervisorStep(records: [], outgoing: [])
         if step.outgoing.contains(where: \.isPublication) { lastPublished = clock.now }
         return step
+    }
+
+    /// Takes back a step ``take()`` handed out, once carried out: its lists, emptied, are the next step's (keeping
+    /// their capacity, so a busy supervisor does not allocate them anew every step).
+    mutating func recycle(_ step: consuming SupervisorStep) {
+        step.records.removeAll(keepingCapacity: true)
+        step.outgoing.removeAll(keepingCapacity: true)
+        spare = step
     }
 
     /// A delivery the loop could not hand to its host (gone, as libzmq reports): kept for the host's return.

@@ -280,6 +280,7 @@ final class SupervisorLoop {
                 }
             }
         }
+        core.recycle(step)
         // What a peer gone produced (a host down, inspects answered) goes out now, not at the next wake-up.
         if core.hasOutput { flush() }
     }

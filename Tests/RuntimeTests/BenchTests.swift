@@ -78,6 +78,7 @@ import Testing
         for (arguments, keys) in [
             (["--model-only", "--model-commands", "500"], ["commands", "accepted", "commandsPerSecond"]),
             (["--codec-only", "--model-commands", "500"], ["pairs"]),
+            (["--core-only", "--quick"], ["pipelined", "delivery"]),
             (
                 ["--creation-only", "--controllers", "300", "--hosts", "2"],
                 ["controllers", "hosts", "seconds", "supervisorPeakKiB", "hostPeakKiB"]
@@ -100,6 +101,14 @@ import Testing
             let figure = try #require(JSON.object(result.standardOutput), "\(arguments): not JSON")
             for key in keys { #expect(figure[key] != nil, "\(arguments): \(key) is missing") }
             if arguments[0] == "--creation-only" { #expect(figure["controllers"] as? Int == 300) }
+            if arguments[0] == "--core-only" {
+                // Every command of every request accepted: one event each.
+                for name in ["pipelined", "delivery"] {
+                    let part = figure[name] as? [String: Any] ?? [:]
+                    let (requests, commands) = (part["requests"] as? Int ?? 0, part["commandsPerRequest"] as? Int ?? 0)
+                    #expect(requests > 0 && part["events"] as? Int == requests * commands, "\(name): \(part)")
+                }
+            }
             if arguments[0] == "--bus-only" {
                 let ratios = figure["ratios"] as? [String: Double] ?? [:]
                 #expect(

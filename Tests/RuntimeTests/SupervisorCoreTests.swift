@@ -234,6 +234,39 @@ import Testing
         #expect(back.events.map(\.name) == ["hostRestarted"])
     }
 
+    /// One batch whose events concern two hosts, alternately: each host gets one delivery with its own events in
+    /// order, the hosts in the order of their first event.
+    @Test func aBatchOverTwoHostsDeliversEachItsEventsInOrder() throws {
+        var core = try Self.core(ManualClock()).0
+        core.receive([[1], Self.hello("h0")])
+        core.receive([[2], Self.hello("h1", id: 2)])
+        _ = core.take()
+        let creations = [Self.create("a", host: "h1"), Self.create("b", host: "h0"), Self.create("c", host: "h1")]
+        core.receive([Self.peer, Self.request(creations + [Self.create("d", host: "h0")], id: 1)])
+        let step = try Self.decode(core.take())
+        let deliveries = step.messages.filter { $0.peer != Self.peer }
+        #expect(deliveries.map(\.peer) == [[2], [1]])
+        #expect(deliveries.map { $0.message.delivery.events.map(\.controller) } == [["a", "c"], ["b", "d"]])
+        #expect(deliveries.map { $0.message.delivery.events.map(\.seq) } == [[3, 5], [4, 6]])
+    }
+
+    /// The answers remembered per client: the latest `window` of each, the least recently active client forgotten
+    /// first once there are more than the limit.
+    @Test func answersAreRememberedPerClientWithinTheWindow() {
+        var replies = ClientReplies(window: 2, clients: 2)
+        for id: UInt64 in 1...3 { replies.remember(client: "a", requestID: id, answer: [UInt8(id)]) }
+        #expect(replies.answer(client: "a", requestID: 1) == nil, "past the window")
+        #expect(replies.answer(client: "a", requestID: 2) == [2] && replies.answer(client: "a", requestID: 3) == [3])
+        replies.remember(client: "a", requestID: 3, answer: [33])
+        #expect(replies.answer(client: "a", requestID: 2) == [2], "answering one again moves nothing out")
+        #expect(replies.answer(client: "a", requestID: 3) == [33])
+        replies.remember(client: "b", requestID: 1, answer: [9])
+        replies.remember(client: "a", requestID: 4, answer: [4])
+        replies.remember(client: "c", requestID: 1, answer: [7])
+        #expect(replies.count == 2 && replies.answer(client: "b", requestID: 1) == nil, "b was the least active")
+        #expect(replies.answer(client: "a", requestID: 4) == [4] && replies.answer(client: "c", requestID: 1) == [7])
+    }
+
     /// Recovery from the core's own records gives a core that goes on where it stopped, under the next epoch, and
     /// delivers again to a host the callbacks after the seq it says it received.
     @Test func aCoreRecoveredFromItsRecordsGoesOnAndDeliversTheTailAgain() throws {

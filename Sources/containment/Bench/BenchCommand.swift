@@ -52,6 +52,13 @@ struct BenchCommand: ParsableCommand {
             """
     )
     var busOnly = false
+    @Flag(
+        help: """
+            Only the supervisor's own work per request, on one thread, without sockets or disk (no processes): \
+            pipelined requests of one command, and delivery's requests of --events-per-request commands.
+            """
+    )
+    var coreOnly = false
     @Flag(help: "Keep the working directory (peer logs, reports).") var keep = false
 
     func validate() throws {
@@ -95,6 +102,15 @@ struct BenchCommand: ParsableCommand {
                 ["figure", "hand-written", "SwiftProtobuf", "speed-up"],
                 BenchReport.codecRows(codec)
             )
+        }
+        if coreOnly {
+            let core = CoreFigures.measure(settings)
+            if json {
+                try printJSON(core)
+            } else {
+                print(BenchReport.coreLines(core).joined(separator: "\n"))
+            }
+            return
         }
         if modelOnly {
             let model = ModelFigure.measure(count: settings.modelCommands)

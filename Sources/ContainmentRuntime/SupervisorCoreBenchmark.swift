@@ -1,0 +1,111 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+import Logging
+
+/// `containment bench --core-only`: the supervisor's own work per request, on one thread, without sockets or disk —
+/// what its loop thread does between receiving a request and handing the step to libzmq and the journal: decoding,
+/// the checks, the model, encoding the events, the reply and the journal record. The figure to profile the
+/// supervisor under, repeatable where the figures over the bus are not (they share two cores with their clients).
+public enum SupervisorCoreBenchmark {
+    /// One pass: requests handed to the core, the events they published, and how long it took.
+    public struct Figure: Codable, Sendable {
+        public var requests: Int
+        public var commandsPerRequest: Int
+        public var events: Int
+        public var seconds: Double
+        public var requestsPerSecond: Double
+        public var eventsPerSecond: Double
+    }
+
+    /// Times `requests` requests of `commandsPerRequest` `set_alpha` commands each (alternating 0.25 and 0.75, so
+    /// every one is accepted and publishes one event), from 4 clients each acting on its own controller on host h0,
+    /// as `bench`'s pipelined clients and event-delivery clients send them. The step is taken every 128 requests
+    /// (the loop's batch). Three passes after an untimed one; the median.
+    public static func measure(requests: Int, commandsPerRequest: Int) -> Figure {
+        var passes: [Figure] = []
+        for pass in 0..<4 {
+            let figure = run(requests: requests, commandsPerRequest: commandsPerRequest)
+            if pass > 0 { passes.append(figure) }
+        }
+        passes.sort { $0.seconds < $1.seconds }
+        return passes[passes.count / 2]
+    }
+
+    static func run(requests: Int, commandsPerRequest: Int) -> Figure {
+        let quiet = Logger(label: "bench.core") { _ in SwiftLogNoOpLogHandler() }
+        var config = RuntimeConfig(runDirectory: "/nonexistent")
+        config.maxBatch = max(config.maxBatch, commandsPerRequest)
+        var core = SupervisorCore(
+            recovery: Recovery(clients: ClientReplies(window: config.dedupWindow, clients: config.dedupClients)),
+            config: config,
+            clock: SystemClock(),
+            logger: quiet
+        )
+        let host: [UInt8] = [0, 0, 0, 1]
+        core.receive([
+            host,
+            ClientMessage.with {
+                $0.requestID = 1
+                $0.hello = .with {
+                    $0.host = "h0"
+                    $0.pid = 1
+                    $0.protocolVersion = protocolVersion
+                }
+            }.bytes,
+        ])
+        let clients = 4
+        let ids = (0..<clients).map { ControllerID("b\($0)") }
+        var setup: [WireCommand] = []
+        for id in ids {
+            setup.append(WireCommand(.system(.create(id, kind: .content)), host: "h0"))
+            setup.append(WireCommand(Request(.loadView(id), by: .natural)))
+        }
+        core.receive([[9], ClientMessage.with { $0.commands = .with { $0.commands = setup } }.bytes])
+        _ = core.take()
+        // Each client's requests without their request id (field 1, prepended per request, as a client numbers
+        // them): one beginning from alpha 0.25, one from 0.75, so that every command changes the alpha.
+        let tails: [[[UInt8]]] = ids.map { id in
+            [0, 1].map { first in
+                let commands = (0..<commandsPerRequest).map { index in
+                    let alpha = (index + first).isMultiple(of: 2) ? 0.25 : 0.75
+                    return WireCommand(Request(.setAlpha(.root(id), alpha), by: .natural))
+                }
+                return ClientMessage.with { $0.commands = .with { $0.commands = commands } }.bytes
+            }
+        }
+        let peers: [[UInt8]] = (0..<clients).map { [0, 0, 1, UInt8($0)] }
+        let messages: [[UInt8]] = (0..<requests).map { index in
+            let sequence = index / clients
+            var bytes: [UInt8] = [0x08]
+            var id = UInt64(sequence + 1)
+            while id >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: id) | 0x80)
+                id >>= 7
+            }
+            bytes.append(UInt8(id))
+            // An even count ends where the next begins from: each request begins from 0.25.
+            bytes.append(contentsOf: tails[index % clients][commandsPerRequest.isMultiple(of: 2) ? 0 : sequence & 1])
+            return bytes
+        }
+        let firstSeq = core.seq
+        let clock = ContinuousClock()
+        let start = clock.now
+        for (index, message) in messages.enumerated() {
+            core.receive([peers[index % clients], message])
+            if index % SupervisorLoop.batchLimit == SupervisorLoop.batchLimit - 1 { core.recycle(core.take()) }
+        }
+        core.recycle(core.take())
+        let elapsed = (clock.now - start).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+        let events = Int(core.seq - firstSeq)
+        return Figure(
+            requests: requests,
+            commandsPerRequest: commandsPerRequest,
+            events: events,
+            seconds: seconds,
+            requestsPerSecond: Double(requests) / seconds,
+            eventsPerSecond: Double(events) / seconds
+        )
+    }
+}
