@@ -1,40 +1,61 @@
 internal import CZeroMQ
 
-/// One frame in flight: a `zmq_msg_t` owned by this wrapper, closed (and freed) when the value goes away.
+/// One frame in flight: a `zmq_msg_t` owned by this wrapper for the length of one call, closed (and its content freed)
+/// when the call ends.
 ///
-/// The `zmq_msg_t` lives in its own allocation because libzmq keeps small frames inside the structure and forbids
-/// copying or moving it; a Swift value could be moved between calls, an allocated pointer cannot.
+/// The `zmq_msg_t` lives in temporary storage (on the stack) that does not move during the call, because libzmq keeps
+/// small frames inside the structure and forbids copying or moving it; a Swift value could be moved between calls.
+/// Temporary rather than heap storage: sending or receiving a frame allocates nothing of its own but what libzmq
+/// allocates for a frame's content.
 struct Message: ~Copyable {
     private let pointer: UnsafeMutablePointer<zmq_msg_t>
 
-    /// An empty message, ready to receive into (`zmq_msg_init`).
-    init() {
-        pointer = .allocate(capacity: 1)
-        // zmq_msg_init always succeeds (it only fills in the structure).
-        _ = try? zmqCall("zmq_msg_init") { zmq_msg_init(pointer) }
-    }
-
-    /// A message holding a copy of `bytes` (`zmq_msg_init_size` and one copy; any size).
-    init(copying bytes: [UInt8]) throws(ZMQError) {
-        let pointer = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
-        do {
-            try zmqCall("zmq_msg_init_size(\(bytes.count))") { zmq_msg_init_size(pointer, bytes.count) }
-        } catch {
-            pointer.deallocate()
-            throw error
-        }
-        bytes.withUnsafeBytes { source in
-            if let base = source.baseAddress, let destination = zmq_msg_data(pointer) {
-                destination.copyMemory(from: base, byteCount: source.count)
-            }
-        }
+    private init(_ pointer: UnsafeMutablePointer<zmq_msg_t>) {
         self.pointer = pointer
     }
 
-    deinit {
-        // zmq_msg_close only fails for an invalid message (EFAULT), impossible: `pointer` was initialised in `init`.
+    /// Runs `body` with an empty message, ready to receive into (`zmq_msg_init`), and closes it afterwards.
+    static func withEmpty<R>(_ body: (borrowing Message) throws(ZMQError) -> R) throws(ZMQError) -> R {
+        try withStorage { pointer throws(ZMQError) -> R in
+            // zmq_msg_init always succeeds (it only fills in the structure).
+            _ = try? zmqCall("zmq_msg_init") { zmq_msg_init(pointer) }
+            defer { close(pointer) }
+            return try body(Message(pointer))
+        }
+    }
+
+    /// Runs `body` with a message holding a copy of `bytes` (`zmq_msg_init_size` and one copy; any size), and closes
+    /// it afterwards (after a send, libzmq has taken its content and the message is empty).
+    static func withCopy<R>(
+        of bytes: [UInt8],
+        _ body: (borrowing Message) throws(ZMQError) -> R
+    ) throws(ZMQError) -> R {
+        try withStorage { pointer throws(ZMQError) -> R in
+            try zmqCall("zmq_msg_init_size(\(bytes.count))") { zmq_msg_init_size(pointer, bytes.count) }
+            defer { close(pointer) }
+            bytes.withUnsafeBytes { source in
+                if let base = source.baseAddress, let destination = zmq_msg_data(pointer) {
+                    destination.copyMemory(from: base, byteCount: source.count)
+                }
+            }
+            return try body(Message(pointer))
+        }
+    }
+
+    /// Temporary storage for one `zmq_msg_t`, for the length of `body`.
+    private static func withStorage<R>(
+        _ body: (UnsafeMutablePointer<zmq_msg_t>) throws(ZMQError) -> R
+    ) throws(ZMQError) -> R {
+        let result = withUnsafeTemporaryAllocation(of: zmq_msg_t.self, capacity: 1) { storage in
+            // Safe: a temporary allocation of capacity 1 has a base address.
+            Result { () throws(ZMQError) -> R in try body(storage.baseAddress!) }
+        }
+        return try result.get()
+    }
+
+    private static func close(_ pointer: UnsafeMutablePointer<zmq_msg_t>) {
+        // zmq_msg_close only fails for an invalid message (EFAULT), impossible: the message was initialised.
         _ = try? zmqCall("zmq_msg_close") { zmq_msg_close(pointer) }
-        pointer.deallocate()
     }
 
     /// A copy of the message's bytes.

@@ -100,10 +100,10 @@ public final class Socket {
             if index < lastIndex {
                 flags |= ZMQ_SNDMORE
             }
-            let message = try Message(copying: frame)
-            guard try message.send(on: handle, flags: flags, operation: operation()) else {
-                return false
+            let sent = try Message.withCopy(of: frame) { message throws(ZMQError) in
+                try message.send(on: handle, flags: flags, operation: operation())
             }
+            guard sent else { return false }
         }
         return true
     }
@@ -159,16 +159,19 @@ public final class Socket {
             // Only the first frame can be missing: libzmq queues the frames of a message together, so the others
             // are always there once the first one arrived.
             let flags: CInt = dontWait && frames.isEmpty ? ZMQ_DONTWAIT : 0
-            let message = Message()
-            guard try message.receive(from: handle, flags: flags, operation: operation()) else {
+            let received = try Message.withEmpty { message throws(ZMQError) -> Bool in
+                guard try message.receive(from: handle, flags: flags, operation: operation()) else { return false }
+                frames.append(message.bytes)
+                more = message.hasMore
+                if !more, let property { value = message.property(property) }
+                return true
+            }
+            guard received else {
                 if frames.isEmpty {
                     return nil
                 }
                 throw ZMQError(.again, operation: "\(operation()), frame \(frames.count + 1) of a multipart message")
             }
-            frames.append(message.bytes)
-            more = message.hasMore
-            if !more, let property { value = message.property(property) }
         }
         return (frames, value)
     }
