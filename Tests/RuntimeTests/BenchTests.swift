@@ -21,6 +21,7 @@ import Testing
         let report = try #require(JSON.object(stdout), "not JSON: \(stdout)")
         let sections: [String: [String]] = [
             "model": ["commandsPerSecond", "eventsPerSecond"],
+            "core": ["pipelined", "delivery"],
             "raw": ["roundTrip", "pipelinedPerSecond", "pubSub1", "pubSub8"],
             "runtime": ["roundTrip", "pipelinedPerSecond", "delivery1", "delivery8"],
             "creation": ["controllers", "hosts", "seconds", "supervisorBytesPerController", "hostBytesPerController"],
@@ -54,7 +55,7 @@ import Testing
         let checkpoint = durability["checkpointRecovery"] as? [String: Any]
         #expect(checkpoint?["controllers"] as? Int == 2_000, "\(durability)")
         let disk = durability["diskSync"] as? [String: Any]
-        for way in ["appending", "reserved"] {
+        for way in ["appending", "reserved", "reservedWritingThrough"] {
             #expect(((disk?[way] as? [String: Any])?["count"] as? Int ?? 0) > 0, "diskSync.\(way)")
         }
         let modes = (durability["syncModes"] as? [[String: Any]] ?? []).compactMap { $0["mode"] as? String }

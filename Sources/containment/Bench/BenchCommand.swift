@@ -164,6 +164,8 @@ struct BenchCommand: ParsableCommand {
         }
         runner.progress("the model alone")
         let model = ModelFigure.measure(count: settings.modelCommands)
+        runner.progress("the supervisor's core alone")
+        let core = CoreFigures.measure(settings)
         runner.progress("the codec: hand-written and SwiftProtobuf")
         let codec = try CodecFigure.measure(steps: settings.modelCommands)
         let (raw, runtime) = try runner.commands()
@@ -173,6 +175,7 @@ struct BenchCommand: ParsableCommand {
         let report = BenchReport(
             settings: settings,
             model: model,
+            core: core,
             codec: codec,
             raw: raw,
             runtime: runtime,
@@ -212,6 +215,7 @@ struct BenchReport: Codable, Sendable {
 
     var settings: BenchSettings
     var model: ModelFigure
+    var core: CoreFigures
     var codec: CodecFigure
     var raw: RawFigures
     var runtime: RuntimeFigures
@@ -224,6 +228,7 @@ struct BenchReport: Codable, Sendable {
     init(
         settings: BenchSettings,
         model: ModelFigure,
+        core: CoreFigures,
         codec: CodecFigure,
         raw: RawFigures,
         runtime: RuntimeFigures,
@@ -233,6 +238,7 @@ struct BenchReport: Codable, Sendable {
     ) {
         self.settings = settings
         self.model = model
+        self.core = core
         self.codec = codec
         self.raw = raw
         self.runtime = runtime
@@ -310,7 +316,8 @@ struct BenchReport: Codable, Sendable {
             [
                 ["figure", "Containment", "raw ZeroMQ", "ratio"],
                 ["model alone, commands/s (1 thread)", Self.count(model.commandsPerSecond), "", ""],
-            ] + Self.busRows(raw: raw, runtime: runtime, ratios: ratios, settings) + Self.creationRows(creation)
+            ] + Self.coreRows(core) + Self.busRows(raw: raw, runtime: runtime, ratios: ratios, settings)
+            + Self.creationRows(creation)
         var lines = Self.aligned(
             rows + Self.hostRows(hostCallbacks) + Self.durabilityRows(durability, settings) + Self.codecRows(codec)
         )
@@ -440,8 +447,13 @@ struct BenchReport: Codable, Sendable {
             "\(micros(durability.diskSync.appending.p50)) / \(micros(durability.diskSync.appending.p99))", "", "",
         ])
         rows.append([
-            "disk: write + fdatasync p50 / p99, over reserved space (the journal)",
+            "disk: write + fdatasync p50 / p99, over reserved space",
             "\(micros(durability.diskSync.reserved.p50)) / \(micros(durability.diskSync.reserved.p99))", "", "",
+        ])
+        let through = durability.diskSync.reservedWritingThrough
+        rows.append([
+            "disk: write O_DSYNC p50 / p99, over reserved space (the journal)",
+            "\(micros(through.p50)) / \(micros(through.p99))", "", "",
         ])
         for mode in durability.syncModes {
             rows.append([

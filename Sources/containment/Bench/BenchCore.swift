@@ -19,6 +19,20 @@ struct CoreFigures: Codable, Sendable {
 }
 
 extension BenchReport {
+    /// The rows of the full run's table: requests/s, and events/s for delivery's requests.
+    static func coreRows(_ core: CoreFigures) -> [[String]] {
+        [
+            [
+                "supervisor core alone, requests of 1 set_alpha, requests/s", count(core.pipelined.requestsPerSecond),
+                "", "",
+            ],
+            [
+                "supervisor core alone, requests of \(core.delivery.commandsPerRequest) set_alpha, events/s",
+                count(core.delivery.eventsPerSecond), "", "",
+            ],
+        ]
+    }
+
     static func coreLines(_ core: CoreFigures) -> [String] {
         [core.pipelined, core.delivery].map { figure in
             "supervisor core, requests of \(figure.commandsPerRequest) set_alpha: "
