@@ -1,7 +1,6 @@
 import ContainmentBus
 import ContainmentModel
 import Foundation
-import Logging
 
 /// `containment bench --core-only`: the supervisor's own work per request, on one thread, without sockets or disk —
 /// what its loop thread does between receiving a request and handing the step to libzmq and the journal: decoding,
@@ -33,27 +32,12 @@ public enum SupervisorCoreBenchmark {
     }
 
     static func run(requests: Int, commandsPerRequest: Int) -> Figure {
-        let quiet = Logger(label: "bench.core") { _ in SwiftLogNoOpLogHandler() }
         var config = RuntimeConfig(runDirectory: "/nonexistent")
         config.maxBatch = max(config.maxBatch, commandsPerRequest)
-        var core = SupervisorCore(
-            recovery: Recovery(clients: ClientReplies(window: config.dedupWindow, clients: config.dedupClients)),
+        var core = SupervisorCore.quiet(
             config: config,
-            clock: SystemClock(),
-            logger: quiet
+            clients: ClientReplies(window: config.dedupWindow, clients: config.dedupClients)
         )
-        let host: [UInt8] = [0, 0, 0, 1]
-        core.receive([
-            host,
-            ClientMessage.with {
-                $0.requestID = 1
-                $0.hello = .with {
-                    $0.host = "h0"
-                    $0.pid = 1
-                    $0.protocolVersion = protocolVersion
-                }
-            }.bytes,
-        ])
         let clients = 4
         let ids = (0..<clients).map { ControllerID("b\($0)") }
         var setup: [WireCommand] = []

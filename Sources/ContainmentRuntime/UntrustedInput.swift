@@ -14,24 +14,8 @@ public enum UntrustedInput {
     public static func commandMessage(_ bytes: [UInt8]) {
         var config = RuntimeConfig(runDirectory: "/nonexistent")
         config.maxBatch = 64
-        var core = SupervisorCore(
-            recovery: Recovery(clients: ClientReplies(window: 8, clients: 8)),
-            config: config,
-            clock: SystemClock(),
-            logger: quiet
-        )
-        let host: [UInt8] = [0, 0, 0, 1]
-        core.receive([
-            host,
-            ClientMessage.with {
-                $0.requestID = 1
-                $0.hello = .with {
-                    $0.host = "h0"
-                    $0.pid = 1
-                    $0.protocolVersion = protocolVersion
-                }
-            }.bytes,
-        ])
+        var core = SupervisorCore.quiet(config: config, clients: ClientReplies(window: 8, clients: 8))
+        let host = SupervisorCore.quietHostPeer
         let setup: [WireCommand] = [
             WireCommand(.system(.create("a", kind: .content)), host: "h0"),
             WireCommand(.system(.create("b", kind: .content)), host: "h1"),
@@ -78,5 +62,34 @@ public enum UntrustedInput {
         _ = try? Topology.parse(text).requests()
         guard (try? text.write(toFile: path, atomically: false, encoding: .utf8)) != nil else { return }
         _ = try? RuntimeConfig.load(from: path, environment: ["CONTAINMENT_RUN_DIR": "/nonexistent"])
+    }
+}
+
+extension SupervisorCore {
+    /// The peer of host h0 in a ``quiet(config:clients:)`` core.
+    static let quietHostPeer: [UInt8] = [0, 0, 0, 1]
+
+    /// A core over an empty journal that logs nothing, on the system clock, with host h0 registered from
+    /// ``quietHostPeer``: what the fuzzing entry points and `bench --core-only` drive.
+    static func quiet(config: RuntimeConfig, clients: ClientReplies) -> SupervisorCore {
+        let logger = Logger(label: "quiet") { _ in SwiftLogNoOpLogHandler() }
+        var core = SupervisorCore(
+            recovery: Recovery(clients: clients),
+            config: config,
+            clock: SystemClock(),
+            logger: logger
+        )
+        core.receive([
+            quietHostPeer,
+            ClientMessage.with {
+                $0.requestID = 1
+                $0.hello = .with {
+                    $0.host = "h0"
+                    $0.pid = 1
+                    $0.protocolVersion = protocolVersion
+                }
+            }.bytes,
+        ])
+        return core
     }
 }
