@@ -32,7 +32,7 @@ final class JournalWriter {
     let directory: String
     private let sync: JournalSync
     /// `batch`: the segment is opened `O_DSYNC`, so the write of a batch returns once it is durable — one system
-    /// call where `write` and `fdatasync` were two (docs/BENCH.md: ~81 → ~71–76 µs a sync on the bench's disk).
+    /// call where `write` and `fdatasync` were two (docs/BENCH.md, "The journal's sync").
     private var writesThrough: Bool { sync == .batch }
     private let syncInterval: Duration
     private let segmentBytes: Int
