@@ -44,6 +44,51 @@ import Testing
         try handle.close()
     }
 
+    /// The open flags of this process's descriptors for `path` (from `/proc/self/fdinfo`).
+    static func openFlags(of path: String) throws -> [Int32] {
+        let manager = FileManager.default
+        return try manager.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { fd -> Int32? in
+            guard (try? manager.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) == path else { return nil }
+            let info = try String(contentsOfFile: "/proc/self/fdinfo/\(fd)", encoding: .utf8)
+            let line = info.split(separator: "\n").first { $0.hasPrefix("flags:") }
+            return line.flatMap { Int32($0.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8) }
+        }
+    }
+
+    /// With `batch` no `fdatasync` follows a write: the segment must be open `O_DSYNC`, or an acknowledged command
+    /// would not survive a power loss (a `kill -9` test cannot tell). The other modes sync by themselves.
+    @Test func aBatchSyncedSegmentIsWrittenThroughAndOnlyThatOne() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func writtenThrough(_ segment: Int) throws -> [Bool] {
+            try Self.openFlags(of: directory + "/" + JournalFormat.segmentName(segment)).map { $0 & O_DSYNC != 0 }
+        }
+        for sync in JournalSync.allCases {
+            try? FileManager.default.removeItem(atPath: directory)
+            func writer(segment: Int, size: Int) throws -> JournalWriter {
+                try JournalWriter(
+                    directory: directory,
+                    segment: segment,
+                    size: size,
+                    sync: sync,
+                    syncInterval: .seconds(1),
+                    segmentBytes: 16
+                )
+            }
+            var journal: JournalWriter? = try writer(segment: 1, size: 0)
+            #expect(try writtenThrough(1) == [sync == .batch], "\(sync): begun")
+            // Past segmentBytes: the next segment is begun the same way.
+            try journal?.append(serialized: Self.record(1))
+            try journal?.flush()
+            #expect(try writtenThrough(1).isEmpty && writtenThrough(2) == [sync == .batch], "\(sync): rotated")
+            let size = try #require(journal?.size)
+            journal = nil
+            // Reopened where a supervisor left off.
+            journal = try writer(segment: 2, size: size)
+            #expect(try writtenThrough(2) == [sync == .batch], "\(sync): reopened")
+            journal = nil
+        }
+    }
+
     @Test func theOpenSegmentIsReservedItsZerosEndTheJournalAndClosingCutsThemOff() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let journal = try writer()
