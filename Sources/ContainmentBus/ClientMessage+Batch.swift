@@ -6,16 +6,17 @@ extension ClientMessage {
     ///
     /// What it returns is what `ClientMessage.decode(bytes)` holds: the last `request_id`, and the commands of every
     /// `commands` field in order (SwiftProtobuf merges a repeated message field into the one already set) — with
-    /// each command's bytes as received (`encoded`), which the supervisor journals without serializing it again.
+    /// each command's bytes as received (`encoded`, slices of `bytes`: no copy), which the supervisor journals without
+    /// serializing it again.
     public static func decodeBatch(
         _ bytes: [UInt8]
-    ) -> (requestID: UInt64, clientID: String, commands: [WireCommand], encoded: [[UInt8]])? {
+    ) -> (requestID: UInt64, clientID: String, commands: [WireCommand], encoded: [ArraySlice<UInt8>])? {
         let span = bytes.span.bytes
         var reader = FieldReader(end: bytes.count)
         var requestID: UInt64 = 0
         var clientID = ""
         var commands: [WireCommand] = []
-        var encoded: [[UInt8]] = []
+        var encoded: [ArraySlice<UInt8>] = []
         var sawBatch = false
         while reader.offset < reader.end {
             guard let tag = reader.varint(bytes) else { return nil }
@@ -44,7 +45,7 @@ extension ClientMessage {
                     } catch {
                         return nil
                     }
-                    encoded.append(Array(bytes[batch.offset..<commandEnd]))
+                    encoded.append(bytes[batch.offset..<commandEnd])
                     batch.offset = commandEnd
                 }
                 reader.offset = batchEnd

@@ -41,6 +41,13 @@ public enum PreEncoded {
         bytes.append(contentsOf: value)
     }
 
+    /// A length-delimited field whose bytes are a slice.
+    private static func appendField(_ field: UInt64, _ value: ArraySlice<UInt8>, to bytes: inout [UInt8]) {
+        appendVarint(field << 3 | 2, to: &bytes)
+        appendVarint(UInt64(value.count), to: &bytes)
+        bytes.append(contentsOf: value)
+    }
+
     /// Inlined: most varints are one byte (every tag, most lengths), written by one `append`.
     @inline(__always) static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
         if value < 0x80 {
@@ -62,11 +69,12 @@ public enum PreEncoded {
 
 extension PreEncoded {
     /// `JournalRecord{command_id, time_unix_nanos, commands, first_seq, event_count}`, the commands given as
-    /// SwiftProtobuf serializes each: byte for byte the record's own encoding, without sizing every command twice.
+    /// SwiftProtobuf serializes each (slices: of the request as received, or of a command's own bytes): byte for byte
+    /// the record's own encoding, without sizing every command twice.
     public static func journalRecord(
         commandID: UInt64,
         timeUnixNanos: Int64,
-        commands: [[UInt8]],
+        commands: [ArraySlice<UInt8>],
         firstSeq: UInt64,
         eventCount: UInt32,
         clientID: String = "",

@@ -12,7 +12,7 @@ extension SupervisorCore {
     @discardableResult
     mutating func submit(
         _ commands: [WireCommand],
-        encoded: [[UInt8]]? = nil,
+        encoded: [ArraySlice<UInt8>]? = nil,
         from sender: [UInt8]?,
         requestID: UInt64 = 0,
         clientID: String = ""
@@ -74,7 +74,7 @@ extension SupervisorCore {
                 created[id] = assigned
                 if journaled[index].create.host != assigned {
                     journaled[index].create.host = assigned
-                    journaledBytes?[index] = journaled[index].bytes
+                    journaledBytes?[index] = journaled[index].bytes[...]
                 }
             }
             requests.append(request)
@@ -145,7 +145,7 @@ extension SupervisorCore {
                 commandID: commandID,
                 timeUnixNanos: time,
                 // A closure: a key path here is projected generically.
-                commands: journaledBytes ?? journaled.map { $0.bytes },
+                commands: journaledBytes ?? journaled.map { $0.bytes[...] },
                 firstSeq: firstSeq,
                 eventCount: UInt32(clamping: events.count),
                 clientID: clientID,

@@ -380,7 +380,7 @@ struct SupervisorCore {
     /// `encoded`: each command's bytes as received, when the request was read by ``ClientMessage/decodeBatch(_:)``.
     private mutating func command(
         _ commands: [WireCommand],
-        encoded: [[UInt8]]? = nil,
+        encoded: [ArraySlice<UInt8>]? = nil,
         from sender: [UInt8],
         requestID: UInt64,
         clientID: String

@@ -73,7 +73,7 @@ struct JournalRecordEncodingTests {
             let direct = PreEncoded.journalRecord(
                 commandID: value,
                 timeUnixNanos: time,
-                commands: commands.map(\.bytes),
+                commands: commands.map { $0.bytes[...] },
                 firstSeq: value &* 7,
                 eventCount: UInt32(truncatingIfNeeded: value)
             )

@@ -36,7 +36,7 @@ struct CodecFigure: Codable, Sendable {
     private struct Accepted {
         var events: Range<Int>
         var commands: [WireCommand]
-        var encoded: [[UInt8]]
+        var encoded: [ArraySlice<UInt8>]
     }
 
     static func measure(steps: Int) throws -> CodecFigure {
@@ -122,7 +122,7 @@ struct CodecFigure: Codable, Sendable {
 
         // The journal record of an accepted request, around its commands' bytes as received (or, with SwiftProtobuf
         // alone, around their messages).
-        func record(_ step: Int, _ commands: [[UInt8]]) -> [UInt8] {
+        func record(_ step: Int, _ commands: [ArraySlice<UInt8>]) -> [UInt8] {
             PreEncoded.journalRecord(
                 commandID: UInt64(step + 1),
                 timeUnixNanos: 1,
@@ -170,7 +170,11 @@ struct CodecFigure: Codable, Sendable {
             let start = messages.events.count
             messages.events += events
             messages.accepted.append(
-                Accepted(events: start..<messages.events.count, commands: commands, encoded: commands.map { $0.bytes })
+                Accepted(
+                    events: start..<messages.events.count,
+                    commands: commands,
+                    encoded: commands.map { $0.bytes[...] }
+                )
             )
         }
         return messages
