@@ -166,6 +166,24 @@ extension SupervisorCore {
         markDown(name, reason: "said goodbye")
     }
 
+    /// Liveness is judged on evidence: the time the supervisor's own loop was held up past its longest sleep (a
+    /// heartbeat interval, ``nextWakeUp()``) — SIGSTOP, a starved CPU, a long step — does not count against a host,
+    /// whose heartbeats of that time are still queued unread. Each host's silence is shortened by it, so a host is
+    /// declared down only after `heartbeatTimeout` of the supervisor being awake to hear it.
+    mutating func creditStall() {
+        let now = clock.now
+        let held = now - lastTick - config.heartbeatInterval
+        lastTick = now
+        guard held > .zero else { return }
+        for (name, record) in hosts where record.up {
+            hosts[name]?.lastSeen = min(now, record.lastSeen + held)
+        }
+        logger.notice(
+            "the supervisor was held up: its hosts' silence during that time is not counted",
+            metadata: ["supervisor.held_ms": "\(held.milliseconds)"]
+        )
+    }
+
     mutating func checkHeartbeats() {
         let now = clock.now
         for (name, record) in hosts where record.up && now - record.lastSeen > config.heartbeatTimeout {

@@ -123,6 +123,9 @@ struct SupervisorCore {
     var warnings = WarningLimiter()
     /// When deliveries waiting for backlogged hosts may be tried again.
     var nextBacklogRetry: ContinuousClock.Instant
+    /// When time last passed for the core (``tick()``): a longer gap than the loop ever sleeps means the supervisor
+    /// itself was held up (stopped, starved of CPU, busy with a long step), which is no evidence against its hosts.
+    var lastTick: ContinuousClock.Instant
 
     /// Goes on from what recovery found in the journal: the first record it produces is the start of the new epoch.
     init(recovery: Recovery, config: RuntimeConfig, clock: any SupervisorClock, logger: Logger) {
@@ -140,6 +143,7 @@ struct SupervisorCore {
         recoveredState = recovery.holdsState
         lastPublished = clock.now
         nextBacklogRetry = clock.now
+        lastTick = clock.now
         records.append(
             Containment_V1_JournalRecord.with {
                 $0.epoch = epoch
@@ -184,6 +188,7 @@ struct SupervisorCore {
     /// unanswered inspects time out, and an idle PUB gets a heartbeat.
     mutating func tick() {
         fireTimers()
+        creditStall()
         checkHeartbeats()
         expireInspects()
         retryBacklogged()

@@ -38,8 +38,7 @@ import Testing
         #expect(!step.messages.contains { $0.peer == impostor })
         #expect(core.hostNames[impostor] == nil && core.hosts["h0"]?.routingID == real)
         // Once the real one is gone, a new registration is welcome.
-        clock.advance(Core.config.heartbeatTimeout + .milliseconds(1))
-        core.tick()
+        Core.pass(Core.config.heartbeatTimeout + .milliseconds(1), clock, &core)
         _ = core.take()
         core.receive([impostor, Core.hello("h0", id: 8, pid: 101)])
         let (welcome, _) = try Self.refusal(core.take(), to: impostor)

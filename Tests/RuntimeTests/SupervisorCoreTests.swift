@@ -21,6 +21,18 @@ import Testing
         }
     }
 
+    /// Lets `duration` pass for `core` as its loop does: a tick at least every heartbeat interval (a longer gap between
+    /// ticks is the supervisor itself held up, which does not count against its hosts).
+    static func pass(_ duration: Duration, _ clock: ManualClock, _ core: inout SupervisorCore) {
+        var left = duration
+        while left > .zero {
+            let step = min(left, core.config.heartbeatInterval)
+            clock.advance(step)
+            core.tick()
+            left -= step
+        }
+    }
+
     static let config = RuntimeConfig(runDirectory: "/nonexistent")
     static let logger = Logger(label: "core-test") { _ in SwiftLogNoOpLogHandler() }
 
@@ -199,8 +211,7 @@ import Testing
         core.tick()
         step = try Self.decode(core.take())
         #expect(step.events.isEmpty, "a beat in time keeps it up")
-        clock.advance(Self.config.heartbeatTimeout + .milliseconds(1))
-        core.tick()
+        Self.pass(Self.config.heartbeatTimeout + .milliseconds(1), clock, &core)
         step = try Self.decode(core.take())
         #expect(step.events.map(\.name) == ["hostDown"] && step.records.count == 1)
 
@@ -214,6 +225,27 @@ import Testing
         #expect(core.take().outgoing.isEmpty, "not again before an interval")
     }
 
+    /// The supervisor held up (SIGSTOP, a starved CPU, a long step) for longer than a host's timeout: the silence was
+    /// its own, so no host is declared down at its next tick; a host that stays silent once it runs again is, when its
+    /// silence counted in the supervisor's awake time (the held-up time past one interval's sleep excluded) reaches
+    /// the timeout.
+    @Test func aSupervisorHeldUpDeclaresNoHostDownForItsOwnSilence() throws {
+        let clock = ManualClock()
+        var core = try Self.core(clock).0
+        core.receive([[7], Self.hello("h0")])
+        _ = core.take()
+        clock.advance(.seconds(5))
+        core.tick()
+        #expect(try Self.decode(core.take()).events.isEmpty, "held up for 5 s: no hostDown")
+        #expect(core.hosts["h0"]?.up == true)
+        // Silent since: 0.5 s counted (one interval's sleep); down 1.5 s of awake time later.
+        let left = Self.config.heartbeatTimeout - Self.config.heartbeatInterval
+        Self.pass(left - .milliseconds(1), clock, &core)
+        #expect(try Self.decode(core.take()).events.isEmpty)
+        Self.pass(.milliseconds(2), clock, &core)
+        #expect(try Self.decode(core.take()).events.map(\.name) == ["hostDown"])
+    }
+
     @Test func deliveriesNotYetSentWaitForAHostThatWentDownAndFollowItsReturn() throws {
         let clock = ManualClock()
         var core = try Self.core(clock).0
@@ -221,8 +253,7 @@ import Testing
         _ = core.take()
         core.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
         // Before the loop takes the step, the host misses its heartbeats: the delivery is withdrawn.
-        clock.advance(Self.config.heartbeatTimeout + .milliseconds(1))
-        core.tick()
+        Self.pass(Self.config.heartbeatTimeout + .milliseconds(1), clock, &core)
         let step = try Self.decode(core.take())
         #expect(step.messages.allSatisfy { $0.peer == Self.peer }, "nothing goes to the host that is down")
         #expect(step.events.map(\.name) == ["controllerCreated", "hostDown"])
@@ -405,8 +436,7 @@ import Testing
         core.receive([hostPeer, Self.hello("h0")])
         _ = core.take()
         func away() {
-            clock.advance(config.heartbeatTimeout + .milliseconds(1))
-            core.tick()
+            Self.pass(config.heartbeatTimeout + .milliseconds(1), clock, &core)
             _ = core.take()
             #expect(core.hosts["h0"]?.up == false)
         }
