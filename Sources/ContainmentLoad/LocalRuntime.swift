@@ -51,16 +51,15 @@ public final class LocalRuntime {
         self.keep = keep
         self.environment = environment
         self.supervised = supervised
-        var arguments = Self.supervisorArguments(run)
-        if supervised {
-            let topology = run + "/hosts.yaml"
-            try "hosts: [\(hostNames.joined(separator: ", "))]\ncontrollers: []\n".write(
-                toFile: topology,
-                atomically: true,
-                encoding: .utf8
-            )
-            arguments += ["--topology", topology, "--start-hosts"]
-        }
+        // The hosts are named by a topology: the supervisor registers only those (acceptUnknownHosts).
+        let topology = run + "/hosts.yaml"
+        try "hosts: [\(hostNames.joined(separator: ", "))]\ncontrollers: []\n".write(
+            toFile: topology,
+            atomically: true,
+            encoding: .utf8
+        )
+        var arguments = Self.supervisorArguments(run) + ["--topology", topology]
+        if supervised { arguments += ["--start-hosts"] }
         supervisorCommand = arguments
         supervisor = try Self.spawn(arguments, log: run + "/logs/supervisor.log", environment: environment)
         for name in hostNames where !supervised {

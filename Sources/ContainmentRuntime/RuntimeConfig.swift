@@ -63,6 +63,10 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var maxTextBytes = 256
     public var maxBatch = 1_000
     public var maxHostShare = 500
+    /// Let a host that neither the topology nor the journal names register (any peer that says `Hello` with a new
+    /// name, without CURVE); off by default: such a `Hello` is refused `unauthorized`, and a create may not name such a
+    /// host.
+    public var acceptUnknownHosts = false
     /// Bind `tcp://` endpoints without CURVE (docs/SECURITY.md): anyone who reaches the port is then trusted.
     public var insecure = false
     /// CURVE on both sockets, with the keys and the allow-list (`curve` in runtime.yaml); `nil`: no CURVE.
@@ -176,6 +180,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = try atLeast(1, "maxBatch", file.maxBatch) { config.maxBatch = value }
         if let value = try atLeast(1, "maxHostShare", file.maxHostShare) { config.maxHostShare = value }
         if let value = file.insecure { config.insecure = value }
+        if let value = file.acceptUnknownHosts { config.acceptUnknownHosts = value }
         if let entry = file.curve {
             guard let server = entry.server else {
                 throw ConfigError("\(path): curve needs server (a key pair's path).")
@@ -229,6 +234,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var maxBatch: Int?
         var maxHostShare: Int?
         var insecure: Bool?
+        var acceptUnknownHosts: Bool?
         var curve: CurveEntry?
 
         var hostRestart: String?

@@ -70,7 +70,32 @@ extension SupervisorCore {
                 return refuse(RemoteError(error, index: index))
             }
             if case .create(let id, _, _) = request.command {
-                let assigned = wire.create.host.isEmpty ? (host ?? leastLoadedHost()) : wire.create.host
+                let assigned: String
+                if !wire.create.host.isEmpty {
+                    assigned = wire.create.host
+                    guard hosts[assigned] != nil || config.acceptUnknownHosts else {
+                        return refuse(
+                            RemoteError(
+                                ContainmentError(.hostUnavailable, Self.unknownHostMessage(assigned)),
+                                index: index
+                            )
+                        )
+                    }
+                } else if let placed = host ?? leastLoadedHost() {
+                    assigned = placed
+                } else if hosts.isEmpty {
+                    assigned = ""  // a supervisor that runs no host at all: the model alone, no actor
+                } else {
+                    return refuse(
+                        RemoteError(
+                            ContainmentError(
+                                .hostUnavailable,
+                                "No host is up to run \(id): start one, or name a host of the topology (--host)."
+                            ),
+                            index: index
+                        )
+                    )
+                }
                 created[id] = assigned
                 if journaled[index].create.host != assigned {
                     journaled[index].create.host = assigned
@@ -222,12 +247,15 @@ extension SupervisorCore {
 
     /// The connected host running the fewest controllers (ties: by name); when none is connected, the known one
     /// running the fewest; empty when no host is known.
-    func leastLoadedHost() -> String {
-        // None connected (just after a restart, before the hosts re-register): a known host all the same — its
-        // callbacks wait for it.
-        let up = hosts.values.filter(\.up).map(\.name)
-        let candidates = up.isEmpty ? hosts.values.filter { $0.failed == nil }.map(\.name) : up
-        return candidates.min { (hostLoad[$0] ?? 0, $0) < (hostLoad[$1] ?? 0, $1) } ?? ""
+    /// The host that is up and runs the fewest controllers (by name among equals); `nil` when none is up: a controller
+    /// is never placed on a host that is not there (one that left, or never came).
+    func leastLoadedHost() -> String? {
+        var best: (load: Int, name: String)?
+        for record in hosts.values where record.up {
+            let candidate = (hostLoad[record.name] ?? 0, record.name)
+            if best.map({ candidate < $0 }) ?? true { best = candidate }
+        }
+        return best?.name
     }
 
     /// Transitions running in a recovered state complete after their duration from now (their timers were lost with

@@ -21,6 +21,21 @@ extension SupervisorCore {
             reply(to: sender, requestID: requestID, .error(.init(.malformed("\"\(hello.host)\" is not a host name."))))
             return
         }
+        // Only the hosts it expects (the topology's, the journal's) unless the configuration accepts any: else any
+        // peer could add hosts for good, and controllers placed on them would wait for a host that never comes.
+        guard hosts[hello.host] != nil || config.acceptUnknownHosts else {
+            warn(
+                sender,
+                "refused a Hello for a host the topology does not name",
+                metadata: ["host.name": "\(hello.host)"]
+            )
+            reply(
+                to: sender,
+                requestID: requestID,
+                .error(.init(ContainmentError(.unauthorized, Self.unknownHostMessage(hello.host))))
+            )
+            return
+        }
         // One live registration per host: a second Hello for it from another connection (an impostor, or a process
         // started twice) is refused while the first is alive; the real host keeps its callbacks.
         if let live = hosts[hello.host], live.up, let peer = live.routingID, peer != sender {
@@ -97,6 +112,12 @@ extension SupervisorCore {
         }
         reply(to: sender, requestID: requestID, .welcome(welcome(hello.host, restore: restore)))
         if !pending.isEmpty { sendDelivery(pending, to: hello.host) }
+    }
+
+    /// Why a host that is not expected is refused (a Hello, or a create naming it).
+    static func unknownHostMessage(_ host: String) -> String {
+        "Host \(host) is not in the topology: only the hosts it names register (set acceptUnknownHosts: true in "
+            + "runtime.yaml to let any host register)."
     }
 
     /// What a host is welcomed with: its controllers' state, and whether its actors begin from it.

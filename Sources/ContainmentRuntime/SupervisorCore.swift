@@ -168,9 +168,7 @@ struct SupervisorCore {
     /// Applies a topology at start, as the commands it stands for — unless the journal already holds a state (the
     /// topology's commands are in it): then only its hosts are expected.
     mutating func apply(_ topology: Topology) throws {
-        for host in topology.hosts where hosts[host] == nil {
-            hosts[host] = HostRecord(name: host, lastSeen: clock.now)
-        }
+        expect(hosts: topology.hosts)
         guard !recoveredState else {
             logger.info("the journal holds the state: the topology's commands are not applied again")
             return
@@ -181,6 +179,13 @@ struct SupervisorCore {
             if let error = submit([wire], from: nil) {
                 throw ConfigError("The topology's \(request.command.name) was rejected: \(error.error)")
             }
+        }
+    }
+
+    /// Hosts that may register (`acceptUnknownHosts` aside): known, down until they say hello.
+    mutating func expect(hosts names: [String]) {
+        for host in names where hosts[host] == nil {
+            hosts[host] = HostRecord(name: host, lastSeen: clock.now)
         }
     }
 

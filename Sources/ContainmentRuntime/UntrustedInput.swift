@@ -79,6 +79,7 @@ extension SupervisorCore {
             clock: SystemClock(),
             logger: logger
         )
+        core.expect(hosts: ["h0"])
         core.receive([
             quietHostPeer,
             ClientMessage.with {

@@ -40,4 +40,50 @@ import ZeroMQ
         #expect(!runtime.logs().contains("host down"), "\(runtime.logs())")
         #expect(try await runtime.stop().status == 0)
     }
+
+    /// Without CURVE, a peer that says `Hello` under made-up names registers none of them by default: each is refused
+    /// `unauthorized`, nothing is journaled or published, the tree's hosts stay the topology's; and a create without
+    /// `--host` goes only to a host that is up (h1, killed and not restarted, gets none).
+    @Test func madeUpHostsAreRefusedAndCreatesGoOnlyToHostsThatAreUp() async throws {
+        let runtime = try await RuntimeFixture(
+            topology: """
+                hosts: [h0, {name: h1, restart: temporary}]
+                controllers:
+                  - {id: box, kind: content, host: h0}
+                  - {id: late, kind: content, host: h1}
+                """
+        )
+        let before = try runtime.snapshot()
+        let (context, dealer) = try runtime.rawDealer()
+        for index in 0..<200 {
+            let answer = try #require(try dealer.exchange(.hello("rogue-\(index)", requestID: UInt64(index + 1))))
+            #expect(answer.error.code == "unauthorized", "\(answer)")
+        }
+        dealer.close()
+        context.terminate()
+        let after = try runtime.snapshot()
+        #expect(after.seq == before.seq, "no host event was published or journaled")
+        #expect(Set(after.hosts.map(\.name)) == ["h0", "h1"])
+        #expect(try await runtime.containment("ctl", "create", "stray", "--host", "rogue-1").status != 0)
+
+        // h1 is killed and, temporary, not started again: what is created without a host goes to h0.
+        let h1 = try #require(
+            Int32(
+                try String(contentsOfFile: runtime.runDirectory + "/host-h1.pid", encoding: .utf8)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            )
+        )
+        kill(h1, SIGKILL)
+        for _ in 0..<200 where try runtime.snapshot().hosts.first(where: { $0.name == "h1" })?.up != false {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        for id in ["c1", "c2", "c3"] {
+            #expect(try await runtime.containment("ctl", "create", id, "--quiet").status == 0)
+        }
+        let placed = try runtime.snapshot()
+        let hostOf = Dictionary(uniqueKeysWithValues: placed.controllers.map { ($0.id, $0.host) })
+        #expect(["c1", "c2", "c3"].map { hostOf[$0] } == ["h0", "h0", "h0"], "\(hostOf)")
+        // (down.sh says h1's pid file was stale: it was killed and, temporary, left down.)
+        _ = try await runtime.stop()
+    }
 }

@@ -33,7 +33,13 @@ import Testing
         }
     }
 
-    static let config = RuntimeConfig(runDirectory: "/nonexistent")
+    /// Any host registers (the tests name theirs as they go); ``anUnknownHostIsRefusedAndNeverPlacedOn()`` tests the
+    /// default.
+    static let config = {
+        var config = RuntimeConfig(runDirectory: "/nonexistent")
+        config.acceptUnknownHosts = true
+        return config
+    }()
     static let logger = Logger(label: "core-test") { _ in SwiftLogNoOpLogHandler() }
 
     /// A core over an empty journal (or `recovery`), its start record taken.
@@ -244,6 +250,42 @@ import Testing
         #expect(try Self.decode(core.take()).events.isEmpty)
         Self.pass(.milliseconds(2), clock, &core)
         #expect(try Self.decode(core.take()).events.map(\.name) == ["hostDown"])
+    }
+
+    /// By default only expected hosts (the topology's, the journal's) register: a Hello under another name is refused,
+    /// nothing is journaled or published for it, and a create may not name it. A create without a host goes to a host
+    /// that is up, and is refused when none is (never placed on a host that is not there).
+    @Test func anUnknownHostIsRefusedAndNeverPlacedOn() throws {
+        let clock = ManualClock()
+        var core = try Self.core(clock, config: RuntimeConfig(runDirectory: "/nonexistent")).0
+        core.expect(hosts: ["h0", "h1"])
+        core.receive([[9], Self.hello("made-up")])
+        var step = try Self.decode(core.take())
+        #expect(step.records.isEmpty && step.events.isEmpty)
+        #expect(step.messages.map(\.message.error.code) == ["unauthorized"])
+        #expect(step.messages.first?.message.error.message.contains("acceptUnknownHosts") == true)
+        #expect(core.hosts["made-up"] == nil)
+        core.receive([Self.peer, Self.request([Self.create("a", host: "made-up")], id: 1)])
+        step = try Self.decode(core.take())
+        #expect(step.messages.map(\.message.error.code) == ["hostUnavailable"] && step.records.isEmpty)
+        // No host up: a create without a host is refused rather than placed on an absent one.
+        core.receive([Self.peer, Self.request([Self.create("b")], id: 2)])
+        step = try Self.decode(core.take())
+        #expect(step.messages.map(\.message.error.code) == ["hostUnavailable"] && step.records.isEmpty)
+        // h1 up: placed there, though h0 (expected, down) runs fewer.
+        core.receive([[1], Self.hello("h1")])
+        _ = core.take()
+        core.receive([Self.peer, Self.request([Self.create("c")], id: 3)])
+        _ = core.take()
+        core.receive([Self.peer, Self.request([Self.create("d")], id: 4)])
+        _ = core.take()
+        #expect(core.hostOf[ControllerID("c")] == "h1" && core.hostOf[ControllerID("d")] == "h1")
+        // h1 leaves: nothing is up, so nothing is placed.
+        core.receive([[1], ClientMessage.with { $0.goodbye = .with { $0.host = "h1" } }.bytes])
+        _ = core.take()
+        core.receive([Self.peer, Self.request([Self.create("e")], id: 5)])
+        step = try Self.decode(core.take())
+        #expect(step.messages.map(\.message.error.code) == ["hostUnavailable"])
     }
 
     @Test func deliveriesNotYetSentWaitForAHostThatWentDownAndFollowItsReturn() throws {
