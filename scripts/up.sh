@@ -30,9 +30,14 @@ fi
 if [ -n "${CONTAINMENT_CONFIG:-}" ] && grep -q '^curve:' "$CONTAINMENT_CONFIG"; then
     "$bin" keygen --topology "$topology" >/dev/null
 fi
-# The hosts the supervisor starts and up.sh waits for (remote ones register on their own).
-hosts="$("$bin" topology --local "$topology")"
+# The hosts the supervisor starts and up.sh waits for (remote ones register on their own). `topology` checks the
+# file as the supervisor would apply it (names, limits, every command through the rules as one transaction) and exits 1
+# with the reason: a topology the supervisor would refuse starts nothing.
+hosts="$("$bin" topology --local "$topology")" || exit 1
 mkdir -p "$run_dir/logs"
+log="$run_dir/logs/supervisor.log"
+# How long the supervisor may take to serve (recovery, a large topology) and its hosts to connect, while it runs.
+timeout="${CONTAINMENT_UP_TIMEOUT:-120}"
 
 kept=()
 for host in $hosts; do
@@ -41,18 +46,44 @@ done
 
 # The supervisor starts the hosts (adopting those still running) and starts each again when it ends, per its restart
 # policy.
+log_start=1
+[ ! -f "$log" ] || log_start=$(($(wc -c <"$log") + 1))
 nohup "$bin" supervisor --topology "$topology" --start-hosts --pid-file "$run_dir/supervisor.pid" \
-    >>"$run_dir/logs/supervisor.log" 2>&1 &
+    >>"$log" 2>&1 &
 supervisor=$!
-if ! "$bin" wait --timeout 20; then
-    process_alive "$supervisor" || wait "$supervisor" 2>/dev/null
-    echo "up: the supervisor did not start; see $run_dir/logs/supervisor.log:" >&2
-    tail -n 3 "$run_dir/logs/supervisor.log" >&2
+
+# A failed start: the supervisor's own reason (the errors it logged since this start), nothing left running.
+fail_start() {  # fail_start WHAT
+    local status=""
+    if ! process_alive "$supervisor"; then
+        wait "$supervisor" 2>/dev/null && status=0 || status=$?
+    fi
+    echo "up: $1${status:+ (the supervisor exited with status $status)}" >&2
+    local reasons
+    reasons="$(tail -c +"$log_start" "$log" 2>/dev/null | grep -E '(error|critical|Error:)' | tail -n 3)"
+    if [ -n "$reasons" ]; then
+        echo "up: the supervisor said:" >&2
+        echo "$reasons" | sed 's/^/    /' >&2
+    fi
+    echo "up: its log: $log" >&2
+    bash scripts/down.sh >/dev/null 2>&1 || true
     exit 1
-fi
+}
+trap 'fail_start "interrupted"' INT TERM
+
+# Serving once its pid file names it; polled every 0.1 s, so a supervisor that exits is reported within a second.
+deadline=$((SECONDS + timeout))
+until [ "$(cat "$run_dir/supervisor.pid" 2>/dev/null)" = "$supervisor" ]; do
+    process_alive "$supervisor" || fail_start "the supervisor did not start"
+    [ "$SECONDS" -lt "$deadline" ] || fail_start "the supervisor did not serve within $timeout s (CONTAINMENT_UP_TIMEOUT)"
+    sleep 0.1
+done
 [ ${#kept[@]} -eq 0 ] || echo "up: kept the hosts still running: ${kept[*]}"
-"$bin" wait --hosts "$(echo $hosts | tr ' ' ',')" --timeout 20 \
-    || { echo "up: hosts did not connect; see $run_dir/logs/" >&2; exit 1; }
+until "$bin" wait --hosts "$(echo $hosts | tr ' ' ',')" --timeout 1 2>/dev/null; do
+    process_alive "$supervisor" || fail_start "the supervisor ended before its hosts connected"
+    [ "$SECONDS" -lt "$deadline" ] || fail_start "hosts did not connect within $timeout s; see $run_dir/logs/"
+done
+trap - INT TERM
 echo "up: supervisor and $(echo $hosts | wc -w) hosts ($(echo $hosts | tr '\n' ' ' | sed 's/ $//')) in $run_dir"
 if [ -n "$inspector" ]; then
     if pid_alive "$run_dir/inspector.pid"; then

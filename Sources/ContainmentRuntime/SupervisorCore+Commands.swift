@@ -103,9 +103,9 @@ extension SupervisorCore {
                 }
             }
             requests.append(request)
-            // A host's share of the batch: the commands that create one of its controllers or name one as subject
-            // (counted only when the batch is longer than a share may be).
-            if commands.count > config.maxHostShare, let subject = request.command.subject,
+            // A host's share of a client's batch: the commands that create one of its controllers or name one as
+            // subject (counted only when the batch is longer than a share may be; a topology is not a client's).
+            if commands.count > config.maxHostShare, sender != nil, let subject = request.command.subject,
                 let concerned = created[subject] ?? hostOf[subject],
                 !concerned.isEmpty
             {

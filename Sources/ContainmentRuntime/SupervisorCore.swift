@@ -173,12 +173,13 @@ struct SupervisorCore {
             logger.info("the journal holds the state: the topology's commands are not applied again")
             return
         }
-        for (request, host) in topology.requests() {
-            var wire = WireCommand(request, host: host)
-            if request.by == .natural { wire.by = "" }
-            if let error = submit([wire], from: nil) {
-                throw ConfigError("The topology's \(request.command.name) was rejected: \(error.error)")
-            }
+        try topology.checkLimits(config)
+        // One transaction: all of it or none of it. A refused one leaves only its rejection in the journal (no state),
+        // so the next start on this run directory applies its topology afresh.
+        let commands = topology.commands()
+        guard !commands.isEmpty else { return }
+        if let error = submit(commands, from: nil) {
+            throw Topology.refusal(index: error.index, of: commands, error.error)
         }
     }
 

@@ -5,20 +5,30 @@ import ContainmentRuntime
 struct TopologyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "topology",
-        abstract: "Check a topology file and print the hosts it needs, one per line."
+        abstract: "Check a topology file and print the hosts it needs, one per line.",
+        discussion: """
+            Checks what the supervisor would: the file's keys, every name and text against runtime.yaml's limits \
+            (maxTextBytes), and every command through the rules as one transaction on an empty tree (a cycle, a \
+            container of the wrong kind, a presentation that cannot be made), without starting anything. Exit 1 \
+            with the first command refused and why.
+            """
     )
 
     @Argument var file: String
+
+    @OptionGroup var runtime: RuntimeOptions
 
     @Flag(help: "Only the hosts the supervisor starts (not those marked remote).")
     var local = false
 
     func run() throws {
+        // A refused file is exit 1 with the reason (not a usage error).
+        let topology = try Topology.load(path: file)
         do {
-            let topology = try Topology.load(path: file)
-            for host in local ? topology.localHosts : topology.hosts { print(host) }
+            try topology.check(config: try runtime.load())
         } catch let error as ConfigError {
-            throw ValidationError(error.description)
+            throw ConfigError("\(file): \(error.description)")
         }
+        for host in local ? topology.localHosts : topology.hosts { print(host) }
     }
 }

@@ -86,4 +86,108 @@ import ZeroMQ
         // (down.sh says h1's pid file was stale: it was killed and, temporary, left down.)
         _ = try await runtime.stop()
     }
+
+    /// A topology the rules refuse (a cycle, found at its last command) is refused whole: `containment topology` says
+    /// why (exit 1), a supervisor given it exits with the reason and journals no state, and a good topology started
+    /// afterwards on the same run directory is applied in full — not skipped as "already applied" over half a tree.
+    @Test func aRefusedTopologyLeavesNothingBehind() async throws {
+        let runtime = try Scratch()
+        defer { runtime.remove() }
+        let cycle = try runtime.file(
+            "cycle.yaml",
+            """
+            controllers:
+              - {id: a, kind: content, host: h0, parent: c}
+              - {id: b, kind: content, host: h0, parent: a}
+              - {id: c, kind: content, host: h0, parent: b}
+            """
+        )
+        let checked = try await runtime.run(RuntimeFixture.binary, ["topology", cycle])
+        #expect(checked.status == 1 && checked.stderr.contains("cycle"), "\(checked)")
+        // The supervisor itself (up.sh would not start it on this file): it exits, saying why.
+        let supervisor = try await runtime.run(RuntimeFixture.binary, ["supervisor", "--topology", cycle])
+        #expect(supervisor.status != 0 && supervisor.stderr.contains("nothing of it applied"), "\(supervisor)")
+        let stats = try await runtime.run(RuntimeFixture.binary, ["journal", "stats"])
+        #expect(stats.stdout.contains("acceptedCommands: 0"), "\(stats.stdout)")
+
+        let good = try runtime.file("good.yaml", PeerBoundsTests.topology)
+        let up = try await runtime.run("/bin/bash", ["scripts/up.sh", good])
+        #expect(up.status == 0, "\(up)")
+        let tree = try await runtime.run(RuntimeFixture.binary, ["tree", "--json"])
+        let controllers = (JSON.object(tree.stdout)?["controllers"] as? [[String: Any]] ?? []).compactMap {
+            $0["id"] as? String
+        }
+        #expect(controllers.sorted() == ["box", "late"], "\(tree.stdout)")
+        #expect(try await runtime.run("/bin/bash", ["scripts/down.sh"]).status == 0)
+    }
+
+    /// A supervisor that cannot start: `up.sh` exits 1 within a second or so with the supervisor's own reason (not a
+    /// time-out), and leaves no daemon behind.
+    @Test func upShowsTheSupervisorsReasonAndLeavesNothingRunning() async throws {
+        let runtime = try Scratch()
+        defer { runtime.remove() }
+        // A tcp endpoint without CURVE or `insecure`: the supervisor refuses to bind it.
+        let config = try runtime.file("runtime.yaml", "command: tcp://127.0.0.1:5999\n")
+        let good = try runtime.file("good.yaml", PeerBoundsTests.topology)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let up = try await runtime.run("/bin/bash", ["scripts/up.sh", good], config: config)
+        let took = clock.now - started
+        #expect(up.status == 1, "\(up)")
+        #expect(up.stderr.contains("would be open to anyone who reaches it"), "\(up.stderr)")
+        // Not a timed assertion of speed: the old script waited out a 20 s timeout and said only that.
+        #expect(took < .seconds(15) && !up.stderr.contains("timed out"), "\(took)")
+        let left = try await runtime.run(
+            "/bin/bash",
+            [
+                "-c",
+                "source scripts/lib.sh; run_dir_daemons \"$CONTAINMENT_RUN_DIR\" supervisor; run_dir_daemons \"$CONTAINMENT_RUN_DIR\" host",
+            ]
+        )
+        #expect(left.stdout.isEmpty, "daemons left: \(left.stdout)")
+    }
+}
+
+/// A run directory of a test's own, for what ``RuntimeFixture`` does not do (a start that must fail).
+struct Scratch {
+    let directory: String
+
+    init() throws {
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "containment-test-\(UUID().uuidString.prefix(8))"
+            ).path
+        try FileManager.default.createDirectory(atPath: directory + "/logs", withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String, _ text: String) throws -> String {
+        let path = directory + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Runs a program in the repository with this run directory (and `config`, if any).
+    func run(_ executable: String, _ arguments: [String], config: String? = nil) async throws -> RuntimeFixture.Output {
+        try await RuntimeFixture.run(
+            executable,
+            arguments,
+            environment: [
+                "CONTAINMENT_RUN_DIR": directory, "CONTAINMENT_BIN": RuntimeFixture.binary,
+                "CONTAINMENT_CONFIG": config ?? "",
+            ]
+        )
+    }
+
+    /// Stops whatever still runs there, then removes it.
+    func remove() {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [RuntimeFixture.repository.appendingPathComponent("scripts/down.sh").path]
+        process.environment = [
+            "CONTAINMENT_RUN_DIR": directory, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "",
+        ]
+        try? process.run()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 }
