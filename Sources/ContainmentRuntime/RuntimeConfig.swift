@@ -63,6 +63,11 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var maxTextBytes = 256
     public var maxBatch = 1_000
     public var maxHostShare = 500
+    /// How many events the supervisor queues for one subscriber that reads slower than they come (libzmq's send
+    /// high-water mark on its PUB); past that, that subscriber loses events and sees the gap in their seqs.
+    public var subscriberQueue = 10_000
+    /// How many subscribers may be connected at once; more are refused at the handshake (ZAP).
+    public var maxSubscribers = 128
     /// Let a host that neither the topology nor the journal names register (any peer that says `Hello` with a new
     /// name, without CURVE); off by default: such a `Hello` is refused `unauthorized`, and a create may not name such a
     /// host.
@@ -119,25 +124,37 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = file.command { config.commandEndpoint = expand(value) }
         if let value = file.events { config.eventEndpoint = expand(value) }
         if let value = file.journal { config.journalPath = expand(value) }
-        /// `value` when it is at least `minimum`; a clear error naming the key otherwise.
-        func atLeast(_ minimum: Int, _ key: String, _ value: Int?, meaning: String = "") throws -> Int? {
+        /// `value` when it is within `range` (what it feeds can take: a socket option, a timer, memory); a clear
+        /// error naming the key, the range and why otherwise.
+        func within(_ range: ClosedRange<Int>, _ key: String, _ value: Int?, _ why: String = "") throws -> Int? {
             guard let value else { return nil }
-            guard value >= minimum else {
-                throw ConfigError("\(path): \(key) must be \(minimum)\(meaning) or more, not \(value).")
+            guard range.contains(value) else {
+                throw ConfigError(
+                    "\(path): \(key) must be from \(range.lowerBound) to \(range.upperBound)\(why), not \(value)."
+                )
             }
             return value
         }
-        if let value = try atLeast(1, "requestTimeoutMs", file.requestTimeoutMs) {
+        let hour = 3_600_000
+        if let value = try within(1...hour, "requestTimeoutMs", file.requestTimeoutMs, " (an hour)") {
             config.requestTimeout = .milliseconds(value)
         }
-        if let value = try atLeast(1, "animationDurationMs", file.animationDurationMs) {
+        if let value = try within(1...600_000, "animationDurationMs", file.animationDurationMs, " (ten minutes)") {
             config.animationDuration = .milliseconds(value)
         }
-        if let value = try atLeast(1, "heartbeatIntervalMs", file.heartbeatIntervalMs) {
+        if let value = try within(10...60_000, "heartbeatIntervalMs", file.heartbeatIntervalMs, " (a minute)") {
             config.heartbeatInterval = .milliseconds(value)
         }
-        if let value = try atLeast(1, "heartbeatTimeoutMs", file.heartbeatTimeoutMs) {
+        if let value = try within(1...hour, "heartbeatTimeoutMs", file.heartbeatTimeoutMs, " (an hour)") {
             config.heartbeatTimeout = .milliseconds(value)
+        }
+        // A host is judged on its beats: a timeout shorter than two intervals declares a live host down between two.
+        guard config.heartbeatTimeout >= config.heartbeatInterval * 2 else {
+            throw ConfigError(
+                "\(path): heartbeatTimeoutMs (\(config.heartbeatTimeout.milliseconds)) must be at least twice "
+                    + "heartbeatIntervalMs (\(config.heartbeatInterval.milliseconds)): a live host would be declared "
+                    + "down between two of its heartbeats."
+            )
         }
         if let value = file.journalSync {
             guard let mode = JournalSync(rawValue: value) else {
@@ -158,27 +175,42 @@ public struct RuntimeConfig: Sendable, Equatable {
             }
             config.logFormat = format
         }
-        if let value = try atLeast(1, "journalSyncIntervalMs", file.journalSyncIntervalMs) {
+        if let value = try within(1...60_000, "journalSyncIntervalMs", file.journalSyncIntervalMs, " (a minute)") {
             config.journalSyncInterval = .milliseconds(value)
         }
-        if let value = try atLeast(4096, "journalSegmentBytes", file.journalSegmentBytes) {
+        if let value = try within(4096...(1 << 32), "journalSegmentBytes", file.journalSegmentBytes, " (4 GiB)") {
             config.journalSegmentBytes = value
         }
-        if let value = try atLeast(0, "checkpointEvery", file.checkpointEvery, meaning: " (never)") {
+        if let value = try within(0...100_000_000, "checkpointEvery", file.checkpointEvery, " (0: never)") {
             config.checkpointEvery = value
         }
-        if let value = try atLeast(0, "journalRetain", file.journalRetain, meaning: " (keep all)") {
+        if let value = try within(0...1_000, "journalRetain", file.journalRetain, " (0: keep all)") {
             config.journalRetain = value
         }
-        if let value = try atLeast(1, "dedupWindow", file.dedupWindow) { config.dedupWindow = value }
-        if let value = try atLeast(1, "dedupClients", file.dedupClients) { config.dedupClients = value }
-        if let value = try atLeast(0, "callbackHistory", file.callbackHistory) { config.callbackHistory = value }
-        if let value = try atLeast(1, "mailboxCapacity", file.mailboxCapacity) { config.mailboxCapacity = value }
-        if let value = try atLeast(1, "pendingDeliveries", file.pendingDeliveries) { config.pendingDeliveries = value }
-        if let value = try atLeast(1024, "maxMessageBytes", file.maxMessageBytes) { config.maxMessageBytes = value }
-        if let value = try atLeast(16, "maxTextBytes", file.maxTextBytes) { config.maxTextBytes = value }
-        if let value = try atLeast(1, "maxBatch", file.maxBatch) { config.maxBatch = value }
-        if let value = try atLeast(1, "maxHostShare", file.maxHostShare) { config.maxHostShare = value }
+        if let value = try within(1...65_536, "dedupWindow", file.dedupWindow) { config.dedupWindow = value }
+        if let value = try within(1...1_000_000, "dedupClients", file.dedupClients) { config.dedupClients = value }
+        if let value = try within(0...1_000_000, "callbackHistory", file.callbackHistory) {
+            config.callbackHistory = value
+        }
+        if let value = try within(1...1_000_000, "mailboxCapacity", file.mailboxCapacity) {
+            config.mailboxCapacity = value
+        }
+        if let value = try within(1...10_000_000, "pendingDeliveries", file.pendingDeliveries) {
+            config.pendingDeliveries = value
+        }
+        // A request is journaled as one record: no larger than the journal's largest (JournalFormat.maxRecord).
+        if let value = try within(1024...(64 << 20), "maxMessageBytes", file.maxMessageBytes, " (64 MiB)") {
+            config.maxMessageBytes = value
+        }
+        if let value = try within(16...(1 << 20), "maxTextBytes", file.maxTextBytes, " (1 MiB)") {
+            config.maxTextBytes = value
+        }
+        if let value = try within(1...100_000, "maxBatch", file.maxBatch) { config.maxBatch = value }
+        if let value = try within(1...100_000, "maxHostShare", file.maxHostShare) { config.maxHostShare = value }
+        if let value = try within(1...1_000_000, "subscriberQueue", file.subscriberQueue) {
+            config.subscriberQueue = value
+        }
+        if let value = try within(1...10_000, "maxSubscribers", file.maxSubscribers) { config.maxSubscribers = value }
         if let value = file.insecure { config.insecure = value }
         if let value = file.acceptUnknownHosts { config.acceptUnknownHosts = value }
         if let entry = file.curve {
@@ -198,8 +230,8 @@ public struct RuntimeConfig: Sendable, Equatable {
             }
             config.hostRestart = mode
         }
-        if let value = try atLeast(0, "maxRestarts", file.maxRestarts) { config.maxRestarts = value }
-        if let value = try atLeast(1, "restartWindowMs", file.restartWindowMs) {
+        if let value = try within(0...10_000, "maxRestarts", file.maxRestarts) { config.maxRestarts = value }
+        if let value = try within(1...86_400_000, "restartWindowMs", file.restartWindowMs, " (a day)") {
             config.restartWindow = .milliseconds(value)
         }
         return config
@@ -233,6 +265,8 @@ public struct RuntimeConfig: Sendable, Equatable {
         var maxTextBytes: Int?
         var maxBatch: Int?
         var maxHostShare: Int?
+        var subscriberQueue: Int?
+        var maxSubscribers: Int?
         var insecure: Bool?
         var acceptUnknownHosts: Bool?
         var curve: CurveEntry?

@@ -27,7 +27,16 @@ extension Topology {
                 )
             }
         }
+        var bytes = 0
         for (index, command) in commands().enumerated() {
+            // Journaled as one record (one transaction): no larger than a journal record may be.
+            bytes += (try? command.serializedBytes() as [UInt8])?.count ?? 0
+            guard bytes <= JournalFormat.maxRecord / 2 else {
+                throw ConfigError(
+                    "the topology is too large to apply as one transaction (over \(JournalFormat.maxRecord / 2 >> 20) "
+                        + "MiB of commands): split it, or create the rest with ctl"
+                )
+            }
             let longest = LongestText.of(command)
             guard longest <= config.maxTextBytes else {
                 throw ConfigError(

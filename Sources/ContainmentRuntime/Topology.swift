@@ -266,12 +266,17 @@ public struct Topology: Sendable, Equatable {
                 }
                 settings.restart = mode
             }
+            // The ranges runtime.yaml's maxRestarts and restartWindowMs take.
             if let value = entry.maxRestarts {
-                guard value >= 0 else { throw ConfigError("host \(entry.name): maxRestarts must be 0 or more") }
+                guard (0...10_000).contains(value) else {
+                    throw ConfigError("host \(entry.name): maxRestarts must be from 0 to 10000")
+                }
                 settings.maxRestarts = value
             }
             if let value = entry.restartWindowMs {
-                guard value >= 1 else { throw ConfigError("host \(entry.name): restartWindowMs must be 1 or more") }
+                guard (1...86_400_000).contains(value) else {
+                    throw ConfigError("host \(entry.name): restartWindowMs must be from 1 to 86400000 (a day)")
+                }
                 settings.restartWindow = .milliseconds(value)
             }
             settings.remote = entry.remote ?? false

@@ -54,13 +54,34 @@ import Testing
         #expect(config.mailboxCapacity == 8 && config.pendingDeliveries == 3)
     }
 
+    /// Every numeric setting is range-checked against what it feeds: a socket option (a 32-bit millisecond count), a
+    /// timer, memory. (Found by a probe: `requestTimeoutMs: 9223372036854775807` made every client fail with EINVAL
+    /// from zmq_setsockopt; `heartbeatTimeoutMs: 1` made hosts flap.)
     @Test(arguments: [
-        ("heartbeatIntervalMs: 0", "heartbeatIntervalMs must be 1 or more, not 0."),
-        ("requestTimeoutMs: -5", "requestTimeoutMs must be 1 or more, not -5."),
-        ("checkpointEvery: -1", "checkpointEvery must be 0 (never) or more, not -1."),
-        ("journalSegmentBytes: 100", "journalSegmentBytes must be 4096 or more, not 100."),
+        ("heartbeatIntervalMs: 0", "heartbeatIntervalMs must be from 10 to 60000 (a minute), not 0."),
+        ("requestTimeoutMs: -5", "requestTimeoutMs must be from 1 to 3600000 (an hour), not -5."),
+        (
+            "requestTimeoutMs: 9223372036854775807",
+            "requestTimeoutMs must be from 1 to 3600000 (an hour), not 9223372036854775807."
+        ),
+        (
+            "heartbeatTimeoutMs: 1",
+            "heartbeatTimeoutMs (1) must be at least twice heartbeatIntervalMs (500): a live host would be declared "
+                + "down between two of its heartbeats."
+        ),
+        (
+            "heartbeatIntervalMs: 2000",
+            "heartbeatTimeoutMs (2000) must be at least twice heartbeatIntervalMs (2000): a live host would be "
+                + "declared down between two of its heartbeats."
+        ),
+        ("checkpointEvery: -1", "checkpointEvery must be from 0 to 100000000 (0: never), not -1."),
+        ("journalSegmentBytes: 100", "journalSegmentBytes must be from 4096 to 4294967296 (4 GiB), not 100."),
         ("journalSync: always", "journalSync must be batch, interval or none, not always."),
-        ("pendingDeliveries: 0", "pendingDeliveries must be 1 or more, not 0."),
+        ("pendingDeliveries: 0", "pendingDeliveries must be from 1 to 10000000, not 0."),
+        ("maxMessageBytes: 1073741824", "maxMessageBytes must be from 1024 to 67108864 (64 MiB), not 1073741824."),
+        ("subscriberQueue: 0", "subscriberQueue must be from 1 to 1000000, not 0."),
+        ("maxSubscribers: 100000", "maxSubscribers must be from 1 to 10000, not 100000."),
+        ("maxRestarts: 99999999", "maxRestarts must be from 0 to 10000, not 99999999."),
     ])
     func aValueOutOfRangeIsRefusedNamingItsKey(yaml: String, message: String) {
         #expect {
@@ -137,8 +158,8 @@ import Testing
             "[{name: h1, restart: sometimes}]",
             "host h1: restart must be permanent, transient or temporary, not sometimes"
         ),
-        ("[{name: h1, maxRestarts: -1}]", "host h1: maxRestarts must be 0 or more"),
-        ("[{name: h1, restartWindowMs: 0}]", "host h1: restartWindowMs must be 1 or more"),
+        ("[{name: h1, maxRestarts: -1}]", "host h1: maxRestarts must be from 0 to 10000"),
+        ("[{name: h1, restartWindowMs: 0}]", "host h1: restartWindowMs must be from 1 to 86400000 (a day)"),
         ("[h1, {name: h1, remote: true}]", "host h1 appears twice in hosts"),
     ])
     func aBadHostEntryIsRefused(hosts: String, message: String) {
