@@ -15,9 +15,17 @@ final class SupervisorLoop {
     var core: SupervisorCore
     let router: Socket
     let publisher: Socket
-    /// The publisher's connections as they come and go (a socket monitor), counted as its subscribers.
+    /// The publisher's connections as they come and go (a socket monitor), counted as its subscribers: at most
+    /// `maxSubscribers` (the ZAP handler refuses more at their handshake).
     let publisherMonitor: Socket
     private(set) var subscribers = 0
+    /// Subscribers refused because `maxSubscribers` were connected.
+    private(set) var refusedSubscribers = 0
+    /// When to give freed memory back to the system: a while after subscribers left (libzmq frees a pipe once both
+    /// its threads have seen it end), so the queues of stalled subscribers do not stay in the supervisor's size.
+    private var trimDue: ContinuousClock.Instant?
+    /// The ZAP domain of the publisher's handshakes, which tells them from the command socket's.
+    static let eventsDomain = "events"
     static let publisherMonitorEndpoint = "inproc://containment.publisher-monitor"
     let journal: JournalWriter
     let checkpointer: Checkpointer
@@ -42,8 +50,9 @@ final class SupervisorLoop {
     private(set) var refusedPeers = 0
 
     /// Recovers the state from the journal in the run directory, journals the new epoch, then binds the sockets.
-    /// With CURVE: the handler that admits peers by key, and the roles of the keys it admits.
-    private var zap: ZapHandler?
+    /// The handler that admits peers: with CURVE by key (and the roles of the keys it admits), and subscribers up to
+    /// `maxSubscribers` with CURVE or without.
+    private let zap: ZapHandler
     private let allow: [CurveKey: CurveSettings.Role]
 
     /// `allow`: with `config.curve`, the keys admitted and their roles (``CurveSettings/allowList(hosts:)``).
@@ -75,11 +84,15 @@ final class SupervisorLoop {
         // Bounded per peer: a host that takes its deliveries slower than they come fills its pipe, and is then
         // backlogged (``SupervisorCore/congested(_:)``) rather than buffered without bound.
         try router.set(.sendHighWaterMark, to: Self.peerQueue)
-        try publisher.set(.sendHighWaterMark, to: 1_000_000)
+        // Bounded per subscriber: one that reads slower than events come loses the ones past `subscriberQueue` (and
+        // sees the gap in their seqs) instead of growing the supervisor without bound.
+        try publisher.set(.sendHighWaterMark, to: config.subscriberQueue)
+        zap = try ZapHandler(context: context)
+        // Every subscriber's handshake goes through the ZAP handler (with CURVE or without): at most maxSubscribers.
+        try publisher.set(.zapDomain, to: Self.eventsDomain)
         if let curve = config.curve {
             // CURVE on both sockets; the ZAP handler admits only the allow-list's keys (docs/SECURITY.md).
             let secret = try curve.serverSecret()
-            zap = try ZapHandler(context: context)
             try router.makeCurveServer(secretKey: secret)
             try publisher.makeCurveServer(secretKey: secret)
         }
@@ -117,7 +130,7 @@ final class SupervisorLoop {
     func run() {
         var poller = Poller()
         poller.register(router)
-        if let zap { poller.register(zap.socket) }
+        poller.register(zap.socket)
         logger.info(
             "supervisor serving",
             metadata: ["endpoint.command": "\(config.commandEndpoint)", "endpoint.events": "\(config.eventEndpoint)"]
@@ -128,11 +141,13 @@ final class SupervisorLoop {
                 if config.journalSync == .interval { wait = min(wait, config.journalSyncInterval) }
                 // A host that ended is noticed within 50 ms.
                 if hostSupervisor != nil { wait = min(wait, .milliseconds(50)) }
+                if let trimDue { wait = min(wait, max(.zero, trimDue - clock.now)) }
                 let ready = try poller.poll(timeout: wait)
                 if ready.contains(where: { $0.index == 1 }) { try admit() }
                 if ready.contains(where: { $0.index == 0 }) { try drainRouter() }
                 superviseHosts()
                 try countSubscribers()
+                trimIfDue()
                 core.tick()
                 flush()
                 do {
@@ -151,10 +166,28 @@ final class SupervisorLoop {
         logger.info("supervisor stopped", metadata: ["event.seq": "\(core.seq)", "supervisor.epoch": "\(core.epoch)"])
     }
 
-    /// Answers the ZAP handler's requests: a CURVE peer whose key is on the allow-list connects, with its role as
-    /// its user id; any other is refused (it gets nothing, not even an error).
+    /// Answers the ZAP handler's requests: a subscriber while fewer than `maxSubscribers` are connected; with CURVE, a
+    /// peer whose key is on the allow-list, with its role as its user id. Any other is refused (it gets nothing, not
+    /// even an error).
     private func admit() throws(ZMQError) {
-        try zap?.handlePending { request in
+        // The connections accepted so far, this one among them.
+        try countSubscribers()
+        try zap.handlePending { request in
+            if request.domain == Self.eventsDomain, subscribers > config.maxSubscribers {
+                refusedSubscribers += 1
+                // The first, then one line per hundred.
+                if refusedSubscribers % 100 == 1 {
+                    logger.warning(
+                        "refused a subscriber: maxSubscribers are connected",
+                        metadata: [
+                            "subscriber.max": "\(config.maxSubscribers)",
+                            "subscriber.refused_count": "\(refusedSubscribers)",
+                        ]
+                    )
+                }
+                return nil
+            }
+            guard config.curve != nil else { return "subscriber" }
             guard let key = request.curveKey, let role = allow[key] else {
                 refusedPeers += 1
                 // The first, then one line per hundred.
@@ -170,16 +203,30 @@ final class SupervisorLoop {
         }
     }
 
-    /// The publisher's connections since the last look: one more for each accepted, one fewer for each ended.
+    /// The publisher's connections since the last look: one more for each accepted, one fewer for each ended (then
+    /// freed memory is given back a little later).
     private func countSubscribers() throws(ZMQError) {
         var changed = false
         while let frames = try publisherMonitor.receive(dontWait: true) {
             guard let event = SocketEvent(frames: frames) else { continue }
             if event.kind == .accepted { subscribers += 1 }
-            if event.kind == .disconnected { subscribers = max(0, subscribers - 1) }
+            if event.kind == .disconnected {
+                subscribers = max(0, subscribers - 1)
+                trimDue = clock.now + Self.trimDelay
+            }
             changed = true
         }
         if changed { core.metrics.subscribers(subscribers) }
+    }
+
+    /// How long after a subscriber left its queue's memory is given back: a few heartbeats (the idle PUB's sends are
+    /// when libzmq ends its pipes) — and again as long as more leave.
+    static let trimDelay: Duration = .seconds(2)
+
+    private func trimIfDue() {
+        guard let due = trimDue, clock.now >= due else { return }
+        trimDue = nil
+        releaseFreeMemory()
     }
 
     /// Hosts that ended: down at once (with how they ended), then started again or given up on by their policy.
@@ -201,7 +248,7 @@ final class SupervisorLoop {
             // message under CURVE without a role it names (which the ZAP handler never admits) only reads.
             let role = message.property.flatMap(CurveSettings.Role.init) ?? .observer
             if stepStarted == nil { stepStarted = clock.now }
-            core.receive(message.frames, role: zap == nil ? nil : role)
+            core.receive(message.frames, role: config.curve == nil ? nil : role)
             handled += 1
             if handled.isMultiple(of: Self.batchLimit) { flush() }
         }

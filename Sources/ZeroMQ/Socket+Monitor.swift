@@ -11,6 +11,11 @@ public struct SocketEvent: Sendable, Equatable {
         public static let accepted = Kind(rawValue: UInt16(ZMQ_EVENT_ACCEPTED))
         /// A peer's connection ended (`ZMQ_EVENT_DISCONNECTED`).
         public static let disconnected = Kind(rawValue: UInt16(ZMQ_EVENT_DISCONNECTED))
+        /// A connection's security handshake completed: messages flow (`ZMQ_EVENT_HANDSHAKE_SUCCEEDED`).
+        public static let handshakeSucceeded = Kind(rawValue: UInt16(ZMQ_EVENT_HANDSHAKE_SUCCEEDED))
+        /// The peer's ZAP handler refused this connection (`ZMQ_EVENT_HANDSHAKE_FAILED_AUTH`; the value is its status
+        /// code, such as 400).
+        public static let handshakeFailedAuth = Kind(rawValue: UInt16(ZMQ_EVENT_HANDSHAKE_FAILED_AUTH))
     }
 
     public var kind: Kind

@@ -94,6 +94,14 @@ extension SocketOption where Value == [UInt8] {
     }
 }
 
+extension SocketOption where Value == String {
+    /// `ZMQ_ZAP_DOMAIN`: the domain this (bound) socket's ZAP requests name, so one handler can tell sockets apart.
+    /// Set, it also sends peers of the NULL mechanism (no CURVE) through the ZAP handler, which may then refuse them.
+    public static var zapDomain: Self {
+        .init(name: ZMQ_ZAP_DOMAIN, label: "ZMQ_ZAP_DOMAIN", codec: .text(capacity: 255))
+    }
+}
+
 extension SocketOption where Value == CurveKey {
     /// `ZMQ_CURVE_PUBLICKEY`: this socket's long-term public key (CURVE clients).
     public static var curvePublicKey: Self {
@@ -245,6 +253,17 @@ extension OptionCodec where Value == [UInt8] {
             representation: .bytes(capacity: capacity),
             encode: { $0.count <= capacity ? .bytes($0) : nil },
             decode: { $0.bytes }
+        )
+    }
+}
+
+extension OptionCodec where Value == String {
+    /// UTF-8 text without its terminating zero (libzmq answers with one, which is dropped).
+    static func text(capacity: Int) -> Self {
+        .init(
+            representation: .bytes(capacity: capacity + 1),
+            encode: { $0.utf8.count <= capacity ? .bytes(Array($0.utf8)) : nil },
+            decode: { raw in raw.bytes.map { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
         )
     }
 }

@@ -55,6 +55,12 @@ struct WatchCommand: AsyncParsableCommand {
         // Bounded: a reader slower than the events makes the supervisor drop some for it, which shows as a gap (or a
         // heartbeat's seq) and is caught up by snapshot, instead of this process growing without bound.
         try subscriber.set(.receiveHighWaterMark, to: Self.receiveBound)
+        // A refusal at the handshake (maxSubscribers connected, or a key not allowed) is final: libzmq does not try
+        // again, so it is said and watch exits instead of waiting in silence.
+        let monitorEndpoint = "inproc://watch-subscriber-monitor"
+        try subscriber.monitor(monitorEndpoint, events: [.handshakeFailedAuth])
+        let monitor = try context.socket(.pair)
+        try monitor.connect(monitorEndpoint)
         try subscriber.connect(config.eventEndpoint)
         for prefix in topic.isEmpty ? [""] : topic { try subscriber.subscribe(prefix) }
         try subscriber.subscribe(String(decoding: WireEvent.heartbeatTopic, as: UTF8.self))
@@ -84,6 +90,15 @@ struct WatchCommand: AsyncParsableCommand {
         let silenceLimit = config.heartbeatInterval * 3
         while !session.printer.done {
             if let idleLimit, clock.now - lastEvent >= idleLimit { return }
+            if let frames = try monitor.receive(dontWait: true),
+                SocketEvent(frames: frames)?.kind == .handshakeFailedAuth
+            {
+                session.notice(
+                    "the supervisor refused this subscriber: it has maxSubscribers connected, or (with CURVE) this key "
+                        + "is not allowed"
+                )
+                throw ExitStatus.unreachable
+            }
             guard let frames = try subscriber.receive() else {
                 let quiet = clock.now - lastHeard
                 if !silent, quiet >= silenceLimit {

@@ -76,6 +76,10 @@ struct OptionTests {
         try socket.set(.routingID, to: [1, 2, 3])
         #expect(try socket.get(.routingID) == [1, 2, 3])
 
+        #expect(try socket.get(.zapDomain) == "")
+        try socket.set(.zapDomain, to: "events")
+        #expect(try socket.get(.zapDomain) == "events")
+
         for flag in [SocketOption<Bool>.immediate, .ipv6] {
             #expect(try socket.get(flag) == false)
             try socket.set(flag, to: true)
