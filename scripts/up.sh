@@ -81,6 +81,17 @@ done
 [ ${#kept[@]} -eq 0 ] || echo "up: kept the hosts still running: ${kept[*]}"
 until "$bin" wait --hosts "$(echo $hosts | tr ' ' ',')" --timeout 1 2>/dev/null; do
     process_alive "$supervisor" || fail_start "the supervisor ended before its hosts connected"
+    # A host its restart policy gave up on (hostFailed) will not connect: said at once. The supervisor serves on (it
+    # refuses commands for that host's controllers), as do the hosts that are up, until scripts/down.sh.
+    failed="$(tail -c +"$log_start" "$log" 2>/dev/null | grep 'host failed: not restarted again' || true)"
+    if [ -n "$failed" ]; then
+        trap - INT TERM
+        echo "up: a host failed at start and was given up on (its restart policy):" >&2
+        echo "$failed" | sed 's/^/    /' >&2
+        echo "up: the supervisor and the hosts that are up run on (commands for the failed host's controllers are" \
+            "refused); its log is in $run_dir/logs/; scripts/down.sh stops them" >&2
+        exit 1
+    fi
     [ "$SECONDS" -lt "$deadline" ] || fail_start "hosts did not connect within $timeout s; see $run_dir/logs/"
 done
 trap - INT TERM

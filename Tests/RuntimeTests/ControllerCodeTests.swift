@@ -86,9 +86,12 @@ import ZeroMQ
 
     /// A host may act only as a controller it runs: the supervisor knows which controller is asking.
     @Test func aHostCannotActAsAControllerItDoesNotRun() async throws {
-        let runtime = try await RuntimeFixture(topology: Self.topology)
+        // The topology names a remote host that runs nothing (a name it does not name is refused at its Hello).
+        let runtime = try await RuntimeFixture(
+            topology: "hosts: [shell-host, ui-host, detail-host, {name: impostor, remote: true}]\n" + Self.topology
+        )
         let (context, impostor) = try runtime.rawDealer()
-        // It registers as a new host, which runs nothing.
+        // It registers as that host, which runs nothing.
         let welcome = try impostor.exchange(.hello("impostor"))
         guard case .welcome(let welcomed) = welcome?.body else {
             Issue.record("no welcome: \(String(describing: welcome))")

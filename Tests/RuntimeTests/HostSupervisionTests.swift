@@ -142,6 +142,12 @@ import Testing
         ) { run in
             try FileManager.default.createDirectory(atPath: run + "/host-h1.pid", withIntermediateDirectories: true)
         }
+        // up.sh says so at once, and leaves the supervisor serving the rest.
+        #expect(runtime.up.status == 1)
+        #expect(
+            runtime.up.stderr.contains("given up on") && runtime.up.stderr.contains("host.name=h1"),
+            "\(runtime.up.stderr)"
+        )
         var log = ""
         for _ in 0..<200 where !log.contains("host failed") {
             try await Task.sleep(for: .milliseconds(50))

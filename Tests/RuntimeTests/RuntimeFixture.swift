@@ -29,6 +29,8 @@ final class RuntimeFixture: Sendable {
     let runDirectory: String
     let topologyPath: String
     let configPath: String?
+    /// What `scripts/up.sh` printed and its status.
+    let up: Output
     private let stopped = Mutex(false)
 
     /// Starts the runtime for a topology given as YAML text, with runtime settings given as YAML text.
@@ -50,7 +52,11 @@ final class RuntimeFixture: Sendable {
         configPath = settings == nil ? nil : configFile
         if let settings { try settings.write(toFile: configFile, atomically: true, encoding: .utf8) }
         try prepare(runDirectory)
-        let up = try await script("up.sh", [topologyPath])
+        up = try await Self.run(
+            "/bin/bash",
+            [Self.repository.appendingPathComponent("scripts/up.sh").path, topologyPath],
+            environment: Self.environment(runDirectory, configPath)
+        )
         guard up.status == 0 || !requireUp else {
             throw FixtureError("scripts/up.sh failed (\(up.status)): \(up.stderr)\n\(logs())")
         }
@@ -95,15 +101,14 @@ final class RuntimeFixture: Sendable {
     }
 
     func run(_ executable: String, _ arguments: [String], input: String? = nil) async throws -> Output {
-        try await Self.run(
-            executable,
-            arguments,
-            environment: [
-                "CONTAINMENT_RUN_DIR": runDirectory, "CONTAINMENT_BIN": Self.binary,
-                "CONTAINMENT_CONFIG": configPath ?? "",
-            ],
-            input: input
-        )
+        try await Self.run(executable, arguments, environment: environment, input: input)
+    }
+
+    var environment: [Environment.Key: String?] { Self.environment(runDirectory, configPath) }
+
+    /// The run directory and config every command of a runtime is given.
+    static func environment(_ runDirectory: String, _ configPath: String?) -> [Environment.Key: String?] {
+        ["CONTAINMENT_RUN_DIR": runDirectory, "CONTAINMENT_BIN": binary, "CONTAINMENT_CONFIG": configPath ?? ""]
     }
 
     /// Runs a program to completion in the repository, with `environment` over this process's.
