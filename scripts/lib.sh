@@ -1,4 +1,5 @@
 # Shared by the scripts: sourced, not run.
+# shellcheck shell=bash
 
 # Runs `swift ARGS`, hiding SwiftPM's note that it drops the `-isystem /usr/include/mit-krb5` flags Debian's libzmq.pc
 # carries (libzmq's GSSAPI headers; nothing here uses them). Keeps swift's exit status.
@@ -43,8 +44,9 @@ pid_alive() {
     [ -f "$1" ] && process_alive "$(cat "$1")"
 }
 
-# The pids of the `containment ROLE` daemons (ROLE: supervisor or host) whose CONTAINMENT_RUN_DIR is RUN_DIR, from
-# /proc: those a pid file no longer names are found too.
+# The pids of the `containment ROLE` daemons (ROLE: supervisor or host, or an extended regular expression such as
+# '[a-z-]+' for any subcommand) whose CONTAINMENT_RUN_DIR is RUN_DIR, from /proc: those a pid file no longer names are
+# found too.
 run_dir_daemons() {  # run_dir_daemons RUN_DIR ROLE
     local environ pid
     for environ in /proc/[0-9]*/environ; do
@@ -54,4 +56,117 @@ run_dir_daemons() {  # run_dir_daemons RUN_DIR ROLE
         { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -Eq "containment $2( |$)" || continue
         process_alive "$pid" && echo "$pid"
     done
+}
+
+# One line naming the process, for a report: its pid, its command line and its CONTAINMENT_RUN_DIR if it has one.
+describe_process() {  # describe_process PID
+    local cmdline run_dir
+    cmdline="$({ tr '\0' ' ' <"/proc/$1/cmdline"; } 2>/dev/null)" || cmdline=""
+    run_dir="$({ tr '\0' '\n' <"/proc/$1/environ"; } 2>/dev/null | sed -n 's/^CONTAINMENT_RUN_DIR=//p')" || run_dir=""
+    cmdline="${cmdline% }"
+    echo "pid $1: ${cmdline:-(gone)}${run_dir:+ (CONTAINMENT_RUN_DIR=$run_dir)}"
+}
+
+# Stops the processes whatever they do: SIGTERM, up to 5 s for them to end, then SIGKILL those still running and up to
+# 2 s more for the kernel to take them down. A process that is already gone is no error.
+stop_processes() {  # stop_processes PID...
+    local pid left=("$@")
+    [ ${#left[@]} -gt 0 ] || return 0
+    kill -TERM "${left[@]}" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+        left=()
+        for pid in "$@"; do if process_alive "$pid"; then left+=("$pid"); fi; done
+        [ ${#left[@]} -gt 0 ] || return 0
+        sleep 0.1
+    done
+    kill -KILL "${left[@]}" 2>/dev/null || true
+    for _ in $(seq 1 20); do
+        left=()
+        for pid in "$@"; do if process_alive "$pid"; then left+=("$pid"); fi; done
+        [ ${#left[@]} -gt 0 ] || return 0
+        sleep 0.1
+    done
+}
+
+# The parent's pid, from /proc/PID/stat: the field after the command name (which may hold spaces and parentheses) and
+# the state. Empty when the process is gone.
+parent_pid() {  # parent_pid PID
+    local stat ppid
+    { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 0
+    read -r _ ppid _ <<<"${stat##*) }"
+    echo "$ppid"
+}
+
+# True when PID is a descendant of ANCESTOR (not ANCESTOR itself).
+descends_from() {  # descends_from PID ANCESTOR
+    local pid
+    pid="$(parent_pid "$1")"
+    while [ "${pid:-0}" -gt 1 ]; do
+        [ "$pid" != "$2" ] || return 0
+        pid="$(parent_pid "$pid")"
+    done
+    return 1
+}
+
+# The pids of the daemons (and clients) that tests may have left running: every process that runs a `containment`
+# binary built under REPO/.build (debug, release, the fuzz scratch path), or whose CONTAINMENT_RUN_DIR is one of the
+# fresh run directories the tests and scripts make in the temporary directory ($TMPDIR, or /tmp where a test falls
+# back to it for short socket paths): containment-test-* (RuntimeFixture), containment-load-* (LocalRuntime),
+# containment-netns-*, containment-run-*, containment-measure-* (scripts), containment-py-*, containment-browser-*
+# (the Python tests), containment-bench-* (bench). Not the default run directory ($TMPDIR/containment-$USER), where a
+# developer's own runtime lives. Never this shell nor its ancestors, which may carry such a CONTAINMENT_RUN_DIR too, nor
+# the helpers it runs (a subshell, a `tr` in a pipeline): of the calling script's descendants only `containment`
+# processes count.
+leftover_daemons() {  # leftover_daemons REPO
+    local build tmp="${TMPDIR:-/tmp}" skip=" " ancestor proc pid exe var value vars
+    tmp="${tmp%/}"
+    # /proc/PID/exe is the resolved path: compare with .build resolved too (it, or the repository, may be a link).
+    build="$(cd "$1/.build" 2>/dev/null && pwd -P)" || build=""
+    # This (sub)shell and every ancestor up to init.
+    ancestor="$BASHPID"
+    while [ "${ancestor:-0}" -gt 0 ]; do
+        skip+="$ancestor "
+        ancestor="$(parent_pid "$ancestor")"
+    done
+    for proc in /proc/[0-9]*; do
+        pid="${proc#/proc/}"
+        [[ "$skip" != *" $pid "* ]] || continue
+        # A binary rebuilt since the daemon started reads as "PATH (deleted)": still this checkout's.
+        exe="$(readlink "$proc/exe" 2>/dev/null)" || exe=""
+        exe="${exe% (deleted)}"
+        if [[ -n "$build" && "${exe##*/}" == containment && "$exe" == "$build/"* ]]; then
+            if process_alive "$pid"; then echo "$pid"; fi
+            continue
+        fi
+        vars=()
+        { mapfile -d '' -t vars <"$proc/environ"; } 2>/dev/null || continue
+        for var in "${vars[@]}"; do
+            value="${var#CONTAINMENT_RUN_DIR=}"
+            [ "$value" != "$var" ] || continue
+            value="${value%/}"
+            if [[ ("${value%/*}" == "$tmp" || "${value%/*}" == /tmp) \
+                && "${value##*/}" =~ ^containment-(test|load|netns|run|measure|py|browser|bench)- ]] \
+                && { [ "${exe##*/}" = containment ] || ! descends_from "$pid" "$$"; }; then
+                if process_alive "$pid"; then echo "$pid"; fi
+            fi
+            break
+        done
+    done
+}
+
+# Reports and stops the leftover_daemons of REPO, but for the pids given (those that ran before the tests did): each
+# named with its command line, then SIGTERM, 5 s, SIGKILL. Prints how many on standard error, PREFIX first; false when
+# there were any.
+stop_leftover_daemons() {  # stop_leftover_daemons PREFIX REPO [PID-TO-IGNORE...]
+    local prefix="$1" repo="$2" pid left=()
+    shift 2
+    for pid in $(leftover_daemons "$repo"); do
+        [[ " $* " == *" $pid "* ]] || left+=("$pid")
+    done
+    [ ${#left[@]} -gt 0 ] || return 0
+    echo "$prefix: the tests left ${#left[@]} daemons behind:" >&2
+    for pid in "${left[@]}"; do echo "  $(describe_process "$pid")" >&2; done
+    stop_processes "${left[@]}"
+    echo "$prefix: stopped them (SIGTERM, then SIGKILL for any still running after 5 s)" >&2
+    return 1
 }

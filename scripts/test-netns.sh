@@ -3,7 +3,9 @@
 # over tcp:// with CURVE (Config/runtime-secure.yaml's keys and roles). Checks that the topology works end to end,
 # that an observer's key cannot command, that a host's key cannot register under another name, and that a peer
 # without a key gets nothing. Makes the namespaces and removes them; skipped, saying why, where they cannot be made
-# (it needs root and iproute2's `ip`).
+# (it needs root and iproute2's `ip`). However it ends (passed, failed, interrupted), it leaves no process behind: every
+# process still in its namespaces is stopped before they are deleted; and a run that reaches the end fails if anything
+# of it outlived the daemons' orderly stop.
 #   CONTAINMENT_BIN=.build/debug/containment scripts/test-netns.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,16 +19,35 @@ if ! command -v ip >/dev/null || ! ip netns add "$ns_sup" 2>/dev/null; then
     echo "test-netns: skipped: cannot make a network namespace here (needs root and iproute2)"
     exit 0
 fi
-run="$(mktemp -d /tmp/containment-netns-XXXXXX)"
-pids=()
+run=""
+pids=()  # the daemons started in the background, by their own pids
+# Stops every process this script started, then removes what it made. The daemons' pids alone are not enough (hosts
+# started through a shell function once left `$!` naming the function's subshell, and outlived the script in a deleted
+# namespace), so after them (and any background subshell) every process still in either namespace is stopped
+# too: a check's client, whatever an interrupt cut short. SIGTERM, 5 s, SIGKILL; only then the namespaces go, since
+# deleting one only drops its name and leaves its processes running.
 cleanup() {
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    ip netns del "$ns_sup" 2>/dev/null || true
-    ip netns del "$ns_host" 2>/dev/null || true
-    rm -rf "$run"
+    local status=$? ns left
+    trap - EXIT INT TERM HUP
+    set +e
+    [ ${#pids[@]} -eq 0 ] || stop_processes "${pids[@]}"
+    mapfile -t left < <(jobs -p)
+    [ ${#left[@]} -eq 0 ] || stop_processes "${left[@]}"
+    for ns in "$ns_sup" "$ns_host"; do
+        mapfile -t left < <(ip netns pids "$ns" 2>/dev/null)
+        [ ${#left[@]} -eq 0 ] || stop_processes "${left[@]}"
+    done
+    ip netns del "$ns_sup" 2>/dev/null
+    ip netns del "$ns_host" 2>/dev/null
+    [ -z "$run" ] || rm -rf "$run"
+    exit "$status"
 }
 trap cleanup EXIT
+# A signal ends the script through its EXIT trap, and so through the cleanup.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+run="$(mktemp -d /tmp/containment-netns-XXXXXX)"
 ip netns add "$ns_host"
 ip link add "$tag-a" type veth peer name "$tag-b"
 ip link set "$tag-a" netns "$ns_sup"
@@ -70,12 +91,15 @@ check() {  # check DESCRIPTION COMMAND...: passes when the command succeeds
 }
 in_host() { ip netns exec "$ns_host" "$@"; }
 
+# The daemons are started with `ip netns exec` itself, not through in_host: `ip` execs the daemon in its own process,
+# so `$!` is the daemon's pid (through the function it would be a subshell's).
 mkdir -p "$run/logs"
 ip netns exec "$ns_sup" "$bin" supervisor --topology "$topology" --pid-file "$run/supervisor.pid" \
     >>"$run/logs/supervisor.log" 2>&1 &
 pids+=($!)
 for host in h0 h1; do
-    in_host "$bin" host --name "$host" --pid-file "$run/host-$host.pid" >>"$run/logs/host-$host.log" 2>&1 &
+    ip netns exec "$ns_host" "$bin" host --name "$host" --pid-file "$run/host-$host.pid" \
+        >>"$run/logs/host-$host.log" 2>&1 &
     pids+=($!)
 done
 
@@ -96,9 +120,8 @@ check "an observer's key cannot command (unauthorized)" in_host bash -c \
 
 # A host's key cannot register under another name: every host name here uses h0's key pair.
 sed 's#{run}/keys/host-{host}"#{run}/keys/host-h0"#' "$config" >"$run/stolen.yaml"
-CONTAINMENT_CONFIG="$run/stolen.yaml" in_host "$bin" host --name h9 >"$run/logs/host-h9.log" 2>&1 &
-impostor=$!
-pids+=("$impostor")
+CONTAINMENT_CONFIG="$run/stolen.yaml" ip netns exec "$ns_host" "$bin" host --name h9 >"$run/logs/host-h9.log" 2>&1 &
+pids+=($!)
 sleep 2
 check "h0's key cannot register as h9 (refused, and h9 never up)" in_host bash -c \
     "grep -q 'This key registers host h0 only' '$run/logs/host-h9.log' && ! '$bin' wait --hosts h9 --timeout 1"
@@ -119,6 +142,31 @@ wait \$deaf \$keyed
 grep -q alphaChanged '$run/keyed-events' && ! grep -q alphaChanged '$run/nokey-events'
 CHECK
 check "a subscriber without a key gets no event (one with a key does)" in_host bash "$run/watch-check.sh"
+
+# The orderly stop: SIGTERM to every daemon started, and up to 10 s for them to end (as scripts/down.sh allows). Then
+# nothing of this run may be left: no process in either namespace, none anywhere with its CONTAINMENT_RUN_DIR. What
+# is left is named here; the cleanup stops it.
+kill -TERM "${pids[@]}" 2>/dev/null || true
+for _ in $(seq 1 100); do
+    alive=0
+    for pid in "${pids[@]}"; do if process_alive "$pid"; then alive=1; fi; done
+    [ "$alive" -eq 1 ] || break
+    sleep 0.1
+done
+left=()
+for ns in "$ns_sup" "$ns_host"; do
+    mapfile -t -O "${#left[@]}" left < <(ip netns pids "$ns")
+done
+for pid in $(run_dir_daemons "$run" '[a-z-]+'); do
+    [[ " ${left[*]} " == *" $pid "* ]] || left+=("$pid")
+done
+if [ ${#left[@]} -eq 0 ]; then
+    echo "PASS  nothing is left running once the daemons are stopped (namespaces, CONTAINMENT_RUN_DIR)"
+else
+    echo "FAIL  nothing is left running once the daemons are stopped; still running (${#left[@]}):"
+    for pid in "${left[@]}"; do echo "      $(describe_process "$pid")"; done
+    failures=$((failures + 1))
+fi
 
 if [ "$failures" -gt 0 ]; then
     echo "test-netns: $failures failed; logs:"
