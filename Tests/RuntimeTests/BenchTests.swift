@@ -87,7 +87,7 @@ import Testing
             (
                 [
                     "--bus-only", "--quick", "--round-trips", "200", "--seconds", "0.3", "--pub-sub-messages", "2000",
-                    "--clients", "2", "--window", "4",
+                    "--clients", "2", "--window", "4", "--stalled-subscribers", "20",
                 ],
                 ["raw", "runtime", "ratios"]
             ),
@@ -118,6 +118,17 @@ import Testing
                     ]
                 )
                 #expect(ratios.values.allSatisfy { $0 > 0 }, "\(ratios)")
+                // Twenty subscribers that never read, beside delivery: the supervisor within their bound, the
+                // subscribers that read without a gap.
+                let runtime = figure["runtime"] as? [String: Any] ?? [:]
+                let stalled = try #require(runtime["stalled"] as? [String: Int], "\(runtime)")
+                #expect(stalled["subscribers"] == 20 && stalled["queue"] == 10_000, "\(stalled)")
+                let (before, peak, bound) = (stalled["beforeKiB"] ?? 0, stalled["peakKiB"] ?? 0, stalled["boundKiB"] ?? 0)
+                #expect(before > 0 && peak - before <= bound, "\(stalled)")
+                for name in ["delivery1", "delivery8"] {
+                    let delivery = runtime[name] as? [String: Any] ?? [:]
+                    #expect(delivery["gaps"] as? Int == 0 && delivery["missing"] as? Int == 0, "\(name): \(delivery)")
+                }
             }
         }
     }

@@ -38,6 +38,13 @@ struct BenchCommand: ParsableCommand {
             "Callbacks sent through one host per content figure, a quarter per busy one (default 200000; quick 20000)."
     )
     var hostCallbacks: Int?
+    @Option(
+        help: """
+            Subscribers that never read, connected while event delivery is measured: the supervisor's resident size \
+            before, at the peak and after they leave, and whether the measured subscribers still see every event.
+            """
+    )
+    var stalledSubscribers = 0
     @Flag(help: "Only the durability figures: recovery, and each journalSync mode.") var durabilityOnly = false
     @Flag(help: "Only the callbacks through one host: 1 and 1,000 actors, content and busy.") var hostOnly = false
     @Flag(help: "Only the creation of --controllers controllers over --hosts hosts, with memory and peak RSS.")
@@ -70,6 +77,7 @@ struct BenchCommand: ParsableCommand {
         ] where (value ?? 1) < 1 {
             throw ValidationError("\(name) must be at least 1")
         }
+        if stalledSubscribers < 0 { throw ValidationError("--stalled-subscribers must not be negative") }
         if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be positive") }
         if !eventsPerRequest.isMultiple(of: 2) { throw ValidationError("--events-per-request must be even") }
     }
@@ -90,6 +98,7 @@ struct BenchCommand: ParsableCommand {
             recoveryEvents: recoveryEvents ?? (quick ? 50_000 : 1_000_000),
             recoveryControllers: recoveryControllers ?? (quick ? 50_000 : 1_000_000),
             hostCallbacks: hostCallbacks ?? (quick ? 20_000 : 200_000),
+            stalledSubscribers: stalledSubscribers,
             requestBytes: BenchMessages.request(client: 0, sequence: 0).count,
             replyBytes: BenchMessages.reply.count,
             eventTopicBytes: BenchMessages.eventTopic.count,
@@ -281,6 +290,18 @@ struct BenchReport: Codable, Sendable {
                 met: (r["delivery8"] ?? 0) >= 0.8
             ),
             Target(target: "events gap-free", value: "\(gaps) gaps", met: gaps == 0),
+        ]
+        if let stalled = runtime.stalled {
+            targets.append(
+                Target(
+                    target: "beside \(stalled.subscribers) stalled subscribers, the supervisor grows ≤ its bound",
+                    value: "+\(Self.mebibytes(stalled.peakKiB - stalled.beforeKiB)) of "
+                        + "+\(Self.mebibytes(stalled.boundKiB)), then \(Self.mebibytes(stalled.afterKiB))",
+                    met: stalled.peakKiB - stalled.beforeKiB <= stalled.boundKiB
+                )
+            )
+        }
+        targets += [
             Target(
                 target: "1,000,000 controllers over 16 hosts in ≤ 10 s (--controllers 1000000)",
                 value: "\(Self.count(Double(creation.controllers))) over \(creation.hosts) in "
@@ -397,6 +418,21 @@ struct BenchReport: Codable, Sendable {
                 "events/s to each of 8 subscribers", count(runtime.delivery8.perSecond), count(raw.pubSub8.perSecond),
                 percent(r["delivery8"]),
             ],
+        ] + stalledRows(runtime)
+    }
+
+    /// With `--stalled-subscribers`: the supervisor's memory beside subscribers that never read, and the gaps the
+    /// subscribers that read saw meanwhile.
+    static func stalledRows(_ runtime: RuntimeFigures) -> [[String]] {
+        guard let stalled = runtime.stalled else { return [] }
+        let gaps = runtime.delivery1.gaps + runtime.delivery8.gaps
+        return [
+            [
+                "supervisor RSS beside \(stalled.subscribers) stalled subscribers: before / peak / after",
+                "\(mebibytes(stalled.beforeKiB)) / \(mebibytes(stalled.peakKiB)) / \(mebibytes(stalled.afterKiB))",
+                "bound: +\(mebibytes(stalled.boundKiB))", "",
+            ],
+            ["  gaps at the 1 + 8 subscribers that read, meanwhile", "\(gaps)", "", ""],
         ]
     }
 

@@ -71,6 +71,8 @@ struct RuntimeFigures: Codable, Sendable {
     var pipelinedRefused: Int
     var delivery1: DeliveryFigure
     var delivery8: DeliveryFigure
+    /// With `--stalled-subscribers`: what that many subscribers that never read cost the supervisor meanwhile.
+    var stalled: StalledFigure?
 }
 
 /// Many controllers created over many hosts, and what they cost in memory.
@@ -104,6 +106,7 @@ struct BenchSettings: Codable, Sendable {
     var recoveryEvents: Int
     var recoveryControllers: Int
     var hostCallbacks: Int
+    var stalledSubscribers: Int
     var requestBytes: Int
     var replyBytes: Int
     var eventTopicBytes: Int
@@ -212,9 +215,16 @@ struct BenchRunner {
         }
         echo.stop()
 
-        progress("Containment: event delivery to 1 and 8 subscribers")
-        let delivery1 = try delivery(runtime: runtime, client: client, subscribers: 1)
-        let delivery8 = try delivery(runtime: runtime, client: client, subscribers: 8)
+        progress(
+            "Containment: event delivery to 1 and 8 subscribers"
+                + (settings.stalledSubscribers > 0 ? ", beside \(settings.stalledSubscribers) that never read" : "")
+        )
+        let ((delivery1, delivery8), stalled) = try besideStalled(runtime) {
+            (
+                try delivery(runtime: runtime, client: client, subscribers: 1),
+                try delivery(runtime: runtime, client: client, subscribers: 8)
+            )
+        }
         let (pubSub1, pubSub8) = try rawPubSub()
         return (
             RawFigures(
@@ -228,7 +238,8 @@ struct BenchRunner {
                 pipelinedPerSecond: pipelined.perSecond,
                 pipelinedRefused: pipelined.refused,
                 delivery1: delivery1,
-                delivery8: delivery8
+                delivery8: delivery8,
+                stalled: stalled
             )
         )
     }
