@@ -123,7 +123,9 @@ import Testing
                 let runtime = figure["runtime"] as? [String: Any] ?? [:]
                 let stalled = try #require(runtime["stalled"] as? [String: Int], "\(runtime)")
                 #expect(stalled["subscribers"] == 20 && stalled["queue"] == 10_000, "\(stalled)")
-                let (before, peak, bound) = (stalled["beforeKiB"] ?? 0, stalled["peakKiB"] ?? 0, stalled["boundKiB"] ?? 0)
+                let (before, peak, bound) = (
+                    stalled["beforeKiB"] ?? 0, stalled["peakKiB"] ?? 0, stalled["boundKiB"] ?? 0
+                )
                 #expect(before > 0 && peak - before <= bound, "\(stalled)")
                 for name in ["delivery1", "delivery8"] {
                     let delivery = runtime[name] as? [String: Any] ?? [:]
