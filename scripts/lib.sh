@@ -70,22 +70,28 @@ describe_process() {  # describe_process PID
 # Stops the processes whatever they do: SIGTERM, up to 5 s for them to end, then SIGKILL those still running and up to
 # 2 s more for the kernel to take them down. A process that is already gone is no error.
 stop_processes() {  # stop_processes PID...
-    local pid left=("$@")
-    [ ${#left[@]} -gt 0 ] || return 0
-    kill -TERM "${left[@]}" 2>/dev/null || true
-    for _ in $(seq 1 50); do
-        left=()
-        for pid in "$@"; do if process_alive "$pid"; then left+=("$pid"); fi; done
-        [ ${#left[@]} -gt 0 ] || return 0
+    [ $# -gt 0 ] || return 0
+    kill -TERM "$@" 2>/dev/null || true
+    wait_gone 50 "$@" && return 0
+    kill -KILL $(alive_of "$@") 2>/dev/null || true
+    wait_gone 20 "$@" || true
+}
+
+# The PIDs given that are still running, one per line.
+alive_of() {  # alive_of PID...
+    local pid
+    for pid in "$@"; do if process_alive "$pid"; then echo "$pid"; fi; done
+}
+
+# Waits up to TENTHS tenths of a second for every PID to end; false if any still runs.
+wait_gone() {  # wait_gone TENTHS PID...
+    local tenths="$1"
+    shift
+    for _ in $(seq 1 "$tenths"); do
+        [ -n "$(alive_of "$@")" ] || return 0
         sleep 0.1
     done
-    kill -KILL "${left[@]}" 2>/dev/null || true
-    for _ in $(seq 1 20); do
-        left=()
-        for pid in "$@"; do if process_alive "$pid"; then left+=("$pid"); fi; done
-        [ ${#left[@]} -gt 0 ] || return 0
-        sleep 0.1
-    done
+    [ -z "$(alive_of "$@")" ]
 }
 
 # The parent's pid, from /proc/PID/stat: the field after the command name (which may hold spaces and parentheses) and

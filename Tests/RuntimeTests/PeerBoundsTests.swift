@@ -171,23 +171,13 @@ struct Scratch {
         try await RuntimeFixture.run(
             executable,
             arguments,
-            environment: [
-                "CONTAINMENT_RUN_DIR": directory, "CONTAINMENT_BIN": RuntimeFixture.binary,
-                "CONTAINMENT_CONFIG": config ?? "",
-            ]
+            environment: RuntimeFixture.environment(directory, config)
         )
     }
 
     /// Stops whatever still runs there, then removes it.
     func remove() {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [RuntimeFixture.repository.appendingPathComponent("scripts/down.sh").path]
-        process.environment = [
-            "CONTAINMENT_RUN_DIR": directory, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "",
-        ]
-        try? process.run()
-        process.waitUntilExit()
+        RuntimeFixture.down(directory)?.waitUntilExit()
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -74,14 +74,20 @@ final class RuntimeFixture: Sendable {
     deinit {
         if !stopped.withLock({ $0 }) {
             // A test that failed before its stop(): do not leave daemons behind.
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = [Self.repository.appendingPathComponent("scripts/down.sh").path]
-            process.environment = [
-                "CONTAINMENT_RUN_DIR": runDirectory, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "",
-            ]
-            try? process.run()
+            _ = Self.down(runDirectory)
         }
+    }
+
+    /// Starts `scripts/down.sh` on a run directory, from a context that cannot await (a deinit); the process returned
+    /// is running, or `nil` when it could not start.
+    static func down(_ runDirectory: String) -> Process? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [repository.appendingPathComponent("scripts/down.sh").path]
+        process.environment = [
+            "CONTAINMENT_RUN_DIR": runDirectory, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "",
+        ]
+        return (try? process.run()) == nil ? nil : process
     }
 
     struct Output: Sendable {
