@@ -46,14 +46,18 @@ pid_alive() {
 
 # The pids of the `containment ROLE` daemons (ROLE: supervisor or host, or an extended regular expression such as
 # '[a-z-]+' for any subcommand) whose CONTAINMENT_RUN_DIR is RUN_DIR, from /proc: those a pid file no longer names are
-# found too.
+# found too. A host the supervisor started from a topology's `command` (an app's own program) is found by the pid file
+# it was told to write (`--pid-file RUN_DIR/host-NAME.pid`).
 run_dir_daemons() {  # run_dir_daemons RUN_DIR ROLE
-    local environ pid
+    local environ pid cmdline
     for environ in /proc/[0-9]*/environ; do
         pid="${environ#/proc/}"; pid="${pid%/environ}"
         [ "$pid" != "$$" ] || continue
         { tr '\0' '\n' <"$environ"; } 2>/dev/null | grep -qx "CONTAINMENT_RUN_DIR=$1" || continue
-        { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -Eq "containment $2( |$)" || continue
+        cmdline="$({ tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null)" || continue
+        if ! grep -Eq "containment $2( |$)" <<<"$cmdline"; then
+            [ "$2" = host ] && [[ "$cmdline" == *" --pid-file $1/host-"* ]] || continue
+        fi
         process_alive "$pid" && echo "$pid"
     done
 }

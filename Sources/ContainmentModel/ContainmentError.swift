@@ -83,6 +83,8 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
         public static let unsupportedOrientation = Code("unsupportedOrientation")
         // Custom container verbs
         public static let unknownVerb = Code("unknownVerb")
+        /// A create of a custom kind that no host that is up (or not the host named) registered.
+        public static let unknownKind = Code("unknownKind")
         // §11 messages
         public static let notRelated = Code("notRelated")
         // §9 general
@@ -103,7 +105,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
             .noCommonParent, .sameController, .notInHierarchy, .transitionInProgress,
             .presentSelf, .alreadyPresenting, .alreadyPresented, .presenterNotInWindow, .nothingToDismiss,
             .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch, .duplicateController,
-            .notRelated, .unsupportedOrientation, .unknownVerb,
+            .notRelated, .unsupportedOrientation, .unknownVerb, .unknownKind,
             .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .limitExceeded, .unknownView,
             .unknownWindow,
         ]

@@ -113,7 +113,8 @@ public struct BehaviorRegistry: Sendable {
     public private(set) var verbs: [String: [String]] = ["stack": StackBehavior.verbs]
 
     /// `content`, the `stack` example container, the `slow` and `busy` examples, and seed 002's `editor` and
-    /// `editorDelegate`; other kinds run as content until registered.
+    /// `editorDelegate`. The standard containers (navigation, tab, page, split, menu) run as content here: their
+    /// rules are the supervisor's.
     public init() {
         makers = [
             Kind.content.rawValue: { ContentBehavior() },
@@ -135,9 +136,12 @@ public struct BehaviorRegistry: Sendable {
         self.verbs[kind.rawValue] = verbs.isEmpty ? nil : verbs
     }
 
-    /// The verbs as a Hello carries them, by kind.
+    /// The kinds it runs: the supervisor places a controller of a custom kind only on a host that registered it.
+    public var kinds: [Kind] { makers.keys.sorted().map { Kind($0) } }
+
+    /// Every kind it runs, with its verbs (none for most), as a Hello carries them.
     public var registeredVerbs: [Containment_V1_KindVerbs] {
-        verbs.keys.sorted().map { kind in
+        Set(makers.keys).union(verbs.keys).sorted().map { kind in
             .with {
                 $0.kind = kind
                 $0.verbs = verbs[kind] ?? []

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// The local hosts a supervisor runs (`supervisor --start-hosts`): each a `containment host` child process of this
-/// executable, its pid file and log in the run directory, started again by its ``RestartPolicy`` when it ends. A host
+/// executable, or the program its topology entry names (`command`), its pid file and log in the run directory, started again by its ``RestartPolicy`` when it ends. A host
 /// still running from before (the supervisor crashed and was started again) is adopted, not doubled: its end is seen
 /// by its pid. The hosts are not stopped with the supervisor: `scripts/down.sh` stops them.
 final class HostSupervisor {
@@ -14,7 +14,11 @@ final class HostSupervisor {
     }
 
     private struct Child {
+        /// The program and its first arguments (the topology's `command`), or `nil`: `containment host`.
+        var command: [String]?
         var process: Process?
+        /// It could not be started at all (no such program, not executable): why; an exit, as a shell's 127.
+        var launchError: String?
         /// A host running from before, not a child: watched by its pid.
         var adopted: Int32?
         var policy: RestartPolicy
@@ -38,6 +42,7 @@ final class HostSupervisor {
         for host in topology.localHosts {
             let policy = topology.restartPolicy(of: host, config: config)
             children[host] = Child(
+                command: topology.hostSettings[host]?.command,
                 policy: RestartPolicy(mode: policy.mode, maxRestarts: policy.maxRestarts, window: policy.window)
             )
         }
@@ -67,6 +72,7 @@ final class HostSupervisor {
             guard var child = children[host], !child.given, let exit = Self.exit(of: child) else { continue }
             child.process = nil
             child.adopted = nil
+            child.launchError = nil
             let decision = child.policy.decide(exit, at: clock.now)
             if case .giveUp = decision { child.given = true }
             children[host] = child
@@ -83,6 +89,7 @@ final class HostSupervisor {
     }
 
     private static func exit(of child: Child) -> HostExit? {
+        if let error = child.launchError { return HostExit(status: 127, signal: nil, launchError: error) }
         if let process = child.process {
             guard !process.isRunning else { return nil }
             return process.terminationReason == .uncaughtSignal
@@ -103,10 +110,18 @@ final class HostSupervisor {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
-            "host", "--name", host, "--pid-file", pidFile(host), "--log-format", config.logFormat.rawValue,
-        ]
+        // The topology's program for it, else this executable's `host`; either takes `containment host`'s flags.
+        let command = children[host]?.command ?? [executable, "host"]
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments =
+            command.dropFirst() + [
+                "--name", host, "--pid-file", pidFile(host), "--log-format", config.logFormat.rawValue,
+            ]
+        // The run directory and the settings this supervisor runs with, whatever its own environment said.
+        var environment = ProcessInfo.processInfo.environment
+        environment["CONTAINMENT_RUN_DIR"] = config.runDirectory
+        environment["CONTAINMENT_CONFIG"] = config.path ?? ""
+        process.environment = environment
         process.standardInput = FileHandle.nullDevice
         let output = FileHandle(forWritingAtPath: log)
         if let output {
@@ -121,7 +136,12 @@ final class HostSupervisor {
             children[host]?.process = process
             logger.info("host started", metadata: ["host.name": "\(host)", "host.pid": "\(process.processIdentifier)"])
         } catch {
-            logger.error("cannot start host", metadata: ["host.name": "\(host)", "error.message": "\(error)"])
+            // Counted as an exit (127), so its restart policy decides, and gives up in the end (hostFailed).
+            children[host]?.launchError = "\(command[0]): \(error.localizedDescription)"
+            logger.error(
+                "cannot start host",
+                metadata: ["host.name": "\(host)", "host.command": "\(command[0])", "error.message": "\(error)"]
+            )
         }
     }
 

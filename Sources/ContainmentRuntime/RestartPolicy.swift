@@ -14,10 +14,13 @@ struct HostExit: Equatable, Sendable {
     /// The exit status, or the signal that ended it; both `nil`: unknown (a process this supervisor did not start).
     var status: Int32?
     var signal: Int32?
+    /// It could not be started at all (no such program, not executable): why. Counted as status 127, as a shell's.
+    var launchError: String?
 
     var isNormal: Bool { signal == nil && status == 0 }
 
     var description: String {
+        if let launchError { return "could not be started (\(launchError))" }
         if let signal { return "killed by signal \(signal)\(Self.names[signal].map { " (\($0))" } ?? "")" }
         if let status { return "exited with status \(status)" }
         return "ended (not started by this supervisor; its status is unknown)"

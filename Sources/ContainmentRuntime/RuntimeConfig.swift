@@ -77,6 +77,10 @@ public struct RuntimeConfig: Sendable, Equatable {
     /// CURVE on both sockets, with the keys and the allow-list (`curve` in runtime.yaml); `nil`: no CURVE.
     public var curve: CurveSettings?
 
+    /// The file these settings were read from, absolute (`nil`: the defaults): the supervisor passes it on to the
+    /// hosts it starts.
+    public var path: String?
+
     public init(runDirectory: String) {
         self.runDirectory = runDirectory
         commandEndpoint = "ipc://\(runDirectory)/command.sock"
@@ -111,6 +115,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         } catch {
             throw ConfigError("Cannot read the runtime configuration \(path): \(error.localizedDescription)")
         }
+        config.path = URL(fileURLWithPath: path).standardizedFileURL.path
         let file: File
         do {
             // A file of comments only (or nothing) sets nothing: every key is optional. (Composed, not loaded: Yams's

@@ -69,7 +69,7 @@ extension SupervisorCore {
             {
                 return refuse(RemoteError(error, index: index))
             }
-            if case .create(let id, _, _) = request.command {
+            if case .create(let id, let kind, _) = request.command {
                 let assigned: String
                 if !wire.create.host.isEmpty {
                     assigned = wire.create.host
@@ -81,10 +81,15 @@ extension SupervisorCore {
                             )
                         )
                     }
-                } else if let placed = host ?? leastLoadedHost() {
+                    guard runs(kind, on: assigned) != false else {
+                        return refuse(RemoteError(unknownKind(kind, of: id, on: assigned), index: index))
+                    }
+                } else if let placed = host ?? leastLoadedHost(running: kind) {
                     assigned = placed
                 } else if hosts.isEmpty {
                     assigned = ""  // a supervisor that runs no host at all: the model alone, no actor
+                } else if hosts.values.contains(where: \.up) {
+                    return refuse(RemoteError(unknownKind(kind, of: id, on: nil), index: index))
                 } else {
                     return refuse(
                         RemoteError(
@@ -245,13 +250,12 @@ extension SupervisorCore {
         if let host { hostLoad[host, default: 0] += 1 }
     }
 
-    /// The connected host running the fewest controllers (ties: by name); when none is connected, the known one
-    /// running the fewest; empty when no host is known.
-    /// The host that is up and runs the fewest controllers (by name among equals); `nil` when none is up: a controller
-    /// is never placed on a host that is not there (one that left, or never came).
-    func leastLoadedHost() -> String? {
+    /// The host that is up, runs `kind` and runs the fewest controllers (by name among equals); `nil` when there is
+    /// none: a controller is never placed on a host that is not there (one that left, or never came), nor on one
+    /// whose code does not run its kind.
+    func leastLoadedHost(running kind: Kind = .content) -> String? {
         var best: (load: Int, name: String)?
-        for record in hosts.values where record.up {
+        for record in hosts.values where record.up && runs(kind, on: record.name) == true {
             let candidate = (hostLoad[record.name] ?? 0, record.name)
             if best.map({ candidate < $0 }) ?? true { best = candidate }
         }
@@ -303,6 +307,32 @@ extension SupervisorCore {
 }
 
 extension SupervisorCore {
+    /// Whether `host` runs controllers of `kind`: a standard kind, every host; a custom one, a host whose last `Hello`
+    /// registered it. `nil`: not known, the host not having registered with this supervisor yet (a topology names
+    /// hosts before they come up).
+    func runs(_ kind: Kind, on host: String) -> Bool? {
+        if Kind.standard.contains(kind) { return true }
+        guard let kinds = hosts[host]?.verbs else { return nil }
+        return kinds[kind.rawValue] != nil
+    }
+
+    /// `unknownKind`: no host that is up (or not `host`) runs `kind`, and the kinds each registered host runs.
+    func unknownKind(_ kind: Kind, of id: ControllerID, on host: String?) -> ContainmentError {
+        let registered = hosts.values.filter { $0.verbs != nil && (host == nil ? $0.up : $0.name == host) }
+            .sorted { $0.name < $1.name }
+            .map { record in
+                let custom = (record.verbs ?? [:]).keys.filter { !Kind.standard.contains(Kind($0)) }.sorted()
+                return "\(record.name): \(custom.isEmpty ? "none" : custom.joined(separator: ", "))"
+            }
+        let which = host.map { "Host \($0) does not run" } ?? "No host that is up runs"
+        return ContainmentError(
+            .unknownKind,
+            "\(which) kind \(Self.shown(kind.rawValue)), so \(id) cannot be created; the custom kinds registered "
+                + "(besides the standard ones): \(registered.joined(separator: "; ")). A host registers a kind "
+                + "in its BehaviorRegistry."
+        )
+    }
+
     /// Why `verb` cannot be called on `id` (`nil`: it can, or the model will refuse the call itself — an unknown
     /// controller): the host that runs it registered no such verb for its kind (`unknownVerb`), or has not
     /// registered with this supervisor yet, so its verbs are not known (`hostUnavailable`).

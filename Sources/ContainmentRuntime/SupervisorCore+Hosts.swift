@@ -112,6 +112,22 @@ extension SupervisorCore {
         }
         reply(to: sender, requestID: requestID, .welcome(welcome(hello.host, restore: restore)))
         if !pending.isEmpty { sendDelivery(pending, to: hello.host) }
+        warnOfUnrunKinds(on: hello.host)
+    }
+
+    /// A host that registered without a custom kind of controllers it was given (a topology names hosts before they
+    /// come up): they run as plain content there. Said once per Hello, with the kinds.
+    mutating func warnOfUnrunKinds(on host: String) {
+        var missing: Set<String> = []
+        for id in controllers(on: host) {
+            guard let kind = state.controllers[id]?.kind, runs(kind, on: host) == false else { continue }
+            missing.insert(kind.rawValue)
+        }
+        guard !missing.isEmpty else { return }
+        logger.error(
+            "a host does not run the kinds of some of its controllers: they run as content",
+            metadata: ["host.name": "\(host)", "controller.kinds": "\(missing.sorted().joined(separator: ", "))"]
+        )
     }
 
     /// Why a host that is not expected is refused (a Hello, or a create naming it).

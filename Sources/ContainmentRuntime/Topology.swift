@@ -32,6 +32,10 @@ public struct Topology: Sendable, Equatable {
         public var restartWindow: Duration?
         /// Started elsewhere (another machine, or by hand): the supervisor neither starts nor restarts it.
         public var remote = false
+        /// The program the supervisor runs as this host, and its first arguments (the supervisor adds `--name`,
+        /// `--pid-file` and `--log-format`, and passes the run directory and config in the environment); `nil`:
+        /// `containment host`. A relative path is the topology file's directory's.
+        public var command: [String]?
 
         public init() {}
     }
@@ -54,7 +58,14 @@ public struct Topology: Sendable, Equatable {
             throw ConfigError("Cannot read the topology \(path): \(error.localizedDescription)")
         }
         do {
-            return try parse(text)
+            var topology = try parse(text)
+            // A host's program, named relative to the file: from the file's directory.
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            for (host, settings) in topology.hostSettings {
+                guard let program = settings.command?.first, !program.hasPrefix("/") else { continue }
+                topology.hostSettings[host]?.command?[0] = directory.appendingPathComponent(program).standardized.path
+            }
+            return topology
         } catch let error as ConfigError {
             throw ConfigError("\(path): \(error.description)")
         } catch {
@@ -229,7 +240,7 @@ public struct Topology: Sendable, Equatable {
         var controllers: [ControllerEntry]
     }
 
-    /// `name`, or `{name, restart, maxRestarts, restartWindowMs, remote}`.
+    /// `name`, or `{name, restart, maxRestarts, restartWindowMs, remote, command}`.
     private enum HostEntry: Decodable {
         case name(String)
         case entry(Entry)
@@ -240,6 +251,7 @@ public struct Topology: Sendable, Equatable {
             var maxRestarts: Int?
             var restartWindowMs: Int?
             var remote: Bool?
+            var command: [String]?
         }
 
         init(from decoder: any Decoder) throws {
@@ -280,6 +292,15 @@ public struct Topology: Sendable, Equatable {
                 settings.restartWindow = .milliseconds(value)
             }
             settings.remote = entry.remote ?? false
+            if let command = entry.command {
+                guard let program = command.first, !program.isEmpty else {
+                    throw ConfigError("host \(entry.name): command names the program first ([path, arguments…])")
+                }
+                guard !settings.remote else {
+                    throw ConfigError("host \(entry.name): a remote host is started elsewhere, so it has no command")
+                }
+                settings.command = command
+            }
             return (entry.name, settings)
         }
     }

@@ -90,8 +90,8 @@ import Testing
         return decoded
     }
 
-    static func create(_ id: String, host: String = "") -> WireCommand {
-        WireCommand(.system(.create(ControllerID(id), kind: .content)), host: host.isEmpty ? nil : host)
+    static func create(_ id: String, host: String = "", kind: Kind = .content) -> WireCommand {
+        WireCommand(.system(.create(ControllerID(id), kind: kind)), host: host.isEmpty ? nil : host)
     }
 
     @Test func aCommandIsJournaledBeforeAnythingItProducesAndItsRecordAccountsForEverySeq() throws {
@@ -286,6 +286,52 @@ import Testing
         core.receive([Self.peer, Self.request([Self.create("e")], id: 5)])
         step = try Self.decode(core.take())
         #expect(step.messages.map(\.message.error.code) == ["hostUnavailable"])
+    }
+
+    /// A controller of a custom kind goes only to a host whose code runs it: placed on one that registered the kind,
+    /// refused `unknownKind` on one that did not (naming the kinds each registered), and refused when no host that
+    /// is up runs it. A host not registered yet (a topology's, before it comes up) may be named.
+    @Test func aCustomKindGoesOnlyToAHostThatRegisteredIt() throws {
+        let clock = ManualClock()
+        var core = try Self.core(clock).0
+        core.expect(hosts: ["h0", "h1", "later"])
+        core.receive([[1], Self.hello("h0", pid: 1, verbs: ["grid": ["insert"], "stack": ["add", "remove"]])])
+        core.receive([[2], Self.hello("h1", pid: 2, verbs: ["editor": []])])
+        _ = core.take()
+        // A grid goes to h0, though h1 runs no controller; a content controller then goes to the less loaded h1.
+        core.receive([Self.peer, Self.request([Self.create("g1", kind: "grid")], id: 1)])
+        _ = core.take()
+        core.receive([Self.peer, Self.request([Self.create("c1")], id: 5)])
+        _ = core.take()
+        #expect(core.hostOf[ControllerID("g1")] == "h0" && core.hostOf[ControllerID("c1")] == "h1")
+        core.receive([Self.peer, Self.request([Self.create("g2", host: "h1", kind: "grid")], id: 2)])
+        var step = try Self.decode(core.take())
+        #expect(step.records.isEmpty && step.events.isEmpty)
+        #expect(step.messages.map(\.message.error.code) == ["unknownKind"])
+        #expect(
+            step.messages.first?.message.error.message
+                == "Host h1 does not run kind grid, so g2 cannot be created; the custom kinds registered (besides the "
+                + "standard ones): h1: editor. A host registers a kind in its BehaviorRegistry."
+        )
+        core.receive([Self.peer, Self.request([Self.create("t1", kind: "timeline")], id: 3)])
+        step = try Self.decode(core.take())
+        #expect(
+            step.messages.first?.message.error.message
+                == "No host that is up runs kind timeline, so t1 cannot be created; the custom kinds registered "
+                + "(besides the standard ones): h0: grid, stack; h1: editor. A host registers a kind in its "
+                + "BehaviorRegistry."
+        )
+        // A standard kind runs anywhere; a host that has not registered yet is taken at its word.
+        core.receive([
+            Self.peer,
+            Self.request(
+                [Self.create("n1", host: "h1", kind: .navigation), Self.create("g3", host: "later", kind: "grid")],
+                id: 4
+            ),
+        ])
+        step = try Self.decode(core.take())
+        #expect(step.records.count == 1 && step.messages.first?.message.error.code == "")
+        #expect(core.hostOf[ControllerID("n1")] == "h1" && core.hostOf[ControllerID("g3")] == "later")
     }
 
     @Test func deliveriesNotYetSentWaitForAHostThatWentDownAndFollowItsReturn() throws {
