@@ -12,6 +12,13 @@ let package = Package(
     products: [
         .executable(name: "containment", targets: ["containment"]),
         .library(name: "ContainmentModel", targets: ["ContainmentModel"]),
+        // What an app's controller code and its own host executable need: behaviors, references, and the host's entry
+        // point. Its public API holds model types only (scripts/check-public-api.sh).
+        .library(name: "ContainmentHost", targets: ["ContainmentHost"]),
+        // What a program that drives or watches a runtime needs: commands and the tree, in model types.
+        .library(name: "ContainmentClient", targets: ["ContainmentClient"]),
+        // Runs an app's own hosts under a supervisor inside a test, and tears them down.
+        .library(name: "ContainmentTestKit", targets: ["ContainmentTestKit"]),
         .library(name: "ContainmentWorkload", targets: ["ContainmentWorkload"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
     ],
@@ -74,11 +81,46 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The host side: controller behaviors and their actors, the host's socket loop and its entry point
+        // (`containment host`, and an app's own host executable through `HostApp`).
+        .target(
+            name: "ContainmentHost",
+            dependencies: [
+                "ContainmentBus",
+                "ContainmentModel",
+                "ContainmentRuntime",
+                "ZeroMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // The client side: commands to the supervisor and the tree, in model types.
+        .target(
+            name: "ContainmentClient",
+            dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentRuntime", "ZeroMQ"],
+            swiftSettings: strict
+        ),
+        // A runtime inside a test: the supervisor in the test's process, the topology's hosts as real processes.
+        .target(
+            name: "ContainmentTestKit",
+            dependencies: [
+                "ContainmentClient",
+                "ContainmentModel",
+                "ContainmentRuntime",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+
         // Untrusted bytes into every decoder (scripts/fuzz.sh): libFuzzer's entry point when built with
         // `-DFUZZING -sanitize=fuzzer`; otherwise a replayer of the seed corpus (Fuzz/corpus), which the tests run.
         .executableTarget(
             name: "ContainmentFuzz",
-            dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentRuntime"],
+            dependencies: ["ContainmentBus", "ContainmentHost", "ContainmentModel", "ContainmentRuntime"],
             swiftSettings: strict
         ),
 
@@ -101,6 +143,7 @@ let package = Package(
             dependencies: [
                 "ContainmentModel",
                 "ContainmentBus",
+                "ContainmentHost",
                 "ContainmentLoad",
                 "ContainmentRuntime",
                 "ContainmentWorkload",
@@ -136,6 +179,7 @@ let package = Package(
             name: "RuntimeTests",
             dependencies: [
                 "ContainmentBus",
+                "ContainmentHost",
                 "ContainmentModel",
                 "ContainmentRuntime",
                 "ContainmentWorkload",

@@ -32,13 +32,19 @@ trap 'exit 143' TERM
 bash scripts/setup.sh
 
 echo "== format (swift format lint --strict)"
-swift format lint --strict --recursive Package.swift Sources Tests
+swift format lint --strict --recursive Package.swift Sources Tests Examples/GridApp/Package.swift Examples/GridApp/Sources Examples/GridApp/Tests
 
 echo "== build (warnings are errors)"
 quiet_swift build --build-tests
 
 echo "== tests"
 quiet_swift test --skip-build
+
+echo "== the public API of ContainmentHost, ContainmentClient, ContainmentTestKit: model types only"
+bash scripts/check-public-api.sh
+
+echo "== the example app (Examples/GridApp: its own kinds and host executable, under a supervisor, with the test kit)"
+(cd Examples/GridApp && quiet_swift build --build-tests && quiet_swift test --skip-build)
 
 echo "== the protocol from another language (Python, pyzmq)"
 bash scripts/test-python-client.sh

@@ -79,3 +79,71 @@ extension Containment_V1_WindowState {
         )
     }
 }
+
+extension Containment_V1_ControllerState {
+    /// The controller it describes, in model types.
+    public func model() throws(ContainmentError) -> ControllerState {
+        func optionalID(_ present: Bool, _ text: String, _ field: String) throws(ContainmentError) -> ControllerID? {
+            present ? try controllerID(text, field: field) : nil
+        }
+        guard let appearance = AppearanceState(rawValue: appearance) else {
+            throw .malformed(
+                "appearance \"\(appearance)\" is not one of disappeared, appearing, appeared, disappearing."
+            )
+        }
+        var children: [ControllerID] = []
+        for child in self.children { children.append(try controllerID(child, field: "children")) }
+        return ControllerState(
+            id: try controllerID(id, field: "id"),
+            kind: Kind(kind),
+            host: host,
+            parent: try optionalID(hasParent, parent, "parent"),
+            children: children,
+            appearance: appearance,
+            viewLoaded: viewLoaded,
+            frame: hasFrame ? frame.model : nil,
+            presenting: try optionalID(hasPresenting, presenting, "presenting"),
+            presented: try optionalID(hasPresented, presented, "presented"),
+            properties: try properties.model(),
+            selected: try optionalID(hasSelected, selected, "selected"),
+            menuVisible: menuVisible
+        )
+    }
+}
+
+extension Containment_V1_ViewState {
+    /// The view it describes, in model types.
+    public func model() throws(ContainmentError) -> ViewState {
+        var subviews: [ViewID] = []
+        for subview in self.subviews { subviews.append(try viewID(subview, field: "subviews")) }
+        return ViewState(
+            id: try viewID(id, field: "id"),
+            frame: frame.model,
+            alpha: alpha,
+            hidden: hidden,
+            superview: hasSuperview ? try viewID(superview, field: "superview") : nil,
+            subviews: subviews
+        )
+    }
+}
+
+extension WireSnapshot {
+    /// Its controllers and views, in model types.
+    public func model() throws(ContainmentError) -> TreeSnapshot {
+        var controllers: [ControllerState] = []
+        controllers.reserveCapacity(self.controllers.count)
+        for controller in self.controllers { controllers.append(try controller.model()) }
+        var views: [ViewID: ViewState] = [:]
+        views.reserveCapacity(self.views.count)
+        for view in self.views {
+            let state = try view.model()
+            views[state.id] = state
+        }
+        return TreeSnapshot(
+            seq: seq,
+            controllers: controllers,
+            views: views,
+            hosts: hosts.map { HostStatus(name: $0.name, pid: $0.pid, up: $0.up) }
+        )
+    }
+}

@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs blocking work (a socket loop) on a thread of its own, so it never holds a thread of Swift's cooperative pool,
 /// and returns its result to the awaiting task.
-func runOnThread<Value: Sendable>(
+package func runOnThread<Value: Sendable>(
     named name: String,
     _ body: @escaping @Sendable () throws -> Value
 ) async throws -> Value {

@@ -80,8 +80,8 @@ public struct SupervisorService: Service {
 }
 
 /// The run directory's files: made before the daemons start, removed when they stop.
-enum RunDirectory {
-    static func prepare(_ path: String) throws {
+package enum RunDirectory {
+    package static func prepare(_ path: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
@@ -89,7 +89,7 @@ enum RunDirectory {
         }
     }
 
-    static func writePID(to path: String) throws {
+    package static func writePID(to path: String) throws {
         do {
             try "\(getpid())\n".write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
@@ -97,19 +97,19 @@ enum RunDirectory {
         }
     }
 
-    static func remove(_ path: String) {
+    package static func remove(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
     }
 
     /// Removes a pid file only if it still names this process: a daemon removes only the files it created.
-    static func removePID(_ path: String) {
+    package static func removePID(_ path: String) {
         let text = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text == String(getpid()) else { return }
         remove(path)
     }
 
     /// libzmq leaves an `ipc://` socket file behind when its context ends without an explicit unbind.
-    static func removeSocket(_ endpoint: String) {
+    package static func removeSocket(_ endpoint: String) {
         guard endpoint.hasPrefix("ipc://") else { return }
         remove(String(endpoint.dropFirst("ipc://".count)))
     }

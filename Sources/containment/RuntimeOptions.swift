@@ -1,26 +1,9 @@
 import ArgumentParser
 import ContainmentBus
+import ContainmentHost
 import ContainmentModel
 import ContainmentRuntime
 import ZeroMQ
-
-/// The options every client and daemon shares.
-struct RuntimeOptions: ParsableArguments {
-    @Option(
-        name: .long,
-        help:
-            "The runtime settings (YAML, see Config/runtime.yaml); default: CONTAINMENT_CONFIG, else built-in defaults."
-    )
-    var config: String?
-
-    func load() throws -> RuntimeConfig {
-        do {
-            return try RuntimeConfig.load(from: config)
-        } catch let error as ConfigError {
-            throw ValidationError(error.description)
-        }
-    }
-}
 
 /// A connection to the supervisor's command socket for one client command.
 struct Connection {

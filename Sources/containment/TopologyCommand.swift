@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContainmentHost
 import ContainmentRuntime
 
 /// `containment topology FILE`: checks a topology and prints its hosts, one per line (for scripts/up.sh).

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import ZeroMQ
 
+@testable import ContainmentHost
 @testable import ContainmentRuntime
 
 /// A host's requests (controller code acting through the runtime) have a deadline and can be cancelled: neither
@@ -59,7 +60,7 @@ import ZeroMQ
         #expect(queued.count == 3)
         await Dispatcher(
             runtime: runtime,
-            kinds: BehaviorRegistry(),
+            kinds: .builtIn,
             logger: .init(label: "t"),
             historyLimit: 1,
             mailboxCapacity: 1

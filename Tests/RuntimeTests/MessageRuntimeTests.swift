@@ -1,3 +1,4 @@
+import ContainmentHost
 import ContainmentBus
 import ContainmentModel
 import ContainmentRuntime

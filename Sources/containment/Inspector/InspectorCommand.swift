@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContainmentHost
 import ContainmentRuntime
 import Foundation
 import Hummingbird

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContainmentLoad
+import ContainmentHost
 import ContainmentModel
 import ContainmentRuntime
 import Foundation

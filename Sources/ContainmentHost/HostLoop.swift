@@ -1,5 +1,6 @@
 import ContainmentBus
 import ContainmentModel
+import ContainmentRuntime
 import Foundation
 import Logging
 import Synchronization

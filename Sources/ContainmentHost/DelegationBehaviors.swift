@@ -5,15 +5,15 @@ import ContainmentModel
 /// (`edit`, as seed 003's controllers pass data), shows a Done button (its view `ID/done`, top right), and when the
 /// user taps Done — an input it handles (`handles: [tap]`), or a `done` action — tells its delegate it is done
 /// (`done`, with the edited value). Registered as kind `editor`.
-public struct EditorBehavior: ControllerBehavior {
+package struct EditorBehavior: ControllerBehavior {
     /// The Done button's frame in the editor's root view.
-    public static let doneButton = Rect(x: 440, y: 10, width: 90, height: 44)
+    package static let doneButton = Rect(x: 440, y: 10, width: 90, height: 44)
     /// The recipe being edited.
     private var value: [UInt8] = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func handle(_ callback: Event, controller: ControllerRef) async {
+    package mutating func handle(_ callback: Event, controller: ControllerRef) async {
         let done = ViewID(owner: controller.id, name: "done")
         switch callback {
         case .viewDidLoad:
@@ -23,27 +23,27 @@ public struct EditorBehavior: ControllerBehavior {
         case .messageReceived(_, _, "edit", let payload):
             value = payload
         case .inputReceived(_, "tap", _, done), .actionReceived(_, "done", _, _):
-            guard let delegate = try? await controller.state().properties.delegate, !delegate.isEmpty else { return }
-            try? await controller.send(to: ControllerID(delegate), "done", payload: Self.edited(value))
+            guard let delegate = try? await controller.state().properties.delegate else { return }
+            try? await controller.send(to: delegate, "done", payload: Self.edited(value))
         default:
             break
         }
     }
 
     /// The edit: the value, marked as edited (so a test tells what came back from what went in).
-    public static func edited(_ value: [UInt8]) -> [UInt8] { value + Array(" (edited)".utf8) }
+    package static func edited(_ value: [UInt8]) -> [UInt8] { value + Array(" (edited)".utf8) }
 }
 
 /// Seed 002's delegate: the controller that presented an editor. When its editor says `done`, it keeps the value and
 /// dismisses what it presents (UIKit: the presenting controller dismisses, told by delegation). Registered as kind
 /// `editorDelegate`.
-public struct EditorDelegateBehavior: ControllerBehavior {
+package struct EditorDelegateBehavior: ControllerBehavior {
     /// The values its editors sent back, in order.
-    public private(set) var saved: [[UInt8]] = []
+    package private(set) var saved: [[UInt8]] = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func handle(_ callback: Event, controller: ControllerRef) async {
+    package mutating func handle(_ callback: Event, controller: ControllerRef) async {
         guard case .messageReceived(_, _, "done", let payload) = callback else { return }
         saved.append(payload)
         try? await controller.dismiss(animated: true)

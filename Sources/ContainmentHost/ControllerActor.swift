@@ -1,5 +1,6 @@
 import ContainmentBus
 import ContainmentModel
+import ContainmentRuntime
 
 /// One controller: its behavior, run one callback at a time in the order the supervisor sent them, and what it
 /// received: a digest of every callback and the most recent ones, in order.
@@ -86,6 +87,8 @@ actor ControllerActor {
                 restoredSeq = seq
                 digest = CallbackDigest()
                 received.removeAll()
+                // The supervisor's state decodes unless it is damaged; a behavior then begins without it.
+                guard let state = try? state.model() else { continue }
                 var current = behavior
                 await current.restored(state, controller: ref)
                 behavior = current

@@ -1,5 +1,6 @@
 import ContainmentBus
 import ContainmentModel
+import ContainmentRuntime
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -7,14 +8,14 @@ import ZeroMQ
 
 /// `containment host --name NAME` as a `Service`: the socket loop on its own thread and a dispatcher task that hands
 /// each controller actor its callbacks in order. Graceful shutdown says goodbye to the supervisor and stops.
-public struct HostService: Service {
+package struct HostService: Service {
     let name: String
     let config: RuntimeConfig
     let kinds: BehaviorRegistry
     let pidFile: String?
     let logger: Logger
 
-    public init(
+    package init(
         name: String,
         config: RuntimeConfig,
         kinds: BehaviorRegistry = BehaviorRegistry(),
@@ -28,7 +29,7 @@ public struct HostService: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         try RunDirectory.prepare(config.runDirectory)
         let context = try Context()
         let inboxEndpoint = "inproc://host-outbox"

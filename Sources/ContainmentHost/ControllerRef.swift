@@ -9,11 +9,21 @@ public struct ControllerRef: Sendable {
 
     /// Applies commands as one transaction, issued by this controller; returns the events or throws the rejection.
     @discardableResult
-    public func perform(_ commands: [Command]) async throws(RemoteError) -> [WireEvent] {
+    public func perform(_ commands: [Command]) async throws(RemoteError) -> [Event] {
         let wires = commands.map { WireCommand(Request($0, by: .controller(id))) }
         let reply = await runtime.request(.with { $0.commands = .with { $0.commands = wires } })
         switch reply.body {
-        case .accepted(let accepted): return accepted.events
+        case .accepted(let accepted):
+            var events: [Event] = []
+            events.reserveCapacity(accepted.events.count)
+            for event in accepted.events {
+                do {
+                    events.append(try event.model())
+                } catch {
+                    throw RemoteError(error)
+                }
+            }
+            return events
         case .error(let error): throw RemoteError(error)
         default: throw RemoteError(.malformed("The supervisor answered a command with something else."))
         }
@@ -106,20 +116,24 @@ public struct ControllerRef: Sendable {
         try await perform([.setEditing(target ?? id, editing, animated: animated)])
     }
 
-    /// This controller's state now: its properties (its `delegate`…), parent, children, appearance.
-    public func state() async throws(RemoteError) -> Containment_V1_ControllerState {
-        let snapshot = try await snapshot()
-        guard let me = snapshot.controllers.first(where: { $0.id == id.rawValue }) else {
+    /// This controller's state now: its properties (its `delegate`…), parent, children, appearance, frame.
+    public func state() async throws(RemoteError) -> ControllerState {
+        guard let me = try await snapshot().controller(id) else {
             throw RemoteError(ContainmentError(.unknownController, "\(id) is not in the tree."))
         }
         return me
     }
 
-    /// The whole state now.
-    public func snapshot() async throws(RemoteError) -> WireSnapshot {
+    /// The whole tree now: every controller and every loaded view.
+    public func snapshot() async throws(RemoteError) -> TreeSnapshot {
         let reply = await runtime.request(.with { $0.snapshot = Containment_V1_SnapshotRequest() })
         switch reply.body {
-        case .snapshot(let snapshot): return snapshot
+        case .snapshot(let snapshot):
+            do {
+                return try snapshot.model()
+            } catch {
+                throw RemoteError(error)
+            }
         case .error(let error): throw RemoteError(error)
         default: throw RemoteError(.malformed("The supervisor answered a snapshot request with something else."))
         }

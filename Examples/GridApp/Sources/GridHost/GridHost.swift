@@ -1,0 +1,13 @@
+import ContainmentHost
+import GridKit
+
+/// The app's host process: the standard kinds, and `grid` and `tile`.
+@main
+struct GridHost: HostApp {
+    static var kinds: BehaviorRegistry {
+        var kinds = BehaviorRegistry()
+        kinds.register("grid", verbs: GridBehavior.verbs) { GridBehavior() }
+        kinds.register("tile") { TileBehavior() }
+        return kinds
+    }
+}

@@ -1,0 +1,100 @@
+import ContainmentBus
+import ContainmentModel
+import ContainmentRuntime
+import Foundation
+import ZeroMQ
+
+/// A client of a running Containment runtime: it submits commands to the supervisor, which checks them against the
+/// rules, journals and applies them, and reads the tree.
+///
+/// Every request carries this client's id and a request id, and is sent again (the same ids) while no answer comes,
+/// until the settings' `requestTimeoutMs`: a command is applied once, however often it is sent, even across a
+/// supervisor restart. With CURVE (runtime.yaml's `curve`), it uses the client key the settings name.
+///
+/// Not `Sendable`: it owns a socket. Use one per task or thread.
+public final class RuntimeClient {
+    private let context: Context
+    private let client: CommandClient
+
+    /// This client's id, which makes a resend answered rather than applied again.
+    public var clientID: String { client.clientID }
+
+    /// Connects to the runtime that the settings at `configPath` describe (else `CONTAINMENT_CONFIG`'s, else the
+    /// defaults for `CONTAINMENT_RUN_DIR`). Throws `hostUnavailable` when no supervisor listens there, and a
+    /// `malformed` error naming the setting when the settings are not valid.
+    public init(
+        configPath: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ContainmentError) {
+        let config: RuntimeConfig
+        let keys: CurveClientKeys?
+        do {
+            config = try RuntimeConfig.load(from: configPath, environment: environment)
+            keys = try config.clientKeys()
+        } catch {
+            throw ContainmentError(.malformed, "\(error)")
+        }
+        do {
+            context = try Context()
+        } catch {
+            throw ContainmentError(.hostUnavailable, "Cannot start ZeroMQ: \(error).")
+        }
+        client = try CommandClient(
+            context: context,
+            endpoint: config.commandEndpoint,
+            timeout: config.requestTimeout,
+            curve: keys
+        )
+    }
+
+    /// Applies `requests` as one transaction and returns the events they caused, or throws the rejection (the error
+    /// code, and the index of the command refused). `hosts` places the controllers a `create` makes: a host of the
+    /// topology each; without one the supervisor picks the least loaded host that runs its kind.
+    @discardableResult
+    public func perform(_ requests: [Request], hosts: [ControllerID: String] = [:]) throws(RemoteError) -> [Event] {
+        let wires = requests.map { request in
+            if case .create(let id, _, _) = request.command { return WireCommand(request, host: hosts[id]) }
+            return WireCommand(request)
+        }
+        let accepted = try client.submit(wires)
+        var events: [Event] = []
+        events.reserveCapacity(accepted.events.count)
+        for event in accepted.events {
+            do {
+                events.append(try event.model())
+            } catch {
+                throw RemoteError(error)
+            }
+        }
+        return events
+    }
+
+    /// Applies `commands`, issued by the system (an operator's commands, as `ctl`'s), as one transaction.
+    @discardableResult
+    public func perform(_ commands: [Command], hosts: [ControllerID: String] = [:]) throws(RemoteError) -> [Event] {
+        try perform(commands.map(Request.system), hosts: hosts)
+    }
+
+    /// The whole tree now.
+    public func snapshot() throws(RemoteError) -> TreeSnapshot {
+        do {
+            return try client.snapshot().model()
+        } catch {
+            throw RemoteError(error)
+        }
+    }
+}
+
+extension RuntimeClient {
+    /// The callbacks `controller`'s actor received, oldest first, as its host reports them: the last
+    /// `callbackHistory` (runtime.yaml, 64 by default). `hostUnavailable` when its host is not connected.
+    public func callbacks(of controller: ControllerID) throws(RemoteError) -> [Event] {
+        do {
+            var events: [Event] = []
+            for callback in try client.inspect(controller).callbacks { events.append(try callback.model()) }
+            return events
+        } catch {
+            throw RemoteError(error)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import ContainmentBus
+import ContainmentModel
+
+/// Which behavior runs each kind of controller in a host.
+public struct BehaviorRegistry: Sendable {
+    private var makers: [String: @Sendable () -> any ControllerBehavior]
+    /// The verbs each kind exposes (`ctl invoke`), as the host registers them.
+    public private(set) var verbs: [String: [String]] = [:]
+
+    /// The standard kinds: `content`, and the standard containers (navigation, tab, page, split, menu), which run as
+    /// content here: their rules are the supervisor's. Register the app's own kinds beside them.
+    public init() {
+        makers = [Kind.content.rawValue: { ContentBehavior() }]
+    }
+
+    /// What `containment host` runs: the standard kinds, the `stack` example container, the `slow` and `busy`
+    /// examples, and seed 002's `editor` and `editorDelegate`.
+    package static var builtIn: BehaviorRegistry {
+        var registry = BehaviorRegistry()
+        registry.register("stack", verbs: StackBehavior.verbs) { StackBehavior() }
+        registry.register("slow") { SlowBehavior() }
+        registry.register("busy") { BusyBehavior() }
+        registry.register("editor") { EditorBehavior() }
+        registry.register("editorDelegate") { EditorDelegateBehavior() }
+        return registry
+    }
+
+    /// Runs controllers of `kind` with what `make` makes, whose code answers `verbs` (its `verbInvoked` callbacks).
+    public mutating func register(
+        _ kind: Kind,
+        verbs: [String] = [],
+        _ make: @escaping @Sendable () -> any ControllerBehavior
+    ) {
+        makers[kind.rawValue] = make
+        self.verbs[kind.rawValue] = verbs.isEmpty ? nil : verbs
+    }
+
+    /// The kinds it runs: the supervisor places a controller of a custom kind only on a host that registered it.
+    public var kinds: [Kind] { makers.keys.sorted().map { Kind($0) } }
+
+    /// Every kind it runs, with its verbs (none for most), as a Hello carries them.
+    package var registeredVerbs: [Containment_V1_KindVerbs] {
+        Set(makers.keys).union(verbs.keys).sorted().map { kind in
+            .with {
+                $0.kind = kind
+                $0.verbs = verbs[kind] ?? []
+            }
+        }
+    }
+
+    /// A new behavior for a controller of `kind`: content for a kind it does not run.
+    package func behavior(for kind: String) -> any ControllerBehavior {
+        makers[kind]?() ?? ContentBehavior()
+    }
+}
