@@ -1,40 +1,23 @@
-"""A Python client, written from docs/PROTOCOL.md alone, against a real runtime (scripts/up.sh, menu topology).
+"""The protocol, from the installed `containment` package, against a real runtime (scripts/up.sh, topology.yaml).
 
-Run with scripts/test-python-client.sh (it installs pyzmq, protobuf and pytest). The `containment` binary is
-CONTAINMENT_BIN, or the one `swift build --show-bin-path` names.
+Run with scripts/test-python-client.sh (it installs clients/python and pytest into a virtualenv). The `containment`
+binary is CONTAINMENT_BIN, or the one `swift build --show-bin-path` names.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
-import sys
-import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from containment_client import (  # noqa: E402
-    Client,
-    Mirror,
-    Tree,
-    category_of,
-    default_endpoints,
-    load_bindings,
-    read_journal,
-    topic_of,
-)
-
-REPO = Path(__file__).resolve().parents[2]
-TOPOLOGY = "Tests/python/topology.yaml"
-CONTROLLERS = ["menu", "first", "second", "third"]
-HOSTS = ["first-host", "menu-host", "second-host", "third-host"]
+from containment import ContainmentError, Event, Mirror, Tree, category_of, command, read_journal, topic_of
+from containment import containment_pb2 as pb
+from support import CONTROLLERS, HOSTS, REPO, TOPOLOGY, assert_consecutive, assert_same_tree, names
 
 # `ctl embed menu third`: third is already menu's child in the topology, so addChild changes nothing (no
 # willMoveToParent, no childAdded); the view loads, gets its frame, goes in, appears, then didMove.
@@ -53,128 +36,10 @@ EMBED_EXISTING_CHILD = [
 EMBED_NEW_CHILD = ["willMoveToParent", "childAdded"] + EMBED_EXISTING_CHILD
 
 
-# ---- Fixtures ----------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def pb(tmp_path_factory):
-    """Python code protoc generates from proto/containment.proto, in a temporary directory."""
-    return load_bindings(REPO / "proto", tmp_path_factory.mktemp("generated"))
-
-
-@pytest.fixture(scope="session")
-def containment_bin() -> str:
-    path = os.environ.get("CONTAINMENT_BIN")
-    if not path:
-        bin_dir = subprocess.run(
-            ["swift", "build", "--show-bin-path"], cwd=REPO, check=True, capture_output=True, text=True
-        ).stdout.strip()
-        path = os.path.join(bin_dir, "containment")
-    assert os.access(path, os.X_OK), f"no containment binary at {path}: swift build --product containment"
-    return path
-
-
-@dataclass
-class Runtime:
-    run_dir: str
-    env: dict
-    bin: str
-    pb: object
-    clients: list = field(default_factory=list)
-
-    @property
-    def command(self) -> str:
-        return default_endpoints(self.run_dir)[0]
-
-    @property
-    def events(self) -> str:
-        return default_endpoints(self.run_dir)[1]
-
-    def client(self, topics=("",)) -> Client:
-        client = Client(self.pb, self.command, self.events, topics=topics)
-        self.clients.append(client)
-        return client
-
-    def containment(self, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [self.bin, *args], cwd=REPO, env=self.env, capture_output=True, text=True, timeout=60
-        )
-
-    def ctl(self, *args: str) -> subprocess.CompletedProcess:
-        return self.containment("ctl", *args)
-
-    def logs(self) -> str:
-        text = []
-        for log in sorted(Path(self.run_dir, "logs").glob("*.log")):
-            text.append(f"--- {log.name}\n{log.read_text(errors='replace')[-3000:]}")
-        return "\n".join(text)
-
-
-def short_temp_dir() -> str:
-    """A fresh run directory whose socket paths fit in an ipc:// address (about 100 bytes)."""
-    base = tempfile.gettempdir()
-    if len(base) > 40:
-        base = "/tmp"
-    return tempfile.mkdtemp(prefix="containment-py-", dir=base)
-
-
-@pytest.fixture
-def runtime(pb, containment_bin):
-    """The menu topology in a fresh run directory; stopped with scripts/down.sh, which must exit 0."""
-    run_dir = short_temp_dir()
-    env = dict(os.environ, CONTAINMENT_RUN_DIR=run_dir)
-    env.pop("CONTAINMENT_CONFIG", None)
-    rt = Runtime(run_dir=run_dir, env=env, bin=containment_bin, pb=pb)
-    try:
-        up = subprocess.run(
-            ["bash", "scripts/up.sh", TOPOLOGY], cwd=REPO, env=env, capture_output=True, text=True, timeout=180
-        )
-        assert up.returncode == 0, f"up.sh failed ({up.returncode}):\n{up.stdout}\n{up.stderr}\n{rt.logs()}"
-        yield rt
-    finally:
-        for client in rt.clients:
-            client.close()
-        down = subprocess.run(
-            ["bash", "scripts/down.sh"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
-        )
-        assert down.returncode == 0, f"down.sh failed ({down.returncode}):\n{down.stdout}\n{down.stderr}"
-        shutil.rmtree(run_dir, ignore_errors=True)
-
-
-def command(pb, by: str, **kind):
-    """A Command: command(pb, "system", create=dict(id="x", kind="content"))."""
-    (name, fields), = kind.items()
-    message = pb.Command(by=by)
-    getattr(message, name).SetInParent()
-    for key, value in fields.items():
-        target = getattr(message, name)
-        if isinstance(value, dict):
-            getattr(target, key).CopyFrom(type(getattr(target, key))(**value))
-        else:
-            setattr(target, key, value)
-    return message
-
-
-def names(events) -> list[str]:
-    return [e.name for e in events]
-
-
-def assert_consecutive(events, after: int):
-    assert [e.seq for e in events] == list(range(after + 1, after + 1 + len(events)))
-
-
-def assert_same_tree(a: Tree, b: Tree):
-    assert a.seq == b.seq
-    assert a.order == b.order
-    assert a.nodes == b.nodes
-    assert a.windows == b.windows
-    assert a.hosts == b.hosts
-
-
 # ---- Tests -------------------------------------------------------------------------------------------------------
 
 
-def test_snapshot_lists_the_topology(runtime, pb):
+def test_snapshot_lists_the_topology(runtime):
     client = runtime.client()
     snapshot = client.snapshot()
     assert snapshot.seq > 0
@@ -205,7 +70,7 @@ def test_snapshot_lists_the_topology(runtime, pb):
     assert [c["id"] for c in shown["controllers"]] == CONTROLLERS
 
 
-def test_embed_events_follow_the_snapshot(runtime, pb):
+def test_embed_events_follow_the_snapshot(runtime):
     client = runtime.client()
     # A second subscriber, to two prefixes: runtime/ lets it settle (see Client.settle).
     callbacks_only = runtime.client(topics=("callbacks/", "runtime/"))
@@ -235,7 +100,7 @@ def test_embed_events_follow_the_snapshot(runtime, pb):
     assert (inserted.view, inserted.superview) == ("third", "menu")
     appeared = events[7]
     assert appeared.flags.moving_to_parent and not appeared.flags.animated
-    assert events[-1].HasField("parent") and events[-1].parent == "menu"
+    assert events[-1].parent == "menu"  # present: None when absent
 
     # The fold agrees with a new snapshot.
     assert mirror.tree.nodes["third"].appearance == "appeared"
@@ -250,7 +115,7 @@ def test_embed_events_follow_the_snapshot(runtime, pb):
     assert [e.seq for _, e in got] == [e.seq for e in events if category_of(e.name) == "callbacks"]
 
 
-def test_rejected_set_frame_is_a_rule_violation(runtime, pb):
+def test_rejected_set_frame_is_a_rule_violation(runtime):
     client = runtime.client()
     client.settle()
     mirror = Mirror(client)
@@ -268,16 +133,16 @@ def test_rejected_set_frame_is_a_rule_violation(runtime, pb):
     assert mirror.applied[-1][0] == "runtime/ruleViolation/second"
 
     # The same from Python: an Error reply, and one more ruleViolation with the next seq.
-    reply = client.submit([command(pb, "second", set_frame=dict(view="second", frame=dict(width=10, height=10)))])
-    assert reply.WhichOneof("body") == "error"
-    assert (reply.error.code, reply.error.index) == ("frameAuthority", 0)
+    with pytest.raises(ContainmentError) as refused:
+        client.submit([command("second", set_frame=dict(view="second", frame=dict(width=10, height=10)))])
+    assert (refused.value.code, refused.value.index) == ("frameAuthority", 0)
     (again,) = mirror.until(lambda e: e.name == "ruleViolation")
     assert again.seq == start + 2 and again.code == "frameAuthority"
     assert again.command_id > violation.command_id
     assert mirror.snapshots == 1
 
 
-def test_malformed_frames_get_an_error_and_the_socket_still_works(runtime, pb):
+def test_malformed_frames_get_an_error_and_the_socket_still_works(runtime):
     client = runtime.client()
     # Not protobuf: field 13 with wire type 6 does not exist.
     client.send_raw([b"not a protobuf message \xff\xff"])
@@ -305,18 +170,18 @@ def test_malformed_frames_get_an_error_and_the_socket_still_works(runtime, pb):
     assert [c.id for c in reply.snapshot.controllers] == CONTROLLERS
 
 
-def test_batch_from_python_creates_a_controller(runtime, pb):
+def test_batch_from_python_creates_a_controller(runtime):
     client = runtime.client()
     client.settle()
     mirror = Mirror(client)
     start = mirror.tree.seq
 
     message = pb.ClientMessage(request_id=42)
-    message.commands.commands.append(command(pb, "system", create=dict(id="py", kind="content")))
+    message.commands.commands.append(command("system", create=dict(id="py", kind="content")))
     reply = client.request(message)
     assert reply.request_id == 42
     assert reply.WhichOneof("body") == "accepted", reply
-    (created,) = reply.accepted.events
+    (created,) = map(Event.from_pb, reply.accepted.events)
     assert (created.name, created.controller, created.kind) == ("controllerCreated", "py", "content")
     assert created.host in HOSTS
     assert created.seq == start + 1 and created.command_id == reply.accepted.command_id
@@ -333,14 +198,14 @@ def test_batch_from_python_creates_a_controller(runtime, pb):
     assert_same_tree(mirror.tree, Tree(snapshot))
 
     # A batch is one transaction: the failing command's index, nothing applied, one ruleViolation.
-    reply = client.submit(
-        [
-            command(pb, "system", create=dict(id="py2", kind="content")),
-            command(pb, "system", create=dict(id="first", kind="content")),
-        ]
-    )
-    assert reply.WhichOneof("body") == "error"
-    assert (reply.error.code, reply.error.index) == ("duplicateID", 1)
+    with pytest.raises(ContainmentError) as refused:
+        client.submit(
+            [
+                command("system", create=dict(id="py2", kind="content")),
+                command("system", create=dict(id="first", kind="content")),
+            ]
+        )
+    assert (refused.value.code, refused.value.index) == ("duplicateID", 1)
     (violation,) = mirror.until(lambda e: e.name == "ruleViolation")
     assert (violation.command, violation.by, violation.controller) == ("create", "system", "first")
     assert mirror.applied[-1][0] == "runtime/ruleViolation/first"
@@ -352,20 +217,19 @@ def test_batch_from_python_creates_a_controller(runtime, pb):
     events = mirror.until(lambda e: e.name == "didMoveToParent")
     assert names(events) == EMBED_NEW_CHILD
     assert_consecutive(events, after=violation.seq)
-    assert events[0].HasField("parent") and events[0].parent == "menu"
+    assert events[0].parent == "menu"  # present: None when absent
     assert events[1].parent == "menu"
     assert mirror.snapshots == 1
     assert_same_tree(mirror.tree, Tree(client.snapshot()))
 
 
-def test_journal_records_the_accepted_commands(runtime, pb):
+def test_journal_records_the_accepted_commands(runtime):
     client = runtime.client()
     client.settle()  # rejected probes: a command id each, a record of the rejection
-    reply = client.submit([command(pb, "", create=dict(id="journaled", kind="content"))])
-    assert reply.WhichOneof("body") == "accepted"
+    accepted = client.submit([command("", create=dict(id="journaled", kind="content"))])
     snapshot = client.snapshot()
 
-    everything = read_journal(pb, Path(runtime.run_dir, "journal"))
+    everything = read_journal(Path(runtime.run_dir, "journal"))
     assert everything[0].epoch == 1, "a supervisor start is journaled first"
     seqs = [r for r in everything if r.event_count]
     for before, after in zip(seqs, seqs[1:]):
@@ -376,16 +240,16 @@ def test_journal_records_the_accepted_commands(runtime, pb):
     ids = [r.command_id for r in records]
     assert ids == sorted(set(ids)) and ids[0] == 1
     last = records[-1]
-    assert last.command_id == reply.accepted.command_id
-    assert last.first_seq == reply.accepted.events[0].seq and last.event_count == len(reply.accepted.events)
+    assert last.command_id == accepted.command_id
+    assert last.first_seq == accepted.events[0].seq and last.event_count == len(accepted.events)
     (journaled,) = last.commands
     assert journaled.create.id == "journaled"
     assert journaled.by == ""  # empty: the natural party
-    assert journaled.create.host == reply.accepted.events[0].host != ""  # as applied: the host is named
+    assert journaled.create.host == accepted.events[0].host != ""  # as applied: the host is named
     assert last.first_seq + last.event_count - 1 == snapshot.seq
 
 
-def test_host_exchange(runtime, pb):
+def test_host_exchange(runtime):
     watcher = runtime.client()
     watcher.settle()
     mirror = Mirror(watcher)
@@ -414,8 +278,7 @@ def test_host_exchange(runtime, pb):
 
     # A controller created on it: a Delivery (request_id 0) with controllerCreated.
     beat()
-    reply = other.submit([command(pb, "system", create=dict(id="pc", kind="content", host="pyhost"))])
-    assert reply.WhichOneof("body") == "accepted"
+    other.submit([command("system", create=dict(id="pc", kind="content", host="pyhost"))])  # accepted, or raises
     delivery = host.receive_reply()
     assert delivery.request_id == 0 and delivery.WhichOneof("body") == "delivery"
     assert [(e.name, e.controller, e.host) for e in delivery.delivery.events] == [
@@ -424,14 +287,14 @@ def test_host_exchange(runtime, pb):
 
     # The host acts as the controller it runs; its callbacks come back as a Delivery.
     beat()
-    accepted = host.submit([command(pb, "pc", load_view=dict(controller="pc"))])
-    assert accepted.WhichOneof("body") == "accepted"
+    accepted = host.submit([command("pc", load_view=dict(controller="pc"))])
     delivery = host.receive_reply()
     assert names(delivery.delivery.events) == ["loadView", "viewDidLoad"]
-    assert [e.seq for e in delivery.delivery.events] == [e.seq for e in accepted.accepted.events]
+    assert [e.seq for e in delivery.delivery.events] == [e.seq for e in accepted.events]
     # ... and only as those.
-    refused = host.submit([command(pb, "menu", load_view=dict(controller="second"))])
-    assert (refused.error.code, refused.error.index) == ("unauthorized", 0)
+    with pytest.raises(ContainmentError) as refused:
+        host.submit([command("menu", load_view=dict(controller="second"))])
+    assert (refused.value.code, refused.value.index) == ("unauthorized", 0)
 
     # An inspect of pc is forwarded to this host; its answer is relayed with the client's request id.
     beat()
@@ -449,12 +312,10 @@ def test_host_exchange(runtime, pb):
     assert names(relayed.inspect_reply.callbacks) == ["loadView", "viewDidLoad"]
 
     # An inspect of a controller a real host runs.
-    ask = pb.ClientMessage()
-    ask.inspect.controller = "first"
-    inspected = other.request(ask)
-    assert inspected.inspect_reply.host == "first-host"
+    inspected = other.inspect("first")
+    assert inspected.host == "first-host"
     assert {"loadView", "viewDidLoad", "viewWillAppear", "viewDidAppear", "didMoveToParent"} <= set(
-        names(inspected.inspect_reply.callbacks)
+        names(inspected.callbacks)
     )
 
     # Goodbye: hostDown. Hello again: hostRestarted.
@@ -472,7 +333,7 @@ def test_host_exchange(runtime, pb):
     assert_same_tree(mirror.tree, Tree(watcher.snapshot()))
 
 
-def test_a_gap_takes_a_new_snapshot(runtime, pb):
+def test_a_gap_takes_a_new_snapshot(runtime):
     # Subscribed to callbacks/ and runtime/ only, the mirror misses the structure events: the first one missing
     # shows as a gap, and the mirror takes a new snapshot (the Clone pattern's recovery) instead of folding past it.
     client = runtime.client(topics=("callbacks/", "runtime/"))
@@ -492,7 +353,7 @@ def test_a_gap_takes_a_new_snapshot(runtime, pb):
     assert_same_tree(mirror.tree, Tree(client.snapshot()))
 
 
-def test_a_supervisor_restart_is_recovered_by_snapshot_and_a_resend(runtime, pb):
+def test_a_supervisor_restart_is_recovered_by_snapshot_and_a_resend(runtime):
     # SPEC §14 from a client written from docs/PROTOCOL.md: kill -9 the supervisor, send a command while it is down
     # (the request is resent, unchanged, until the restarted supervisor answers it), and the mirror notices the new
     # epoch and takes a new snapshot, saying so in one line; it then equals a fresh snapshot.
@@ -512,10 +373,8 @@ def test_a_supervisor_restart_is_recovered_by_snapshot_and_a_resend(runtime, pb)
     try:
         # On a host the topology names: a create without one goes only to a host that is up, and the hosts register
         # again only once the restarted supervisor serves (until then it would be refused hostUnavailable).
-        create = command(pb, "system", create=dict(id="after_restart", kind="content", host="first-host"))
-        reply = client.request(
-            pb.ClientMessage(commands=pb.Batch(commands=[create])), timeout=60
-        )
+        create = command("system", create=dict(id="after_restart", kind="content", host="first-host"))
+        reply = client.request(pb.ClientMessage(commands=pb.Batch(commands=[create])), timeout=60)
         assert reply.WhichOneof("body") == "accepted", reply
         [created] = [e for e in reply.accepted.events if e.name == "controllerCreated"]
         assert created.epoch == epoch + 1
