@@ -16,8 +16,9 @@ import Synchronization
 /// }
 /// ```
 ///
-/// `configPath`: runtime.yaml settings for the supervisor and its hosts (their endpoints are the run directory's
-/// whatever the file says). Logs go to standard error at `logLevel` (warnings by default).
+/// `configPath`: runtime.yaml settings for the supervisor and its hosts, `{run}` in them being the test's run
+/// directory (keep endpoints under `{run}`, so tests running at once do not share sockets). Logs go to standard error
+/// at `logLevel` (warnings by default).
 public func withRuntime<Result: Sendable>(
     topology topologyPath: String,
     configPath: String? = nil,
