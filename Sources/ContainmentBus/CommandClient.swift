@@ -152,3 +152,19 @@ extension Containment_V1_Error {
         seq = remote.seq
     }
 }
+
+extension Containment_V1_Accepted {
+    /// The events the accepted commands caused, in model types (an event that does not decode: `malformed`).
+    public func modelEvents() throws(RemoteError) -> [Event] {
+        var models: [Event] = []
+        models.reserveCapacity(events.count)
+        for event in events {
+            do {
+                models.append(try event.model())
+            } catch {
+                throw RemoteError(error)
+            }
+        }
+        return models
+    }
+}

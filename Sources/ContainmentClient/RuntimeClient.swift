@@ -56,17 +56,7 @@ public final class RuntimeClient {
             if case .create(let id, _, _) = request.command { return WireCommand(request, host: hosts[id]) }
             return WireCommand(request)
         }
-        let accepted = try client.submit(wires)
-        var events: [Event] = []
-        events.reserveCapacity(accepted.events.count)
-        for event in accepted.events {
-            do {
-                events.append(try event.model())
-            } catch {
-                throw RemoteError(error)
-            }
-        }
-        return events
+        return try client.submit(wires).modelEvents()
     }
 
     /// Applies `commands`, issued by the system (an operator's commands, as `ctl`'s), as one transaction.

@@ -13,17 +13,7 @@ public struct ControllerRef: Sendable {
         let wires = commands.map { WireCommand(Request($0, by: .controller(id))) }
         let reply = await runtime.request(.with { $0.commands = .with { $0.commands = wires } })
         switch reply.body {
-        case .accepted(let accepted):
-            var events: [Event] = []
-            events.reserveCapacity(accepted.events.count)
-            for event in accepted.events {
-                do {
-                    events.append(try event.model())
-                } catch {
-                    throw RemoteError(error)
-                }
-            }
-            return events
+        case .accepted(let accepted): return try accepted.modelEvents()
         case .error(let error): throw RemoteError(error)
         default: throw RemoteError(.malformed("The supervisor answered a command with something else."))
         }
