@@ -2,9 +2,10 @@ import Foundation
 import Logging
 
 /// The local hosts a supervisor runs (`supervisor --start-hosts`): each a `containment host` child process of this
-/// executable, or the program its topology entry names (`command`), its pid file and log in the run directory, started again by its ``RestartPolicy`` when it ends. A host
-/// still running from before (the supervisor crashed and was started again) is adopted, not doubled: its end is seen
-/// by its pid. The hosts are not stopped with the supervisor: `scripts/down.sh` stops them.
+/// executable, or the program its topology entry names (`command`), its pid file and log in the run directory, started
+/// again by its ``RestartPolicy`` when it ends. A host still running from before (the supervisor crashed and was
+/// started again) is adopted, not doubled: its end is seen by its pid. The hosts are not stopped with the supervisor:
+/// `scripts/down.sh` stops them.
 final class HostSupervisor {
     /// What became of a host that ended.
     struct Ended {

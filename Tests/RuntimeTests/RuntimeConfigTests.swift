@@ -153,6 +153,25 @@ import Testing
         }
     }
 
+    /// A host's program: a relative path is the topology file's directory's, an absolute one stays; its arguments
+    /// follow it unchanged.
+    @Test func aHostsCommandIsResolvedAgainstTheTopologysDirectory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("topology-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("config"),
+            withIntermediateDirectories: true
+        )
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("config/app.yaml")
+        try """
+        hosts: [{name: h0, command: [../.build/debug/AppHost, --verbose]}, {name: h3, command: [/usr/bin/env]}]
+        """.appending("\n" + Self.controllers).write(to: file, atomically: true, encoding: .utf8)
+        let topology = try Topology.load(path: file.path)
+        #expect(topology.hostSettings["h0"]?.command == [directory.path + "/.build/debug/AppHost", "--verbose"])
+        #expect(topology.hostSettings["h3"]?.command == ["/usr/bin/env"])
+        #expect(topology.localHosts == ["h0", "h3"])
+    }
+
     @Test(arguments: [
         (
             "[{name: h1, restart: sometimes}]",
@@ -161,6 +180,12 @@ import Testing
         ("[{name: h1, maxRestarts: -1}]", "host h1: maxRestarts must be from 0 to 10000"),
         ("[{name: h1, restartWindowMs: 0}]", "host h1: restartWindowMs must be from 1 to 86400000 (a day)"),
         ("[h1, {name: h1, remote: true}]", "host h1 appears twice in hosts"),
+        ("[{name: h1, command: []}]", "host h1: command names the program first ([path, arguments…])"),
+        ("[{name: h1, command: [\"\"]}]", "host h1: command names the program first ([path, arguments…])"),
+        (
+            "[{name: h1, remote: true, command: [./app]}]",
+            "host h1: a remote host is started elsewhere, so it has no command"
+        ),
     ])
     func aBadHostEntryIsRefused(hosts: String, message: String) {
         #expect {
