@@ -87,6 +87,7 @@ let package = Package(
             name: "ContainmentHost",
             dependencies: [
                 "ContainmentBus",
+                "ContainmentClient",
                 "ContainmentModel",
                 "ContainmentRuntime",
                 "ZeroMQ",
@@ -143,6 +144,7 @@ let package = Package(
             dependencies: [
                 "ContainmentModel",
                 "ContainmentBus",
+                "ContainmentClient",
                 "ContainmentHost",
                 "ContainmentLoad",
                 "ContainmentRuntime",
@@ -179,6 +181,7 @@ let package = Package(
             name: "RuntimeTests",
             dependencies: [
                 "ContainmentBus",
+                "ContainmentClient",
                 "ContainmentHost",
                 "ContainmentModel",
                 "ContainmentRuntime",

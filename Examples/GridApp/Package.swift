@@ -14,6 +14,7 @@ let package = Package(
         .target(
             name: "GridKit",
             dependencies: [
+                .product(name: "ContainmentClient", package: "Containment"),
                 .product(name: "ContainmentHost", package: "Containment"),
                 .product(name: "ContainmentModel", package: "Containment"),
             ],

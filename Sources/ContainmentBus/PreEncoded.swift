@@ -3,7 +3,12 @@
 /// a set `oneof` message written even when empty — without encoding every event a second and a third time.
 public enum PreEncoded {
     /// `ServerMessage{request_id, accepted: {command_id, events}}`, the events given serialized.
-    public static func accepted(requestID: UInt64, commandID: UInt64, events: [[UInt8]]) -> [UInt8] {
+    public static func accepted(
+        requestID: UInt64,
+        commandID: UInt64,
+        events: [[UInt8]],
+        result: String? = nil
+    ) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(events.reduce(11) { $0 + $1.count + 3 })
         if commandID != 0 {
@@ -11,6 +16,7 @@ public enum PreEncoded {
             appendVarint(commandID, to: &body)
         }
         for event in events { appendField(2, event, to: &body) }
+        if let result { appendField(3, Array(result.utf8), to: &body) }
         return server(requestID: requestID, field: 10, body)
     }
 

@@ -3,18 +3,19 @@ import ContainmentModel
 
 /// Which behavior runs each kind of controller in a host.
 public struct BehaviorRegistry: Sendable {
-    private var makers: [String: @Sendable () -> any ControllerBehavior]
+    /// Each kind's maker, given the controller it makes a behavior for.
+    private var makers: [String: @Sendable (ControllerRef) -> any ControllerBehavior]
     /// The verbs each kind exposes (`ctl invoke`), as the host registers them.
     public private(set) var verbs: [String: [String]] = [:]
 
     /// The standard kinds: `content`, and the standard containers (navigation, tab, page, split, menu), which run as
     /// content here: their rules are the supervisor's. Register the app's own kinds beside them.
     public init() {
-        makers = [Kind.content.rawValue: { ContentBehavior() }]
+        makers = [Kind.content.rawValue: { _ in ContentBehavior() }]
     }
 
     /// What `containment host` runs: the standard kinds, the `stack` example container, the `slow` and `busy`
-    /// examples, and seed 002's `editor` and `editorDelegate`.
+    /// examples, seed 002's `editor` and `editorDelegate`, and `counter` (typed methods).
     package static var builtIn: BehaviorRegistry {
         var registry = BehaviorRegistry()
         registry.register("stack", verbs: StackBehavior.verbs) { StackBehavior() }
@@ -22,6 +23,7 @@ public struct BehaviorRegistry: Sendable {
         registry.register("busy") { BusyBehavior() }
         registry.register("editor") { EditorBehavior() }
         registry.register("editorDelegate") { EditorDelegateBehavior() }
+        registry.register("counter", verbs: CounterController.verbs, distributed: CounterController.init(controller:))
         return registry
     }
 
@@ -30,6 +32,14 @@ public struct BehaviorRegistry: Sendable {
         _ kind: Kind,
         verbs: [String] = [],
         _ make: @escaping @Sendable () -> any ControllerBehavior
+    ) {
+        register(kind, verbs: verbs, controller: { _ in make() })
+    }
+
+    mutating func register(
+        _ kind: Kind,
+        verbs: [String],
+        controller make: @escaping @Sendable (ControllerRef) -> any ControllerBehavior
     ) {
         makers[kind.rawValue] = make
         self.verbs[kind.rawValue] = verbs.isEmpty ? nil : verbs
@@ -48,8 +58,8 @@ public struct BehaviorRegistry: Sendable {
         }
     }
 
-    /// A new behavior for a controller of `kind`: content for a kind it does not run.
-    package func behavior(for kind: String) -> any ControllerBehavior {
-        makers[kind]?() ?? ContentBehavior()
+    /// A new behavior for `controller`, of `kind`: content for a kind it does not run.
+    package func behavior(for kind: String, controller: ControllerRef) -> any ControllerBehavior {
+        makers[kind]?(controller) ?? ContentBehavior()
     }
 }

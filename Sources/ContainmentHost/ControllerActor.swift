@@ -22,6 +22,7 @@ actor ControllerActor {
     let kind: String
     private var behavior: any ControllerBehavior
     private let ref: ControllerRef
+    private let runtime: HostRuntime
     /// The last `historyLimit` callbacks received, oldest first.
     private(set) var received: [WireEvent] = []
     private let historyLimit: Int
@@ -43,7 +44,7 @@ actor ControllerActor {
     init(
         id: ControllerID,
         kind: String,
-        behavior: any ControllerBehavior,
+        kinds: BehaviorRegistry,
         runtime: HostRuntime,
         historyLimit: Int,
         mailboxCapacity: Int,
@@ -52,10 +53,11 @@ actor ControllerActor {
         self.incarnation = incarnation
         self.id = id
         self.kind = kind
-        self.behavior = behavior
         self.historyLimit = historyLimit
         capacity = max(1, mailboxCapacity)
         ref = ControllerRef(id: id, runtime: runtime)
+        behavior = kinds.behavior(for: kind, controller: ref)
+        self.runtime = runtime
     }
 
     /// Queues mail in order, waiting while the mailbox is full; the actor handles it in its own time.
@@ -99,6 +101,9 @@ actor ControllerActor {
         draining = false
     }
 
+    /// How a distributed method's identifier begins (a Swift mangled name): a verb that does not is a string verb.
+    static let methodPrefix = "$s"
+
     private func handle(_ wire: WireEvent) async {
         guard wire.seq > lastSeq else { return }
         lastSeq = wire.seq
@@ -108,6 +113,19 @@ actor ControllerActor {
             if received.count > historyLimit { received.removeFirst(received.count - historyLimit) }
         }
         guard let event = try? wire.model() else { return }
+        // A typed method call: the method runs in the callback's place, and its outcome answers the caller.
+        if case .verbInvoked(_, let verb, let arguments, _) = event, verb.hasPrefix(Self.methodPrefix) {
+            let outcome: Result<String, RemoteError>
+            if let target = behavior as? any MethodTarget {
+                outcome = await target.call(verb, arguments: arguments)
+            } else {
+                outcome = .failure(
+                    RemoteError(ContainmentError(.unknownVerb, "\(id), a \(kind), has no typed methods."))
+                )
+            }
+            await runtime.outbox.send(MethodCallMessage.result(seq: wire.seq, controller: id, outcome))
+            return
+        }
         // The drain handles one mail at a time, so no other callback of this controller runs meanwhile.
         var current = behavior
         await current.handle(event, controller: ref)

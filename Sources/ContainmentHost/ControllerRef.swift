@@ -1,4 +1,5 @@
 import ContainmentBus
+import ContainmentClient
 import ContainmentModel
 
 /// A controller's handle on the runtime: every command it issues goes to the supervisor as this controller, so the
@@ -6,6 +7,15 @@ import ContainmentModel
 public struct ControllerRef: Sendable {
     public let id: ControllerID
     let runtime: HostRuntime
+    /// The system through which this controller calls other controllers' typed methods, as itself:
+    /// `try GridController.resolve(id: "board", using: controller.actorSystem)`.
+    public let actorSystem: ContainmentActorSystem
+
+    init(id: ControllerID, runtime: HostRuntime) {
+        self.id = id
+        self.runtime = runtime
+        actorSystem = ContainmentActorSystem(transport: HostCallTransport(runtime: runtime, caller: id), controller: id)
+    }
 
     /// Applies commands as one transaction, issued by this controller; returns the events or throws the rejection.
     @discardableResult

@@ -9,7 +9,8 @@ import ContainmentRuntime
 /// @main struct GridHost: HostApp {
 ///     static var kinds: BehaviorRegistry {
 ///         var kinds = BehaviorRegistry()
-///         kinds.register("grid") { GridBehavior() }
+///         kinds.register("grid", distributed: GridController.init(controller:))
+///         kinds.register("tile") { TileBehavior() }
 ///         return kinds
 ///     }
 /// }

@@ -105,7 +105,7 @@ struct Dispatcher {
             let actor = ControllerActor(
                 id: id,
                 kind: kind,
-                behavior: kinds.behavior(for: kind),
+                kinds: kinds,
                 runtime: runtime,
                 historyLimit: historyLimit,
                 mailboxCapacity: mailboxCapacity,

@@ -11,7 +11,8 @@ public final class LocalRuntime {
     private(set) var supervisor: Process
     private(set) var hosts: [String: Process] = [:]
     private let keep: Bool
-    private let environment: [String: String]
+    /// The run directory and settings its processes are given: a client of this runtime needs them too.
+    public let environment: [String: String]
     /// The supervisor's command line, for starting it again.
     private let supervisorCommand: [String]
     /// Supervisors killed and started again (``restartSupervisor()``).

@@ -85,6 +85,9 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
         public static let unknownVerb = Code("unknownVerb")
         /// A create of a custom kind that no host that is up (or not the host named) registered.
         public static let unknownKind = Code("unknownKind")
+        /// A typed method call whose method threw an error that is not a ``ContainmentError`` (its type and text in
+        /// the message).
+        public static let methodFailed = Code("methodFailed")
         // §11 messages
         public static let notRelated = Code("notRelated")
         // §9 general
@@ -105,7 +108,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
             .noCommonParent, .sameController, .notInHierarchy, .transitionInProgress,
             .presentSelf, .alreadyPresenting, .alreadyPresented, .presenterNotInWindow, .nothingToDismiss,
             .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch, .duplicateController,
-            .notRelated, .unsupportedOrientation, .unknownVerb, .unknownKind,
+            .notRelated, .unsupportedOrientation, .unknownVerb, .unknownKind, .methodFailed,
             .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .limitExceeded, .unknownView,
             .unknownWindow,
         ]

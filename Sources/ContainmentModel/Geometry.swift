@@ -1,5 +1,5 @@
 /// A width and a height in points.
-public struct Size: Hashable, Sendable, CustomStringConvertible {
+public struct Size: Hashable, Sendable, Codable, CustomStringConvertible {
     public var width: Double
     public var height: Double
 
@@ -17,7 +17,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A point, in some view's coordinates (or a window's).
-public struct Point: Hashable, Sendable, CustomStringConvertible {
+public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {
     public var x: Double
     public var y: Double
 
@@ -32,7 +32,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A view's frame: origin and size, as doubles (SPEC §1).
-public struct Rect: Hashable, Sendable, CustomStringConvertible {
+public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
     public var x: Double
     public var y: Double
     public var width: Double

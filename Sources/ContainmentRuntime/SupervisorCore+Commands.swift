@@ -31,6 +31,9 @@ extension SupervisorCore {
         var journaledBytes = encoded.flatMap { $0.count == commands.count ? $0 : nil }
         var created = IDTable<ControllerID, String>()
         var share: [String: Int] = [:]
+        // A typed method call in the batch: its controller (at most one call per batch).
+        var call: ControllerID?
+        var callsInBatch = 0
         guard !commands.isEmpty else { return refuse(RemoteError(.malformed("The batch holds no command."))) }
         for (index, wire) in commands.enumerated() {
             let request: Request
@@ -64,10 +67,16 @@ extension SupervisorCore {
                     )
                 )
             }
-            if case .invoke(let id, let verb, _) = request.command,
-                let error = unknownVerb(verb, of: id, created: created)
-            {
-                return refuse(RemoteError(error, index: index))
+            if case .invoke(let id, let verb, _) = request.command {
+                if case .invoke(let invoke)? = wire.kind, invoke.call {
+                    callsInBatch += 1
+                    call = id
+                    if let error = refusalOfCall(to: id, created: created, callsInBatch: callsInBatch) {
+                        return refuse(RemoteError(error, index: index))
+                    }
+                } else if let error = unknownVerb(verb, of: id, created: created) {
+                    return refuse(RemoteError(error, index: index))
+                }
             }
             if case .create(let id, let kind, _) = request.command {
                 let assigned: String
@@ -188,6 +197,20 @@ extension SupervisorCore {
             if case .controllerDestroyed(let id) = event { assign(id, to: nil) }
         }
         scheduleTransitions()
+        if let sender, let call,
+            awaitCall(
+                to: call,
+                events: events,
+                encoded: encoded,
+                firstSeq: firstSeq,
+                peer: sender,
+                requestID: requestID,
+                clientID: clientID,
+                commandID: commandID
+            )
+        {
+            return nil
+        }
         if let sender {
             let bytes = PreEncoded.accepted(requestID: requestID, commandID: commandID, events: encoded)
             outbox.append(.send(peer: sender, body: bytes, delivery: nil))

@@ -68,6 +68,8 @@ extension SupervisorCore {
         if let old = record.routingID { hostNames[old] = nil }
         let restarted = record.everConnected
         if !again, hello.pid != record.pid || record.incarnation == 0 { record.incarnation += 1 }
+        // A new process: the calls its previous one was to answer are lost with it.
+        if hello.pid != record.pid { failCalls(on: hello.host, reason: "a new process of it registered") }
         // A new process of a host that ran before: its actors begin from the state now, not from stale callbacks. So
         // do the actors of a host that missed more callbacks than were kept for it.
         let restore = (restarted && !again && hello.pid != record.pid && hello.lastSeq == 0) || record.stale
@@ -245,6 +247,7 @@ extension SupervisorCore {
         record.up = false
         hosts[name] = record
         failedHosts.insert(name)
+        failCalls(on: name, reason: reason)
         publishHostEvent(.hostFailed(host: name, reason: reason))
         logger.error(
             "host failed: not restarted again",
@@ -256,6 +259,7 @@ extension SupervisorCore {
         guard hosts[name]?.up == true else { return }
         hosts[name]?.up = false
         withdrawDeliveries(to: name)
+        failCalls(on: name, reason: reason)
         publishHostEvent(.hostDown(host: name, reason: reason))
         logger.warning("host down", metadata: ["host.name": "\(name)", "error.message": "\(reason)"])
     }

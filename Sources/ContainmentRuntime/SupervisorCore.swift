@@ -119,6 +119,8 @@ struct SupervisorCore {
     var recoveredDeliveries: RecoveredDeliveries
     /// Resends answered from ``clients`` instead of applied.
     var resends = 0
+    /// Typed method calls whose answers wait for their method's outcome.
+    var calls = PendingCalls()
     /// Warnings about bad input, rate-limited per peer.
     var warnings = WarningLimiter()
     /// When deliveries waiting for backlogged hosts may be tried again.
@@ -292,6 +294,8 @@ struct SupervisorCore {
             forwardInspect(request, from: sender, requestID: message.requestID)
         case .inspectReply(let inspected):
             relayInspect(inspected, requestID: message.requestID, from: sender)
+        case .callResult(let result):
+            callAnswered(result, from: sender)
         case nil:
             reply(to: sender, requestID: message.requestID, .error(.init(.malformed("The request has no body."))))
         }
@@ -363,6 +367,9 @@ struct SupervisorCore {
         case .inspectReply:
             guard case .host = role else { return ContainmentError(.unauthorized, "Only a host answers an inspect.") }
             return nil
+        case .callResult:
+            guard case .host = role else { return ContainmentError(.unauthorized, "Only a host answers a call.") }
+            return nil
         }
     }
 
@@ -399,6 +406,11 @@ struct SupervisorCore {
         if !clientID.isEmpty, let answer = clients.answer(client: clientID, requestID: requestID) {
             resends += 1
             outbox.append(.send(peer: sender, body: answer, delivery: nil))
+            return
+        }
+        // A call's resend while its method runs: answered once it ends, on the connection the resend came from.
+        if calls.count > 0, calls.resent(client: clientID, requestID: requestID, from: sender) {
+            resends += 1
             return
         }
         submit(commands, encoded: encoded, from: sender, requestID: requestID, clientID: clientID)

@@ -28,6 +28,12 @@ public struct TestRuntime: Sendable {
         try RuntimeClient(environment: environment)
     }
 
+    /// An actor system connected to this runtime, through which the test calls controllers' typed methods:
+    /// `try GridController.resolve(id: "board", using: runtime.actorSystem())`.
+    public func actorSystem() throws(ContainmentError) -> ContainmentActorSystem {
+        try ContainmentActorSystem(environment: environment)
+    }
+
     /// The process id of a host the supervisor started, from its pid file.
     public func pid(ofHost name: String) -> Int32? {
         let path = "\(runDirectory)/host-\(name).pid"

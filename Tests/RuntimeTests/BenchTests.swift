@@ -26,6 +26,7 @@ import Testing
             "runtime": ["roundTrip", "pipelinedPerSecond", "delivery1", "delivery8"],
             "creation": ["controllers", "hosts", "seconds", "supervisorBytesPerController", "hostBytesPerController"],
             "ratios": ["roundTripP50", "roundTripP99", "roundTripP999", "pipelined", "delivery1", "delivery8"],
+            "calls": ["invoke", "call"],
         ]
         for (section, keys) in sections {
             let object = try #require(report[section] as? [String: Any], "no \(section)")
@@ -48,6 +49,11 @@ import Testing
                 "content 1 400", "content 1000 400", "busy 1 100", "busy 1000 100",
             ]
         )
+        // Every typed call and every invoke timed answered (a tenth more warmed up first).
+        let calls = report["calls"] as? [String: Any]
+        for figure in ["invoke", "call"] {
+            #expect((calls?[figure] as? [String: Any])?["count"] as? Int == 200, "calls.\(figure)")
+        }
         // Recovery recovers what was written: every event's seq and every controller.
         let durability = try #require(report["durability"] as? [String: Any])
         let journal = durability["journalRecovery"] as? [String: Any]

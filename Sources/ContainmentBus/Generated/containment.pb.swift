@@ -1444,6 +1444,12 @@ public nonisolated struct Containment_V1_Action: Sendable {
 /// Issue 12 (seed 000: "the container exposes public methods"): calls a verb the host running `controller` registered
 /// for its kind (Hello.verbs); the controller's code receives verbInvoked and acts as itself. An unregistered verb is
 /// refused unknownVerb before the model sees it. Issued by anyone (empty `by`: the system).
+///
+/// Issue 25, a typed method call (`call`): `verb` is the method's identifier (a Swift distributed target) and each
+/// argument one JSON text. It is ordered, journaled and delivered as any invoke, but the reply waits for the method's
+/// outcome: Accepted.result (its JSON text), or an Error (the method threw, or its host went down before answering).
+/// Its verb is not checked against Hello.verbs (the host answers unknownVerb for a method its kind lacks); at most one
+/// call per batch; refused hostUnavailable when the controller's host is not up.
 public nonisolated struct Containment_V1_Invoke: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1454,6 +1460,8 @@ public nonisolated struct Containment_V1_Invoke: Sendable {
   public var verb: String = String()
 
   public var arguments: [String] = []
+
+  public var call: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2138,6 +2146,15 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
     set {body = .goodbye(newValue)}
   }
 
+  /// a host answers a typed method call
+  public var callResult: Containment_V1_CallResult {
+    get {
+      if case .callResult(let v)? = body {return v}
+      return Containment_V1_CallResult()
+    }
+    set {body = .callResult(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -2153,6 +2170,52 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
     case inspectReply(Containment_V1_InspectReply)
     /// a host stops cleanly
     case goodbye(Containment_V1_Goodbye)
+    /// a host answers a typed method call
+    case callResult(Containment_V1_CallResult)
+
+  }
+
+  public init() {}
+}
+
+/// What a typed method call (Invoke.call) came to, sent by the host that runs `controller` once the method returned:
+/// `seq` is its verbInvoked event's. The supervisor answers the caller's request with it.
+public nonisolated struct Containment_V1_CallResult: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var seq: UInt64 = 0
+
+  public var controller: String = String()
+
+  public var outcome: Containment_V1_CallResult.OneOf_Outcome? = nil
+
+  /// the method's result, as JSON text ("null" for none)
+  public var value: String {
+    get {
+      if case .value(let v)? = outcome {return v}
+      return String()
+    }
+    set {outcome = .value(newValue)}
+  }
+
+  /// what it threw
+  public var error: Containment_V1_Error {
+    get {
+      if case .error(let v)? = outcome {return v}
+      return Containment_V1_Error()
+    }
+    set {outcome = .error(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Outcome: Equatable, Sendable {
+    /// the method's result, as JSON text ("null" for none)
+    case value(String)
+    /// what it threw
+    case error(Containment_V1_Error)
 
   }
 
@@ -2404,9 +2467,21 @@ public nonisolated struct Containment_V1_Accepted: Sendable {
 
   public var events: [Containment_V1_Event] = []
 
+  /// a typed method call's result, as JSON text (Invoke.call)
+  public var result: String {
+    get {_result ?? String()}
+    set {_result = newValue}
+  }
+  /// Returns true if `result` has been explicitly set.
+  public var hasResult: Bool {self._result != nil}
+  /// Clears the value of `result`. Subsequent reads from it will return its default value.
+  public mutating func clearResult() {self._result = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _result: String? = nil
 }
 
 /// A host's registration is accepted: these are the controllers it runs (SPEC §1 kinds and properties).
@@ -5468,7 +5543,7 @@ nonisolated extension Containment_V1_Action: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Containment_V1_Invoke: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Invoke"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0\u{1}verb\0\u{1}arguments\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0\u{1}verb\0\u{1}arguments\0\u{1}call\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5479,6 +5554,7 @@ nonisolated extension Containment_V1_Invoke: SwiftProtobuf.Message, SwiftProtobu
       case 1: try { try decoder.decodeSingularStringField(value: &self.controller) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.verb) }()
       case 3: try { try decoder.decodeRepeatedStringField(value: &self.arguments) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.call) }()
       default: break
       }
     }
@@ -5494,6 +5570,9 @@ nonisolated extension Containment_V1_Invoke: SwiftProtobuf.Message, SwiftProtobu
     if !self.arguments.isEmpty {
       try visitor.visitRepeatedStringField(value: self.arguments, fieldNumber: 3)
     }
+    if self.call != false {
+      try visitor.visitSingularBoolField(value: self.call, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5501,6 +5580,7 @@ nonisolated extension Containment_V1_Invoke: SwiftProtobuf.Message, SwiftProtobu
     if lhs.controller != rhs.controller {return false}
     if lhs.verb != rhs.verb {return false}
     if lhs.arguments != rhs.arguments {return false}
+    if lhs.call != rhs.call {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -6382,7 +6462,7 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ClientMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{2}\u{8}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{2}\u{8}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0\u{3}call_result\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6483,6 +6563,19 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
           self.body = .goodbye(v)
         }
       }()
+      case 17: try {
+        var v: Containment_V1_CallResult?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .callResult(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .callResult(v)
+        }
+      }()
       default: break
       }
     }
@@ -6528,6 +6621,10 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
       guard case .goodbye(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
     }()
+    case .callResult?: try {
+      guard case .callResult(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 17)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -6537,6 +6634,78 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
     if lhs.requestID != rhs.requestID {return false}
     if lhs.clientID != rhs.clientID {return false}
     if lhs.body != rhs.body {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_CallResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CallResult"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}controller\0\u{1}value\0\u{1}error\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.seq) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.controller) }()
+      case 3: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.outcome != nil {try decoder.handleConflictingOneOf()}
+          self.outcome = .value(v)
+        }
+      }()
+      case 4: try {
+        var v: Containment_V1_Error?
+        var hadOneofValue = false
+        if let current = self.outcome {
+          hadOneofValue = true
+          if case .error(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.outcome = .error(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.seq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.seq, fieldNumber: 1)
+    }
+    if !self.controller.isEmpty {
+      try visitor.visitSingularStringField(value: self.controller, fieldNumber: 2)
+    }
+    switch self.outcome {
+    case .value?: try {
+      guard case .value(let v)? = self.outcome else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 3)
+    }()
+    case .error?: try {
+      guard case .error(let v)? = self.outcome else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_CallResult, rhs: Containment_V1_CallResult) -> Bool {
+    if lhs.seq != rhs.seq {return false}
+    if lhs.controller != rhs.controller {return false}
+    if lhs.outcome != rhs.outcome {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -7035,7 +7204,7 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
 
 nonisolated extension Containment_V1_Accepted: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Accepted"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}events\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}events\0\u{1}result\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7045,24 +7214,33 @@ nonisolated extension Containment_V1_Accepted: SwiftProtobuf.Message, SwiftProto
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.commandID) }()
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.events) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self._result) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.commandID != 0 {
       try visitor.visitSingularUInt64Field(value: self.commandID, fieldNumber: 1)
     }
     if !self.events.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.events, fieldNumber: 2)
     }
+    try { if let v = self._result {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 3)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Containment_V1_Accepted, rhs: Containment_V1_Accepted) -> Bool {
     if lhs.commandID != rhs.commandID {return false}
     if lhs.events != rhs.events {return false}
+    if lhs._result != rhs._result {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -47,6 +47,8 @@ struct BenchCommand: ParsableCommand {
     var stalledSubscribers = 0
     @Flag(help: "Only the durability figures: recovery, and each journalSync mode.") var durabilityOnly = false
     @Flag(help: "Only the callbacks through one host: 1 and 1,000 actors, content and busy.") var hostOnly = false
+    @Flag(help: "Only a typed method call's round trip beside an invoke's (--round-trips of each).")
+    var callsOnly = false
     @Flag(help: "Only the creation of --controllers controllers over --hosts hosts, with memory and peak RSS.")
     var creationOnly = false
     @Flag(help: "Only the model alone (no processes): the figure to profile.") var modelOnly = false
@@ -150,6 +152,10 @@ struct BenchCommand: ParsableCommand {
                 BenchReport.hostRows(callbacks)
             )
         }
+        if callsOnly {
+            let calls = try runner.calls()
+            return try printAlone(calls, ["figure", "Containment", "invoke", "ratio"], BenchReport.callRows(calls))
+        }
         if creationOnly {
             let creation = try runner.creation()
             return try printAlone(creation, ["figure", "Containment", "", ""], BenchReport.creationRows(creation))
@@ -180,6 +186,7 @@ struct BenchCommand: ParsableCommand {
         let (raw, runtime) = try runner.commands()
         let creation = try runner.creation()
         let hostCallbacks = try runner.hostCallbacks()
+        let calls = try runner.calls()
         let durability = try runner.durability()
         let report = BenchReport(
             settings: settings,
@@ -190,6 +197,7 @@ struct BenchCommand: ParsableCommand {
             runtime: runtime,
             creation: creation,
             hostCallbacks: hostCallbacks,
+            calls: calls,
             durability: durability
         )
         if json {
@@ -230,6 +238,7 @@ struct BenchReport: Codable, Sendable {
     var runtime: RuntimeFigures
     var creation: CreationFigure
     var hostCallbacks: [HostCallbackFigure]
+    var calls: CallFigures
     var durability: DurabilityFigures
     var ratios: [String: Double]
     var targets: [Target]
@@ -243,6 +252,7 @@ struct BenchReport: Codable, Sendable {
         runtime: RuntimeFigures,
         creation: CreationFigure,
         hostCallbacks: [HostCallbackFigure],
+        calls: CallFigures,
         durability: DurabilityFigures
     ) {
         self.settings = settings
@@ -253,6 +263,7 @@ struct BenchReport: Codable, Sendable {
         self.runtime = runtime
         self.creation = creation
         self.hostCallbacks = hostCallbacks
+        self.calls = calls
         self.durability = durability
         ratios = Self.busRatios(raw: raw, runtime: runtime)
         let r = ratios
@@ -340,7 +351,8 @@ struct BenchReport: Codable, Sendable {
             ] + Self.coreRows(core) + Self.busRows(raw: raw, runtime: runtime, ratios: ratios, settings)
             + Self.creationRows(creation)
         var lines = Self.aligned(
-            rows + Self.hostRows(hostCallbacks) + Self.durabilityRows(durability, settings) + Self.codecRows(codec)
+            rows + Self.hostRows(hostCallbacks) + Self.callRows(calls) + Self.durabilityRows(durability, settings)
+                + Self.codecRows(codec)
         )
         lines.append("")
         lines.append(

@@ -6,7 +6,7 @@ import GridKit
 struct GridHost: HostApp {
     static var kinds: BehaviorRegistry {
         var kinds = BehaviorRegistry()
-        kinds.register("grid", verbs: GridBehavior.verbs) { GridBehavior() }
+        kinds.register("grid", verbs: GridController.verbs, distributed: GridController.init(controller:))
         kinds.register("tile") { TileBehavior() }
         return kinds
     }

@@ -22,23 +22,88 @@ struct GridRuntimeTests {
     @Test func theGridLaysItsChildrenOutInTwoColumnsAndCountsTheirReports() async throws {
         try await withRuntime(topology: Self.topology) { runtime in
             let client = try runtime.client()
-            try client.perform([.invoke("board", verb: "insert", arguments: ["a", "0"])])
-            try client.perform([.invoke("board", verb: "insert", arguments: ["b", "1"])])
-            try client.perform([.invoke("board", verb: "insert", arguments: ["c", "1"])])
-            let snapshot = try await runtime.wait(until: "a, c, b are laid out") { snapshot in
-                Self.frames(snapshot, ["a", "c", "b"]) == Self.cells
-            }
+            let grid = try GridController.resolve(id: "board", using: runtime.actorSystem())
+            // Each call returns once the grid laid its children out: the frames are there when it returns.
+            #expect(try await grid.insert(child: "a", at: 0) == ["a"])
+            #expect(try await grid.insert(child: "b", at: 1) == ["a", "b"])
+            #expect(try await grid.insert(child: "c", at: 1) == ["a", "c", "b"])
+            let snapshot = try client.snapshot()
+            #expect(Self.frames(snapshot, ["a", "c", "b"]) == Self.cells)
             #expect(snapshot.embeddedChildren(of: "board").sorted { $0.rawValue < $1.rawValue } == ["a", "b", "c"])
+            // Moving a child: no second embedding, a new layout.
+            #expect(try await grid.insert(child: "b", at: 0) == ["b", "a", "c"])
+            #expect(Self.frames(try client.snapshot(), ["b", "a", "c"]) == Self.cells)
+            #expect(try await grid.children() == ["b", "a", "c"])
             try await runtime.wait(until: "the board counted three reports") { snapshot in
                 snapshot.controller("board")?.properties.title == "Board: 3 tiles appeared"
             }
-            // The tile's actor saw the seeds' displayContentController (SPEC §2, §4), then the grid's layout of it.
+            // The tile's actor saw the seeds' displayContentController (SPEC §2, §4), then the grid's layout of it (a move
+            // keeps its size: no layout callbacks).
+            let tile = try client.callbacks(of: "c").map(\.name)
             #expect(
-                try client.callbacks(of: "c").map(\.name) == [
+                tile == [
                     "willMoveToParent", "loadView", "viewDidLoad", "viewWillAppear", "viewDidAppear",
                     "didMoveToParent", "viewWillLayoutSubviews", "viewDidLayoutSubviews",
                 ]
             )
+            // The calls were ordered and journaled as invokes: the grid's actor received each one in order.
+            let calls = try client.callbacks(of: "board").compactMap { event -> [String]? in
+                guard case .verbInvoked(_, let verb, let arguments, .system) = event else { return nil }
+                return verb.hasPrefix("$s") ? arguments : nil
+            }
+            #expect(calls == [["\"a\"", "0"], ["\"b\"", "1"], ["\"c\"", "1"], ["\"b\"", "0"], []])
+        }
+    }
+
+    @Test func theStringVerbReachesTheSameMethod() async throws {
+        try await withRuntime(topology: Self.topology) { runtime in
+            let client = try runtime.client()
+            try client.perform([.invoke("board", verb: "insert", arguments: ["a", "0"])])
+            try client.perform([.invoke("board", verb: "insert", arguments: ["b", "0"])])
+            try await runtime.wait(until: "b, a are laid out") { snapshot in
+                Self.frames(snapshot, ["b", "a"])
+                    == Array(GridLayout.frames(count: 2, in: Rect(x: 0, y: 0, width: 800, height: 600)))
+            }
+            #expect(
+                try await GridController.resolve(id: "board", using: runtime.actorSystem()).children() == ["b", "a"]
+            )
+        }
+    }
+
+    @Test func aTypedCallsErrorsAreTyped() async throws {
+        try await withRuntime(topology: Self.topology) { runtime in
+            let system = try runtime.actorSystem()
+            let grid = try GridController.resolve(id: "board", using: system)
+            // The method's own error, and the runtime's refusal of what it did, reach the caller as they were thrown.
+            await #expect(throws: RemoteError.self) { try await grid.insert(child: "a", at: -1) }
+            do {
+                _ = try await grid.insert(child: "nobody", at: 0)
+                Issue.record("a controller that does not exist was embedded")
+            } catch let error as RemoteError {
+                #expect(error.error.code == .unknownController)
+            }
+            do {
+                _ = try await grid.insert(child: "a", at: -1)
+            } catch let error as RemoteError {
+                #expect(error.error.code == .indexOutOfRange)
+            }
+            #expect(try await grid.children() == [])
+            // A controller that is gone: refused by the rules before any host sees the call.
+            do {
+                _ = try await GridController.resolve(id: "gone", using: system).children()
+                Issue.record("a call of a controller that does not exist was answered")
+            } catch let error as RemoteError {
+                #expect(error.error.code == .unknownController)
+                #expect(error.commandID != 0)
+            }
+            // A tile is not a grid: its host has no such method.
+            do {
+                _ = try await GridController.resolve(id: "a", using: system).children()
+                Issue.record("a tile answered a grid's method")
+            } catch let error as RemoteError {
+                #expect(error.error.code == .unknownVerb)
+                #expect(error.error.message == "a, a tile, has no typed methods.")
+            }
         }
     }
 
@@ -72,10 +137,10 @@ struct GridRuntimeTests {
             try await runtime.wait(until: "grid-host is up again in a new process") { snapshot in
                 snapshot.hosts.contains { $0.name == "grid-host" && $0.up && $0.pid != first }
             }
-            try client.perform([.invoke("board", verb: "insert", arguments: ["c", "1"])])
-            try await runtime.wait(until: "b, c, a are laid out") { snapshot in
-                Self.frames(snapshot, ["b", "c", "a"]) == Self.cells
-            }
+            // The new process read its order back from the frames: the typed call places c between b and a.
+            let grid = try GridController.resolve(id: "board", using: runtime.actorSystem())
+            #expect(try await grid.insert(child: "c", at: 1) == ["b", "c", "a"])
+            #expect(Self.frames(try client.snapshot(), ["b", "c", "a"]) == Self.cells)
         }
     }
 }

@@ -1,0 +1,95 @@
+import ContainmentClient
+import ContainmentHost
+import ContainmentModel
+import Distributed
+
+/// A custom container that lays its children out in two columns (``GridLayout``), as their parent — the one party
+/// allowed to set their frames (SPEC §3).
+///
+/// Its public method, ``insert(child:at:)``, is typed: any process calls it through a reference,
+/// `try GridController.resolve(id: "board", using: system).insert(child: "a", at: 0)`, and gets the grid's order or
+/// a typed error. Operators reach the same method with a verb: `containment ctl invoke board insert a 0`. It counts
+/// the ``TileReport``s its tiles send it, in its title ("Board: 3 tiles appeared").
+public distributed actor GridController: DistributedController {
+    public typealias ActorSystem = ContainmentActorSystem
+
+    /// The verbs it answers beside its typed methods.
+    public static let verbs = ["insert"]
+
+    private let controller: ControllerRef
+    /// Its children, in layout order.
+    private var order: [ControllerID] = []
+    /// The tiles that reported.
+    private var appeared: Set<String> = []
+
+    public init(controller: ControllerRef) {
+        self.controller = controller
+        actorSystem = controller.actorSystem
+    }
+
+    /// Embeds `child` at `index` of its order (the seeds' displayContentController), or moves it there if it is
+    /// embedded already, and lays every child out again; returns its children in order, laid out. Throws
+    /// `indexOutOfRange` for a negative index, and the runtime's refusal of the embedding (`unknownController` for
+    /// a child that does not exist, …), its order unchanged.
+    public distributed func insert(child: ControllerID, at index: Int) async throws -> [ControllerID] {
+        guard index >= 0 else {
+            throw RemoteError(ContainmentError(.indexOutOfRange, "\(controller.id) has no place \(index)."))
+        }
+        if !order.contains(child) {
+            try await controller.perform(
+                SeedListings.displayContentController(child, in: controller.id, frame: .zero).map(\.command)
+            )
+        }
+        order.removeAll { $0 == child }
+        order.insert(child, at: min(index, order.count))
+        try await layOut()
+        return order
+    }
+
+    /// Its children, in layout order.
+    public distributed func children() -> [ControllerID] {
+        order
+    }
+
+    public func handle(_ callback: Event, controller: ControllerRef) async {
+        switch callback {
+        case .viewWillLayoutSubviews:
+            try? await layOut()
+        case .verbInvoked(_, "insert", let arguments, _) where arguments.count == 2:
+            guard let index = Int(arguments[1]) else { return }
+            _ = try? await insert(child: ControllerID(arguments[0]), at: index)
+        case .messageReceived(_, _, TileReport.name, let payload):
+            guard let report = TileReport(payload: payload) else { return }
+            appeared.insert(report.tile)
+            try? await controller.setProperties([.title("Board: \(appeared.count) tiles appeared")])
+        default:
+            break
+        }
+    }
+
+    /// A new host process: the order is read back from the frames it gave its children.
+    public func restored(_ state: ControllerState, controller: ControllerRef) async {
+        guard let snapshot = try? await controller.snapshot() else { return }
+        let embedded = snapshot.embeddedChildren(of: controller.id)
+        order = GridLayout.order(
+            of: embedded,
+            frames: Dictionary(
+                uniqueKeysWithValues: embedded.compactMap { id in
+                    snapshot.views[.root(id)].map { (id, $0.frame) }
+                }
+            )
+        )
+    }
+
+    /// Each embedded child in its cell, in order; children embedded by someone else go last.
+    private func layOut() async throws(RemoteError) {
+        let snapshot = try await controller.snapshot()
+        guard let frame = snapshot.controller(controller.id)?.frame else { return }
+        let embedded = snapshot.embeddedChildren(of: controller.id)
+        order = order.filter(embedded.contains) + embedded.filter { !order.contains($0) }
+        let frames = GridLayout.frames(count: order.count, in: frame)
+        let commands = zip(order, frames).map { child, cell in Command.setFrame(.root(child), cell) }
+        guard !commands.isEmpty else { return }
+        try await controller.perform(commands)
+    }
+}

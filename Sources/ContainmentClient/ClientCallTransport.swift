@@ -1,0 +1,57 @@
+import ContainmentBus
+import ContainmentModel
+import ContainmentRuntime
+import Foundation
+import Synchronization
+import ZeroMQ
+
+/// A client's way for typed calls: one connection to the supervisor (a ``CommandClient``, with its resends and CURVE
+/// keys), taken by one call at a time on a thread of its own, so a call waiting for its answer holds no thread of
+/// Swift's cooperative pool. Calls are issued by the system party.
+final class ClientCallTransport: MethodCallTransport {
+    private let connection: Mutex<CommandClient>
+
+    init(configPath: String?, environment: [String: String]) throws(ContainmentError) {
+        let config: RuntimeConfig
+        let keys: CurveClientKeys?
+        do {
+            config = try RuntimeConfig.load(from: configPath, environment: environment)
+            keys = try config.clientKeys()
+        } catch {
+            throw ContainmentError(.malformed, "\(error)")
+        }
+        let context: Context
+        do {
+            context = try Context()
+        } catch {
+            throw ContainmentError(.hostUnavailable, "Cannot start ZeroMQ: \(error).")
+        }
+        // The socket holds its context, so the context lives as long as the connection.
+        connection = Mutex(
+            try CommandClient(
+                context: context,
+                endpoint: config.commandEndpoint,
+                timeout: config.requestTimeout,
+                curve: keys
+            )
+        )
+    }
+
+    func call(_ target: ControllerID, method: String, arguments: [String]) async throws(RemoteError) -> String {
+        let message = MethodCallMessage.request(target, method: method, arguments: arguments, by: .system)
+        let reply: Result<ServerMessage, ContainmentError>
+        do {
+            reply = try await runOnThread(named: "containment-call") { [self] in
+                self.connection.withLock { client in
+                    Result { () throws(ContainmentError) in try client.request(message) }
+                }
+            }
+        } catch {
+            throw RemoteError(ContainmentError(.hostUnavailable, "The call could not be made: \(error)."))
+        }
+        switch reply {
+        case .success(let reply): return try MethodCallMessage.outcome(of: reply)
+        case .failure(let error): throw RemoteError(error)
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import ContainmentBus
+import ContainmentModel
+
+/// Typed method calls (`Invoke.call`) waiting for their method's outcome: the caller's request is answered when the
+/// host that runs the controller sends it (``SupervisorCore/callAnswered(_:from:)``), or with `hostUnavailable` when
+/// that host goes down first.
+struct PendingCalls {
+    struct Call {
+        var peer: [UInt8]
+        var requestID: UInt64
+        var clientID: String
+        var commandID: UInt64
+        var controller: ControllerID
+        var host: String
+        /// The batch's events, serialized: the accepted reply carries them with the result.
+        var events: [[UInt8]]
+    }
+
+    /// By the seq of the call's `verbInvoked` event.
+    private(set) var bySeq: [UInt64: Call] = [:]
+    /// A caller's resend while the method runs: by client id and request id.
+    private var byRequest: [RequestKey: UInt64] = [:]
+
+    private struct RequestKey: Hashable {
+        var client: String
+        var request: UInt64
+    }
+
+    /// At most this many calls wait at once; one more is refused `limitExceeded`.
+    static let limit = 10_000
+
+    var count: Int { bySeq.count }
+
+    mutating func add(_ call: Call, seq: UInt64) {
+        bySeq[seq] = call
+        if !call.clientID.isEmpty { byRequest[RequestKey(client: call.clientID, request: call.requestID)] = seq }
+    }
+
+    /// The call a resend names, now answered to `peer` (the caller's connection may have changed); false when none
+    /// waits.
+    mutating func resent(client: String, requestID: UInt64, from peer: [UInt8]) -> Bool {
+        guard !client.isEmpty, let seq = byRequest[RequestKey(client: client, request: requestID)] else { return false }
+        bySeq[seq]?.peer = peer
+        return true
+    }
+
+    mutating func remove(_ seq: UInt64) -> Call? {
+        guard let call = bySeq.removeValue(forKey: seq) else { return nil }
+        byRequest[RequestKey(client: call.clientID, request: call.requestID)] = nil
+        return call
+    }
+
+    /// Removes and returns the calls waiting for `host`, oldest first.
+    mutating func removeAll(on host: String) -> [(seq: UInt64, call: Call)] {
+        let seqs = bySeq.filter { $0.value.host == host }.keys.sorted()
+        return seqs.compactMap { seq in remove(seq).map { (seq, $0) } }
+    }
+}
+
+extension SupervisorCore {
+    /// Why a call of `id`'s method cannot be taken (`nil`: it can, or the model will refuse it — an unknown
+    /// controller): a second call in the batch, too many calls waiting, or no host up to answer it.
+    func refusalOfCall(
+        to id: ControllerID,
+        created: IDTable<ControllerID, String>,
+        callsInBatch: Int
+    ) -> ContainmentError? {
+        if callsInBatch > 1 {
+            return ContainmentError(.malformed, "A batch holds at most one typed method call; this one holds more.")
+        }
+        if calls.count >= PendingCalls.limit {
+            return ContainmentError(
+                .limitExceeded,
+                "\(PendingCalls.limit) typed method calls are waiting for their results; try again when fewer are."
+            )
+        }
+        guard let host = created[id] ?? hostOf[id] else { return nil }
+        guard !host.isEmpty, hosts[host]?.up == true else {
+            return ContainmentError(
+                .hostUnavailable,
+                host.isEmpty
+                    ? "\(id) runs in no host: nothing can answer a call of its methods."
+                    : "Host \(host), which runs \(id), is not up: nothing can answer a call of its methods now."
+            )
+        }
+        return nil
+    }
+
+    /// An accepted batch holding a call: its answer waits for the method's outcome. `false` when the batch's events
+    /// hold no `verbInvoked` of `target` (then it is answered at once, as any batch).
+    mutating func awaitCall(
+        to target: ControllerID,
+        events: [Event],
+        encoded: [[UInt8]],
+        firstSeq: UInt64,
+        peer: [UInt8],
+        requestID: UInt64,
+        clientID: String,
+        commandID: UInt64
+    ) -> Bool {
+        guard
+            let index = events.firstIndex(where: {
+                if case .verbInvoked(target, _, _, _) = $0 { true } else { false }
+            }),
+            let host = hostOf[target]
+        else { return false }
+        calls.add(
+            PendingCalls.Call(
+                peer: peer,
+                requestID: requestID,
+                clientID: clientID,
+                commandID: commandID,
+                controller: target,
+                host: host,
+                events: encoded
+            ),
+            seq: firstSeq + UInt64(index)
+        )
+        return true
+    }
+
+    /// A host's answer to a call: relayed to the caller and remembered for its resends. An answer for no waiting call
+    /// (late, after its host was given up on; or forged) is dropped.
+    mutating func callAnswered(_ result: Containment_V1_CallResult, from sender: [UInt8]) {
+        guard let host = hostNames[sender], let call = calls.bySeq[result.seq], call.host == host,
+            call.controller.rawValue == result.controller
+        else {
+            warn(sender, "dropped a call result no call waits for", metadata: ["event.seq": "\(result.seq)"])
+            return
+        }
+        _ = calls.remove(result.seq)
+        let answer: [UInt8]
+        switch result.outcome {
+        case .value(let value):
+            answer = PreEncoded.accepted(
+                requestID: call.requestID,
+                commandID: call.commandID,
+                events: call.events,
+                result: value
+            )
+        case .error(var error):
+            error.commandID = call.commandID
+            answer =
+                ServerMessage.with {
+                    $0.requestID = call.requestID
+                    $0.body = .error(error)
+                }.bytes
+        case nil:
+            answer =
+                ServerMessage.with {
+                    $0.requestID = call.requestID
+                    $0.body = .error(.init(.malformed("The host answered the call with no outcome.")))
+                }.bytes
+        }
+        outbox.append(.send(peer: call.peer, body: answer, delivery: nil))
+        clients.remember(client: call.clientID, requestID: call.requestID, answer: answer)
+    }
+
+    /// `host` went down (or a new process of it registered): the calls it was to answer are answered
+    /// `hostUnavailable`. Their commands stand, journaled; what each method did before the host died stands too.
+    mutating func failCalls(on host: String, reason: String) {
+        for (seq, call) in calls.removeAll(on: host) {
+            let error = RemoteError(
+                ContainmentError(
+                    .hostUnavailable,
+                    "Host \(host), which runs \(call.controller), went down before the method answered (\(reason)); "
+                        + "the call (event \(seq)) stands in the journal, and what the method did before stands."
+                ),
+                commandID: call.commandID
+            )
+            let answer = ServerMessage.with {
+                $0.requestID = call.requestID
+                $0.body = .error(.init(error))
+            }.bytes
+            outbox.append(.send(peer: call.peer, body: answer, delivery: nil))
+            clients.remember(client: call.clientID, requestID: call.requestID, answer: answer)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import ContainmentBus
+import ContainmentClient
+import ContainmentHost
+import ContainmentLoad
+import ContainmentModel
+import Foundation
+import Histogram
+import Synchronization
+
+/// A typed method call beside an `invoke`, one at a time on one `counter` controller of one host: `invoke` of its
+/// string verb `add` is answered once the supervisor journaled it (the host runs it later); `add(_:)`, its typed
+/// method, once the host ran it and sent its result back — one more hop each way, through the supervisor.
+struct CallFigures: Codable, Sendable {
+    var invoke: Latency
+    var call: Latency
+}
+
+extension BenchRunner {
+    func calls() throws -> CallFigures {
+        progress("Containment: starting a supervisor and one host for the call figures")
+        let runtime = try LocalRuntime(
+            hosts: 1,
+            settings: "requestTimeoutMs: 60000\nheartbeatTimeoutMs: 30000\n",
+            timeout: .seconds(60)
+        )
+        defer { runtime.stop() }
+        guard let host = runtime.hostNames.first else { throw LoadError("the runtime has no host") }
+        let client = try CommandClient(
+            context: context,
+            endpoint: runtime.config.commandEndpoint,
+            timeout: .seconds(60)
+        )
+        let id: ControllerID = "tally"
+        _ = try client.submit([WireCommand(.system(.create(id, kind: "counter")), host: host)])
+        let count = settings.roundTrips
+        progress("Containment: \(count) invokes of a counter's verb, one at a time")
+        let invoke = [WireCommand(Request(.invoke(id, verb: "add", arguments: ["1"]), by: .system))]
+        var invokes = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+        let clock = ContinuousClock()
+        for round in 0..<(count + count / 10) {
+            let start = clock.now
+            _ = try client.submit(invoke)
+            // The first tenth warms up.
+            if round >= count / 10 { _ = invokes.record((clock.now - start).nanoseconds) }
+        }
+        progress("Containment: \(count) typed calls of the counter's add(_:), one at a time")
+        let system = try ContainmentActorSystem(environment: runtime.environment)
+        let calls = try Self.blocking {
+            let counter = try CounterController.resolve(id: id, using: system)
+            var histogram = Histogram<UInt64>(
+                highestTrackableValue: 60_000_000_000,
+                numberOfSignificantValueDigits: .three
+            )
+            for round in 0..<(count + count / 10) {
+                let start = clock.now
+                _ = try await counter.add(1)
+                if round >= count / 10 { _ = histogram.record((clock.now - start).nanoseconds) }
+            }
+            return Latency(histogram)
+        }
+        return CallFigures(invoke: Latency(invokes), call: calls)
+    }
+
+    /// Runs `body` in a task and waits for it on this (non-pool) thread.
+    private static func blocking<Value: Sendable>(
+        _ body: @escaping @Sendable () async throws -> Value
+    ) throws -> Value {
+        let outcome = Mutex<Result<Value, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let result: Result<Value, any Error>
+            do {
+                result = .success(try await body())
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        // Set before the signal.
+        guard let result = outcome.withLock({ $0 }) else { throw LoadError("the calls gave no outcome") }
+        return try result.get()
+    }
+}
+
+extension BenchReport {
+    static func callRows(_ calls: CallFigures) -> [[String]] {
+        [
+            ["invoke round trip p50 (journaled)", micros(calls.invoke.p50), "", ""],
+            ["invoke round trip p99", micros(calls.invoke.p99), "", ""],
+            [
+                "typed call round trip p50 (run by the host)", micros(calls.call.p50), micros(calls.invoke.p50),
+                times(calls.call.p50 / calls.invoke.p50),
+            ],
+            [
+                "typed call round trip p99", micros(calls.call.p99), micros(calls.invoke.p99),
+                times(calls.call.p99 / calls.invoke.p99),
+            ],
+        ]
+    }
+}
