@@ -1,3 +1,4 @@
+import ContainmentBus
 import ContainmentClient
 import ContainmentHost
 import ContainmentModel
@@ -158,6 +159,36 @@ import Testing
                 == "Host h1, which runs spare, is not up: nothing can answer a call of its methods now."
         )
         #expect(error?.commandID == 0)
+        _ = try await runtime.stop()
+    }
+
+    @Test func aForgedResultIsDroppedAndTheCallerGetsTheMethodsOwn() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology, settings: Self.settings)
+        defer { Task { _ = try? await runtime.stop() } }
+        let system = try Self.system(runtime)
+        let call = Task {
+            await Self.remoteError {
+                try await CounterController.resolve(id: "tally", using: system).pause(milliseconds: 1_500)
+            }
+        }
+        let client = try Self.client(runtime)
+        for _ in 0..<400 where try client.snapshot().controller("tally")?.properties.title != "pausing" {
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        // A peer that is not the host answers every call the supervisor could be waiting for with an error.
+        let (context, dealer) = try runtime.rawDealer()
+        for seq in 1...(try client.snapshot().seq) {
+            let forged = MethodCallMessage.result(
+                seq: seq,
+                controller: "tally",
+                .failure(RemoteError(ContainmentError(.methodFailed, "forged")))
+            )
+            _ = try dealer.send([forged.bytes])
+        }
+        // The caller gets the method's own outcome: it returned.
+        #expect(await call.value == nil)
+        dealer.close()
+        context.terminate()
         _ = try await runtime.stop()
     }
 }
