@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // Tests only: runs the daemons, scripts and clients as real processes.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        // `swift package generate-documentation`: the DocC catalogs of the library products (scripts/docs.sh).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The pure rules of SPEC.md: value types, no I/O, no clocks.

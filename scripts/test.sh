@@ -43,6 +43,9 @@ quiet_swift test --skip-build
 echo "== the public API of ContainmentHost, ContainmentClient, ContainmentTestKit: model types only"
 bash scripts/check-public-api.sh
 
+echo "== the DocC catalogs of those products (swift-docc-plugin; a broken link or unknown article fails)"
+bash scripts/docs.sh
+
 echo "== the example app (Examples/GridApp: its own kinds and host executable, under a supervisor, with the test kit)"
 (cd Examples/GridApp && quiet_swift build --build-tests && quiet_swift test --skip-build)
 

@@ -3,13 +3,13 @@ import Distributed
 import Foundation
 
 /// The actor system of typed controller methods: a controller's code declares its public methods as a
-/// `distributed actor` of this system (``ContainmentHost``'s `DistributedController`), and any process calls them
+/// `distributed actor` of this system (`ContainmentHost`'s `DistributedController`), and any process calls them
 /// through a reference, compile-checked.
 ///
 /// A call is not made in the caller's process even when the controller runs there: it goes to the supervisor as an
 /// `invoke` that carries its arguments (each one JSON text), is checked, ordered among every other command and
 /// journaled like any, reaches the controller's actor in order with its callbacks, and is answered with the method's
-/// result. Its errors are ``RemoteError``s: `unknownController` (the controller is gone), `hostUnavailable` (its host
+/// result. Its errors are `RemoteError`s: `unknownController` (the controller is gone), `hostUnavailable` (its host
 /// is down, or went down before answering), `timeout` (no answer within `requestTimeoutMs`), `unknownVerb` (its kind
 /// has no such method), `unauthorized` and the rules' own codes (refused), or what the method threw
 /// (`methodFailed` for an error that is not the runtime's).

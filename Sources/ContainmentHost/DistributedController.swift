@@ -4,7 +4,7 @@ import ContainmentModel
 import Distributed
 
 /// A controller with typed public methods: a `distributed actor` whose `distributed func`s any process calls through
-/// a reference (`resolve(id:using:)` with a ``ContainmentActorSystem``), compile-checked, each call ordered and
+/// a reference (`resolve(id:using:)` with a `ContainmentActorSystem`), compile-checked, each call ordered and
 /// journaled by the supervisor and run in order with the controller's callbacks.
 ///
 /// It receives its callbacks as a ``ControllerBehavior`` does, one at a time, its methods' calls among them, and acts

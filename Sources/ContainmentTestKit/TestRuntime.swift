@@ -4,7 +4,7 @@ import ContainmentRuntime
 import Foundation
 import Logging
 
-/// A runtime started for a test by ``withRuntime(topology:configPath:timeout:_:)``: a supervisor in the test's
+/// A runtime started for a test by ``withRuntime(topology:configPath:timeout:logLevel:_:)``: a supervisor in the test's
 /// process and the topology's hosts as real processes, in a run directory of its own.
 public struct TestRuntime: Sendable {
     /// The run directory: its sockets, journal, pid files and logs.
