@@ -133,6 +133,7 @@ let package = Package(
             name: "ContainmentLoad",
             dependencies: [
                 "ContainmentBus",
+                "ContainmentClient",
                 "ContainmentModel",
                 "ContainmentRuntime",
                 "ContainmentWorkload",

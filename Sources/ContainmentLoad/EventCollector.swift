@@ -1,4 +1,5 @@
 import ContainmentBus
+import ContainmentClient
 import Foundation
 import Synchronization
 import ZeroMQ
@@ -64,12 +65,14 @@ final class EventCollector: Sendable {
         let failure = Mutex<String?>(nil)
         Thread.detachNewThread { [self] in
             do {
-                let socket = try context.socket(.sub)
-                if let curve { try socket.makeCurveClient(curve) }
-                try socket.set(.receiveHighWaterMark, to: 0)
-                try socket.set(.receiveTimeout, to: .milliseconds(100))
-                try socket.connect(endpoint)
-                try socket.subscribe("")
+                // Unbounded: an instrument sees every event, and records the gaps it finds rather than catching up.
+                let socket = try EventSocket(
+                    context: context,
+                    endpoint: endpoint,
+                    keys: curve,
+                    bound: 0,
+                    wake: .milliseconds(100)
+                )
                 ready.signal()
                 collect(socket)
                 socket.close()
@@ -83,9 +86,10 @@ final class EventCollector: Sendable {
         if let message = failure.withLock({ $0 }) { throw LoadError("subscriber \(name): \(message)") }
     }
 
-    private func collect(_ socket: Socket) {
+    private func collect(_ socket: EventSocket) {
         while !stop.load(ordering: .relaxed) {
-            guard let frames = try? socket.receive(), frames.count == 2, frames[0] != WireEvent.heartbeatTopic else {
+            guard let frames = try? socket.receiveFrames(), frames.count == 2, frames[0] != WireEvent.heartbeatTopic
+            else {
                 continue
             }
             // Only the seq is read here (an event's field 1); the replay compares the whole bytes afterwards.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ContainmentHost
 import ContainmentBus
+import ContainmentClient
 import ContainmentModel
 import ContainmentRuntime
 import Foundation
@@ -51,25 +52,20 @@ struct WatchCommand: AsyncParsableCommand {
         } catch let error as ConfigError {
             throw ValidationError(error.description)
         }
-        let subscriber = try context.socket(.sub)
-        if let keys { try subscriber.makeCurveClient(keys) }
-        // Bounded: a reader slower than the events makes the supervisor drop some for it, which shows as a gap (or a
-        // heartbeat's seq) and is caught up by snapshot, instead of this process growing without bound.
-        try subscriber.set(.receiveHighWaterMark, to: Self.receiveBound)
-        // A refusal at the handshake (maxSubscribers connected, or a key not allowed) is final: libzmq does not try
-        // again, so it is said and watch exits instead of waiting in silence.
-        let monitorEndpoint = "inproc://watch-subscriber-monitor"
-        try subscriber.monitor(monitorEndpoint, events: [.handshakeFailedAuth])
-        let monitor = try context.socket(.pair)
-        try monitor.connect(monitorEndpoint)
-        try subscriber.connect(config.eventEndpoint)
-        for prefix in topic.isEmpty ? [""] : topic { try subscriber.subscribe(prefix) }
-        try subscriber.subscribe(String(decoding: WireEvent.heartbeatTopic, as: UTF8.self))
-        // Wake at least every heartbeat interval, to notice silence.
+        // Wake at least every heartbeat interval, to notice silence. Bounded: a reader slower than the events makes
+        // the supervisor drop some for it, which shows as a gap (or a heartbeat's seq) and is caught up by snapshot,
+        // instead of this process growing without bound.
         let wake = idleTimeout.map { min(config.heartbeatInterval, .milliseconds(Int64($0 * 1000))) }
-        try subscriber.set(.receiveTimeout, to: wake ?? config.heartbeatInterval)
-        let printer = EventPrinter(json: json, controllers: Set(controller), checkGaps: topic.isEmpty, limit: count)
-        var session = WatchSession(printer: printer, fromStart: fromStart) {
+        let subscriber = try EventSocket(
+            context: context,
+            endpoint: config.eventEndpoint,
+            keys: keys,
+            topics: topic,
+            bound: Self.receiveBound,
+            wake: wake ?? config.heartbeatInterval
+        )
+        var printer = EventPrinter(json: json, controllers: Set(controller), checkGaps: topic.isEmpty, limit: count)
+        var follower = CloneFollower(fromStart: fromStart, checkGaps: topic.isEmpty) {
             try CommandClient(
                 context: context,
                 endpoint: config.commandEndpoint,
@@ -80,7 +76,8 @@ struct WatchCommand: AsyncParsableCommand {
         }
         // A subscription reaches the publisher shortly after the connection: give it that moment.
         try await Task.sleep(for: .milliseconds(100))
-        if fromStart { try session.resnapshot(reason: nil) }
+        try follower.start()
+        printer.show(follower.take())
         markReady()
         let clock = ContinuousClock()
         var lastHeard = clock.now
@@ -89,136 +86,45 @@ struct WatchCommand: AsyncParsableCommand {
         let idleLimit = idleTimeout.map { Duration.milliseconds(Int64($0 * 1000)) }
         // Silence longer than this (three heartbeats) means the supervisor is gone or stuck.
         let silenceLimit = config.heartbeatInterval * 3
-        while !session.printer.done {
+        while !printer.done {
             if let idleLimit, clock.now - lastEvent >= idleLimit { return }
-            if let frames = try monitor.receive(dontWait: true),
-                SocketEvent(frames: frames)?.kind == .handshakeFailedAuth
-            {
-                session.notice(
+            switch try subscriber.receive() {
+            case .refused:
+                printer.notice(
                     "the supervisor refused this subscriber: it has maxSubscribers connected, or (with CURVE) this key "
                         + "is not allowed"
                 )
                 throw ExitStatus.unreachable
-            }
-            guard let frames = try subscriber.receive() else {
+            case .nothing:
                 let quiet = clock.now - lastHeard
                 if !silent, quiet >= silenceLimit {
                     silent = true
-                    session.notice("no word from the supervisor for \(quiet.components.seconds) s (is it down?)")
+                    printer.notice("no word from the supervisor for \(quiet.components.seconds) s (is it down?)")
                 }
                 continue
-            }
-            guard frames.count == 2 else { continue }
-            if silent {
-                silent = false
-                session.notice("the supervisor is heard again")
-            }
-            if frames[0] == WireEvent.heartbeatTopic {
+            case .undecodable:
+                continue
+            case .heartbeat(let beat):
                 lastHeard = clock.now
-                if let beat = try? Containment_V1_EventHeartbeat(serializedBytes: frames[1]) {
-                    try session.heartbeat(beat)
+                if silent {
+                    silent = false
+                    printer.notice("the supervisor is heard again")
                 }
-                continue
+                try follower.heartbeat(beat)
+            case .event(let event, _):
+                lastHeard = clock.now
+                lastEvent = lastHeard
+                if silent {
+                    silent = false
+                    printer.notice("the supervisor is heard again")
+                }
+                try follower.receive(event)
             }
-            guard let event = try? WireEvent.decode(frames[1]) else { continue }
-            lastHeard = clock.now
-            lastEvent = lastHeard
-            try session.receive(event, checkGaps: topic.isEmpty)
+            printer.show(follower.take())
         }
     }
 
-    /// Events the subscriber queues before the supervisor drops some for it.
     static let receiveBound = 10_000
-}
-
-/// What `watch` knows of the stream: the epoch and seq reached, and the tree (with --from-start). A restart (another
-/// epoch), a gap or a heartbeat ahead of the last event is said in one line; with --from-start the tree is caught up
-/// by a snapshot, without it the events simply go on (seqs are never reused; lost ones are reported as a gap).
-struct WatchSession {
-    var printer: EventPrinter
-    let fromStart: Bool
-    let takeSnapshot: () throws -> WireSnapshot
-    var tree: TreeView?
-    var epoch: UInt64?
-    var lastSeq: UInt64?
-
-    init(printer: EventPrinter, fromStart: Bool, snapshot: @escaping () throws -> WireSnapshot) {
-        self.printer = printer
-        self.fromStart = fromStart
-        takeSnapshot = snapshot
-    }
-
-    /// Takes a snapshot: the state, its seq and epoch; printed with --from-start.
-    mutating func resnapshot(reason: String?) throws {
-        let snapshot = try takeSnapshot()
-        if let reason {
-            notice("\(reason); caught up by a snapshot at seq \(snapshot.seq) (epoch \(snapshot.epoch))")
-        }
-        epoch = snapshot.epoch
-        lastSeq = snapshot.seq
-        printer.lastSeq = snapshot.seq
-        if fromStart {
-            let view = TreeView(snapshot: snapshot)
-            tree = view
-            printer.printSnapshot(view)
-        }
-    }
-
-    mutating func heartbeat(_ beat: Containment_V1_EventHeartbeat) throws {
-        if let epoch, beat.epoch != epoch {
-            try restarted(epoch, beat.epoch, seq: beat.seq)
-        } else if let lastSeq, beat.seq > lastSeq, printer.checkGaps {
-            if fromStart {
-                try resnapshot(reason: "events \(lastSeq + 1)…\(beat.seq) were lost (a slow reader?)")
-            } else {
-                notice(
-                    "events \(lastSeq + 1)…\(beat.seq) were lost (a slow reader?); going on from seq \(beat.seq + 1)"
-                )
-                self.lastSeq = beat.seq
-                printer.lastSeq = beat.seq
-            }
-        } else if epoch == nil {
-            epoch = beat.epoch
-            if lastSeq == nil {
-                lastSeq = beat.seq
-                printer.lastSeq = beat.seq
-            }
-        }
-    }
-
-    /// Another epoch: the supervisor restarted. With --from-start the tree is taken again.
-    private mutating func restarted(_ old: UInt64, _ new: UInt64, seq: UInt64) throws {
-        if fromStart {
-            try resnapshot(reason: "the supervisor restarted (epoch \(old) → \(new))")
-        } else {
-            notice("the supervisor restarted (epoch \(old) → \(new)); its events go on after seq \(lastSeq ?? 0)")
-            epoch = new
-        }
-    }
-
-    mutating func receive(_ event: WireEvent, checkGaps: Bool) throws {
-        if let epoch, event.epoch != epoch {
-            try restarted(epoch, event.epoch, seq: event.seq)
-            if fromStart, event.seq <= lastSeq ?? 0 { return }
-        }
-        if epoch == nil { epoch = event.epoch }
-        if fromStart {
-            guard let last = lastSeq, event.seq > last else { return }  // already in the snapshot
-            if checkGaps, event.seq > last + 1 {
-                try resnapshot(reason: "events \(last + 1)…\(event.seq - 1) were lost (a slow reader?)")
-                guard event.seq > lastSeq ?? 0 else { return }
-            }
-            tree?.apply(event)
-        }
-        lastSeq = max(lastSeq ?? 0, event.seq)
-        printer.print(event)
-    }
-
-    /// One line on standard error (and a {"notice": …} object with --json).
-    func notice(_ text: String) {
-        FileHandle.standardError.write(Data("watch: \(text)\n".utf8))
-        if printer.json { FileHandle.standardOutput.write(Data((JSONText.encode(["notice": text]) + "\n").utf8)) }
-    }
 }
 
 extension WatchCommand {
@@ -246,6 +152,24 @@ struct EventPrinter {
     }
 
     var done: Bool { limit.map { printed >= $0 } ?? false }
+
+    /// What the follower gave, in order (stopping at the limit).
+    mutating func show(_ outputs: [CloneFollower.Output]) {
+        for output in outputs where !done {
+            switch output {
+            case .snapshot(let snapshot): printSnapshot(TreeView(snapshot: snapshot))
+            case .event(let event): print(event)
+            case .skipped(let seq): lastSeq = seq
+            case .notice(let text): notice(text)
+            }
+        }
+    }
+
+    /// One line on standard error (and a {"notice": …} object with --json).
+    func notice(_ text: String) {
+        FileHandle.standardError.write(Data("watch: \(text)\n".utf8))
+        if json { FileHandle.standardOutput.write(Data((JSONText.encode(["notice": text]) + "\n").utf8)) }
+    }
 
     mutating func printSnapshot(_ tree: TreeView) {
         lastSeq = tree.seq

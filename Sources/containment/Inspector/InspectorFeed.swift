@@ -1,4 +1,5 @@
 import ContainmentBus
+import ContainmentClient
 import ContainmentModel
 import ContainmentRuntime
 import Foundation
@@ -12,7 +13,7 @@ enum InspectorUpdate: Sendable {
 }
 
 /// The inspector's connection to the bus, on a thread of its own (ZeroMQ sockets stay on the thread that made them):
-/// a subscriber to every event, and a command client for snapshots. Each event is passed on as the JSON `watch
+/// a subscriber to every event (``EventSocket``), and a command client for snapshots. Each event is passed on as the JSON `watch
 /// --json` prints (with its `category`); after events, at most every 100 ms, a snapshot is taken and passed on as the
 /// page's state — the tree (``TreeView/json()``), the windows drawn (``WindowDrawing``) and the hosts.
 final class InspectorFeed: Sendable {
@@ -84,12 +85,14 @@ final class InspectorFeed: Sendable {
 
     private func run() throws {
         let context = try Context()
-        let subscriber = try context.socket(.sub)
-        if let keys { try subscriber.makeCurveClient(keys) }
-        try subscriber.set(.receiveHighWaterMark, to: 10_000)
-        try subscriber.connect(config.eventEndpoint)
-        try subscriber.subscribe("")
-        try subscriber.set(.receiveTimeout, to: .milliseconds(100))
+        let subscriber = try EventSocket(
+            context: context,
+            endpoint: config.eventEndpoint,
+            keys: keys,
+            bound: 10_000,
+            wake: .milliseconds(100)
+        )
+        defer { subscriber.close() }
         let client = try CommandClient(
             context: context,
             endpoint: config.commandEndpoint,
@@ -114,13 +117,18 @@ final class InspectorFeed: Sendable {
                     )
                 }
             }
-            if let frames = try subscriber.receive(), frames.count == 2, frames[0] != WireEvent.heartbeatTopic,
-                let event = try? WireEvent.decode(frames[1])
-            {
+            // Every change is followed by a snapshot (at most one per 100 ms): the page's state never misses an
+            // event, a gap or a restart, whatever the events it was shown.
+            switch try subscriber.receive() {
+            case .event(let event, _):
                 var object = event.jsonObject
                 object["category"] = EventCategory(eventName: event.name).rawValue
                 updates.yield(.event(JSONText.encode(object)))
                 dirty = true
+            case .refused:
+                throw ContainmentError(.unauthorized, "the supervisor refused the inspector's subscriber")
+            case .heartbeat, .undecodable, .nothing:
+                break
             }
             if dirty, clock.now - lastSnapshot >= .milliseconds(100) {
                 lastSnapshot = clock.now

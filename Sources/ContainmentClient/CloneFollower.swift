@@ -1,0 +1,112 @@
+import ContainmentBus
+
+/// The ZeroMQ guide's Clone pattern, client side, without I/O: what a subscriber does with each event and heartbeat
+/// it receives so that what it shows is the supervisor's state, nothing missed or doubled.
+///
+/// With `fromStart`: the state first (a snapshot, taken after subscribing), then only the events after its seq; a gap
+/// in the seqs (events dropped for a slow reader, or a heartbeat's seq ahead of the last event seen) or another epoch
+/// (the supervisor restarted) is caught up by a new snapshot. Without it: the live events, each gap and restart said
+/// in a notice. Its outputs are taken in order with ``take()``. `watch` and ``RuntimeSubscriber`` follow a runtime
+/// through it.
+package struct CloneFollower {
+    package enum Output {
+        /// The whole state to go on from (only with `fromStart`).
+        case snapshot(WireSnapshot)
+        /// An event after the state (or a live one).
+        case event(WireEvent)
+        /// The events up to this seq are skipped for good: a gap said in a notice (without `fromStart`).
+        case skipped(through: UInt64)
+        /// A sentence for the reader: a gap caught up, the supervisor restarted.
+        case notice(String)
+    }
+
+    package let fromStart: Bool
+    /// Whether a gap in the seqs is looked for (not when only some topics are subscribed).
+    package let checkGaps: Bool
+    private let takeSnapshot: () throws -> WireSnapshot
+    package private(set) var epoch: UInt64?
+    package private(set) var lastSeq: UInt64?
+    private var outputs: [Output] = []
+
+    package init(fromStart: Bool, checkGaps: Bool, snapshot: @escaping () throws -> WireSnapshot) {
+        self.fromStart = fromStart
+        self.checkGaps = checkGaps
+        takeSnapshot = snapshot
+    }
+
+    /// The outputs since the last call, in order.
+    package mutating func take() -> [Output] {
+        defer { outputs.removeAll(keepingCapacity: true) }
+        return outputs
+    }
+
+    /// Begins from a snapshot (with `fromStart`; call it once subscribed).
+    package mutating func start() throws {
+        if fromStart { try resnapshot(reason: nil) }
+    }
+
+    private mutating func resnapshot(reason: String?) throws {
+        let snapshot = try takeSnapshot()
+        if let reason {
+            outputs.append(
+                .notice("\(reason); caught up by a snapshot at seq \(snapshot.seq) (epoch \(snapshot.epoch))")
+            )
+        }
+        epoch = snapshot.epoch
+        lastSeq = snapshot.seq
+        outputs.append(.snapshot(snapshot))
+    }
+
+    package mutating func heartbeat(_ beat: Containment_V1_EventHeartbeat) throws {
+        if let epoch, beat.epoch != epoch {
+            try restarted(epoch, beat.epoch)
+        } else if let lastSeq, beat.seq > lastSeq, checkGaps {
+            if fromStart {
+                try resnapshot(reason: "events \(lastSeq + 1)…\(beat.seq) were lost (a slow reader?)")
+            } else {
+                outputs.append(
+                    .notice(
+                        "events \(lastSeq + 1)…\(beat.seq) were lost (a slow reader?); going on from seq \(beat.seq + 1)"
+                    )
+                )
+                self.lastSeq = beat.seq
+                outputs.append(.skipped(through: beat.seq))
+            }
+        } else if epoch == nil {
+            epoch = beat.epoch
+            if lastSeq == nil {
+                lastSeq = beat.seq
+                outputs.append(.skipped(through: beat.seq))
+            }
+        }
+    }
+
+    /// Another epoch: the supervisor restarted. With `fromStart` the state is taken again.
+    private mutating func restarted(_ old: UInt64, _ new: UInt64) throws {
+        if fromStart {
+            try resnapshot(reason: "the supervisor restarted (epoch \(old) → \(new))")
+        } else {
+            outputs.append(
+                .notice("the supervisor restarted (epoch \(old) → \(new)); its events go on after seq \(lastSeq ?? 0)")
+            )
+            epoch = new
+        }
+    }
+
+    package mutating func receive(_ event: WireEvent) throws {
+        if let epoch, event.epoch != epoch {
+            try restarted(epoch, event.epoch)
+            if fromStart, event.seq <= lastSeq ?? 0 { return }
+        }
+        if epoch == nil { epoch = event.epoch }
+        if fromStart {
+            guard let last = lastSeq, event.seq > last else { return }  // already in the snapshot
+            if checkGaps, event.seq > last + 1 {
+                try resnapshot(reason: "events \(last + 1)…\(event.seq - 1) were lost (a slow reader?)")
+                guard event.seq > lastSeq ?? 0 else { return }
+            }
+        }
+        lastSeq = max(lastSeq ?? 0, event.seq)
+        outputs.append(.event(event))
+    }
+}

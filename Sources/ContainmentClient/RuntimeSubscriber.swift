@@ -1,0 +1,141 @@
+import ContainmentBus
+import ContainmentModel
+import ContainmentRuntime
+import Foundation
+import ZeroMQ
+
+/// Follows a running runtime as the ZeroMQ guide's Clone pattern does — the state, then every event after it, in
+/// order, nothing missed or doubled — in model types. `containment watch --from-start` follows the same way.
+///
+/// The first update is the whole state (``Update/state(_:epoch:)``). Then come the events published after it. When
+/// this subscriber falls behind (the supervisor drops events for a reader slower than `subscriberQueue`) or the
+/// supervisor restarts, it says so (``Update/notice(_:)``) and begins again from a new state.
+///
+/// ```swift
+/// let subscriber = try RuntimeSubscriber()
+/// while let update = try subscriber.next(timeout: .seconds(5)) {
+///     switch update {
+///     case .state(let tree, _): mirror = tree
+///     case .event(let event, let seq): print(seq, event.name)
+///     case .notice(let text): print(text)
+///     }
+/// }
+/// ```
+///
+/// Not `Sendable`: it owns sockets. Use it on one thread or task at a time.
+public final class RuntimeSubscriber {
+    public enum Update: Sendable {
+        /// The whole state to go on from: first, and again after a gap or a supervisor restart.
+        case state(TreeSnapshot, epoch: UInt64)
+        /// An event published after the last state, in order, with its seq.
+        case event(Event, seq: UInt64)
+        /// What happened to the stream: events lost and caught up, the supervisor restarted.
+        case notice(String)
+    }
+
+    private let socket: EventSocket
+    private var follower: CloneFollower
+    private var started = false
+    private var pending: [Update] = []
+    private var head = 0
+
+    /// Subscribes to the runtime the settings at `configPath` describe (else `CONTAINMENT_CONFIG`'s, else the defaults
+    /// for `CONTAINMENT_RUN_DIR`), with its CURVE keys if it runs CURVE. Throws as
+    /// ``RuntimeClient/init(configPath:environment:)`` does.
+    public init(
+        configPath: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ContainmentError) {
+        let config: RuntimeConfig
+        let keys: CurveClientKeys?
+        do {
+            config = try RuntimeConfig.load(from: configPath, environment: environment)
+            keys = try config.clientKeys()
+        } catch {
+            throw ContainmentError(.malformed, "\(error)")
+        }
+        let context: Context
+        do {
+            context = try Context()
+            // Each socket holds the context, so it lives as long as they do.
+            socket = try EventSocket(
+                context: context,
+                endpoint: config.eventEndpoint,
+                keys: keys,
+                bound: 10_000,
+                wake: .milliseconds(50)
+            )
+        } catch {
+            throw ContainmentError(.hostUnavailable, "Cannot subscribe to \(config.eventEndpoint): \(error).")
+        }
+        let client = try CommandClient(
+            context: context,
+            endpoint: config.commandEndpoint,
+            timeout: config.requestTimeout,
+            curve: keys
+        )
+        follower = CloneFollower(fromStart: true, checkGaps: true) { try client.snapshot() }
+    }
+
+    /// The next update, waiting at most `timeout` for one; `nil` when none came. Throws `unauthorized` when the
+    /// supervisor refuses this subscriber (`maxSubscribers`, or a key it does not allow), `hostUnavailable` or
+    /// `timeout` when a state cannot be taken.
+    public func next(timeout: Duration = .seconds(1)) throws(ContainmentError) -> Update? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            if head < pending.count {
+                defer { head += 1 }
+                return pending[head]
+            }
+            pending.removeAll(keepingCapacity: true)
+            head = 0
+            do {
+                if !started {
+                    started = true
+                    try follower.start()
+                } else {
+                    switch try socket.receive() {
+                    case .event(let event, _): try follower.receive(event)
+                    case .heartbeat(let beat): try follower.heartbeat(beat)
+                    case .refused:
+                        throw ContainmentError(
+                            .unauthorized,
+                            "The supervisor refused this subscriber: it has maxSubscribers connected, or (with CURVE) "
+                                + "this key is not allowed."
+                        )
+                    case .undecodable, .nothing: break
+                    }
+                }
+            } catch let error as ContainmentError {
+                throw error
+            } catch {
+                throw ContainmentError(.hostUnavailable, "The runtime's events cannot be read: \(error).")
+            }
+            for output in follower.take() { pending.append(contentsOf: Self.update(output)) }
+            if pending.isEmpty, clock.now >= deadline { return nil }
+        }
+    }
+
+    private static func update(_ output: CloneFollower.Output) -> [Update] {
+        switch output {
+        case .snapshot(let snapshot):
+            guard let tree = try? snapshot.model() else {
+                return [.notice("The state at seq \(snapshot.seq) does not decode; it is skipped.")]
+            }
+            return [.state(tree, epoch: snapshot.epoch)]
+        case .event(let event):
+            guard let model = try? event.model() else {
+                return [.notice("Event \(event.seq) (\(event.name)) does not decode; it is skipped.")]
+            }
+            return [.event(model, seq: event.seq)]
+        case .notice(let text): return [.notice(text)]
+        case .skipped: return []
+        }
+    }
+
+    /// Closes its sockets.
+    public func close() {
+        socket.close()
+    }
+}
