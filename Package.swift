@@ -185,6 +185,7 @@ let package = Package(
             dependencies: [
                 "ContainmentBus",
                 "ContainmentClient",
+                "ContainmentTestKit",
                 "ContainmentHost",
                 "ContainmentModel",
                 "ContainmentRuntime",

@@ -1,0 +1,70 @@
+import ContainmentClient
+import ContainmentHost
+import ContainmentModel
+import ContainmentTestKit
+import Foundation
+import Synchronization
+import Testing
+
+/// ContainmentTestKit on the project's own host (`containment host`, named as the hosts' `command`): the runtime is up
+/// when the body runs, and nothing it started outlives it, whether the body returns or throws.
+@Suite(.serialized) struct TestKitTests {
+    /// A topology file whose two hosts run `containment host`.
+    static func topology() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("testkit-\(UUID()).yaml").path
+        try """
+        window: {name: main, width: 800, height: 600, root: box}
+        hosts:
+          - {name: h0, command: [\(RuntimeFixture.binary), host]}
+          - {name: h1, command: [\(RuntimeFixture.binary), host]}
+        controllers:
+          - {id: box, kind: content, host: h0}
+          - {id: tally, kind: counter, host: h1, parent: box}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    struct Planned: Error {}
+
+    @Test func theHostsAreUpInTheBodyAndGoneAfterIt() async throws {
+        let path = try Self.topology()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (pids, directory) = try await withRuntime(topology: path) { runtime in
+            let snapshot = try runtime.client().snapshot()
+            #expect(Set(snapshot.hosts.filter(\.up).map(\.name)) == ["h0", "h1"])
+            #expect(snapshot.controller("tally")?.parent == "box")
+            // Typed calls and the callbacks of an actor, through the kit.
+            let tally = try CounterController.resolve(id: "tally", using: runtime.actorSystem())
+            #expect(try await tally.add(5) == 5)
+            #expect(try runtime.client().callbacks(of: "tally").map(\.name).contains("verbInvoked"))
+            return (try ["h0", "h1"].map { try #require(runtime.pid(ofHost: $0)) }, runtime.runDirectory)
+        }
+        for pid in pids { #expect(kill(pid, 0) != 0, "host process \(pid) outlived the runtime") }
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+
+    @Test func aBodyThatThrowsStillStopsEverything() async throws {
+        let path = try Self.topology()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let started = Locked<[Int32]>([])
+        let directory = Locked<String>("")
+        await #expect(throws: Planned.self) {
+            try await withRuntime(topology: path) { runtime in
+                started.set(try ["h0", "h1"].map { try #require(runtime.pid(ofHost: $0)) })
+                directory.set(runtime.runDirectory)
+                throw Planned()
+            }
+        }
+        #expect(started.get().count == 2)
+        for pid in started.get() { #expect(kill(pid, 0) != 0, "host process \(pid) outlived the runtime") }
+        #expect(!FileManager.default.fileExists(atPath: directory.get()))
+    }
+}
+
+/// A value set inside a closure that may not capture a variable.
+final class Locked<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func set(_ new: Value) { value.withLock { $0 = new } }
+    func get() -> Value { value.withLock { $0 } }
+}
