@@ -2,6 +2,7 @@ import ContainmentBus
 import ContainmentModel
 import ContainmentRuntime
 import Foundation
+import Synchronization
 import ZeroMQ
 
 /// Follows a running runtime as the ZeroMQ guide's Clone pattern does — the state, then every event after it, in
@@ -138,4 +139,47 @@ public final class RuntimeSubscriber {
     public func close() {
         socket.close()
     }
+}
+
+extension RuntimeSubscriber {
+    /// The updates of a new subscriber as an async sequence, read on a thread of its own (its sockets never hold a
+    /// thread of Swift's cooperative pool): the state, then the events after it, as ``next(timeout:)`` gives them. It
+    /// ends with the error that stops the subscriber; stop reading (or cancel the task) to close it. Updates wait for
+    /// the reader without bound: read them as they come.
+    ///
+    /// ```swift
+    /// for try await update in RuntimeSubscriber.updates() {
+    ///     if case .event(let event, _) = update, event.name == "viewDidAppear" { break }
+    /// }
+    /// ```
+    public static func updates(
+        configPath: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> AsyncThrowingStream<Update, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Update, any Error>.makeStream(bufferingPolicy: .unbounded)
+        let stopped = StopFlag()
+        continuation.onTermination = { _ in stopped.stop() }
+        let thread = Thread {
+            do {
+                let subscriber = try RuntimeSubscriber(configPath: configPath, environment: environment)
+                defer { subscriber.close() }
+                while !stopped.isStopped {
+                    if let update = try subscriber.next(timeout: .milliseconds(100)) { continuation.yield(update) }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        thread.name = "containment-subscriber"
+        thread.start()
+        return stream
+    }
+}
+
+/// Set once, read by a thread's loop.
+private final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func stop() { value.store(true, ordering: .relaxed) }
+    var isStopped: Bool { value.load(ordering: .relaxed) }
 }

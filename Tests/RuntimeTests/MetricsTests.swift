@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ContainmentRuntime
@@ -8,15 +9,24 @@ import Testing
 @Suite struct MetricsTests {
     /// A TCP port nothing listens on now.
     static func freePort() async throws -> Int {
-        let found = try await RuntimeFixture.run(
-            "/usr/bin/env",
-            [
-                "python3", "-c",
-                "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])",
-            ]
-        )
-        return try #require(Int(found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        // The kernel may hand the same free port to two tests running at once (it is free again once the probe
+        // closes it): a port is given to one test of this process only.
+        for _ in 0..<20 {
+            let found = try await RuntimeFixture.run(
+                "/usr/bin/env",
+                [
+                    "python3", "-c",
+                    "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])",
+                ]
+            )
+            let port = try #require(Int(found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+            if givenPorts.withLock({ $0.insert(port).inserted }) { return port }
+        }
+        throw FixtureError("no free port that no other test was given")
     }
+
+    /// The ports ``freePort()`` gave out.
+    static let givenPorts = Mutex<Set<Int>>([])
 
     /// Prometheus text: each sample's value by its name with labels (`name{label="value"}`), comments left out.
     static func samples(_ text: String) -> [String: Double] {

@@ -83,4 +83,25 @@ import Testing
         #expect(tree.controller("box") != nil)
         _ = try await runtime.stop()
     }
+
+    @Test func theUpdatesAsAnAsyncSequence() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology)
+        defer { Task { _ = try? await runtime.stop() } }
+        let client = try RuntimeClient(environment: Self.environment(runtime))
+        var seen: [String] = []
+        for try await update in RuntimeSubscriber.updates(environment: Self.environment(runtime)) {
+            switch update {
+            case .state(let tree, _):
+                seen.append("state \(tree.controllers.count)")
+                try client.perform([.create("late", kind: "content")], hosts: ["late": "h0"])
+            case .event(let event, _):
+                seen.append(event.name)
+            case .notice(let text):
+                seen.append(text)
+            }
+            if seen.last == "controllerCreated" { break }
+        }
+        #expect(seen == ["state 1", "controllerCreated"])
+        _ = try await runtime.stop()
+    }
 }
