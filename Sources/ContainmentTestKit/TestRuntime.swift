@@ -10,6 +10,8 @@ public struct TestRuntime: Sendable {
     /// The run directory: its sockets, journal, pid files and logs.
     public let runDirectory: String
     let topology: Topology
+    /// The settings file the runtime was started with (`withRuntime`'s `configPath`).
+    let configPath: String?
 
     /// The topology's hosts, by name.
     public var hosts: [String] { topology.hosts }
@@ -19,7 +21,7 @@ public struct TestRuntime: Sendable {
     public var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["CONTAINMENT_RUN_DIR"] = runDirectory
-        environment["CONTAINMENT_CONFIG"] = nil
+        environment["CONTAINMENT_CONFIG"] = configPath
         return environment
     }
 

@@ -40,7 +40,12 @@ public func withRuntime<Result: Sendable>(
     }
     var logger = Logger(label: "containment.testkit.supervisor") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = logLevel
-    let runtime = TestRuntime(runDirectory: runDirectory, topology: topology, timeout: timeout)
+    let runtime = TestRuntime(
+        runDirectory: runDirectory,
+        topology: topology,
+        configPath: configPath,
+        timeout: timeout
+    )
     let failure = Mutex<String?>(nil)
     let service = SupervisorService(config: config, topology: topology, pidFile: nil, logger: logger, startHosts: true)
     let supervisor = Task {
