@@ -67,6 +67,19 @@ enum Seeds {
                 $0.inspect = .with { $0.controller = "a" }
             },
             "heartbeat": message { $0.heartbeat = .with { $0.host = "h0" } },
+            // Issue 25: a typed method call, and a host's answer to one.
+            "call": {
+                var call = MethodCallMessage.request(
+                    "a",
+                    method: "$s4Kit4GridC3add",
+                    arguments: ["\"b\"", "1"],
+                    by: .system
+                )
+                call.requestID = 6
+                call.clientID = "seed"
+                return call.bytes
+            }(),
+            "callResult": MethodCallMessage.result(seq: 7, controller: "a", .success("[\"b\"]")).bytes,
         ]
         // Framed records: a start, then a command record; the first byte (1) asks for framing.
         var records: [UInt8] = [1]
