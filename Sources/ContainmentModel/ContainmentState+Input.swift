@@ -81,8 +81,8 @@ extension ContainmentState {
     }
 
     /// What a point of a window hits: the deepest visible view containing it — presentations standing on the window
-    /// first, top-most first, then the window's root view — and the popover it missed, if it missed one (which
-    /// swallows it).
+    /// first, top-most first, then the window's root view — and the popover it missed, if it missed one. A point
+    /// outside a presentation reaches what lies behind it only for the `over…` styles (SPEC §12).
     func hitTest(_ window: Window, at point: Point) -> (view: ViewID?, missedPopover: ControllerID?) {
         let standing = presentations.keys.filter { self.window(placing: $0)?.id == window.id }
             .map { (id: $0, depth: presentationDepth($0), serial: controllers[$0]?.serial ?? 0) }
@@ -91,7 +91,7 @@ extension ContainmentState {
             if let hit = hitTest(.root(entry.id), at: point) { return (hit, nil) }
             guard let presentation = presentations[entry.id] else { continue }
             if presentation.style == .popover { return (nil, entry.id) }
-            if presentation.hidesContext { return (nil, nil) }
+            if presentation.swallowsTouchesOutside { return (nil, nil) }
         }
         return (hitTest(.root(window.root), at: point), nil)
     }

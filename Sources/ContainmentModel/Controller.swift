@@ -262,6 +262,17 @@ public struct Presentation: Hashable, Sendable {
         }
     }
 
+    /// Whether a point outside it reaches nothing behind it (SPEC §12, seed 002: no presentation style lets the
+    /// content it covers take touches): full screen, current context, a form or page sheet (in its sheet form too:
+    /// the dimmed area takes no touches) and a popover (which the point also dismisses). Only the `over…` styles
+    /// pass such a point to what lies behind.
+    public var swallowsTouchesOutside: Bool {
+        switch style {
+        case .fullScreen, .currentContext, .pageSheet, .formSheet, .popover: true
+        case .overFullScreen, .overCurrentContext: false
+        }
+    }
+
     public init(
         presenter: ControllerID,
         context: ControllerID,

@@ -68,14 +68,27 @@ import Testing
         #expect(h.ok(tap(505, 115, kind: "pinch")).first?.contains("view=root chain=root") == true)
     }
 
-    /// Presentations first, top-most first; a sheet passes a point outside it on, a context presentation swallows it.
+    /// Presentations first, top-most first. A form or page sheet — in its sheet form on this wide window too —
+    /// swallows a point outside it (seed 002: the dimmed area shows the content behind but takes no touches), as a
+    /// full-screen or current-context presentation does; only the `over…` styles pass it to what lies behind.
     @Test func presentationsAreHitFirst() {
         var h = scene(handles: [])
-        h.ok(.by("root", .present("v", on: "root", style: .formSheet)))
-        #expect(h.ok(tap(300, 100, kind: "pinch")).first?.contains("view=v chain=v,root") == true)
-        #expect(h.ok(tap(120, 125, kind: "pinch")).first?.contains("view=c/button chain=c,root") == true)
-        h.ok(.by("root", .dismiss("v")))
+        let outside = "inputDelivered(-) window=main point=120,125 kind=pinch view=nil chain="
+        for style in [ModalPresentationStyle.formSheet, .pageSheet] {
+            h.ok(.by("root", .present("v", on: "root", style: style)))
+            #expect(h.ok(tap(300, 100, kind: "pinch")).first?.contains("view=v chain=v,root") == true, "\(style)")
+            #expect(h.ok(tap(120, 125, kind: "pinch")) == [outside], "\(style)")
+            h.ok(.by("root", .dismiss("v")))
+        }
         h.ok(.by("c", .setProperties("c", [.definesPresentationContext(true)])))
+        h.ok(.by("c", .present("v", on: "c", style: .overCurrentContext)))
+        #expect(h.ok(tap(120, 125, kind: "pinch")).first?.contains("view=v chain=v,c,root") == true)
+        #expect(
+            h.ok(tap(10, 10, kind: "pinch")) == [
+                "inputDelivered(-) window=main point=10,10 kind=pinch view=root chain=root"
+            ]
+        )
+        h.ok(.by("c", .dismiss("v")))
         h.ok(.by("c", .present("v", on: "c", style: .currentContext)))
         #expect(h.ok(tap(120, 125, kind: "pinch")).first?.contains("view=v chain=v,c,root") == true)
         #expect(
