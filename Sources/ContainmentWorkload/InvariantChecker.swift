@@ -114,6 +114,7 @@ public struct InvariantChecker: Sendable {
                 if let view, chain.first != view.owner {
                     problems.append("\(event): the chain does not start at \(view.owner)")
                 }
+                if let problem = touchThrough(event) { problems.append(problem) }
                 problems += chainProblems(event, chain: chain, handler: handler, name: kind, propertiesOf: propertiesOf)
             case .actionDelivered(let handler, let from, let name, let chain):
                 if chain.first != from { problems.append("\(event): the chain does not start at \(from)") }
@@ -244,13 +245,37 @@ extension InvariantChecker {
         return best.id
     }
 
+    /// SPEC §12 (seed 002): a point that reaches a presentation which takes the touches outside it — full screen,
+    /// current context, a form or page sheet (in its sheet form too), a popover — hits nothing behind it. So a view
+    /// hit on a window lies in a presentation at least as high (as many presentations up) as the highest such one
+    /// standing on that window. (Among presentations equally high the model's order is their creation's, which the
+    /// events do not give: those are not judged.)
+    func touchThrough(_ event: Event) -> String? {
+        guard case .inputDelivered(_, let window, _, _, let view?, _) = event,
+            let (hitWindow, hitDepth) = placement(of: view.owner), hitWindow == window
+        else { return nil }
+        let swallowing: Set<ModalPresentationStyle> = [.fullScreen, .currentContext, .pageSheet, .formSheet, .popover]
+        var highest: (id: ControllerID, depth: Int)?
+        for (presented, presentation) in presentationOf where swallowing.contains(presentation.style) {
+            guard let (placed, depth) = placement(of: presented), placed == window, depth > highest?.depth ?? 0 else {
+                continue
+            }
+            highest = (presented, depth)
+        }
+        guard let highest, hitDepth < highest.depth else { return nil }
+        return "\(event): \(view) lies behind \(highest.id), whose presentation takes every touch outside it"
+    }
+
     /// The window a controller's root view is placed in, through the views and the presentations it stands on, and
     /// how many presentations that takes.
     func placement(of id: ControllerID) -> (WindowID, Int)? {
         var depth = 0
         var current = id
         for _ in 0...presentationOf.count {
-            let top = topView(of: .root(current)).owner
+            // A tree topped by a named view that is in no superview (`c/a`, never added) is in no window.
+            let topView = topView(of: .root(current))
+            guard topView.isRoot else { return nil }
+            let top = topView.owner
             if let window = windowRoots.first(where: { $0.value == top })?.key { return (window, depth) }
             guard let presentation = presentationOf[top] else { return nil }
             depth += 1
