@@ -38,7 +38,12 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: "Exit after this many seconds without an event.")
     var idleTimeout: Double?
 
-    @Option(help: "Create this file once subscribed (and, with --from-start, once the snapshot is printed).")
+    @Option(
+        help: """
+            Create this file once the subscription is seen to work (its first heartbeat or event; after three \
+            heartbeat intervals of silence at the latest) and, with --from-start, the snapshot is printed.
+            """
+    )
     var readyFile: String?
 
     @OptionGroup var runtime: RuntimeOptions
@@ -78,8 +83,16 @@ struct WatchCommand: AsyncParsableCommand {
         try await Task.sleep(for: .milliseconds(100))
         try follower.start()
         printer.show(follower.take())
-        markReady()
         let clock = ContinuousClock()
+        // Ready once the subscription is seen to work (the first heartbeat or event through it) or, from a silent
+        // supervisor, after three heartbeat intervals: a script that acts once the file exists misses nothing.
+        let started = clock.now
+        var ready = false
+        func becomeReady() {
+            guard !ready else { return }
+            ready = true
+            markReady()
+        }
         var lastHeard = clock.now
         var lastEvent = clock.now
         var silent = false
@@ -96,6 +109,7 @@ struct WatchCommand: AsyncParsableCommand {
                 )
                 throw ExitStatus.unreachable
             case .nothing:
+                if clock.now - started >= config.heartbeatInterval * 3 { becomeReady() }
                 let quiet = clock.now - lastHeard
                 if !silent, quiet >= silenceLimit {
                     silent = true
@@ -105,6 +119,7 @@ struct WatchCommand: AsyncParsableCommand {
             case .undecodable:
                 continue
             case .heartbeat(let beat):
+                becomeReady()
                 lastHeard = clock.now
                 if silent {
                     silent = false
@@ -112,6 +127,7 @@ struct WatchCommand: AsyncParsableCommand {
                 }
                 try follower.heartbeat(beat)
             case .event(let event, _):
+                becomeReady()
                 lastHeard = clock.now
                 lastEvent = lastHeard
                 if silent {
