@@ -92,16 +92,19 @@ extension WireEvent {
         case .hostDown(let host, let reason), .hostFailed(let host, let reason):
             self.host = host
             self.reason = reason
-        case .navigationWillShow(_, let shown), .navigationDidShow(_, let shown):
+        case .navigationWillShow(_, let shown, let requester), .navigationDidShow(_, let shown, let requester):
             child = shown.rawValue
-        case .selectionChanged(_, let selected, let index):
+            requestedBy = requester.description
+        case .selectionChanged(_, let selected, let index, let requester):
             child = selected?.rawValue ?? ""
             if let index { self.index = Int32(clamping: index) }
+            requestedBy = requester.description
         case .menuVisibilityChanged(_, let visible):
             self.visible = visible
-        case .pagesChanged(_, let pages, let direction):
+        case .pagesChanged(_, let pages, let direction, let requester):
             self.pages = pages.map(\.rawValue)
             self.direction = direction.rawValue
+            requestedBy = requester.description
         case .presented(_, let presentation), .dismissed(_, let presentation):
             presenter = presentation.presenter.rawValue
             context = presentation.context.rawValue
@@ -158,6 +161,10 @@ extension WireEvent {
     public func model() throws(ContainmentError) -> Event {
         let id = ControllerID(controller)
         func view(_ text: String) throws(ContainmentError) -> ViewID { try viewID(text, field: "view") }
+        // Who asked for a container's switch (SPEC §15); absent (an older event): the container itself.
+        func requester(of id: ControllerID) -> Party {
+            requestedBy.isEmpty ? .controller(id) : Party(parsing: requestedBy)
+        }
         guard let eventKind = EventKind(name: name) else { throw .malformed("Unknown event \"\(name)\".") }
         switch eventKind {
         case .loadView: return .loadView(id)
@@ -196,20 +203,24 @@ extension WireEvent {
                 code: ContainmentError.Code(named: code) ?? ContainmentError.Code(code),
                 message: message
             )
-        case .navigationWillShow: return .navigationWillShow(id, shown: ControllerID(child))
-        case .navigationDidShow: return .navigationDidShow(id, shown: ControllerID(child))
+        case .navigationWillShow:
+            return .navigationWillShow(id, shown: ControllerID(child), requestedBy: requester(of: id))
+        case .navigationDidShow:
+            return .navigationDidShow(id, shown: ControllerID(child), requestedBy: requester(of: id))
         case .selectionChanged:
             return .selectionChanged(
                 id,
                 selected: child.isEmpty ? nil : ControllerID(child),
-                index: hasIndex ? Int(index) : nil
+                index: hasIndex ? Int(index) : nil,
+                requestedBy: requester(of: id)
             )
         case .menuVisibilityChanged: return .menuVisibilityChanged(id, visible: visible)
         case .pagesChanged:
             return .pagesChanged(
                 id,
                 pages: pages.map { ControllerID($0) },
-                direction: PageDirection(rawValue: direction) ?? .forward
+                direction: PageDirection(rawValue: direction) ?? .forward,
+                requestedBy: requester(of: id)
             )
         case .presented, .dismissed:
             guard let style = ModalPresentationStyle(rawValue: style),

@@ -92,17 +92,17 @@ extension PreEncoded {
             writer.string(5, c.rawValue)
             writer.string(22, from.rawValue)
             writer.string(23, to.rawValue)
-        case .navigationWillShow(let c, let shown), .navigationDidShow(let c, let shown):
+        case .navigationWillShow(let c, let shown, _), .navigationDidShow(let c, let shown, _):
             writer.string(5, c.rawValue)
             writer.string(33, shown.rawValue)
-        case .selectionChanged(let c, let selected, let index):
+        case .selectionChanged(let c, let selected, let index, _):
             writer.string(5, c.rawValue)
             if let selected { writer.string(33, selected.rawValue) }
             if let index { writer.present(34, UInt64(bitPattern: Int64(Int32(clamping: index)))) }
         case .menuVisibilityChanged(let c, let visible):
             writer.string(5, c.rawValue)
             writer.bool(35, visible)
-        case .pagesChanged(let c, let pages, let direction):
+        case .pagesChanged(let c, let pages, let direction, _):
             writer.string(5, c.rawValue)
             for page in pages { writer.present(36, page.rawValue) }
             writer.string(37, direction.rawValue)
@@ -182,6 +182,9 @@ extension PreEncoded {
         case .verbInvoked(_, let verb, let arguments, _):
             writer.string(42, verb)
             for argument in arguments { writer.present(53, argument) }
+        case .navigationWillShow(_, _, let requester), .navigationDidShow(_, _, let requester),
+            .selectionChanged(_, _, _, let requester), .pagesChanged(_, _, _, let requester):
+            writer.party(54, requester)
         default:
             break
         }

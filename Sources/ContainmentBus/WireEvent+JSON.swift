@@ -65,14 +65,17 @@ extension WireEvent {
             object["reason"] = reason
         case .navigationWillShow, .navigationDidShow:
             object["child"] = child
+            object["requestedBy"] = requestedBy
         case .selectionChanged:
             object["child"] = child.isEmpty ? NSNull() : child
             object["index"] = hasIndex ? Int(index) : NSNull()
+            object["requestedBy"] = requestedBy
         case .menuVisibilityChanged:
             object["visible"] = visible
         case .pagesChanged:
             object["pages"] = pages
             object["direction"] = direction
+            object["requestedBy"] = requestedBy
         case .propertiesChanged:
             object["changed"] = changed
         case .setEditing:

@@ -8,14 +8,19 @@ public struct BehaviorRegistry: Sendable {
     /// The verbs each kind exposes (`ctl invoke`), as the host registers them.
     public private(set) var verbs: [String: [String]] = [:]
 
-    /// The standard kinds: `content`, and the standard containers (navigation, tab, page, split, menu), which run as
-    /// content here: their rules are the supervisor's. Register the app's own kinds beside them.
+    /// The standard kinds: `content`, and the standard containers (navigation, tab, page, split, menu), whose rules
+    /// are the supervisor's; the navigation, tab, menu and page containers answer their verbs (`push`, `select`,
+    /// `next`…, SPEC §15) by issuing the command. Register the app's own kinds beside them.
     public init() {
         makers = [Kind.content.rawValue: { _ in ContentBehavior() }]
+        for (kind, verbs) in ContainerVerbs.verbs {
+            register(kind, verbs: verbs) { ContainerVerbs() }
+        }
     }
 
     /// What `containment host` runs: the standard kinds, the `stack` example container, the `slow` and `busy`
-    /// examples, seed 002's `editor` and `editorDelegate`, and `counter` (typed methods).
+    /// examples, seed 002's `editor` and `editorDelegate`, seed 003's `master` (it drives the containers above it), and
+    /// `counter` (typed methods).
     package static var builtIn: BehaviorRegistry {
         var registry = BehaviorRegistry()
         registry.register("stack", verbs: StackBehavior.verbs) { StackBehavior() }
@@ -23,6 +28,7 @@ public struct BehaviorRegistry: Sendable {
         registry.register("busy") { BusyBehavior() }
         registry.register("editor") { EditorBehavior() }
         registry.register("editorDelegate") { EditorDelegateBehavior() }
+        registry.register("master", verbs: MasterBehavior.verbs) { MasterBehavior() }
         registry.register("counter", verbs: CounterController.verbs, distributed: CounterController.init(controller:))
         return registry
     }

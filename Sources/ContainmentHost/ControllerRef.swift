@@ -69,14 +69,39 @@ public struct ControllerRef: Sendable {
         try await perform([.dismiss(id, animated: animated)])
     }
 
-    /// As a navigation controller: pushes a controller (SPEC §8).
-    public func push(_ pushed: ControllerID, animated: Bool = false) async throws(RemoteError) {
-        try await perform([.push(pushed, on: id, animated: animated)])
+    /// Pushes a controller onto `navigation` (SPEC §8), by default this controller: a controller of a navigation
+    /// controller's subtree may ask it too (SPEC §15, seed 003's master pushing its detail), and its events then name
+    /// this controller in `requestedBy`. ``enclosing(_:)`` finds UIKit's `navigationController`.
+    public func push(
+        _ pushed: ControllerID,
+        on navigation: ControllerID? = nil,
+        animated: Bool = false
+    )
+        async throws(RemoteError)
+    {
+        try await perform([.push(pushed, on: navigation ?? id, animated: animated)])
     }
 
-    /// As a navigation controller: pops the top.
-    public func pop(animated: Bool = false) async throws(RemoteError) {
-        try await perform([.pop(id, animated: animated)])
+    /// Pops the top of `navigation`, by default this controller (SPEC §15: or a navigation controller above it).
+    public func pop(_ navigation: ControllerID? = nil, animated: Bool = false) async throws(RemoteError) {
+        try await perform([.pop(navigation ?? id, animated: animated)])
+    }
+
+    /// Pops `navigation`'s stack, by default this controller's, down to its root.
+    public func popToRoot(_ navigation: ControllerID? = nil, animated: Bool = false) async throws(RemoteError) {
+        try await perform([.popToRoot(navigation ?? id, animated: animated)])
+    }
+
+    /// The nearest controller of `kind` at or above this one by parent links, this one included: UIKit's
+    /// `navigationController` for `.navigation`, `tabBarController` for `.tab`; nil when there is none.
+    public func enclosing(_ kind: Kind) async throws(RemoteError) -> ControllerID? {
+        let tree = try await snapshot()
+        var current: ControllerID? = id
+        while let node = current, let record = tree.controller(node) {
+            if record.kind == kind { return node }
+            current = record.parent
+        }
+        return nil
     }
 
     /// As a tab, menu or split controller: its children.
@@ -84,14 +109,24 @@ public struct ControllerRef: Sendable {
         try await perform([.setChildren(id, children)])
     }
 
-    /// As a tab or menu controller: selects a child.
-    public func select(_ selection: Selection) async throws(RemoteError) {
-        try await perform([.select(id, selection)])
+    /// Selects a child of `container`, a tab or menu controller: by default this controller, or one above it
+    /// (SPEC §15: a content controller selects another tab).
+    public func select(_ selection: Selection, in container: ControllerID? = nil) async throws(RemoteError) {
+        try await perform([.select(container ?? id, selection)])
     }
 
-    /// As a page controller: the visible pages.
-    public func setPages(_ pages: [ControllerID], direction: PageDirection = .forward) async throws(RemoteError) {
-        try await perform([.setPages(id, pages, direction: direction)])
+    /// The visible pages of `container`, a page controller: by default this controller, or one above it.
+    public func setPages(
+        _ pages: [ControllerID],
+        direction: PageDirection = .forward,
+        in container: ControllerID? = nil
+    ) async throws(RemoteError) {
+        try await perform([.setPages(container ?? id, pages, direction: direction)])
+    }
+
+    /// Turns the pages of `container` (by default this controller) forward or back, as its data source says.
+    public func turnPage(forward: Bool, in container: ControllerID? = nil) async throws(RemoteError) {
+        try await perform([forward ? .nextPage(container ?? id) : .previousPage(container ?? id)])
     }
 
     /// Sends a message to a related controller or this controller's delegate (SPEC §11): it receives

@@ -76,3 +76,27 @@ package struct BusyBehavior: ControllerBehavior {
         result = value
     }
 }
+
+/// Seed 003's master list, whose code drives the containers above it (SPEC §15): `show DETAIL` pushes the detail onto
+/// its navigation controller (UIKit's `self.navigationController.push…`), `selectTab INDEX` selects a tab of its tab
+/// controller. It asks as itself, so the containers' events name it in `requestedBy`; with no such container above it
+/// the verb does nothing, as a message to UIKit's nil `navigationController` does.
+package struct MasterBehavior: ControllerBehavior {
+    /// The verbs it answers.
+    package static let verbs = ["show", "selectTab"]
+
+    package init() {}
+
+    package mutating func handle(_ callback: Event, controller: ControllerRef) async {
+        switch callback {
+        case .verbInvoked(_, "show", let arguments, _) where arguments.count == 1:
+            guard let navigation = try? await controller.enclosing(.navigation) else { return }
+            _ = try? await controller.push(ControllerID(arguments[0]), on: navigation)
+        case .verbInvoked(_, "selectTab", let arguments, _) where arguments.count == 1:
+            guard let index = Int(arguments[0]), let tabs = try? await controller.enclosing(.tab) else { return }
+            _ = try? await controller.select(.index(index), in: tabs)
+        default:
+            break
+        }
+    }
+}

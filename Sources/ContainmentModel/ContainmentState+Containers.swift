@@ -26,6 +26,31 @@ extension ContainmentState {
         }
     }
 
+    /// SPEC §15, children drive their containers: the party a navigation command, a selection or a page turn runs as
+    /// — the container itself — when `party` may ask for it: the container, a controller of its subtree (parent
+    /// links), or the system. Anyone else is `unauthorized`.
+    func drivingParty(_ party: Party, _ id: ControllerID, verb: String) throws(ContainmentError) -> Party {
+        switch party {
+        case .system: return .controller(id)
+        case .controller(let asker) where isInSubtree(asker, of: id): return .controller(id)
+        default:
+            throw ContainmentError(
+                .unauthorized,
+                deferred: "\(party) may not \(verb) \(id); only \(id), a controller in its subtree, or the system may."
+            )
+        }
+    }
+
+    /// Whether `id` is `ancestor` or a descendant of it by parent links.
+    func isInSubtree(_ id: ControllerID, of ancestor: ControllerID) -> Bool {
+        var current: ControllerID? = id
+        while let node = current {
+            if node == ancestor { return true }
+            current = controllers[node]?.parent
+        }
+        return false
+    }
+
     /// A container's new list of children names each controller once (SPEC §8): `duplicateController`, naming it.
     func checkNoDuplicate(_ list: [ControllerID], in id: ControllerID, as what: String) throws(ContainmentError) {
         guard let duplicate = list.firstDuplicate else { return }
@@ -45,7 +70,7 @@ extension ContainmentState {
     ) throws(ContainmentError) {
         let record = try container(navigation, kind: .navigation, for: "push")
         let child = try controller(pushed)
-        try checkContainerParty(party, navigation, verb: "push onto")
+        let acting = try drivingParty(party, navigation, verb: "push onto")
         guard !record.children.contains(pushed) else {
             throw ContainmentError(
                 .alreadyInStack,
@@ -59,9 +84,9 @@ extension ContainmentState {
             )
         }
         try checkNoSwitchRunning(in: navigation)
-        emit(.navigationWillShow(navigation, shown: pushed))
-        try addChild(pushed, to: navigation, by: party)
-        let end = TransitionEnd.navigation(shown: pushed, arrived: [pushed], left: [])
+        emit(.navigationWillShow(navigation, shown: pushed, requestedBy: party))
+        try addChild(pushed, to: navigation, by: acting)
+        let end = TransitionEnd.navigation(shown: pushed, arrived: [pushed], left: [], requestedBy: party)
         // Animated, the pushed controller settles when the switch completes.
         guard try !show(pushed, in: navigation, replacing: record.children.last, animated: animated, end: end) else {
             return
@@ -71,14 +96,14 @@ extension ContainmentState {
 
     mutating func pop(_ navigation: ControllerID, animated: Bool, by party: Party) throws(ContainmentError) {
         let record = try container(navigation, kind: .navigation, for: "pop")
-        try checkContainerParty(party, navigation, verb: "pop")
+        _ = try drivingParty(party, navigation, verb: "pop")
         guard record.children.count > 1 else { return }
         try popTo(record.children[record.children.count - 2], in: navigation, animated: animated, by: party)
     }
 
     mutating func popToRoot(_ navigation: ControllerID, animated: Bool, by party: Party) throws(ContainmentError) {
         let record = try container(navigation, kind: .navigation, for: "pop to root")
-        try checkContainerParty(party, navigation, verb: "pop")
+        _ = try drivingParty(party, navigation, verb: "pop")
         guard let root = record.children.first else { return }
         try popTo(root, in: navigation, animated: animated, by: party)
     }
@@ -91,18 +116,18 @@ extension ContainmentState {
         by party: Party
     ) throws(ContainmentError) {
         let record = try container(navigation, kind: .navigation, for: "pop")
-        try checkContainerParty(party, navigation, verb: "pop")
+        let acting = try drivingParty(party, navigation, verb: "pop")
         guard let index = record.children.firstIndex(of: target) else {
             throw ContainmentError(.notInStack, deferred: "\(target) is not in the navigation stack of \(navigation).")
         }
         guard let top = record.children.last, top != target else { return }
         try checkNoSwitchRunning(in: navigation)
-        emit(.navigationWillShow(navigation, shown: target))
+        emit(.navigationWillShow(navigation, shown: target, requestedBy: party))
         for above in record.children[(index + 1)...] {
-            try willMove(above, toParent: nil, by: party)
+            try willMove(above, toParent: nil, by: acting)
             if above != top { detachFromParent(above, navigation) }
         }
-        let end = TransitionEnd.navigation(shown: target, arrived: [], left: [top])
+        let end = TransitionEnd.navigation(shown: target, arrived: [], left: [top], requestedBy: party)
         // Animated, the old top stays in the tree, and leaves, when the switch completes.
         guard try !show(target, in: navigation, replacing: top, animated: animated, end: end) else { return }
         try finish(end, in: navigation)
@@ -116,7 +141,7 @@ extension ContainmentState {
         by party: Party
     ) throws(ContainmentError) {
         let record = try container(navigation, kind: .navigation, for: "set the stack of")
-        try checkContainerParty(party, navigation, verb: "set the stack of")
+        let acting = try drivingParty(party, navigation, verb: "set the stack of")
         try checkNoSwitchRunning(in: navigation)
         for id in stack {
             let child = try controller(id)
@@ -129,12 +154,21 @@ extension ContainmentState {
         }
         try checkNoDuplicate(stack, in: navigation, as: "stack")
         let changes = displayedChild(of: record) != stack.last
-        if changes, let top = stack.last { emit(.navigationWillShow(navigation, shown: top)) }
+        if changes, let top = stack.last { emit(.navigationWillShow(navigation, shown: top, requestedBy: party)) }
         // Animated, the arrived settle, the shown one leaves and navigationDidShow comes when the switch completes.
-        guard try !replaceChildren(of: record, with: stack, showing: stack.last, animated: animated, by: party) else {
-            return
+        let replaced = try replaceChildren(
+            of: record,
+            with: stack,
+            showing: stack.last,
+            animated: animated,
+            by: acting,
+            requestedBy: party
+        )
+        // Animated, the switch is still running: its completion says what it showed.
+        guard !replaced else { return }
+        if changes, let top = stack.last {
+            emit(.navigationDidShow(navigation, shown: top, requestedBy: party))
         }
-        if changes, let top = stack.last { emit(.navigationDidShow(navigation, shown: top)) }
     }
 
     // MARK: Tab and menu
@@ -183,7 +217,7 @@ extension ContainmentState {
                 deferred: "select needs a tab or menu controller; \(id) is a \(record.kind)."
             )
         }
-        try checkContainerParty(party, id, verb: "select in")
+        _ = try drivingParty(party, id, verb: "select in")
         let target: ControllerID
         switch selection {
         case .index(let index):
@@ -205,7 +239,7 @@ extension ContainmentState {
         try checkNoSwitchRunning(in: id)
         try show(target, in: id, replacing: record.selected, animated: animated)
         updateController(id, .selected) { $0.selected = target }
-        emit(.selectionChanged(id, selected: target, index: record.children.firstIndex(of: target)))
+        emit(.selectionChanged(id, selected: target, index: record.children.firstIndex(of: target), requestedBy: party))
     }
 
     /// `selectedIndex`, derived from the selected controller; `nil` (UIKit's NSNotFound) with no selection.
@@ -295,16 +329,18 @@ extension ContainmentState {
     /// the new ones are added in order, and at most one swap shows `showing` in place of the shown one.
     /// Animated (a navigation controller's new stack), the switch is a timed transition: the shown child, if it
     /// leaves, stays first among the children, and it and the arrived ones settle when it completes; returns whether
-    /// that is still to come.
+    /// that is still to come. `requestedBy` asked for it (SPEC §15; the container itself if not given).
     @discardableResult
     private mutating func replaceChildren(
         of record: Controller,
         with children: [ControllerID],
         showing: ControllerID?,
         animated: Bool = false,
-        by party: Party
+        by party: Party,
+        requestedBy: Party? = nil
     ) throws(ContainmentError) -> Bool {
         let id = record.id
+        let requester = requestedBy ?? .controller(id)
         let shown = displayedChild(of: record)
         let changes = shown != showing
         let leaving = record.children.filter { !children.contains($0) }
@@ -324,7 +360,8 @@ extension ContainmentState {
                 let end = TransitionEnd.navigation(
                     shown: showing,
                     arrived: arriving,
-                    left: shownLeaves ? shown.map { [$0] } ?? [] : []
+                    left: shownLeaves ? shown.map { [$0] } ?? [] : [],
+                    requestedBy: requester
                 )
                 if try show(showing, in: id, replacing: shown, animated: animated, end: end) { return true }
             } else if let shown {
@@ -336,7 +373,8 @@ extension ContainmentState {
         if record.kind == .tab || record.kind == .menu {
             updateController(id, .selected) { $0.selected = showing }
             if record.selected != showing {
-                emit(.selectionChanged(id, selected: showing, index: showing.flatMap { children.firstIndex(of: $0) }))
+                let index = showing.flatMap { children.firstIndex(of: $0) }
+                emit(.selectionChanged(id, selected: showing, index: index, requestedBy: requester))
             }
         }
         return false

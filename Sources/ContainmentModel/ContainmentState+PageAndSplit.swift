@@ -22,7 +22,7 @@ extension ContainmentState {
         by party: Party
     ) throws(ContainmentError) {
         let record = try container(id, kind: .page, for: "set-pages")
-        try checkContainerParty(party, id, verb: "set the pages of")
+        let acting = try drivingParty(party, id, verb: "set the pages of")
         try checkNoSwitchRunning(in: id)
         for page in pages { _ = try controller(page) }
         try checkNoDuplicate(pages, in: id, as: "pages")
@@ -36,10 +36,16 @@ extension ContainmentState {
         }
         let leaving = record.children.filter { !pages.contains($0) }
         let arriving = pages.filter { !record.children.contains($0) }
-        for page in leaving { try willMove(page, toParent: nil, by: party) }
-        for page in arriving { try addChild(page, to: id, by: party) }
+        for page in leaving { try willMove(page, toParent: nil, by: acting) }
+        for page in arriving { try addChild(page, to: id, by: acting) }
         updateController(id, .children) { $0.children = pages + leaving }
-        let end = TransitionEnd.pages(arrived: arriving, left: leaving, pages: pages, direction: direction)
+        let end = TransitionEnd.pages(
+            arrived: arriving,
+            left: leaving,
+            pages: pages,
+            direction: direction,
+            requestedBy: party
+        )
         // Animated, the pages turning over the old ones are a timed transition (SPEC §13): both pages of a two-page
         // spine at once; the rest comes at its completion.
         let shownLeaving = leaving.filter { isView(.root($0), inTreeOf: id) && views[.root($0)]?.superview != nil }
@@ -64,7 +70,7 @@ extension ContainmentState {
     /// source controller if one is set, else the container's own — if there are enough.
     mutating func turnPage(_ id: ControllerID, forward: Bool, by party: Party) throws(ContainmentError) {
         let record = try container(id, kind: .page, for: forward ? "next" : "previous")
-        try checkContainerParty(party, id, verb: "turn the pages of")
+        _ = try drivingParty(party, id, verb: "turn the pages of")
         let book =
             record.properties.pageDataSource.flatMap { controllers[$0]?.properties.pageSequence }
             ?? record.properties.pageSequence

@@ -137,7 +137,7 @@ extension ContainmentState {
         // The old views go (a two-page turn's both); the swap completes: outgoing did-disappear, then incoming
         // did-appear.
         let outgoing: [ControllerID] =
-            if case .pages(_, let left, _, _) = running.end, left.contains(fromID) { left } else { [fromID] }
+            if case .pages(_, let left, _, _, _) = running.end, left.contains(fromID) { left } else { [fromID] }
         for id in outgoing { detachWithAppearance(.root(id), animated: animated) }
         endAppearance(running.appearing, appearing: true, animated: animated)
         emit(.transitionCompleted(parentID, from: fromID, to: toID))
@@ -148,14 +148,14 @@ extension ContainmentState {
     /// the navigation controller says what it showed.
     mutating func finish(_ end: TransitionEnd, in id: ControllerID) throws(ContainmentError) {
         switch end {
-        case .navigation(let shown, let arrived, let left):
+        case .navigation(let shown, let arrived, let left, let requester):
             for child in left { detachFromParent(child, id) }
             for child in arrived { try didMove(child, toParent: id, by: .controller(id)) }
-            emit(.navigationDidShow(id, shown: shown))
-        case .pages(let arrived, let left, let pages, let direction):
+            emit(.navigationDidShow(id, shown: shown, requestedBy: requester))
+        case .pages(let arrived, let left, let pages, let direction, let requester):
             for child in left { detachFromParent(child, id) }
             for child in arrived { try didMove(child, toParent: id, by: .controller(id)) }
-            emit(.pagesChanged(id, pages: pages, direction: direction))
+            emit(.pagesChanged(id, pages: pages, direction: direction, requestedBy: requester))
         case .plain, .menu, .presentation, .dismissal:
             break
         }

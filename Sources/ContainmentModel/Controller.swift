@@ -225,10 +225,17 @@ public enum TransitionEnd: Hashable, Sendable {
     /// A transition of its own (SPEC §5): nothing more.
     case plain
     /// A navigation controller's push, pop or new stack: the controllers that arrived get `didMove`, the ones that
-    /// left leave (`didMove(toParent: nil)`), then `navigationDidShow` of the shown one.
-    case navigation(shown: ControllerID, arrived: [ControllerID], left: [ControllerID])
-    /// A page container's page turn: the page that left leaves, the one that arrived settles, then `pagesChanged`.
-    case pages(arrived: [ControllerID], left: [ControllerID], pages: [ControllerID], direction: PageDirection)
+    /// left leave (`didMove(toParent: nil)`), then `navigationDidShow` of the shown one, saying who asked (SPEC §15).
+    case navigation(shown: ControllerID, arrived: [ControllerID], left: [ControllerID], requestedBy: Party)
+    /// A page container's page turn: the page that left leaves, the one that arrived settles, then `pagesChanged`,
+    /// saying who asked.
+    case pages(
+        arrived: [ControllerID],
+        left: [ControllerID],
+        pages: [ControllerID],
+        direction: PageDirection,
+        requestedBy: Party
+    )
     /// A menu's menu view shown or hidden: it settles (hidden at the end when hiding), then `menuVisibilityChanged`.
     case menu(visible: Bool)
     /// An animated presentation (`to` presented on `parent`, its context): at completion the presented controllers'

@@ -36,12 +36,14 @@ public enum Event: Hashable, Sendable {
     // Containers
     case transitionBegan(ControllerID, from: ControllerID, to: ControllerID)
     case transitionCompleted(ControllerID, from: ControllerID, to: ControllerID)
-    case navigationWillShow(ControllerID, shown: ControllerID)
-    case navigationDidShow(ControllerID, shown: ControllerID)
+    /// A navigation container is about to show `shown`; `requestedBy` asked for it (SPEC §15: the container, a
+    /// controller of its subtree or the system).
+    case navigationWillShow(ControllerID, shown: ControllerID, requestedBy: Party)
+    case navigationDidShow(ControllerID, shown: ControllerID, requestedBy: Party)
     /// A tab or menu container's selection; `nil` for none.
-    case selectionChanged(ControllerID, selected: ControllerID?, index: Int?)
+    case selectionChanged(ControllerID, selected: ControllerID?, index: Int?, requestedBy: Party)
     case menuVisibilityChanged(ControllerID, visible: Bool)
-    case pagesChanged(ControllerID, pages: [ControllerID], direction: PageDirection)
+    case pagesChanged(ControllerID, pages: [ControllerID], direction: PageDirection, requestedBy: Party)
     // Properties and editing (SPEC §13)
     /// The properties named in `changed` took new values: `properties` holds them all now.
     case propertiesChanged(ControllerID, changed: [String], properties: ControllerProperties)
@@ -153,8 +155,8 @@ public enum Event: Hashable, Sendable {
             .controllerCreated(let c, _), .controllerDestroyed(let c), .childAdded(let c, _),
             .childRemoved(let c, _), .windowAttached(let c, _, _), .windowResized(let c, _, _),
             .transitionBegan(let c, _, _), .transitionCompleted(let c, _, _), .presented(let c, _),
-            .dismissed(let c, _), .navigationWillShow(let c, _), .navigationDidShow(let c, _),
-            .selectionChanged(let c, _, _), .menuVisibilityChanged(let c, _), .pagesChanged(let c, _, _),
+            .dismissed(let c, _), .navigationWillShow(let c, _, _), .navigationDidShow(let c, _, _),
+            .selectionChanged(let c, _, _, _), .menuVisibilityChanged(let c, _), .pagesChanged(let c, _, _, _),
             .messageSent(let c, _, _, _), .messageReceived(let c, _, _, _), .propertiesChanged(let c, _, _),
             .setEditing(let c, _, _), .editingChanged(let c, _), .orientationChanged(let c, _, _),
             .inputReceived(let c, _, _, _), .actionReceived(let c, _, _, _), .verbInvoked(let c, _, _, _):
@@ -176,6 +178,11 @@ public enum Event: Hashable, Sendable {
 }
 
 extension Event: CustomStringConvertible {
+    /// ` requestedBy=P` when someone other than the container itself asked (SPEC §15); nothing otherwise.
+    private static func requested(by requester: Party, of container: ControllerID) -> String {
+        requester == .controller(container) ? "" : " requestedBy=\(requester)"
+    }
+
     /// One line: the name, the controller, then the event's fields, e.g. `viewWillAppear(child) movingToParent`.
     public var description: String {
         let subject = controller?.rawValue ?? "-"
@@ -206,14 +213,16 @@ extension Event: CustomStringConvertible {
             return "\(head) window=\(window) size=\(size)"
         case .transitionBegan(_, let from, let to), .transitionCompleted(_, let from, let to):
             return "\(head) from=\(from) to=\(to)"
-        case .navigationWillShow(_, let shown), .navigationDidShow(_, let shown):
-            return "\(head) shown=\(shown)"
-        case .selectionChanged(_, let selected, let index):
+        case .navigationWillShow(let c, let shown, let requester), .navigationDidShow(let c, let shown, let requester):
+            return "\(head) shown=\(shown)" + Self.requested(by: requester, of: c)
+        case .selectionChanged(let c, let selected, let index, let requester):
             return "\(head) selected=\(selected?.rawValue ?? "nil") index=\(index.map(String.init) ?? "nil")"
+                + Self.requested(by: requester, of: c)
         case .menuVisibilityChanged(_, let visible):
             return "\(head) visible=\(visible)"
-        case .pagesChanged(_, let pages, let direction):
+        case .pagesChanged(let c, let pages, let direction, let requester):
             return "\(head) pages=\(pages.map(\.rawValue).joined(separator: ",")) direction=\(direction.rawValue)"
+                + Self.requested(by: requester, of: c)
         case .presented(_, let p), .dismissed(_, let p):
             return "\(head) presenter=\(p.presenter) context=\(p.context) style=\(p.style.rawValue)"
                 + " transitionStyle=\(p.transitionStyle.rawValue)"

@@ -54,6 +54,23 @@ import Testing
         #expect(h.state.transitions.isEmpty && h.appearance("b") == .appeared && h.appearance("a") == .disappeared)
     }
 
+    /// SPEC §15: who asked for an animated switch is still named when it completes, by the container's own
+    /// `completeTransition`.
+    @Test func theAskerOfAnAnimatedSwitchIsNamedAtItsEnd() {
+        var h = scene()
+        h.state.animationDuration = 0.5
+        #expect(
+            h.ok(.by("a", .push("b", on: "n", animated: true))).first == "navigationWillShow(n) shown=b requestedBy=a"
+        )
+        #expect(
+            h.state.transitions.first?.end
+                == .navigation(shown: "b", arrived: ["b"], left: [], requestedBy: .controller("a"))
+        )
+        #expect(complete(&h, in: "n", from: "a", to: "b").last == "navigationDidShow(n) shown=b requestedBy=a")
+        h.ok(.system(.pop("n", animated: true)))
+        #expect(complete(&h, in: "n", from: "b", to: "a").last == "navigationDidShow(n) shown=a requestedBy=system")
+    }
+
     @Test func anAnimatedPopKeepsTheOldTopUntilItCompletes() {
         var h = scene()
         h.ok(.by("n", .push("b", on: "n")))

@@ -95,10 +95,41 @@ import Testing
         #expect(twice?.message == "Pushing the same view controller instance (a) more than once is not supported.")
         h.fails(.pushNavigation, .by("n", .push("nav2", on: "n")))
         h.fails(.notInStack, .by("n", .popTo("b", in: "n")))
-        h.fails(.unauthorized, .by("a", .push("b", on: "n")))
+        h.fails(.unauthorized, .by("c", .push("b", on: "n")))
         h.fails(.malformed, .by("root", .push("b", on: "root")))
         let duplicate = h.fails(.duplicateController, .by("n", .setStack("n", ["a", "b", "a"])))
         #expect(duplicate?.message == "a appears more than once in the stack given to n.")
+    }
+
+    /// SPEC §15: a navigation command, a selection or a page turn is accepted from the container, any controller of
+    /// its subtree (seed 003's master pushes its detail) or the system, and runs exactly as the container's own —
+    /// the same events, frames set by the container — save that its events name who asked (`requestedBy`). Its
+    /// parent or anyone outside is `unauthorized`.
+    @Test func childrenDriveTheirContainers() {
+        var asContainer = scene(.navigation)
+        asContainer.ok(.by("n", .push("a", on: "n")))
+        let own = asContainer.ok(.by("n", .push("b", on: "n")))
+        var asChild = scene(.navigation)
+        asChild.ok(.by("n", .push("a", on: "n")))
+        let asked = own.map { $0.hasPrefix("navigation") ? $0 + " requestedBy=a" : $0 }
+        #expect(asChild.ok(.by("a", .push("b", on: "n"))) == asked)
+        #expect(own.contains("frameChanged(b) view=b frame=0,44,1024,724 by=n"))
+        #expect(own.first == "navigationWillShow(n) shown=b" && own.last == "navigationDidShow(n) shown=b")
+        // A grandchild asks too; the system may; the container's parent and an outsider may not.
+        asChild.embed("c", in: "b", frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        #expect(asChild.ok(.by("c", .pop("n"))).first == "navigationWillShow(n) shown=a requestedBy=c")
+        #expect(asChild.state.controllers["n"]?.children == ["a"])
+        asChild.ok(.system(.push("b", on: "n")))
+        let parent = asChild.fails(.unauthorized, .by("root", .popToRoot("n")))
+        #expect(parent?.message == "root may not pop n; only n, a controller in its subtree, or the system may.")
+        // Only the listed commands: a child still may not replace its container's children.
+        var tabs = scene(.tab)
+        tabs.ok(.by("n", .setChildren("n", ["a", "b"])))
+        tabs.fails(.unauthorized, .by("a", .setChildren("n", ["b"])))
+        #expect(
+            tabs.ok(.by("a", .select("n", .index(1)))).last == "selectionChanged(n) selected=b index=1 requestedBy=a"
+        )
+        #expect(tabs.state.controllers["n"]?.selected == "b")
     }
 
     /// popTo: only the old top gets disappearance callbacks; the ones between leave quietly.

@@ -21,7 +21,7 @@ import Testing
     @Test func onlyTheParentSetsTheChildsFrame() async throws {
         let runtime = try await RuntimeFixture(topology: Self.topology)
         let watch = try await runtime.startWatch([
-            "--json", "--topic", "runtime/ruleViolation", "--count", "3", "--idle-timeout", "10",
+            "--json", "--topic", "runtime/ruleViolation", "--count", "3", "--idle-timeout", "60",
         ])
         let before = Self.frame(of: "child", in: try await runtime.treeJSON())
         #expect(before == [0, 0, 400, 300])

@@ -37,7 +37,7 @@ import Testing
         var model = try SeedListingRuntimeTests.Replica(topology: Self.topology)
         try await Self.presentEditor(runtime, &model)
 
-        let watch = try await runtime.startWatch(["--count", "11", "--idle-timeout", "10"])
+        let watch = try await runtime.startWatch(["--count", "11", "--idle-timeout", "60"])
         let send = try await runtime.containment("ctl", "send", "list", "editor", "edit", "Pancakes")
         #expect(send.status == 0, "\(send.stderr)")
         #expect(

@@ -1827,6 +1827,12 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._arguments = newValue}
   }
 
+  /// navigationWillShow, navigationDidShow, selectionChanged, pagesChanged: who
+  public var requestedBy: String {
+    get {_storage._requestedBy}
+    set {_uniqueStorage()._requestedBy = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2892,6 +2898,9 @@ public nonisolated struct Containment_V1_CheckpointTransition: Sendable {
   public var direction: String = String()
 
   public var visible: Bool = false
+
+  /// navigation, pages: who asked (empty in older checkpoints: the container itself)
+  public var requestedBy: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -5683,7 +5692,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0\u{1}orientation\0\u{1}point\0\u{1}chain\0\u{1}anchor\0\u{1}arguments\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0\u{1}orientation\0\u{1}point\0\u{1}chain\0\u{1}anchor\0\u{1}arguments\0\u{3}requested_by\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -5733,6 +5742,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _chain: [String] = []
     var _anchor: String = String()
     var _arguments: [String] = []
+    var _requestedBy: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -5790,6 +5800,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _chain = source._chain
       _anchor = source._anchor
       _arguments = source._arguments
+      _requestedBy = source._requestedBy
     }
   }
 
@@ -5855,6 +5866,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 51: try { try decoder.decodeRepeatedStringField(value: &_storage._chain) }()
         case 52: try { try decoder.decodeSingularStringField(value: &_storage._anchor) }()
         case 53: try { try decoder.decodeRepeatedStringField(value: &_storage._arguments) }()
+        case 54: try { try decoder.decodeSingularStringField(value: &_storage._requestedBy) }()
         default: break
         }
       }
@@ -6008,6 +6020,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if !_storage._arguments.isEmpty {
         try visitor.visitRepeatedStringField(value: _storage._arguments, fieldNumber: 53)
       }
+      if !_storage._requestedBy.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._requestedBy, fieldNumber: 54)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -6064,6 +6079,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._chain != rhs_storage._chain {return false}
         if _storage._anchor != rhs_storage._anchor {return false}
         if _storage._arguments != rhs_storage._arguments {return false}
+        if _storage._requestedBy != rhs_storage._requestedBy {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -7880,7 +7896,7 @@ nonisolated extension Containment_V1_CheckpointViews: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CheckpointTransition"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{1}from\0\u{1}to\0\u{1}duration\0\u{1}appearing\0\u{2}\u{2}shown\0\u{1}arrived\0\u{1}left\0\u{1}end\0\u{1}disappearing\0\u{1}pages\0\u{1}direction\0\u{1}visible\0\u{c}\u{6}\u{1}")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}parent\0\u{1}from\0\u{1}to\0\u{1}duration\0\u{1}appearing\0\u{2}\u{2}shown\0\u{1}arrived\0\u{1}left\0\u{1}end\0\u{1}disappearing\0\u{1}pages\0\u{1}direction\0\u{1}visible\0\u{3}requested_by\0\u{c}\u{6}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7901,6 +7917,7 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
       case 12: try { try decoder.decodeRepeatedStringField(value: &self.pages) }()
       case 13: try { try decoder.decodeSingularStringField(value: &self.direction) }()
       case 14: try { try decoder.decodeSingularBoolField(value: &self.visible) }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self.requestedBy) }()
       default: break
       }
     }
@@ -7946,6 +7963,9 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
     if self.visible != false {
       try visitor.visitSingularBoolField(value: self.visible, fieldNumber: 14)
     }
+    if !self.requestedBy.isEmpty {
+      try visitor.visitSingularStringField(value: self.requestedBy, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -7963,6 +7983,7 @@ nonisolated extension Containment_V1_CheckpointTransition: SwiftProtobuf.Message
     if lhs.pages != rhs.pages {return false}
     if lhs.direction != rhs.direction {return false}
     if lhs.visible != rhs.visible {return false}
+    if lhs.requestedBy != rhs.requestedBy {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

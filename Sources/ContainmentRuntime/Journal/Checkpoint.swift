@@ -45,17 +45,19 @@ struct Checkpoint: Sendable {
                     switch transition.end {
                     case .plain:
                         break
-                    case .navigation(let shown, let arrived, let left):
+                    case .navigation(let shown, let arrived, let left, let requester):
                         $0.end = "navigation"
                         $0.shown = shown.rawValue
                         $0.arrived = arrived.map(\.rawValue)
                         $0.left = left.map(\.rawValue)
-                    case .pages(let arrived, let left, let pages, let direction):
+                        $0.requestedBy = requester.description
+                    case .pages(let arrived, let left, let pages, let direction, let requester):
                         $0.end = "pages"
                         $0.arrived = arrived.map(\.rawValue)
                         $0.left = left.map(\.rawValue)
                         $0.pages = pages.map(\.rawValue)
                         $0.direction = direction.rawValue
+                        $0.requestedBy = requester.description
                     case .menu(let visible):
                         $0.end = "menu"
                         $0.visible = visible
@@ -103,20 +105,25 @@ struct Checkpoint: Sendable {
     /// What a running transition's completion does, as a checkpoint writes it.
     static func end(of wire: Containment_V1_CheckpointTransition) throws(ContainmentError) -> TransitionEnd {
         let disappearing = wire.disappearing.map { ControllerID($0) }
+        // Empty in a checkpoint written before SPEC §15: the container asked.
+        let requester =
+            wire.requestedBy.isEmpty ? Party.controller(ControllerID(wire.parent)) : Party(parsing: wire.requestedBy)
         switch wire.end {
         case "": return .plain
         case "navigation":
             return .navigation(
                 shown: ControllerID(wire.shown),
                 arrived: wire.arrived.map { ControllerID($0) },
-                left: wire.left.map { ControllerID($0) }
+                left: wire.left.map { ControllerID($0) },
+                requestedBy: requester
             )
         case "pages":
             return .pages(
                 arrived: wire.arrived.map { ControllerID($0) },
                 left: wire.left.map { ControllerID($0) },
                 pages: wire.pages.map { ControllerID($0) },
-                direction: try PageDirection.named(wire.direction, as: "page direction")
+                direction: try PageDirection.named(wire.direction, as: "page direction"),
+                requestedBy: requester
             )
         case "menu": return .menu(visible: wire.visible)
         case "presentation": return .presentation(disappearing: disappearing)

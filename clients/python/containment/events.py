@@ -99,9 +99,9 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "orientationChanged": ("window", "orientation"),
     **dict.fromkeys(("transitionBegan", "transitionCompleted"), ("from_", "to")),
     **dict.fromkeys(("presented", "dismissed"), _PRESENTATION),
-    **dict.fromkeys(("navigationWillShow", "navigationDidShow"), ("child",)),
-    "selectionChanged": ("child", "index"),
-    "pagesChanged": ("pages", "direction"),
+    **dict.fromkeys(("navigationWillShow", "navigationDidShow"), ("child", "requested_by")),
+    "selectionChanged": ("child", "index", "requested_by"),
+    "pagesChanged": ("pages", "direction", "requested_by"),
     "menuVisibilityChanged": ("visible",),
     "propertiesChanged": ("changed", "properties"),
     "setEditing": ("editing", "animated"),
@@ -176,6 +176,7 @@ class Event:
     hides_context: Optional[bool] = None
     anchor: Optional[str] = None
     child: Optional[str] = None
+    requested_by: Optional[str] = None  # who asked a container to switch (SPEC §15)
     pages: Optional[list[str]] = None
     direction: Optional[str] = None
     visible: Optional[bool] = None
