@@ -145,6 +145,11 @@ extension WireEvent {
             messageName = verb
             self.arguments = arguments
             self.by = by.description
+        case .delegateCallback(_, let container, let callback, let child, let animated):
+            from = container.rawValue
+            messageName = callback.name
+            self.child = child?.rawValue ?? ""
+            self.animated = animated
         case .messageSent(_, let to, let name, let bytes):
             from = controller
             self.to = to.rawValue
@@ -259,6 +264,17 @@ extension WireEvent {
         case .actionReceived:
             return .actionReceived(id, name: messageName, from: ControllerID(from), payload: Array(payload))
         case .verbInvoked: return .verbInvoked(id, verb: messageName, arguments: arguments, by: Party(parsing: by))
+        case .delegateCallback:
+            guard let callback = EventKind(name: messageName) else {
+                throw .malformed("A delegateCallback's callback \"\(messageName)\" is not an event.")
+            }
+            return .delegateCallback(
+                id,
+                container: ControllerID(from),
+                callback: callback,
+                child: child.isEmpty ? nil : ControllerID(child),
+                animated: animated
+            )
         case .orientationChanged:
             return .orientationChanged(
                 id,

@@ -147,6 +147,10 @@ extension PreEncoded {
         case .verbInvoked(let c, _, _, let by):
             writer.string(5, c.rawValue)
             writer.party(18, by)
+        case .delegateCallback(let c, let container, _, let child, _):
+            writer.string(5, c.rawValue)
+            writer.string(22, container.rawValue)
+            if let child { writer.string(33, child.rawValue) }
         }
         writer.varint(40, epoch)
         // The fields numbered after the epoch, in field-number order.
@@ -182,6 +186,9 @@ extension PreEncoded {
         case .verbInvoked(_, let verb, let arguments, _):
             writer.string(42, verb)
             for argument in arguments { writer.present(53, argument) }
+        case .delegateCallback(_, _, let callback, _, let animated):
+            writer.string(42, callback.name)
+            writer.bool(48, animated)
         case .navigationWillShow(_, _, let requester), .navigationDidShow(_, _, let requester),
             .selectionChanged(_, _, _, let requester), .pagesChanged(_, _, _, let requester):
             writer.party(54, requester)

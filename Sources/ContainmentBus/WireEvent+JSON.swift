@@ -107,6 +107,11 @@ extension WireEvent {
             object["verb"] = messageName
             object["arguments"] = arguments
             object["by"] = by
+        case .delegateCallback:
+            object["container"] = from
+            object["callback"] = messageName
+            object["child"] = child.isEmpty ? NSNull() : child
+            object["animated"] = animated
         case .orientationChanged:
             object["window"] = window
             object["orientation"] = orientation

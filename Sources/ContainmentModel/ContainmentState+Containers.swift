@@ -41,6 +41,32 @@ extension ContainmentState {
         }
     }
 
+    /// A container's switch event, then (SPEC §15) the same news as a callback of its delegate, when it is a navigation
+    /// or tab container whose `delegate` names a controller: `delegateCallback`, in seq order with the delegate's
+    /// other callbacks.
+    mutating func emitSwitch(_ event: Event, animated: Bool) {
+        emit(event)
+        let child: ControllerID?
+        switch event {
+        case .navigationWillShow(_, let shown, _), .navigationDidShow(_, let shown, _): child = shown
+        case .selectionChanged(_, let selected, _, _): child = selected
+        default: return
+        }
+        guard let container = event.controller, let record = controllers[container],
+            record.kind == .navigation || record.kind == .tab,
+            let delegate = record.properties.delegate, controllers[delegate] != nil
+        else { return }
+        emit(
+            .delegateCallback(
+                delegate,
+                container: container,
+                callback: event.eventKind,
+                child: child,
+                animated: animated
+            )
+        )
+    }
+
     /// Whether `id` is `ancestor` or a descendant of it by parent links.
     func isInSubtree(_ id: ControllerID, of ancestor: ControllerID) -> Bool {
         var current: ControllerID? = id
@@ -84,14 +110,14 @@ extension ContainmentState {
             )
         }
         try checkNoSwitchRunning(in: navigation)
-        emit(.navigationWillShow(navigation, shown: pushed, requestedBy: party))
+        emitSwitch(.navigationWillShow(navigation, shown: pushed, requestedBy: party), animated: animated)
         try addChild(pushed, to: navigation, by: acting)
         let end = TransitionEnd.navigation(shown: pushed, arrived: [pushed], left: [], requestedBy: party)
         // Animated, the pushed controller settles when the switch completes.
         guard try !show(pushed, in: navigation, replacing: record.children.last, animated: animated, end: end) else {
             return
         }
-        try finish(end, in: navigation)
+        try finish(end, in: navigation, animated: animated)
     }
 
     mutating func pop(_ navigation: ControllerID, animated: Bool, by party: Party) throws(ContainmentError) {
@@ -122,7 +148,7 @@ extension ContainmentState {
         }
         guard let top = record.children.last, top != target else { return }
         try checkNoSwitchRunning(in: navigation)
-        emit(.navigationWillShow(navigation, shown: target, requestedBy: party))
+        emitSwitch(.navigationWillShow(navigation, shown: target, requestedBy: party), animated: animated)
         for above in record.children[(index + 1)...] {
             try willMove(above, toParent: nil, by: acting)
             if above != top { detachFromParent(above, navigation) }
@@ -130,7 +156,7 @@ extension ContainmentState {
         let end = TransitionEnd.navigation(shown: target, arrived: [], left: [top], requestedBy: party)
         // Animated, the old top stays in the tree, and leaves, when the switch completes.
         guard try !show(target, in: navigation, replacing: top, animated: animated, end: end) else { return }
-        try finish(end, in: navigation)
+        try finish(end, in: navigation, animated: animated)
     }
 
     /// Replaces the stack: duplicates and navigation controllers rejected, the removed ones leave cleanly, one swap.
@@ -154,7 +180,9 @@ extension ContainmentState {
         }
         try checkNoDuplicate(stack, in: navigation, as: "stack")
         let changes = displayedChild(of: record) != stack.last
-        if changes, let top = stack.last { emit(.navigationWillShow(navigation, shown: top, requestedBy: party)) }
+        if changes, let top = stack.last {
+            emitSwitch(.navigationWillShow(navigation, shown: top, requestedBy: party), animated: animated)
+        }
         // Animated, the arrived settle, the shown one leaves and navigationDidShow comes when the switch completes.
         let replaced = try replaceChildren(
             of: record,
@@ -167,7 +195,7 @@ extension ContainmentState {
         // Animated, the switch is still running: its completion says what it showed.
         guard !replaced else { return }
         if changes, let top = stack.last {
-            emit(.navigationDidShow(navigation, shown: top, requestedBy: party))
+            emitSwitch(.navigationDidShow(navigation, shown: top, requestedBy: party), animated: animated)
         }
     }
 
@@ -239,7 +267,8 @@ extension ContainmentState {
         try checkNoSwitchRunning(in: id)
         try show(target, in: id, replacing: record.selected, animated: animated)
         updateController(id, .selected) { $0.selected = target }
-        emit(.selectionChanged(id, selected: target, index: record.children.firstIndex(of: target), requestedBy: party))
+        let index = record.children.firstIndex(of: target)
+        emitSwitch(.selectionChanged(id, selected: target, index: index, requestedBy: party), animated: animated)
     }
 
     /// `selectedIndex`, derived from the selected controller; `nil` (UIKit's NSNotFound) with no selection.
@@ -374,7 +403,10 @@ extension ContainmentState {
             updateController(id, .selected) { $0.selected = showing }
             if record.selected != showing {
                 let index = showing.flatMap { children.firstIndex(of: $0) }
-                emit(.selectionChanged(id, selected: showing, index: index, requestedBy: requester))
+                emitSwitch(
+                    .selectionChanged(id, selected: showing, index: index, requestedBy: requester),
+                    animated: false
+                )
             }
         }
         return false

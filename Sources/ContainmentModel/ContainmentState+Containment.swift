@@ -133,7 +133,10 @@ extension ContainmentState {
         guard let kind = controllers[parentID]?.kind, kind == .tab || kind == .menu else { return }
         if controllers[parentID]?.selected == childID {
             updateController(parentID, .selected) { $0.selected = nil }
-            emit(.selectionChanged(parentID, selected: nil, index: nil, requestedBy: .controller(parentID)))
+            emitSwitch(
+                .selectionChanged(parentID, selected: nil, index: nil, requestedBy: .controller(parentID)),
+                animated: false
+            )
         }
         // Only items go (the menu has a child fewer): removing its own views from its own menu view cannot fail.
         if kind == .menu { try? syncMenuItems(parentID) }

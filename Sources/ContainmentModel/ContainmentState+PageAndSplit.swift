@@ -63,7 +63,7 @@ extension ContainmentState {
             return
         }
         arrange(id, pageFrames(id, pages), animated: animated)
-        try finish(end, in: id)
+        try finish(end, in: id, animated: animated)
     }
 
     /// `next` / `previous`: the pages after (before) the visible ones in the data source — the sequence of the data

@@ -141,17 +141,17 @@ extension ContainmentState {
         for id in outgoing { detachWithAppearance(.root(id), animated: animated) }
         endAppearance(running.appearing, appearing: true, animated: animated)
         emit(.transitionCompleted(parentID, from: fromID, to: toID))
-        try finish(running.end, in: parentID)
+        try finish(running.end, in: parentID, animated: animated)
     }
 
     /// A container's switch, once its transition completed: the pushed controller settles, the popped ones leave,
     /// the navigation controller says what it showed.
-    mutating func finish(_ end: TransitionEnd, in id: ControllerID) throws(ContainmentError) {
+    mutating func finish(_ end: TransitionEnd, in id: ControllerID, animated: Bool) throws(ContainmentError) {
         switch end {
         case .navigation(let shown, let arrived, let left, let requester):
             for child in left { detachFromParent(child, id) }
             for child in arrived { try didMove(child, toParent: id, by: .controller(id)) }
-            emit(.navigationDidShow(id, shown: shown, requestedBy: requester))
+            emitSwitch(.navigationDidShow(id, shown: shown, requestedBy: requester), animated: animated)
         case .pages(let arrived, let left, let pages, let direction, let requester):
             for child in left { detachFromParent(child, id) }
             for child in arrived { try didMove(child, toParent: id, by: .controller(id)) }

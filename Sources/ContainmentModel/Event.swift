@@ -72,6 +72,17 @@ public enum Event: Hashable, Sendable {
     // Custom container verbs
     /// The callback of `invoke`: the verb, its arguments, who called it.
     case verbInvoked(ControllerID, verb: String, arguments: [String], by: Party)
+    // Container delegates (SPEC §15)
+    /// The callback of a navigation or tab container's delegate, right after the container's `callback` event
+    /// (`navigationWillShow`, `navigationDidShow` or `selectionChanged`): the container, the child shown or selected
+    /// (`nil`: none), whether the switch is animated.
+    case delegateCallback(
+        ControllerID,
+        container: ControllerID,
+        callback: EventKind,
+        child: ControllerID?,
+        animated: Bool
+    )
     // Messages (SPEC §11)
     /// A message went from the controller to `to`: its name and payload size.
     case messageSent(ControllerID, to: ControllerID, name: String, bytes: Int)
@@ -132,6 +143,7 @@ public enum Event: Hashable, Sendable {
         case .actionDelivered: .actionDelivered
         case .actionReceived: .actionReceived
         case .verbInvoked: .verbInvoked
+        case .delegateCallback: .delegateCallback
         case .messageReceived: .messageReceived
         case .ruleViolation: .ruleViolation
         case .hostUp: .hostUp
@@ -159,7 +171,8 @@ public enum Event: Hashable, Sendable {
             .selectionChanged(let c, _, _, _), .menuVisibilityChanged(let c, _), .pagesChanged(let c, _, _, _),
             .messageSent(let c, _, _, _), .messageReceived(let c, _, _, _), .propertiesChanged(let c, _, _),
             .setEditing(let c, _, _), .editingChanged(let c, _), .orientationChanged(let c, _, _),
-            .inputReceived(let c, _, _, _), .actionReceived(let c, _, _, _), .verbInvoked(let c, _, _, _):
+            .inputReceived(let c, _, _, _), .actionReceived(let c, _, _, _), .verbInvoked(let c, _, _, _),
+            .delegateCallback(let c, _, _, _, _):
             c
         case .inputDelivered(let c, _, _, _, _, _), .actionDelivered(let c, _, _, _):
             c
@@ -243,6 +256,9 @@ extension Event: CustomStringConvertible {
             return "\(head) name=\(name) from=\(from) payload=\(Self.text(of: payload))"
         case .verbInvoked(_, let verb, let arguments, let by):
             return "\(head) verb=\(verb) arguments=\(arguments.joined(separator: ",")) by=\(by)"
+        case .delegateCallback(_, let container, let callback, let child, let animated):
+            return "\(head) container=\(container) callback=\(callback.name) child=\(child?.rawValue ?? "nil")"
+                + (animated ? " animated" : "")
         case .orientationChanged(_, let window, let orientation):
             return "\(head) window=\(window) orientation=\(orientation.rawValue)"
         case .messageSent(_, let to, let name, let bytes):
@@ -280,7 +296,8 @@ public enum EventKind: Int, CaseIterable, Hashable, Sendable {
         windowResized, presented, dismissed, transitionBegan, transitionCompleted, navigationWillShow,
         navigationDidShow, selectionChanged, menuVisibilityChanged, pagesChanged, messageSent, propertiesChanged,
         setEditing, editingChanged, orientationChanged, inputDelivered, inputReceived, actionDelivered,
-        actionReceived, verbInvoked, messageReceived, ruleViolation, hostUp, hostDown, hostRestarted, hostFailed
+        actionReceived, verbInvoked, delegateCallback, messageReceived, ruleViolation, hostUp, hostDown, hostRestarted,
+        hostFailed
 
     /// SPEC §10's name of each kind, in the order of the cases (a case's name is its identifier).
     public static let names: [String] = allCases.map { String(describing: $0) }
@@ -303,7 +320,7 @@ extension EventKind {
         case .loadView, .viewDidLoad, .viewDidUnload, .willMoveToParent, .didMoveToParent, .viewWillAppear,
             .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
             .didReceiveMemoryWarning, .viewWillTransitionToSize, .messageReceived, .setEditing, .inputReceived,
-            .actionReceived, .verbInvoked:
+            .actionReceived, .verbInvoked, .delegateCallback:
             true
         default:
             false

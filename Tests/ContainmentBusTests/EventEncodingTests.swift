@@ -118,6 +118,8 @@ struct EventEncodingTests {
                 .actionReceived(id, name: "", from: "", payload: []),
                 .verbInvoked(id, verb: "add", arguments: ["x", ""], by: .system),
                 .verbInvoked(id, verb: "", arguments: [], by: .controller("c")),
+                .delegateCallback(id, container: "n", callback: .navigationWillShow, child: "d", animated: true),
+                .delegateCallback(id, container: "", callback: .selectionChanged, child: nil, animated: false),
                 .propertiesChanged(id, changed: ["title", "navigationItem"], properties: Self.someProperties),
             ]
             for flags in flags {
@@ -170,7 +172,7 @@ struct EventEncodingTests {
 
     @Test func theEventsCoverEveryCase() {
         let names = Set(Self.events.map(\.name))
-        #expect(names.count == 49)
+        #expect(names.count == 50)
         // One list of kinds drives the names, topics and JSON: every event's kind, every kind's name read back.
         #expect(Set(EventKind.allCases.map(\.name)) == names)
         for kind in EventKind.allCases { #expect(EventKind(name: kind.name) == kind) }
@@ -237,6 +239,8 @@ struct EventEncodingTests {
             .actionDelivered(nil, from: "w", name: "done", chain: ["w", "c", "root"]),
             .actionReceived("c", name: "done", from: "w", payload: Array("42".utf8)),
             .verbInvoked("main", verb: "add", arguments: ["card", "2"], by: .controller("shell")),
+            .delegateCallback("d", container: "n", callback: .navigationDidShow, child: "detail", animated: true),
+            .delegateCallback("d", container: "t", callback: .selectionChanged, child: nil, animated: false),
             .presented(
                 "v",
                 presentation: Presentation(

@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 /// SPEC §15 through real processes: seed 003's master, run by one host, pushes its detail onto the navigation
-/// controller another host runs, as itself; the built-in containers answer their verbs; an outsider is refused.
+/// controller another host runs, as itself; the built-in containers answer their verbs; an outsider is refused; the
+/// container's delegate, on another host, receives its switches as callbacks.
 @Suite(.serialized) struct ContainerDrivingTests {
     static let topology = """
         window: {name: main, width: 800, height: 600, root: n}
@@ -13,7 +14,8 @@ import Testing
           - {name: h0, command: [\(RuntimeFixture.binary), host]}
           - {name: h1, command: [\(RuntimeFixture.binary), host]}
         controllers:
-          - {id: n, kind: navigation, host: h0}
+          - {id: n, kind: navigation, host: h0, delegate: watcher}
+          - {id: watcher, kind: content, host: h1}
           - {id: master, kind: master, host: h1}
           - {id: detail, kind: content, host: h1}
           - {id: outsider, kind: content, host: h1}
@@ -76,6 +78,19 @@ import Testing
             }
             #expect(popped.last?.description == "navigationDidShow(n) shown=master")
             #expect(try client.snapshot().controller("n")?.children == ["master"])
+
+            // The navigation controller's delegate, on the other host, received each switch as a callback (SPEC §15).
+            let told = try client.callbacks(of: "watcher").map(\.description)
+            #expect(
+                told == [
+                    "delegateCallback(watcher) container=n callback=navigationWillShow child=master",
+                    "delegateCallback(watcher) container=n callback=navigationDidShow child=master",
+                    "delegateCallback(watcher) container=n callback=navigationWillShow child=detail",
+                    "delegateCallback(watcher) container=n callback=navigationDidShow child=detail",
+                    "delegateCallback(watcher) container=n callback=navigationWillShow child=master",
+                    "delegateCallback(watcher) container=n callback=navigationDidShow child=master",
+                ]
+            )
 
             // A controller outside the navigation controller's subtree may not push onto it.
             let outsider = Self.refusal { () throws(RemoteError) in

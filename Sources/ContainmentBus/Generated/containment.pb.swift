@@ -1635,13 +1635,13 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._window = newValue}
   }
 
-  /// transitionBegan, transitionCompleted; messageSent, messageReceived: the sender
+  /// transitionBegan, transitionCompleted; messageSent, messageReceived: the sender;
   public var from: String {
     get {_storage._from}
     set {_uniqueStorage()._from = newValue}
   }
 
-  /// transitionBegan, transitionCompleted; messageSent: the receiver
+  /// delegateCallback: the container
   public var to: String {
     get {_storage._to}
     set {_uniqueStorage()._to = newValue}
@@ -1701,13 +1701,13 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._hidesContext = newValue}
   }
 
-  /// navigationWillShow, navigationDidShow: the shown; selectionChanged: the selected
+  /// navigationWillShow, navigationDidShow: the shown; selectionChanged: the selected;
   public var child: String {
     get {_storage._child}
     set {_uniqueStorage()._child = newValue}
   }
 
-  /// selectionChanged: the selected index (absent: no selection); viewInserted:
+  /// delegateCallback: either (empty: none)
   public var index: Int32 {
     get {_storage._index ?? 0}
     set {_uniqueStorage()._index = newValue}
@@ -1747,13 +1747,13 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._reason = newValue}
   }
 
-  /// messageSent, messageReceived: the message's name (`from`, `to` as above)
+  /// messageSent, messageReceived: the message's name (`from`, `to` as above);
   public var messageName: String {
     get {_storage._messageName}
     set {_uniqueStorage()._messageName = newValue}
   }
 
-  /// messageReceived: the message's payload
+  /// delegateCallback: the container's event it tells of
   public var payload: Data {
     get {_storage._payload}
     set {_uniqueStorage()._payload = newValue}
@@ -1787,7 +1787,7 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._editing = newValue}
   }
 
-  /// setEditing
+  /// setEditing, delegateCallback
   public var animated: Bool {
     get {_storage._animated}
     set {_uniqueStorage()._animated = newValue}

@@ -33,7 +33,8 @@ _CATEGORY_OF = {
         Category.CALLBACKS: (
             "loadView viewDidLoad viewDidUnload willMoveToParent didMoveToParent viewWillAppear viewDidAppear "
             "viewWillDisappear viewDidDisappear viewWillLayoutSubviews viewDidLayoutSubviews didReceiveMemoryWarning "
-            "viewWillTransitionToSize messageReceived setEditing inputReceived actionReceived verbInvoked"
+            "viewWillTransitionToSize messageReceived setEditing inputReceived actionReceived verbInvoked "
+            "delegateCallback"
         ),
         Category.PRESENTATION: "presented dismissed",
         Category.MESSAGES: "messageSent",
@@ -111,6 +112,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "actionDelivered": ("from_", "message_name", "chain"),
     "actionReceived": ("from_", "message_name", "payload"),
     "verbInvoked": ("message_name", "arguments", "by"),
+    "delegateCallback": ("from_", "message_name", "child", "animated"),
     "messageSent": ("from_", "to", "message_name", "payload_size"),
     "messageReceived": ("from_", "message_name", "payload"),
     "ruleViolation": ("command", "by", "code", "message"),
