@@ -274,11 +274,12 @@ extension WireCommand {
                 $0.verb = verb
                 $0.arguments = arguments
             }
-        case .input(let window, let point, let kind):
+        case .input(let window, let point, let kind, let direction):
             input = .with {
                 $0.window = window.rawValue
                 $0.point = Containment_V1_Point(point)
                 $0.kind = kind
+                $0.direction = direction?.rawValue ?? ""
             }
         case .action(let from, let name, let payload):
             action = .with {
@@ -474,7 +475,12 @@ extension WireCommand {
         case .invoke(let m):
             command = .invoke(try controllerID(m.controller, field: "controller"), verb: m.verb, arguments: m.arguments)
         case .input(let m):
-            command = .input(WindowID(m.window), at: m.point.model, kind: m.kind)
+            command = .input(
+                WindowID(m.window),
+                at: m.point.model,
+                kind: m.kind,
+                direction: m.direction.isEmpty ? nil : try SwipeDirection.named(m.direction, as: "swipe direction")
+            )
         case .action(let m):
             command = .action(from: try controllerID(m.from, field: "from"), name: m.name, payload: Array(m.payload))
         case .setPages(let m):

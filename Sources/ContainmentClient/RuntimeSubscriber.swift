@@ -8,7 +8,9 @@ import ZeroMQ
 /// Follows a running runtime as the ZeroMQ guide's Clone pattern does — the state, then every event after it, in
 /// order, nothing missed or doubled — in model types. `containment watch --from-start` follows the same way.
 ///
-/// The first update is the whole state (``Update/state(_:epoch:)``). Then come the events published after it. When
+/// The first update is the whole state (``Update/state(_:epoch:)``), taken once the subscription is seen to work (its
+/// first heartbeat or event; three heartbeat intervals at most), so that no event published after it is missed for a
+/// subscription still being set up. Then come the events published after it. When
 /// this subscriber falls behind (the supervisor drops events for a reader slower than `subscriberQueue`) or the
 /// supervisor restarts, it says so (``Update/notice(_:)``) and begins again from a new state.
 ///
@@ -37,6 +39,10 @@ public final class RuntimeSubscriber {
     private let socket: EventSocket
     private var follower: CloneFollower
     private var started = false
+    /// How long the first state waits for the subscription to be seen working (three heartbeat intervals).
+    private let joinWait: Duration
+    /// Until when it waits, from the first call of `next`.
+    private var joinDeadline: ContinuousClock.Instant?
     private var pending: [Update] = []
     private var head = 0
 
@@ -76,6 +82,7 @@ public final class RuntimeSubscriber {
             curve: keys
         )
         follower = CloneFollower(fromStart: true, checkGaps: true) { try client.snapshot() }
+        joinWait = config.heartbeatInterval * 3
     }
 
     /// The next update, waiting at most `timeout` for one; `nil` when none came. Throws `unauthorized` when the
@@ -92,21 +99,30 @@ public final class RuntimeSubscriber {
             pending.removeAll(keepingCapacity: true)
             head = 0
             do {
+                let message = try socket.receive()
                 if !started {
+                    // The slow joiner (the ZeroMQ guide): the state is taken once the subscription is seen to work —
+                    // its first heartbeat or event — so that every event published after the state comes through,
+                    // not only a later state. A supervisor that sends nothing for three heartbeat intervals: at once.
+                    let joinDeadline = self.joinDeadline ?? clock.now + joinWait
+                    self.joinDeadline = joinDeadline
+                    if case .nothing = message, clock.now < joinDeadline {
+                        if clock.now >= deadline { return nil }
+                        continue
+                    }
                     started = true
                     try follower.start()
-                } else {
-                    switch try socket.receive() {
-                    case .event(let event, _): try follower.receive(event)
-                    case .heartbeat(let beat): try follower.heartbeat(beat)
-                    case .refused:
-                        throw ContainmentError(
-                            .unauthorized,
-                            "The supervisor refused this subscriber: it has maxSubscribers connected, or (with CURVE) "
-                                + "this key is not allowed."
-                        )
-                    case .undecodable, .nothing: break
-                    }
+                }
+                switch message {
+                case .event(let event, _): try follower.receive(event)
+                case .heartbeat(let beat): try follower.heartbeat(beat)
+                case .refused:
+                    throw ContainmentError(
+                        .unauthorized,
+                        "The supervisor refused this subscriber: it has maxSubscribers connected, or (with CURVE) "
+                            + "this key is not allowed."
+                    )
+                case .undecodable, .nothing: break
                 }
             } catch let error as ContainmentError {
                 throw error

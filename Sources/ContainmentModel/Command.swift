@@ -65,8 +65,9 @@ public enum Command: Hashable, Sendable {
     /// A container that does not forward size transitions itself forwards one to a child.
     case forwardSizeTransition(ControllerID, child: ControllerID, size: Size)
     // Input and the responder chain (§12)
-    /// A touch (`tap`, `threeFingerTap`, …) at a point of a window, issued by the system.
-    case input(WindowID, at: Point, kind: String)
+    /// A touch (`tap`, `threeFingerTap`, `swipe`, …) at a point of a window, issued by the system; a swipe's
+    /// `direction` (SPEC §15).
+    case input(WindowID, at: Point, kind: String, direction: SwipeDirection? = nil)
     /// A control's action sent to no particular target: it walks the responder chain from `from`.
     case action(from: ControllerID, name: String, payload: [UInt8] = [])
     // Custom container verbs (seed 000: "the container exposes public methods")
@@ -194,6 +195,11 @@ public enum Selection: Hashable, Sendable, CustomStringConvertible {
         case .controller(let id): id.rawValue
         }
     }
+}
+
+/// Which way a swipe goes (SPEC §15): on a page container, `left` turns to the next pages, `right` to the previous.
+public enum SwipeDirection: String, Hashable, Sendable, CaseIterable {
+    case left, right, up, down
 }
 
 /// Which way a page container turns (SPEC §8).

@@ -194,6 +194,7 @@ extension ContainmentState {
         )
         // Animated, the switch is still running: its completion says what it showed.
         guard !replaced else { return }
+        syncBarControls(navigation)
         if changes, let top = stack.last {
             emitSwitch(.navigationDidShow(navigation, shown: top, requestedBy: party), animated: animated)
         }
@@ -230,6 +231,7 @@ extension ContainmentState {
         }
         let keep = record.selected.flatMap { children.contains($0) ? $0 : nil } ?? children.first
         try replaceChildren(of: record, with: children, showing: keep, by: party)
+        syncBarControls(id)
     }
 
     mutating func select(
@@ -495,6 +497,7 @@ extension ContainmentState {
                 to: Rect(x: 0, y: 0, width: size.width, height: ContainerMetrics.navigationBarHeight),
                 by: party
             )
+            syncBarControls(id)
         case .tab:
             let bar = ContainerMetrics.tabBarHeight
             changeFrame(
@@ -502,6 +505,7 @@ extension ContainmentState {
                 to: Rect(x: 0, y: max(0, size.height - bar), width: size.width, height: bar),
                 by: party
             )
+            syncBarControls(id)
         case .page:
             arrange(id, pageFrames(id, record.children), animated: false)
             return

@@ -130,6 +130,8 @@ extension ContainmentState {
     /// container's own verbs: the selected one leaves the container with no selection (`selectionChanged` to none;
     /// `select` picks again), and a shown menu drops its item.
     private mutating func leftContainer(_ childID: ControllerID, _ parentID: ControllerID) {
+        // A bar shows the stack or the children as they are now (SPEC §15), after the selection.
+        defer { syncBarControls(parentID) }
         guard let kind = controllers[parentID]?.kind, kind == .tab || kind == .menu else { return }
         if controllers[parentID]?.selected == childID {
             updateController(parentID, .selected) { $0.selected = nil }

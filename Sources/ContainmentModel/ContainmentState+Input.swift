@@ -9,21 +9,39 @@ extension ContainmentState {
 
     /// `input(W, point, kind)` by the system: the hit test finds the view, the chain from it finds the first
     /// controller that handles the kind, which receives `inputReceived`; `inputDelivered` says where it went. A
-    /// popover that the point misses swallows it and is dismissed; the built-in menu reacts to its own input.
-    mutating func input(_ id: WindowID, at point: Point, kind: String, by party: Party) throws(ContainmentError) {
+    /// popover that the point misses swallows it and is dismissed; the built-in menu, the bars' controls and a page
+    /// container's swipe react to their own input (SPEC §15).
+    mutating func input(
+        _ id: WindowID,
+        at point: Point,
+        kind: String,
+        direction: SwipeDirection? = nil,
+        by party: Party
+    ) throws(ContainmentError) {
         try checkSystem(party, doing: "send input to window \(id)")
         let window = try window(id)
         guard point.isValid, Self.isValidLabel(kind) else {
             throw ContainmentError(.malformed, deferred: "An input needs a finite point and a kind; got \(point).")
         }
         let hit = hitTest(window, at: point)
-        let (chain, handler) = walk(from: hit.view.map { .view($0) }, handling: kind)
+        // A tap on a bar control is its container's (SPEC §15), the first controller on its chain.
+        let control = kind == "tap" ? barControlOwner(hit.view) : nil
+        let (chain, handler) =
+            control.map { ([$0], $0) } ?? walk(from: hit.view.map { .view($0) }, handling: kind)
         emit(.inputDelivered(handler, window: id, point: point, kind: kind, view: hit.view, chain: chain))
         if let handler, let view = hit.view {
             let origin = absoluteFrame(of: .root(handler))
             let local = Point(x: point.x - origin.x, y: point.y - origin.y)
             emit(.inputReceived(handler, kind: kind, point: local, view: view))
             if controllers[handler]?.kind == .menu { try menuReceived(kind, on: view, in: handler) }
+            if let control { try barControlTapped(view, in: control) }
+            if kind == "swipe", controllers[handler]?.kind == .page {
+                switch direction {
+                case .left?: try turnPage(handler, forward: true, by: .controller(handler))
+                case .right?: try turnPage(handler, forward: false, by: .controller(handler))
+                default: break
+                }
+            }
         }
         if let popover = hit.missedPopover { try dismiss(popover, animated: false, by: .system) }
     }
@@ -43,11 +61,12 @@ extension ContainmentState {
         if let handler { emit(.actionReceived(handler, name: name, from: id, payload: payload)) }
     }
 
-    /// Whether `id` handles an input kind or action name: its `handles`, and for the built-in menu `threeFingerTap`
-    /// and `tap` (seed 004).
+    /// Whether `id` handles an input kind or action name: its `handles`, for the built-in menu `threeFingerTap`
+    /// and `tap` (seed 004), for a page container `swipe` (SPEC §15).
     public func handles(_ id: ControllerID, _ name: String) -> Bool {
         guard let record = controllers[id] else { return false }
         if record.kind == .menu, name == "threeFingerTap" || name == "tap" { return true }
+        if record.kind == .page, name == "swipe" { return true }
         return record.properties.handles.contains(name)
     }
 

@@ -30,6 +30,10 @@ extension ContainmentState {
         guard !changed.isEmpty else { return }
         updateController(id, .properties) { $0.properties = properties }
         emit(.propertiesChanged(id, changed: changed, properties: properties))
+        // The top of a navigation stack gave its bar new items (SPEC §15).
+        if changed.contains("navigationItem"), let parent = record.parent, controllers[parent]?.children.last == id {
+            syncBarControls(parent)
+        }
     }
 
     /// `setEditing(C, editing, animated)` by C or its parent: C receives `setEditing`, then `editingChanged`. Not

@@ -151,6 +151,7 @@ extension ContainmentState {
         case .navigation(let shown, let arrived, let left, let requester):
             for child in left { detachFromParent(child, id) }
             for child in arrived { try didMove(child, toParent: id, by: .controller(id)) }
+            syncBarControls(id)
             emitSwitch(.navigationDidShow(id, shown: shown, requestedBy: requester), animated: animated)
         case .pages(let arrived, let left, let pages, let direction, let requester):
             for child in left { detachFromParent(child, id) }

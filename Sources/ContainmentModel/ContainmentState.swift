@@ -119,7 +119,8 @@ public struct ContainmentState: Sendable {
         case .select(let id, let selection, let animated): try select(id, selection, animated: animated, by: by)
         case .setMenuVisible(let id, let visible, let animated):
             try setMenuVisible(id, visible, animated: animated, by: by)
-        case .input(let window, let point, let kind): try input(window, at: point, kind: kind, by: by)
+        case .input(let window, let point, let kind, let direction):
+            try input(window, at: point, kind: kind, direction: direction, by: by)
         case .action(let from, let name, let payload): try action(from: from, name: name, payload: payload, by: by)
         case .invoke(let id, let verb, let arguments): try invoke(id, verb: verb, arguments: arguments, by: by)
         case .setPages(let id, let pages, let direction, let animated):

@@ -19,3 +19,4 @@ extension SpineLocation: Named {}
 extension SplitDisplayMode: Named {}
 extension PageDirection: Named {}
 extension Orientation: Named {}
+extension SwipeDirection: Named {}

@@ -84,9 +84,9 @@ import Testing
         #expect(h.state.controllers["n"]?.children == ["a", "b"])
         let done = complete(&h, in: "n", from: "b", to: "a")
         #expect(
-            done.suffix(4) == [
+            done.suffix(5) == [
                 "transitionCompleted(n) from=b to=a", "childRemoved(b) parent=n", "didMoveToParent(b) parent=nil",
-                "navigationDidShow(n) shown=a",
+                "viewRemoved(n) view=n/back superview=n/bar", "navigationDidShow(n) shown=a",
             ]
         )
         #expect(done.contains("viewDidDisappear(b) animated movingFromParent"))

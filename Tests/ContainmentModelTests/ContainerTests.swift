@@ -46,6 +46,9 @@ import Testing
                 "navigationWillShow(n) shown=b",
                 "willMoveToParent(b) parent=n",
                 "childAdded(b) parent=n",
+                // SPEC §15: two in the stack, the bar gets its back button.
+                "viewInserted(n) view=n/back superview=n/bar index=0",
+                "frameChanged(n) view=n/back frame=0,0,64,44 by=n",
                 "transitionBegan(n) from=a to=b",
                 "loadView(b)",
                 "viewDidLoad(b)",
@@ -79,6 +82,7 @@ import Testing
                 "transitionCompleted(n) from=b to=a",
                 "childRemoved(b) parent=n",
                 "didMoveToParent(b) parent=nil",
+                "viewRemoved(n) view=n/back superview=n/bar",
                 "navigationDidShow(n) shown=a",
             ]
         )
@@ -184,7 +188,13 @@ import Testing
         #expect(!reorder.contains { $0.hasPrefix("selectionChanged") })
         #expect(h.state.selectedIndex("n") == 0)
         // Without children, no selection.
-        #expect(h.ok(.by("n", .setChildren("n", []))).last == "selectionChanged(n) selected=nil index=nil")
+        let emptied = h.ok(.by("n", .setChildren("n", [])))
+        #expect(emptied.filter { $0.hasPrefix("selection") } == ["selectionChanged(n) selected=nil index=nil"])
+        #expect(
+            emptied.suffix(2) == [
+                "viewRemoved(n) view=n/item-0 superview=n/bar", "viewRemoved(n) view=n/item-1 superview=n/bar",
+            ]
+        )
         #expect(h.state.selectedIndex("n") == nil)
     }
 
@@ -213,13 +223,21 @@ import Testing
     @Test func aSelectedChildLeavingByItselfClearsTheSelection() {
         var h = scene(.tab)
         h.ok(.by("n", .setChildren("n", ["a", "b", "c"])))
-        #expect(h.ok(.by("b", .removeFromParent("b"))).last == "didMoveToParent(b) parent=nil")
+        // The tab bar keeps an item per child (SPEC §15).
+        #expect(
+            h.ok(.by("b", .removeFromParent("b"))).suffix(4) == [
+                "didMoveToParent(b) parent=nil", "viewRemoved(n) view=n/item-2 superview=n/bar",
+                "frameChanged(n) view=n/item-0 frame=0,0,512,49 by=n",
+                "frameChanged(n) view=n/item-1 frame=512,0,512,49 by=n",
+            ]
+        )
         #expect(h.state.selectedIndex("n") == 0)
         #expect(
             h.ok(.by("a", .removeFromParent("a"))) == [
                 "viewWillDisappear(a) movingFromParent", "viewRemoved(a) view=a superview=n",
                 "viewDidDisappear(a) movingFromParent", "childRemoved(a) parent=n", "didMoveToParent(a) parent=nil",
-                "selectionChanged(n) selected=nil index=nil",
+                "selectionChanged(n) selected=nil index=nil", "viewRemoved(n) view=n/item-1 superview=n/bar",
+                "frameChanged(n) view=n/item-0 frame=0,0,1024,49 by=n",
             ]
         )
         #expect(h.state.controllers["n"]?.selected == nil && h.state.selectedIndex("n") == nil)

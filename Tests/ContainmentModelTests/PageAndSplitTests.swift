@@ -51,6 +51,27 @@ import Testing
         h.fails(.spineMismatch, .by("n", .setPages("n", ["p1", "p2"])))
     }
 
+    /// SPEC §15: a swipe on a page container turns its pages — left to the next, right to the previous — unless a
+    /// controller nearer on the chain handles swipes itself; up and down do nothing.
+    @Test func aSwipeTurnsThePage() {
+        var h = scene(.page) { $0.pageTransitionStyle = .scroll }
+        h.ok(.by("n", .setPages("n", ["p1"])))
+        func swipe(_ direction: SwipeDirection) -> Request {
+            .system(.input("main", at: Point(x: 500, y: 300), kind: "swipe", direction: direction))
+        }
+        let left = h.ok(swipe(.left))
+        #expect(left.first == "inputDelivered(n) window=main point=500,300 kind=swipe view=p1 chain=p1,n")
+        #expect(left.last == "pagesChanged(n) pages=p2 direction=forward")
+        #expect(h.ok(swipe(.right)).last == "pagesChanged(n) pages=p1 direction=reverse")
+        // Before the first page: delivered, nothing turns.
+        #expect(h.ok(swipe(.right)).count == 2)
+        #expect(h.ok(swipe(.up)).count == 2)
+        // The page handles swipes itself: it takes them, and the container does not turn.
+        h.ok(.by("p1", .setProperties("p1", [.handles(["swipe"])])))
+        #expect(h.ok(swipe(.left)).last == "inputReceived(p1) kind=swipe point=500,300 view=p1")
+        #expect(h.state.controllers["n"]?.children == ["p1"])
+    }
+
     @Test func aMidSpineShowsTwoPagesSideBySide() {
         var h = scene(.page) {
             $0.spineLocation = .mid

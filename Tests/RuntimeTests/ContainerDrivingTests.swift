@@ -54,6 +54,12 @@ import Testing
             try client.perform([.push("master", on: "n")])
             let subscriber = try RuntimeSubscriber(environment: runtime.environment)
             defer { subscriber.close() }
+            // The state first: from then on every event comes through.
+            guard case .state(let tree, _)? = try subscriber.next(timeout: .seconds(20)) else {
+                Issue.record("no state came")
+                return
+            }
+            #expect(tree.controller("n")?.children == ["master"])
 
             // Seed 003: the master's code pushes the detail onto its navigation controller, as itself.
             try client.perform([.invoke("master", verb: "show", arguments: ["detail"])])

@@ -92,7 +92,12 @@ import Testing
         #expect(complete.status == 0, "\(complete.stderr)")
         let completion = try model.apply([.by("nav", .completeTransition(in: "nav", from: "detail", to: "list"))])
         #expect(complete.eventDescriptions == completion)
-        #expect(completion.suffix(2) == ["didMoveToParent(detail) parent=nil", "navigationDidShow(nav) shown=list"])
+        #expect(
+            completion.suffix(3) == [
+                "didMoveToParent(detail) parent=nil", "viewRemoved(nav) view=nav/back superview=nav/bar",
+                "navigationDidShow(nav) shown=list",
+            ]
+        )
         let detail = try await runtime.callbacks(of: "detail") { $0 == model.callbacks(of: "detail") }
         #expect(detail == model.callbacks(of: "detail"))
         #expect(

@@ -82,10 +82,10 @@ import Testing
         let exactlyOnce = checks.first {
             $0["name"] as? String == "every accepted reply is journaled; nothing applied twice"
         }
-        #expect(
-            (exactlyOnce?["detail"] as? String)?.contains("across 3 supervisor restarts") == true,
-            "\(exactlyOnce ?? [:])"
-        )
+        // Killed every 2 s over 7 s: two restarts at least (how many depends on how fast it starts again here).
+        let detail = exactlyOnce?["detail"] as? String ?? ""
+        let restarts = detail.firstMatch(of: /across (\d+) supervisor restarts/).flatMap { Int($0.1) } ?? 0
+        #expect(restarts >= 2, "\(exactlyOnce ?? [:])")
     }
 
     /// Contended: every client draws from one shared pool, so commands race on the same controllers. Every reply is

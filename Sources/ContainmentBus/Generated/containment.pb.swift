@@ -1416,6 +1416,9 @@ public nonisolated struct Containment_V1_Input: Sendable {
 
   public var kind: String = String()
 
+  /// a swipe's (SPEC §15): left, right, up, down; empty: none
+  public var direction: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -5468,7 +5471,7 @@ nonisolated extension Containment_V1_ForwardSizeTransition: SwiftProtobuf.Messag
 
 nonisolated extension Containment_V1_Input: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Input"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{1}point\0\u{1}kind\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}window\0\u{1}point\0\u{1}kind\0\u{1}direction\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5479,6 +5482,7 @@ nonisolated extension Containment_V1_Input: SwiftProtobuf.Message, SwiftProtobuf
       case 1: try { try decoder.decodeSingularStringField(value: &self.window) }()
       case 2: try { try decoder.decodeSingularMessageField(value: &self._point) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.direction) }()
       default: break
       }
     }
@@ -5498,6 +5502,9 @@ nonisolated extension Containment_V1_Input: SwiftProtobuf.Message, SwiftProtobuf
     if !self.kind.isEmpty {
       try visitor.visitSingularStringField(value: self.kind, fieldNumber: 3)
     }
+    if !self.direction.isEmpty {
+      try visitor.visitSingularStringField(value: self.direction, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5505,6 +5512,7 @@ nonisolated extension Containment_V1_Input: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.window != rhs.window {return false}
     if lhs._point != rhs._point {return false}
     if lhs.kind != rhs.kind {return false}
+    if lhs.direction != rhs.direction {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

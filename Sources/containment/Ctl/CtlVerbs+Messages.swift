@@ -43,15 +43,23 @@ extension CtlVerbs {
             discussion: """
                 The deepest visible view under the point (presentations first) starts the responder chain; the first \
                 controller that handles the kind receives inputReceived. The menu container handles threeFingerTap \
-                (shows its menu) and tap (on item I: selects child I; anywhere: hides the menu).
+                (shows its menu) and tap (on item I: selects child I; anywhere: hides the menu). A tap on a bar's \
+                control is its container's: N/back pops, T/item-I selects, N/edit toggles the top's editing (SPEC \
+                §15). A page container handles swipe: --direction left turns to the next pages, right to the previous.
                 """
         )
         @Argument var window: String
         @Argument(help: "X,Y in window coordinates.") var point: String
-        @Option(help: "tap, threeFingerTap, or any other name.") var kind = "tap"
+        @Option(help: "tap, threeFingerTap, swipe, or any other name.") var kind = "tap"
+        @Option(help: "A swipe's direction: left, right, up, down.") var direction: String?
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
-            [Request(.input(WindowID(window), at: try Parse.point(point), kind: kind), options)]
+            let direction = try direction.map { text throws(ContainmentError) in
+                try SwipeDirection.named(text, as: "swipe direction")
+            }
+            return [
+                Request(.input(WindowID(window), at: try Parse.point(point), kind: kind, direction: direction), options)
+            ]
         }
     }
 
