@@ -77,26 +77,59 @@ package struct BusyBehavior: ControllerBehavior {
     }
 }
 
-/// Seed 003's master list, whose code drives the containers above it (SPEC §15): `show DETAIL` pushes the detail onto
-/// its navigation controller (UIKit's `self.navigationController.push…`), `selectTab INDEX` selects a tab of its tab
-/// controller. It asks as itself, so the containers' events name it in `requestedBy`; with no such container above it
-/// the verb does nothing, as a message to UIKit's nil `navigationController` does.
+/// Seed 003's master list, whose code drives the containers above it (SPEC §15). Its rows are the controllers its
+/// `pageSequence` names (topology: `pages`): once its view loads it builds one row view per detail (`ID/row-I`, 44
+/// points high, the full width at each layout), and a `tap` on a row (it needs `handles: [tap]`) pushes that detail onto
+/// its navigation controller, as UIKit's `self.navigationController.push…`. Its verbs do the same from code: `show
+/// DETAIL` pushes, `selectTab INDEX` selects a tab of its tab controller. It asks as itself, so the containers'
+/// events name it in `requestedBy`; with no such container above it nothing happens, as a message to UIKit's nil
+/// `navigationController` does.
 package struct MasterBehavior: ControllerBehavior {
     /// The verbs it answers.
     package static let verbs = ["show", "selectTab"]
+    /// A row's height.
+    static let rowHeight = 44.0
 
     package init() {}
 
     package mutating func handle(_ callback: Event, controller: ControllerRef) async {
         switch callback {
+        case .viewDidLoad, .viewDidLayoutSubviews:
+            await Self.layOutRows(controller)
+        case .inputReceived(_, "tap", _, let view):
+            guard let name = view.name, name.hasPrefix("row-"), let index = Int(name.dropFirst(4)),
+                let details = try? await controller.state().properties.pageSequence, details.indices.contains(index)
+            else { return }
+            await Self.show(details[index], controller)
         case .verbInvoked(_, "show", let arguments, _) where arguments.count == 1:
-            guard let navigation = try? await controller.enclosing(.navigation) else { return }
-            _ = try? await controller.push(ControllerID(arguments[0]), on: navigation)
+            await Self.show(ControllerID(arguments[0]), controller)
         case .verbInvoked(_, "selectTab", let arguments, _) where arguments.count == 1:
             guard let index = Int(arguments[0]), let tabs = try? await controller.enclosing(.tab) else { return }
             _ = try? await controller.select(.index(index), in: tabs)
         default:
             break
         }
+    }
+
+    /// Pushes `detail` onto the navigation controller above, as this controller.
+    static func show(_ detail: ControllerID, _ controller: ControllerRef) async {
+        guard let navigation = try? await controller.enclosing(.navigation) else { return }
+        _ = try? await controller.push(detail, on: navigation)
+    }
+
+    /// One row per detail, top to bottom, the root view's full width: the ones missing go in, all get their frames.
+    static func layOutRows(_ controller: ControllerRef) async {
+        guard let tree = try? await controller.snapshot(), let me = tree.controller(controller.id),
+            let width = me.frame?.width
+        else { return }
+        var commands: [Command] = []
+        for index in me.properties.pageSequence.indices {
+            let row = ViewID(owner: controller.id, name: "row-\(index)")
+            if tree.views[row]?.superview == nil { commands.append(.addSubview(row, to: .root(controller.id))) }
+            let frame = Rect(x: 0, y: Double(index) * rowHeight, width: width, height: rowHeight)
+            if tree.views[row]?.frame != frame { commands.append(.setFrame(row, frame)) }
+        }
+        guard !commands.isEmpty else { return }
+        _ = try? await controller.perform(commands)
     }
 }
