@@ -115,7 +115,39 @@ public struct InvariantChecker: Sendable {
                     problems.append("\(event): the chain does not start at \(view.owner)")
                 }
                 if let problem = touchThrough(event) { problems.append(problem) }
-                problems += chainProblems(event, chain: chain, handler: handler, name: kind, propertiesOf: propertiesOf)
+                if kind == "tap", let view, isBarControl(view) {
+                    // SPEC §15: a tap on a bar's control is its container's, the first controller on its chain.
+                    if handler != view.owner || chain != [view.owner] {
+                        problems.append("\(event): a tap on \(view) is \(view.owner)'s alone")
+                    }
+                } else {
+                    problems += chainProblems(
+                        event,
+                        chain: chain,
+                        handler: handler,
+                        name: kind,
+                        propertiesOf: propertiesOf
+                    )
+                }
+            case .navigationWillShow(let container, _, let requester),
+                .selectionChanged(let container, _, _, let requester):
+                // SPEC §15: asked by the container, a controller of its subtree or the system.
+                if case .controller(let asker) = requester, !isInSubtree(asker, of: container) {
+                    problems.append("\(event): \(asker) is not in \(container)'s subtree")
+                }
+            case .delegateCallback(let delegate, let container, let callback, let child, _):
+                // SPEC §15: right after its container's event, to the container's delegate.
+                let told: (ControllerID, EventKind, ControllerID?)? =
+                    switch Self.event(before: event, in: events) {
+                    case .navigationWillShow(let c, let shown, _)?: (c, .navigationWillShow, shown)
+                    case .navigationDidShow(let c, let shown, _)?: (c, .navigationDidShow, shown)
+                    case .selectionChanged(let c, let selected, _, _)?: (c, .selectionChanged, selected)
+                    default: nil
+                    }
+                if told?.0 != container || told?.1 != callback || told?.2 != child {
+                    problems.append("\(event): not right after \(container)'s \(callback.name)")
+                }
+                if delegateOf(container) != delegate { problems.append("\(event): \(delegate) is not its delegate") }
             case .actionDelivered(let handler, let from, let name, let chain):
                 if chain.first != from { problems.append("\(event): the chain does not start at \(from)") }
                 problems += chainProblems(event, chain: chain, handler: handler, name: name, propertiesOf: propertiesOf)
@@ -307,6 +339,33 @@ extension InvariantChecker {
         }
     }
 
+    /// The event before `event` (its first occurrence) in `events`.
+    static func event(before event: Event, in events: [Event]) -> Event? {
+        guard let index = events.firstIndex(of: event), index > 0 else { return nil }
+        return events[index - 1]
+    }
+
+    /// Whether `id` is `ancestor` or below it, by the shadow's parent links.
+    func isInSubtree(_ id: ControllerID, of ancestor: ControllerID) -> Bool {
+        var current: ControllerID? = id
+        var steps = 0
+        while let node = current, steps <= parent.count {
+            if node == ancestor { return true }
+            current = parent[node]
+            steps += 1
+        }
+        return false
+    }
+
+    /// Whether `view` is a control in a navigation or tab container's bar (SPEC §15), by the shadow.
+    func isBarControl(_ view: ViewID) -> Bool {
+        guard let name = view.name, kinds[view.owner] == .navigation || kinds[view.owner] == .tab,
+            superviewOf[view] == ViewID(owner: view.owner, name: "bar")
+        else { return false }
+        return name == "back" || name == "edit" || name.hasPrefix("left-") || name.hasPrefix("right-")
+            || name.hasPrefix("item-")
+    }
+
     /// The event that follows `event` (its first occurrence) in `events`.
     static func event(after event: Event, in events: [Event]) -> Event? {
         guard let index = events.firstIndex(of: event), index + 1 < events.count else { return nil }
@@ -325,6 +384,7 @@ extension InvariantChecker {
         var problems: [String] = []
         func handles(_ id: ControllerID) -> Bool {
             (kinds[id] == .menu && (name == "tap" || name == "threeFingerTap"))
+                || (kinds[id] == .page && name == "swipe")
                 || propertiesOf(id)?.handles.contains(name) == true
         }
         for (earlier, later) in zip(chain, chain.dropFirst()) {

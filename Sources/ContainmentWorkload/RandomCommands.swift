@@ -70,6 +70,10 @@ public struct CommandPool: Sendable {
         }
         // The cases of an enumeration: never empty.
         properties.splitDisplayMode = SplitDisplayMode.allCases.randomElement(using: &rng)!
+        // Half the navigation and tab containers tell a delegate of their switches (SPEC §15).
+        if kind == .navigation || kind == .tab, Bool.random(using: &rng) {
+            properties.delegate = ids.randomElement(using: &rng)
+        }
         return properties
     }
 
@@ -195,6 +199,15 @@ public struct RandomCommands: Sendable {
                 )
             }
         }
+        // SPEC §15: a controller of its subtree drives it too, now and then.
+        let drivable =
+            switch command {
+            case .setChildren, .setMenuVisible, .setSplitMode: false
+            default: true
+            }
+        if drivable, chance(25), let child = children.randomElement(using: &rng) {
+            return [Request(command, by: .controller(child))]
+        }
         return [Request(command, by: party(natural: .controller(container), in: state))]
     }
 
@@ -225,10 +238,39 @@ public struct RandomCommands: Sendable {
             case 2: .handles(chance(50) ? ["tap", "a"] : ["b"])
             case 3: .supportedOrientations(Set(Orientation.allCases.filter { _ in chance(50) }))
             case 4: .toolbarItems(Array(names.prefix(Int.random(in: 0...2, using: &rng))))
-            case 5: .navigationItem(NavigationItem(title: names.randomElement(using: &rng)!, backTitle: nil))
+            case 5:
+                .navigationItem(
+                    NavigationItem(
+                        title: names.randomElement(using: &rng)!,
+                        backTitle: nil,
+                        leftItems: chance(50) ? [names.randomElement(using: &rng)!] : [],
+                        rightItems: chance(50) ? ["edit", names.randomElement(using: &rng)!] : []
+                    )
+                )
             default: .preferredContentSize(chance(5) ? Size(width: -1, height: 0) : Size(width: 320, height: 480))
             }
         }
+    }
+
+    /// The middle of a control in a navigation or tab container's bar that lies in a window, and that window: one at
+    /// random, if there is one.
+    mutating func barControlTarget(in state: ContainmentState) -> (WindowID, Point)? {
+        var targets: [(WindowID, Point)] = []
+        for (container, kind) in containers where kind == .navigation || kind == .tab {
+            for control in state.views[ViewID(owner: container, name: "bar")]?.subviews ?? [] {
+                guard var view = state.views[control] else { continue }
+                var x = view.frame.x + view.frame.width / 2
+                var y = view.frame.y + view.frame.height / 2
+                while let superview = view.superview, let next = state.views[superview] {
+                    x += next.frame.x
+                    y += next.frame.y
+                    view = next
+                }
+                guard let window = state.windows.values.first(where: { .root($0.root) == view.id }) else { continue }
+                targets.append((window.id, Point(x: x, y: y)))
+            }
+        }
+        return targets.randomElement(using: &rng)
     }
 
     /// One step: a single request or a batch.
@@ -338,7 +380,9 @@ public struct RandomCommands: Sendable {
             return [.system(.memoryWarning(globalMemoryWarnings && chance(50) ? nil : [child, parent]))]
         case 90..<94:
             let size = Size(width: Double([320, 768, 1024].randomElement(using: &rng)!), height: 480)
-            return [.system(.attachWindow(windows.randomElement(using: &rng)!, root: child, size: size))]
+            // Now and then a standard container roots a window, so that its bar is on screen to be tapped.
+            let root = chance(50) ? containers.randomElement(using: &rng)?.0 ?? child : child
+            return [.system(.attachWindow(windows.randomElement(using: &rng)!, root: root, size: size))]
         case 94..<96:
             let size = Size(width: Double([320, 768, 1024].randomElement(using: &rng)!), height: 600)
             return [.system(.resizeWindow(windows.randomElement(using: &rng)!, size: size))]
@@ -366,14 +410,22 @@ public struct RandomCommands: Sendable {
                 Request(.setProperties(child, propertyChanges()), by: party(natural: .controller(child), in: state))
             ]
         case 141..<146:
-            let point = Point(
-                x: Double(Int.random(in: -10...1030, using: &rng)),
-                y: Double(Int.random(in: -10...780, using: &rng))
-            )
-            let kind = ["tap", "threeFingerTap", "a", "b"].randomElement(using: &rng)!
+            // Some on a bar's control (SPEC §15); a third of the others along the top or bottom edge, where the bars are.
+            if chance(60), let (window, point) = barControlTarget(in: state) {
+                return [.system(.input(window, at: point, kind: "tap"))]
+            }
+            let y: Int =
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0: Int.random(in: 0..<44, using: &rng)
+                case 1: Int.random(in: 719..<768, using: &rng)
+                default: Int.random(in: -10...780, using: &rng)
+                }
+            let point = Point(x: Double(Int.random(in: -10...1030, using: &rng)), y: Double(y))
+            let kind = ["tap", "tap", "threeFingerTap", "swipe", "a", "b"].randomElement(using: &rng)!
+            let direction = kind == "swipe" ? SwipeDirection.allCases.randomElement(using: &rng) : nil
             return [
                 Request(
-                    .input(windows.randomElement(using: &rng)!, at: point, kind: kind),
+                    .input(windows.randomElement(using: &rng)!, at: point, kind: kind, direction: direction),
                     by: party(natural: .system, in: state)
                 )
             ]

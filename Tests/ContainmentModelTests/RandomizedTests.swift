@@ -21,6 +21,10 @@ import Testing
         var rotations = 0
         var handledInputs = 0
         var inputs = 0
+        /// SPEC §15: switches a child asked for, delegates told, taps on bar controls.
+        var askedByOthers = 0
+        var delegateCallbacks = 0
+        var barTaps = 0
     }
 
     static func run(seed: UInt64, manual: Bool) -> Tally {
@@ -48,6 +52,16 @@ import Testing
                     if case .inputDelivered(_?, _, _, _, _, _) = $0 { true } else { false }
                 }
                 tally.inputs += events.count { if case .inputDelivered = $0 { true } else { false } }
+                tally.askedByOthers += events.count {
+                    if case .navigationWillShow(let c, _, .controller(let asker)) = $0 { asker != c } else { false }
+                }
+                tally.delegateCallbacks += events.count { if case .delegateCallback = $0 { true } else { false } }
+                tally.barTaps += events.count {
+                    guard case .inputDelivered(_, _, _, "tap", let view?, _) = $0, let name = view.name else {
+                        return false
+                    }
+                    return name == "back" || name == "edit" || name.hasPrefix("item-") || name.hasPrefix("right-")
+                }
                 let problems =
                     checker.follow(
                         events,
@@ -82,6 +96,19 @@ import Testing
         #expect(tally.rotations > 1, "too few rotations to mean much: \(tally)")
         // Every input's chain is checked, handled or not (the directed InputTests cover the handlers).
         #expect(tally.inputs > Self.steps / 100, "too few inputs to mean much: \(tally)")
+    }
+
+    /// SPEC §15 is drawn too: over all the seeds, children drive their containers, delegates hear of switches, taps
+    /// land on bar controls.
+    @Test func everydayContainersAreDrawn() {
+        var total = Tally()
+        for seed in Self.seeds {
+            let tally = Self.run(seed: seed, manual: true)
+            total.askedByOthers += tally.askedByOthers
+            total.delegateCallbacks += tally.delegateCallbacks
+            total.barTaps += tally.barTaps
+        }
+        #expect(total.askedByOthers > 0 && total.delegateCallbacks > 0 && total.barTaps > 0, "\(total)")
     }
 
     /// Without manual forwarding, every controller's appearance must equal whether it is on screen, after every step.
