@@ -81,8 +81,14 @@ extension ContainmentState {
         }
     }
 
-    /// The container whose bar control `view` is, when a tap on it is the container's (SPEC §15).
+    /// The container whose bar control `view` is, when a tap on it is the container's (SPEC §15): a navigation or
+    /// tab bar's control, or a split's `showPrimary` button.
     func barControlOwner(_ view: ViewID?) -> ControllerID? {
+        if let view, view.name == "showPrimary", controllers[view.owner]?.kind == .split,
+            views[view]?.superview == .root(view.owner)
+        {
+            return view.owner
+        }
         guard let view, let name = view.name, Self.isBarControlName(name), let record = controllers[view.owner],
             record.kind == .navigation || record.kind == .tab,
             views[view]?.superview == ViewID(owner: view.owner, name: "bar")
@@ -96,7 +102,10 @@ extension ContainmentState {
     mutating func barControlTapped(_ view: ViewID, in id: ControllerID) throws(ContainmentError) {
         guard let record = controllers[id], let name = view.name else { return }
         let party = Party.controller(id)
-        if name == "back" {
+        if record.kind == .split {
+            // The split's showPrimary button: the primary comes over the secondary.
+            try setSplitMode(id, .primaryOverlay, by: party)
+        } else if name == "back" {
             try pop(id, animated: true, by: party)
         } else if record.kind == .tab, name.hasPrefix("item-"), let index = Int(name.dropFirst(5)) {
             try select(id, .index(index), animated: false, by: party)

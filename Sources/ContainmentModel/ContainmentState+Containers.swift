@@ -510,7 +510,7 @@ extension ContainmentState {
             arrange(id, pageFrames(id, record.children), animated: false)
             return
         case .split:
-            arrange(id, splitFrames(id, record.children), animated: false)
+            rearrangeSplit(id)
             return
         case .menu:
             changeFrame(ViewID(owner: id, name: "transition"), to: Rect(size: size), by: party)

@@ -43,6 +43,8 @@ extension ContainmentState {
                 }
             }
         }
+        // A tap beside a split's portrait overlay hides it (SPEC §15), handled or not.
+        if control == nil, kind == "tap", let view = hit.view { hideSplitOverlays(outside: view) }
         if let popover = hit.missedPopover { try dismiss(popover, animated: false, by: .system) }
     }
 

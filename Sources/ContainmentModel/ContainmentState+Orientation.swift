@@ -20,6 +20,8 @@ extension ContainmentState {
             )
         }
         guard window.orientation != orientation else { return }
+        // SPEC §15: from portrait to landscape, a split's primary overlay gives way to both side by side.
+        if orientation.isLandscape, !window.orientation.isLandscape { closeSplitOverlays(in: id) }
         var turned = window
         turned.orientation = orientation
         setWindow(turned, id)

@@ -116,6 +116,7 @@ extension ContainmentState {
         for child in arriving { try addChild(child, to: id, by: party) }
         updateController(id, .children) { $0.children = children + leaving }
         arrange(id, splitFrames(id, children), animated: false)
+        syncSplitControls(id)
         for child in leaving { detachFromParent(child, id) }
         for child in arriving { try didMove(child, toParent: id, by: party) }
     }
@@ -125,7 +126,7 @@ extension ContainmentState {
         try checkContainerParty(party, id, verb: "change the display mode of")
         guard record.properties.splitDisplayMode != mode else { return }
         updateController(id, .properties) { $0.properties.splitDisplayMode = mode }
-        arrange(id, splitFrames(id, record.children), animated: false)
+        rearrangeSplit(id)
     }
 
     /// Which children a split shows, where: side by side (primary = fraction × width, exact: no rounding) when all visible; only the
@@ -135,10 +136,19 @@ extension ContainmentState {
         guard let record = controllers[id], let primary = children.first else { return [] }
         let size = views[.root(id)]?.frame.size ?? .zero
         let full = Rect(size: size)
-        guard children.count == 2, size.width >= 600 else { return [(primary, full)] }
+        guard children.count == 2 else { return [(primary, full)] }
         let secondary = children[1]
+        // Collapsed (SPEC §8): one child, the primary unless the display mode hides it.
+        guard size.width >= 600 else {
+            return [(record.properties.splitDisplayMode == .primaryHidden ? secondary : primary, full)]
+        }
         let width = size.width * record.properties.splitFraction
         let primaryFrame = Rect(x: 0, y: 0, width: width, height: size.height)
+        // In portrait (SPEC §15): the secondary full width, the primary only as an overlay when asked.
+        if splitIsInPortrait(id) {
+            return record.properties.splitDisplayMode == .primaryOverlay
+                ? [(secondary, full), (primary, primaryFrame)] : [(secondary, full)]
+        }
         switch record.properties.splitDisplayMode {
         case .allVisible:
             return [

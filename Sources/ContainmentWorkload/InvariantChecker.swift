@@ -357,8 +357,12 @@ extension InvariantChecker {
         return false
     }
 
-    /// Whether `view` is a control in a navigation or tab container's bar (SPEC §15), by the shadow.
+    /// Whether `view` is a control in a navigation or tab container's bar, or a split's showPrimary button (SPEC §15),
+    /// by the shadow.
     func isBarControl(_ view: ViewID) -> Bool {
+        if view.name == "showPrimary", kinds[view.owner] == .split, superviewOf[view] == .root(view.owner) {
+            return true
+        }
         guard let name = view.name, kinds[view.owner] == .navigation || kinds[view.owner] == .tab,
             superviewOf[view] == ViewID(owner: view.owner, name: "bar")
         else { return false }

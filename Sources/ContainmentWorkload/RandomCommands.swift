@@ -256,8 +256,13 @@ public struct RandomCommands: Sendable {
     /// random, if there is one.
     mutating func barControlTarget(in state: ContainmentState) -> (WindowID, Point)? {
         var targets: [(WindowID, Point)] = []
-        for (container, kind) in containers where kind == .navigation || kind == .tab {
-            for control in state.views[ViewID(owner: container, name: "bar")]?.subviews ?? [] {
+        for (container, kind) in containers where kind == .navigation || kind == .tab || kind == .split {
+            let button = ViewID(owner: container, name: "showPrimary")
+            let controls =
+                kind == .split
+                ? (state.views[button]?.superview == nil ? [] : [button])
+                : state.views[ViewID(owner: container, name: "bar")]?.subviews ?? []
+            for control in controls {
                 guard var view = state.views[control] else { continue }
                 var x = view.frame.x + view.frame.width / 2
                 var y = view.frame.y + view.frame.height / 2

@@ -109,6 +109,55 @@ import Testing
         #expect(error?.message == "p1 appears more than once in the pages given to n.")
     }
 
+    /// SPEC §8: collapsed, a split shows its primary — its secondary when the display mode hides the primary.
+    @Test func aCollapsedSplitHidingItsPrimaryShowsTheSecondary() {
+        var h = scene(.split) { $0.splitDisplayMode = .primaryHidden }
+        h.ok(.by("n", .setChildren("n", ["p1", "p2"])))
+        let narrow = h.ok(.by("root", .setFrame(.root("n"), Rect(x: 0, y: 0, width: 500, height: 768))))
+        #expect(narrow.contains("frameChanged(p2) view=p2 frame=0,0,500,768 by=n"))
+        #expect(h.appearance("p2") == .appeared && h.appearance("p1") == .disappeared)
+    }
+
+    /// SPEC §15: in a portrait window the split shows its secondary full width and a showPrimary button; a tap on it
+    /// brings the primary over the secondary, a tap beside the overlay hides it, and in landscape both are side by
+    /// side again.
+    @Test func aSplitInPortraitOverlaysItsPrimaryOnATap() {
+        var h = Harness()
+        h.ok(.system(.create("n", kind: .split)))
+        h.create("p1", "p2")
+        h.ok(.system(.attachWindow("main", root: "n", size: Size(width: 768, height: 1024))))
+        let set = h.ok(.by("n", .setChildren("n", ["p1", "p2"])))
+        #expect(set.contains("frameChanged(p2) view=p2 frame=0,0,768,1024 by=n"))
+        #expect(!set.contains { $0.hasPrefix("viewInserted(p1)") })
+        #expect(set.contains("viewInserted(n) view=n/showPrimary superview=n index=1"))
+        #expect(set.contains("frameChanged(n) view=n/showPrimary frame=0,0,64,44 by=n"))
+        func tap(_ x: Double, _ y: Double) -> Request { .system(.input("main", at: Point(x: x, y: y), kind: "tap")) }
+        // The button: the primary comes over the secondary, 0.4 of the width, and the button goes.
+        let shown = h.ok(tap(20, 20))
+        #expect(shown.first == "inputDelivered(n) window=main point=20,20 kind=tap view=n/showPrimary chain=n")
+        #expect(h.state.views[.root("p1")]?.frame == Rect(x: 0, y: 0, width: 768 * 0.4, height: 1024))
+        #expect(shown.contains("viewDidAppear(p1)"))
+        #expect(shown.last == "viewRemoved(n) view=n/showPrimary superview=n")
+        #expect(h.state.controllers["n"]?.properties.splitDisplayMode == .primaryOverlay)
+        // A tap inside the overlay leaves it; one beside it hides it, and the button is back.
+        #expect(!h.ok(tap(100, 500)).contains("viewDidDisappear(p1)"))
+        let hidden = h.ok(tap(600, 500))
+        #expect(hidden.contains("viewDidDisappear(p1)"))
+        #expect(hidden.last == "viewInserted(n) view=n/showPrimary superview=n index=1")
+        // Shown again, then the window turns: side by side, the button gone.
+        h.ok(tap(20, 20))
+        let turned = h.ok(.system(.rotate("main", .landscapeLeft)))
+        #expect(turned.contains("frameChanged(p1) view=p1 frame=0,0,409.6,768 by=n"))
+        #expect(turned.contains("frameChanged(p2) view=p2 frame=409.6,0,614.4,768 by=n"))
+        #expect(h.state.views[ViewID(owner: "n", name: "showPrimary")]?.superview == nil)
+        #expect(h.state.controllers["n"]?.properties.splitDisplayMode == .allVisible)
+        // Back to portrait: the secondary alone, the button back.
+        let back = h.ok(.system(.rotate("main", .portrait)))
+        #expect(back.contains("viewDidDisappear(p1)"))
+        #expect(back.contains("frameChanged(p2) view=p2 frame=0,0,768,1024 by=n"))
+        #expect(h.state.views[ViewID(owner: "n", name: "showPrimary")]?.superview == .root("n"))
+    }
+
     @Test func splitLaysOutCollapsesAndExpands() {
         var h = scene(.split)
         let events = h.ok(.by("n", .setChildren("n", ["p1", "p2"])))

@@ -61,6 +61,7 @@ import Testing
                         return false
                     }
                     return name == "back" || name == "edit" || name.hasPrefix("item-") || name.hasPrefix("right-")
+                        || name == "showPrimary"
                 }
                 let problems =
                     checker.follow(
