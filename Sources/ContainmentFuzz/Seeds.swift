@@ -80,6 +80,12 @@ enum Seeds {
                 return call.bytes
             }(),
             "callResult": MethodCallMessage.result(seq: 7, controller: "a", .success("[\"b\"]")).bytes,
+            // Issue 26: a child driving its container, a swipe with its direction, a bar control's tap.
+            "everyday": commands([
+                WireCommand(Request(.push("d", on: "n"), by: .controller("m"))),
+                WireCommand(.system(.input("w", at: Point(x: 3, y: 4), kind: "swipe", direction: .left))),
+                WireCommand(.system(.input("w", at: Point(x: 10, y: 10), kind: "tap"))),
+            ]),
         ]
         // Framed records: a start, then a command record; the first byte (1) asks for framing.
         var records: [UInt8] = [1]
