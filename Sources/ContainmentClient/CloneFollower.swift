@@ -27,11 +27,36 @@ package struct CloneFollower {
     package private(set) var epoch: UInt64?
     package private(set) var lastSeq: UInt64?
     private var outputs: [Output] = []
+    /// How long ``join(heard:now:)`` waits for the subscription to be seen working before it begins anyway.
+    private let joinWait: Duration
+    /// Until when it waits, from its first call; whether it has begun.
+    private var joinDeadline: ContinuousClock.Instant?
+    private var joined = false
 
-    package init(fromStart: Bool, checkGaps: Bool, snapshot: @escaping () throws -> WireSnapshot) {
+    package init(
+        fromStart: Bool,
+        checkGaps: Bool,
+        joinWait: Duration = .zero,
+        snapshot: @escaping () throws -> WireSnapshot
+    ) {
         self.fromStart = fromStart
         self.checkGaps = checkGaps
+        self.joinWait = joinWait
         takeSnapshot = snapshot
+    }
+
+    /// The slow joiner (the ZeroMQ guide): begins (``start()``) once the subscription is seen to work — `heard`: the
+    /// first heartbeat or event came through it — or `joinWait` after the first call from a silent supervisor, so that
+    /// no event published after the state is missed for a subscription still being set up. Call it with each message
+    /// received (or none) before handing the message on; returns whether it has begun.
+    package mutating func join(heard: Bool, now: ContinuousClock.Instant) throws -> Bool {
+        guard !joined else { return true }
+        let deadline = joinDeadline ?? now + joinWait
+        joinDeadline = deadline
+        guard heard || now >= deadline else { return false }
+        joined = true
+        try start()
+        return true
     }
 
     /// The outputs since the last call, in order.
@@ -40,8 +65,8 @@ package struct CloneFollower {
         return outputs
     }
 
-    /// Begins from a snapshot (with `fromStart`; call it once subscribed).
-    package mutating func start() throws {
+    /// Begins from a snapshot (with `fromStart`); ``join(heard:now:)`` calls it once the subscription works.
+    private mutating func start() throws {
         if fromStart { try resnapshot(reason: nil) }
     }
 

@@ -38,11 +38,6 @@ public final class RuntimeSubscriber {
 
     private let socket: EventSocket
     private var follower: CloneFollower
-    private var started = false
-    /// How long the first state waits for the subscription to be seen working (three heartbeat intervals).
-    private let joinWait: Duration
-    /// Until when it waits, from the first call of `next`.
-    private var joinDeadline: ContinuousClock.Instant?
     private var pending: [Update] = []
     private var head = 0
 
@@ -81,8 +76,10 @@ public final class RuntimeSubscriber {
             timeout: config.requestTimeout,
             curve: keys
         )
-        follower = CloneFollower(fromStart: true, checkGaps: true) { try client.snapshot() }
-        joinWait = config.heartbeatInterval * 3
+        // The first state waits for the subscription to be seen working, three heartbeat intervals at most.
+        follower = CloneFollower(fromStart: true, checkGaps: true, joinWait: config.heartbeatInterval * 3) {
+            try client.snapshot()
+        }
     }
 
     /// The next update, waiting at most `timeout` for one; `nil` when none came. Throws `unauthorized` when the
@@ -100,29 +97,24 @@ public final class RuntimeSubscriber {
             head = 0
             do {
                 let message = try socket.receive()
-                if !started {
-                    // The slow joiner (the ZeroMQ guide): the state is taken once the subscription is seen to work —
-                    // its first heartbeat or event — so that every event published after the state comes through,
-                    // not only a later state. A supervisor that sends nothing for three heartbeat intervals: at once.
-                    let joinDeadline = self.joinDeadline ?? clock.now + joinWait
-                    self.joinDeadline = joinDeadline
-                    if case .nothing = message, clock.now < joinDeadline {
-                        if clock.now >= deadline { return nil }
-                        continue
-                    }
-                    started = true
-                    try follower.start()
-                }
-                switch message {
-                case .event(let event, _): try follower.receive(event)
-                case .heartbeat(let beat): try follower.heartbeat(beat)
-                case .refused:
+                if case .refused = message {
                     throw ContainmentError(
                         .unauthorized,
                         "The supervisor refused this subscriber: it has maxSubscribers connected, or (with CURVE) "
                             + "this key is not allowed."
                     )
-                case .undecodable, .nothing: break
+                }
+                let heard: Bool =
+                    switch message {
+                    case .event, .heartbeat: true
+                    default: false
+                    }
+                if try follower.join(heard: heard, now: clock.now) {
+                    switch message {
+                    case .event(let event, _): try follower.receive(event)
+                    case .heartbeat(let beat): try follower.heartbeat(beat)
+                    case .refused, .undecodable, .nothing: break
+                    }
                 }
             } catch let error as ContainmentError {
                 throw error

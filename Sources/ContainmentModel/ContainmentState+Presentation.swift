@@ -267,7 +267,7 @@ extension ContainmentState {
 
     /// A view's frame in window coordinates: its origin plus every superview's, up to the window or the presented
     /// root it lies in (whose frames are already in window coordinates).
-    func absoluteFrame(of view: ViewID) -> Rect {
+    public func absoluteFrame(of view: ViewID) -> Rect {
         guard var frame = views[view]?.frame else { return .zero }
         var current = views[view]?.superview
         while let superview = current, let record = views[superview] {

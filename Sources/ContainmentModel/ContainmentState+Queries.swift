@@ -49,7 +49,7 @@ extension ContainmentState {
     public func isViewLoaded(_ id: ControllerID) -> Bool { views[.root(id)] != nil }
 
     /// The top of the view hierarchy that holds `view`.
-    func topView(of view: ViewID) -> ViewID {
+    public func topView(of view: ViewID) -> ViewID {
         var current = view
         while let superview = views[current]?.superview { current = superview }
         return current

@@ -263,16 +263,10 @@ public struct RandomCommands: Sendable {
                 ? (state.views[button]?.superview == nil ? [] : [button])
                 : state.views[ViewID(owner: container, name: "bar")]?.subviews ?? []
             for control in controls {
-                guard var view = state.views[control] else { continue }
-                var x = view.frame.x + view.frame.width / 2
-                var y = view.frame.y + view.frame.height / 2
-                while let superview = view.superview, let next = state.views[superview] {
-                    x += next.frame.x
-                    y += next.frame.y
-                    view = next
-                }
-                guard let window = state.windows.values.first(where: { .root($0.root) == view.id }) else { continue }
-                targets.append((window.id, Point(x: x, y: y)))
+                let top = state.topView(of: control)
+                guard top.isRoot, let window = state.window(placing: top.owner) else { continue }
+                let frame = state.absoluteFrame(of: control)
+                targets.append((window.id, Point(x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)))
             }
         }
         return targets.randomElement(using: &rng)

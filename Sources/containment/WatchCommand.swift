@@ -70,7 +70,12 @@ struct WatchCommand: AsyncParsableCommand {
             wake: wake ?? config.heartbeatInterval
         )
         var printer = EventPrinter(json: json, controllers: Set(controller), checkGaps: topic.isEmpty, limit: count)
-        var follower = CloneFollower(fromStart: fromStart, checkGaps: topic.isEmpty) {
+        // With --from-start the state is taken once the subscription is seen working (three heartbeats at most).
+        var follower = CloneFollower(
+            fromStart: fromStart,
+            checkGaps: topic.isEmpty,
+            joinWait: config.heartbeatInterval * 3
+        ) {
             try CommandClient(
                 context: context,
                 endpoint: config.commandEndpoint,
@@ -79,10 +84,6 @@ struct WatchCommand: AsyncParsableCommand {
             )
             .snapshot()
         }
-        // A subscription reaches the publisher shortly after the connection: give it that moment.
-        try await Task.sleep(for: .milliseconds(100))
-        try follower.start()
-        printer.show(follower.take())
         let clock = ContinuousClock()
         // Ready once the subscription is seen to work (the first heartbeat or event through it) or, from a silent
         // supervisor, after three heartbeat intervals: a script that acts once the file exists misses nothing.
@@ -101,7 +102,15 @@ struct WatchCommand: AsyncParsableCommand {
         let silenceLimit = config.heartbeatInterval * 3
         while !printer.done {
             if let idleLimit, clock.now - lastEvent >= idleLimit { return }
-            switch try subscriber.receive() {
+            let received = try subscriber.receive()
+            let heard: Bool =
+                switch received {
+                case .event, .heartbeat: true
+                default: false
+                }
+            // A heartbeat or an event always finds the follower begun, the state shown before it.
+            if try follower.join(heard: heard, now: clock.now) { printer.show(follower.take()) }
+            switch received {
             case .refused:
                 printer.notice(
                     "the supervisor refused this subscriber: it has maxSubscribers connected, or (with CURVE) this key "

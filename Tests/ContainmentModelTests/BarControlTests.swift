@@ -6,13 +6,7 @@ import Testing
 @Suite struct BarControlTests {
     /// root (window 1024×768) ⊃ `kind` container `n` embedded full size; content a, b, c loose.
     func scene(_ kind: Kind) -> Harness {
-        var h = Harness()
-        h.create("root")
-        h.ok(.system(.attachWindow("main", root: "root", size: Size(width: 1024, height: 768))))
-        h.ok(.system(.create("n", kind: kind)))
-        for id: ControllerID in ["a", "b", "c"] { h.ok(.system(.create(id, kind: .content))) }
-        h.embed("n", in: "root", frame: Rect(x: 0, y: 0, width: 1024, height: 768))
-        return h
+        Harness.containerScene(kind)
     }
 
     /// The bar's subviews now.

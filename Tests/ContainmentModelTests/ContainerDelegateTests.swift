@@ -6,12 +6,7 @@ import Testing
 @Suite struct ContainerDelegateTests {
     /// root (window 1024×768) ⊃ `kind` container `n` embedded full size, whose delegate is `d`; content a, b loose.
     func scene(_ kind: Kind) -> Harness {
-        var h = Harness()
-        h.create("root")
-        h.ok(.system(.attachWindow("main", root: "root", size: Size(width: 1024, height: 768))))
-        h.ok(.system(.create("n", kind: kind)))
-        for id: ControllerID in ["a", "b", "d"] { h.ok(.system(.create(id, kind: .content))) }
-        h.embed("n", in: "root", frame: Rect(x: 0, y: 0, width: 1024, height: 768))
+        var h = Harness.containerScene(kind, extra: ["d"])
         h.ok(.by("n", .setProperties("n", [.delegate("d")])))
         return h
     }

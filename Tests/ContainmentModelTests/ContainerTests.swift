@@ -5,17 +5,7 @@ import Testing
 @Suite struct ContainerTests {
     /// root (window 1024×768) ⊃ `kind` container `n` embedded full size; content a, b, c loose.
     func scene(_ kind: Kind, onScreen: Bool = true) -> Harness {
-        var h = Harness()
-        h.create("root")
-        if onScreen { h.ok(.system(.attachWindow("main", root: "root", size: Size(width: 1024, height: 768)))) }
-        h.ok(.system(.create("n", kind: kind)))
-        for id: ControllerID in ["a", "b", "c"] {
-            var properties = ControllerProperties()
-            properties.title = id.rawValue.uppercased()
-            h.ok(.system(.create(id, kind: .content, properties: properties)))
-        }
-        h.embed("n", in: "root", frame: Rect(x: 0, y: 0, width: 1024, height: 768))
-        return h
+        Harness.containerScene(kind, onScreen: onScreen)
     }
 
     @Test func pushAndPopOnScreen() {

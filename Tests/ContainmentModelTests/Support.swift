@@ -71,3 +71,22 @@ struct Harness {
 }
 
 let phone = Rect(x: 0, y: 0, width: 320, height: 480)
+
+extension Harness {
+    /// root (window `main`, 1024×768, unless off screen) ⊃ a `kind` container `n` embedded full size; content a, b, c
+    /// loose, titled A, B, C, and `extra` ones untitled.
+    static func containerScene(_ kind: Kind, onScreen: Bool = true, extra: [ControllerID] = []) -> Harness {
+        var h = Harness()
+        h.create("root")
+        if onScreen { h.ok(.system(.attachWindow("main", root: "root", size: Size(width: 1024, height: 768)))) }
+        h.ok(.system(.create("n", kind: kind)))
+        for id: ControllerID in ["a", "b", "c"] {
+            var properties = ControllerProperties()
+            properties.title = id.rawValue.uppercased()
+            h.ok(.system(.create(id, kind: .content, properties: properties)))
+        }
+        for id in extra { h.ok(.system(.create(id, kind: .content))) }
+        h.embed("n", in: "root", frame: Rect(x: 0, y: 0, width: 1024, height: 768))
+        return h
+    }
+}

@@ -87,6 +87,24 @@ import Testing
         #expect(stillEqual)
     }
 
+    /// SPEC §15 across a checkpoint: an animated push a child asked for, still running when the checkpoint was
+    /// written, names that child when the restored state completes it.
+    @Test func aRunningSwitchKeepsItsAskerAcrossACheckpoint() throws {
+        var state = ContainmentState()
+        state.animationDuration = 0.5
+        _ = try state.apply(batch: [
+            .system(.create("nav", kind: .navigation)), .system(.create("a", kind: .content)),
+            .system(.create("b", kind: .content)),
+            .system(.attachWindow("main", root: "nav", size: Size(width: 1024, height: 768))),
+            .by("nav", .push("a", on: "nav")),
+        ])
+        _ = try state.apply(.push("b", on: "nav", animated: true), by: .controller("a"))
+        var restored = try Self.roundTrip(Self.checkpoint(of: state)).state
+        #expect(restored == state)
+        let done = try restored.apply(.completeTransition(in: "nav", from: "a", to: "b"), by: .controller("nav"))
+        #expect(done.last?.description == "navigationDidShow(nav) shown=b requestedBy=a")
+    }
+
     @Test func aCheckpointFileIsCheckedAndRecoveryFallsBackToAnOlderOne() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "checkpoints-\(UUID().uuidString.prefix(8))"

@@ -10,10 +10,7 @@ import Testing
 @Suite(.serialized) struct ContainerDrivingTests {
     static let topology = """
         window: {name: main, width: 800, height: 600, root: n}
-        hosts:
-          - {name: h0, command: [\(RuntimeFixture.binary), host]}
-          - {name: h1, command: [\(RuntimeFixture.binary), host]}
-        controllers:
+        \(OwnHostTopology.hosts("h0", "h1"))controllers:
           - {id: n, kind: navigation, host: h0, delegate: watcher}
           - {id: watcher, kind: content, host: h1}
           - {id: master, kind: master, host: h1}
@@ -46,10 +43,7 @@ import Testing
     }
 
     @Test func theMasterPushesItsDetailAndTheContainersAnswerTheirVerbs() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("driving-\(UUID()).yaml").path
-        try Self.topology.write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try await withRuntime(topology: path) { runtime in
+        try await OwnHostTopology.withRuntime(Self.topology) { runtime in
             let client = try runtime.client()
             try client.perform([.push("master", on: "n")])
             let subscriber = try RuntimeSubscriber(environment: runtime.environment)

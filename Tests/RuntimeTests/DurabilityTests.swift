@@ -80,8 +80,10 @@ import ZeroMQ
               - {id: extra, kind: content, host: h2}
             """
         let runtime = try await RuntimeFixture(topology: topology, settings: "animationDurationMs: 2000\n")
-        let pop = try await runtime.containment("ctl", "pop", "nav", "--animated")
+        // Asked by the child on top (SPEC §15): the switch runs as the navigation controller's, its asker journaled.
+        let pop = try await runtime.containment("ctl", "pop", "nav", "--animated", "--by", "detail")
         #expect(pop.status == 0, "\(pop.stderr)")
+        #expect(pop.eventDescriptions.first == "navigationWillShow(nav) shown=list requestedBy=detail")
         // Killed while the switch runs: the journal holds the pop, not its completion.
         let pid = try runtime.supervisorPID()
         kill(pid, SIGKILL)

@@ -11,10 +11,7 @@ import Testing
 @Suite(.serialized) struct EverydayContainersTests {
     static let topology = """
         window: {name: main, width: 800, height: 600, root: tabs}
-        hosts:
-          - {name: h0, command: [\(RuntimeFixture.binary), host]}
-          - {name: h1, command: [\(RuntimeFixture.binary), host]}
-        controllers:
+        \(OwnHostTopology.hosts("h0", "h1"))controllers:
           - {id: tabs, kind: tab, host: h0, delegate: watcher}
           - {id: nav, kind: navigation, host: h0, parent: tabs}
           - {id: other, kind: content, host: h1, parent: tabs}
@@ -44,10 +41,7 @@ import Testing
     }
 
     @Test func theMasterDetailAndTheTabsRunOnTapsAlone() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("everyday-\(UUID()).yaml").path
-        try Self.topology.write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try await withRuntime(topology: path) { runtime in
+        try await OwnHostTopology.withRuntime(Self.topology) { runtime in
             let client = try runtime.client()
             let subscriber = try RuntimeSubscriber(environment: runtime.environment)
             defer { subscriber.close() }
