@@ -86,6 +86,8 @@ extension WireEvent {
             self.by = by.description
             self.code = code.rawValue
             self.message = message
+        case .answerTimedOut(_, let question):
+            self.question = question.rawValue
         case .hostUp(let host, let pid), .hostRestarted(let host, let pid):
             self.host = host
             self.pid = Int32(clamping: pid)
@@ -208,6 +210,11 @@ extension WireEvent {
                 code: ContainmentError.Code(named: code) ?? ContainmentError.Code(code),
                 message: message
             )
+        case .answerTimedOut:
+            guard let question = Question.Name(rawValue: question) else {
+                throw .malformed("An answerTimedOut's question \"\(question)\" is not one the runtime asks.")
+            }
+            return .answerTimedOut(id, question: question)
         case .navigationWillShow:
             return .navigationWillShow(id, shown: ControllerID(child), requestedBy: requester(of: id))
         case .navigationDidShow:
@@ -321,7 +328,7 @@ public enum EventCategory: String, CaseIterable, Sendable {
             self = .messages
         case .inputDelivered, .actionDelivered:
             self = .input
-        case .ruleViolation, .hostUp, .hostDown, .hostRestarted, .hostFailed:
+        case .ruleViolation, .answerTimedOut, .hostUp, .hostDown, .hostRestarted, .hostFailed:
             self = .runtime
         default:
             self = .structure

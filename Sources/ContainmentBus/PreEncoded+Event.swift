@@ -112,6 +112,8 @@ extension PreEncoded {
             writer.string(24, command)
             writer.string(25, code.rawValue)
             writer.string(26, message)
+        case .answerTimedOut(let c, _):
+            writer.string(5, c.rawValue)
         case .hostUp(let host, let pid), .hostRestarted(let host, let pid):
             writer.string(14, host)
             writer.varint(27, UInt64(bitPattern: Int64(Int32(clamping: pid))))
@@ -192,6 +194,8 @@ extension PreEncoded {
         case .navigationWillShow(_, _, let requester), .navigationDidShow(_, _, let requester),
             .selectionChanged(_, _, _, let requester), .pagesChanged(_, _, _, let requester):
             writer.party(54, requester)
+        case .answerTimedOut(_, let question):
+            writer.string(55, question.rawValue)
         default:
             break
         }

@@ -84,7 +84,8 @@ extension PreEncoded {
         firstSeq: UInt64,
         eventCount: UInt32,
         clientID: String = "",
-        requestID: UInt64 = 0
+        requestID: UInt64 = 0,
+        answers: [[UInt8]] = []
     ) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(commands.reduce(32) { $0 + $1.count + 3 })
@@ -110,6 +111,8 @@ extension PreEncoded {
             bytes.append(0x38)  // field 7, varint
             appendVarint(requestID, to: &bytes)
         }
+        // Fields 8 to 11 belong to other records than an accepted command's.
+        for answer in answers { appendField(12, answer, to: &bytes) }
         return bytes
     }
 }

@@ -57,6 +57,8 @@ extension WireEvent {
             object["by"] = by
             object["code"] = code
             object["message"] = message
+        case .answerTimedOut:
+            object["question"] = question
         case .hostUp, .hostRestarted:
             object["host"] = host
             object["pid"] = pid

@@ -7,6 +7,9 @@ public struct BehaviorRegistry: Sendable {
     private var makers: [String: @Sendable (ControllerRef) -> any ControllerBehavior]
     /// The verbs each kind exposes (`ctl invoke`), as the host registers them.
     public private(set) var verbs: [String: [String]] = [:]
+    /// The questions each kind's code answers (``ControllerBehavior/answer(_:controller:)``, SPEC §15), as the host
+    /// registers them: the supervisor asks only these.
+    public private(set) var answering: [String: Set<Question.Name>] = [:]
 
     /// The standard kinds: `content`, and the standard containers (navigation, tab, page, split, menu), whose rules
     /// are the supervisor's; the navigation, tab, menu and page containers answer their verbs (`push`, `select`,
@@ -20,7 +23,7 @@ public struct BehaviorRegistry: Sendable {
 
     /// What `containment host` runs: the standard kinds, the `stack` example container, the `slow` and `busy`
     /// examples, seed 002's `editor` and `editorDelegate`, seed 003's `master` (it drives the containers above it), and
-    /// `counter` (typed methods).
+    /// `counter` (typed methods), and `form` and `book`, whose code answers the runtime's questions (SPEC §15).
     package static var builtIn: BehaviorRegistry {
         var registry = BehaviorRegistry()
         registry.register("stack", verbs: StackBehavior.verbs) { StackBehavior() }
@@ -29,26 +32,33 @@ public struct BehaviorRegistry: Sendable {
         registry.register("editor") { EditorBehavior() }
         registry.register("editorDelegate") { EditorDelegateBehavior() }
         registry.register("master", verbs: MasterBehavior.verbs) { MasterBehavior() }
+        registry.register("form", answering: FormBehavior.questions) { FormBehavior() }
+        registry.register("book", answering: BookBehavior.questions) { BookBehavior() }
         registry.register("counter", verbs: CounterController.verbs, distributed: CounterController.init(controller:))
         return registry
     }
 
-    /// Runs controllers of `kind` with what `make` makes, whose code answers `verbs` (its `verbInvoked` callbacks).
+    /// Runs controllers of `kind` with what `make` makes, whose code answers `verbs` (its `verbInvoked` callbacks) and
+    /// the questions `answering` (its ``ControllerBehavior/answer(_:controller:)``: `loadView`,
+    /// `viewWillLayoutSubviews`, `pageAfter`, `pageBefore`).
     public mutating func register(
         _ kind: Kind,
         verbs: [String] = [],
+        answering: Set<Question.Name> = [],
         _ make: @escaping @Sendable () -> any ControllerBehavior
     ) {
-        register(kind, verbs: verbs, controller: { _ in make() })
+        register(kind, verbs: verbs, answering: answering, controller: { _ in make() })
     }
 
     mutating func register(
         _ kind: Kind,
         verbs: [String],
+        answering: Set<Question.Name> = [],
         controller make: @escaping @Sendable (ControllerRef) -> any ControllerBehavior
     ) {
         makers[kind.rawValue] = make
         self.verbs[kind.rawValue] = verbs.isEmpty ? nil : verbs
+        self.answering[kind.rawValue] = answering.isEmpty ? nil : answering
     }
 
     /// The kinds it runs: the supervisor places a controller of a custom kind only on a host that registered it.
@@ -60,6 +70,7 @@ public struct BehaviorRegistry: Sendable {
             .with {
                 $0.kind = kind
                 $0.verbs = verbs[kind] ?? []
+                $0.questions = (answering[kind] ?? []).map(\.rawValue).sorted()
             }
         }
     }

@@ -16,6 +16,8 @@ actor ControllerActor {
         case report(host: String, reply: @Sendable (Containment_V1_InspectReply) async -> Void)
         /// Begin from this state, as of event `seq` (the host process replaces one that died).
         case restore(Containment_V1_ControllerState, seq: UInt64)
+        /// A question to its code (SPEC §15), answered to the supervisor under `id`.
+        case question(Question, id: UInt64)
     }
 
     let id: ControllerID
@@ -83,6 +85,13 @@ actor ControllerActor {
             switch mail {
             case .callback(let wire): await handle(wire)
             case .report(let host, let reply): await reply(report(host: host))
+            case .question(let question, let questionID):
+                var current = behavior
+                let answer = await current.answer(question, controller: ref)
+                behavior = current
+                await runtime.outbox.send(
+                    .with { $0.answer = Containment_V1_Answer(id: questionID, controller: id, answer) }
+                )
             case .restore(let state, let seq):
                 // What it received before is superseded by the state: its digest and history count from here.
                 lastSeq = max(lastSeq, seq)

@@ -13,10 +13,25 @@ public protocol ControllerBehavior: Sendable {
     /// children, appearance, view loaded and frame, properties). Only later callbacks follow. Does nothing unless
     /// implemented.
     mutating func restored(_ state: ControllerState, controller: ControllerRef) async
+
+    /// The runtime asks before it goes on (SPEC §15), for the kinds registered as answering `question`'s name:
+    /// - `loadView`: the commands that build the controller's views (`addSubview` of its named subviews, their frames),
+    ///   applied before `viewDidLoad`;
+    /// - `viewWillLayoutSubviews`: the commands that lay out its views and its children's root views, applied before
+    ///   the container's own layout and `viewDidLayoutSubviews`;
+    /// - `pageAfter` / `pageBefore`, asked of a page container's `dataSource`: the page (`Answer.page`), and any
+    ///   commands to run first (creating it).
+    ///
+    /// The commands are issued as this controller, in the transaction that asked. Return them rather than issuing
+    /// them through ``ControllerRef``: the command that asks waits for this answer (at most `answerTimeoutMs`, then
+    /// it goes on as if nothing was returned), and the commands it sends meanwhile wait behind it. Its callbacks
+    /// (`loadView` …) are delivered as usual once the command is applied. Answers nothing unless implemented.
+    mutating func answer(_ question: Question, controller: ControllerRef) async -> Answer
 }
 
 extension ControllerBehavior {
     public mutating func restored(_ state: ControllerState, controller: ControllerRef) async {}
+    public mutating func answer(_ question: Question, controller: ControllerRef) async -> Answer { .nothing }
 }
 
 /// A content controller: it has no children to lay out and no views of its own beyond its root.

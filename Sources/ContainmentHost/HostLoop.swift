@@ -14,6 +14,8 @@ enum HostJob: Sendable {
     case deliver([WireEvent])
     /// A forwarded inspect: answer with the controller's callbacks.
     case inspect(requestID: UInt64, controller: ControllerID)
+    /// A question to a controller's code (SPEC §15).
+    case question(Containment_V1_Question)
 }
 
 /// How many jobs the host loop handed the dispatcher that it has not finished: the loop stops reading the supervisor's
@@ -219,6 +221,8 @@ final class HostLoop {
             queue(.deliver(delivery.events))
         case .inspect(let request):
             queue(.inspect(requestID: message.requestID, controller: ControllerID(request.controller)))
+        case .question(let question):
+            queue(.question(question))
         case .error(let error)
         where message.requestID == 0 && error.code == ContainmentError.Code.hostUnavailable.rawValue:
             // The supervisor does not know us (it restarted): register again — once, however many heartbeats queued

@@ -143,6 +143,18 @@ struct Dispatcher {
                     default: await actors[id]?.post(.callback(event))
                     }
                 }
+            case .question(let question):
+                // Asked in the middle of a command that may create the controller: its actor is made now if need be
+                // (its controllerCreated, delivered once the command is applied, finds it made).
+                let id = ControllerID(question.controller)
+                guard let model = try? question.model(), let actor = actors[id] ?? adopt(id, kind: question.kind)
+                else {
+                    await runtime.outbox.send(
+                        .with { $0.answer = Containment_V1_Answer(id: question.id, controller: id, .nothing) }
+                    )
+                    continue
+                }
+                await actor.post(.question(model, id: question.id))
             case .inspect(let requestID, let id):
                 let outbox = runtime.outbox
                 let answer: @Sendable (Containment_V1_InspectReply) async -> Void = { report in

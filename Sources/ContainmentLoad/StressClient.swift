@@ -103,7 +103,7 @@ struct StressClient: Sendable {
             let started = clock.now
             let outcome: StressOperation.Outcome
             do {
-                let accepted = try client.submit(pick.wires)
+                let accepted = try Self.submit(pick.wires, through: client)
                 outcome = .accepted(
                     commandID: accepted.commandID,
                     eventCount: accepted.events.count,
@@ -125,6 +125,27 @@ struct StressClient: Sendable {
         }
         return result
     }
+
+    /// Submits `wires`; a refusal for want of a host, before the model judged anything (a supervisor just restarted,
+    /// its hosts not registered again yet), is tried again for up to ``hostWait``: nothing was applied, so nothing
+    /// can be applied twice.
+    static func submit(
+        _ wires: [WireCommand],
+        through client: CommandClient
+    ) throws(RemoteError) -> Containment_V1_Accepted {
+        let clock = ContinuousClock()
+        let giveUp = clock.now + hostWait
+        while true {
+            do {
+                return try client.submit(wires)
+            } catch let error where error.commandID == 0 && error.error.code == .hostUnavailable && clock.now < giveUp {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+
+    /// How long a client waits for hosts to register again.
+    static let hostWait: Duration = .seconds(5)
 
     static func isTransport(_ error: RemoteError) -> Bool {
         error.error.code == .timeout || error.error.code == .hostUnavailable

@@ -75,13 +75,43 @@ extension ContainmentState {
             record.properties.pageDataSource.flatMap { controllers[$0]?.properties.pageSequence }
             ?? record.properties.pageSequence
         let count = requiredPageCount(id)
-        guard let anchor = forward ? record.children.last : record.children.first,
-            let index = book.firstIndex(of: anchor)
-        else { return }
+        guard let anchor = forward ? record.children.last : record.children.first else { return }
+        if let source = record.properties.pageDataSource,
+            let pages = askPages(of: source, from: anchor, count: count, forward: forward, in: id)
+        {
+            guard pages.count == count else { return }
+            try setPages(id, pages, direction: forward ? .forward : .reverse, animated: false, by: party)
+            return
+        }
+        guard let index = book.firstIndex(of: anchor) else { return }
         let range = forward ? (index + 1)..<(index + 1 + count) : (index - count)..<index
         guard range.lowerBound >= 0, range.upperBound <= book.count else { return }
         // A turn through the data source is not a timed switch: it shows the pages at once.
         try setPages(id, Array(book[range]), direction: forward ? .forward : .reverse, animated: false, by: party)
+    }
+
+    /// The `count` pages after (before) `anchor` as the data source's code answers them, one question per page, in
+    /// page order (SPEC §15); fewer when it names no more; `nil` when its code does not answer (the model then reads
+    /// its `pageSequence`).
+    mutating func askPages(
+        of source: ControllerID,
+        from anchor: ControllerID,
+        count: Int,
+        forward: Bool,
+        in id: ControllerID
+    ) -> [ControllerID]? {
+        var pages: [ControllerID] = []
+        var anchor = anchor
+        while pages.count < count {
+            let question: Question =
+                forward
+                ? .pageAfter(source, page: anchor, container: id) : .pageBefore(source, page: anchor, container: id)
+            guard let answer = ask(question) else { return pages.isEmpty ? nil : pages }
+            guard let page = answer.page, !answer.timedOut else { break }
+            pages.append(page)
+            anchor = page
+        }
+        return forward ? pages : pages.reversed()
     }
 
     /// One page fills the container; two share it at the spine.

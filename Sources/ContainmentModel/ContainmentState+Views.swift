@@ -1,11 +1,13 @@
 extension ContainmentState {
     // MARK: Loading (SPEC §6)
 
-    /// Loads the root view of `id` if it is not loaded: `loadView` then `viewDidLoad`.
+    /// Loads the root view of `id` if it is not loaded: `loadView` (and what the controller's code answers to it, SPEC
+    /// §15) then `viewDidLoad`.
     mutating func loadViewIfNeeded(_ id: ControllerID) {
         guard views[.root(id)] == nil else { return }
         setView(View(id: .root(id)), .root(id))
         emit(.loadView(id))
+        ask(.loadView(id))
         emit(.viewDidLoad(id))
         if controllers[id]?.kind == .menu { menuDidLoad(id) }
     }
@@ -214,9 +216,11 @@ extension ContainmentState {
         if viewID.isRoot, oldFrame.size != frame.size { layout(viewID.owner) }
     }
 
-    /// `viewWillLayoutSubviews`, the controller lays out its own views, `viewDidLayoutSubviews`.
+    /// `viewWillLayoutSubviews` (and what the controller's code answers to it), the container lays out its children's
+    /// views, `viewDidLayoutSubviews`.
     mutating func layout(_ id: ControllerID) {
         emit(.viewWillLayoutSubviews(id))
+        ask(.viewWillLayoutSubviews(id, size: views[.root(id)]?.frame.size ?? .zero))
         layoutContainerViews(id)
         emit(.viewDidLayoutSubviews(id))
     }

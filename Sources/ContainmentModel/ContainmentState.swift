@@ -19,6 +19,9 @@ public struct ContainmentState: Sendable {
 
     /// Undo records and events of the command being applied; empty between commands.
     var journal = Journal()
+    /// The dealings with controllers' code of the transaction being applied (``apply(batch:answers:)``); `nil`
+    /// otherwise, and then nothing is asked.
+    var asking: Asking?
 
     public init() {}
 
@@ -53,6 +56,39 @@ public struct ContainmentState: Sendable {
             }
         }
         return commit()
+    }
+
+    /// The outcome of a transaction that asks controllers' code (SPEC §15).
+    public enum Applied: Sendable, Equatable {
+        /// Accepted: its events, in order.
+        case committed([Event])
+        /// It met questions to controllers' code with no answer yet, in the order met: nothing changed. Apply it
+        /// again with their answers (or `Answer.timedOut`).
+        case unanswered([Question])
+    }
+
+    /// Applies requests as one transaction, asking controllers' code what `answers` says it answers: committed, or
+    /// unanswered and nothing changed, or thrown (the first error with its index) and nothing changed. A transaction
+    /// that both meets an unanswered question and fails is unanswered: the answer may change the outcome.
+    public mutating func apply(batch requests: [Request], answers: Answers) throws(BatchError) -> Applied {
+        clearJournal()
+        asking = Asking(answers: answers)
+        defer { asking = nil }
+        for index in requests.indices {
+            do {
+                try perform(requests[index])
+            } catch {
+                let unanswered = asking?.unanswered ?? []
+                rollBack()
+                if !unanswered.isEmpty { return .unanswered(unanswered) }
+                throw BatchError(index: index, error: error)
+            }
+        }
+        if let unanswered = asking?.unanswered, !unanswered.isEmpty {
+            rollBack()
+            return .unanswered(unanswered)
+        }
+        return .committed(commit())
     }
 
     /// The `ruleViolation` event to publish for a rejected request (SPEC §3): about the controller the command names

@@ -90,6 +90,8 @@ public enum Event: Hashable, Sendable {
     case messageReceived(ControllerID, from: ControllerID, name: String, payload: [UInt8])
     // Runtime: rejections, and the hosts the supervisor watches (the model never emits the host events)
     case ruleViolation(ControllerID?, command: String, by: Party, code: ContainmentError.Code, message: String)
+    /// The controller's code did not answer `question` within `answerTimeoutMs` (SPEC §15): taken as nothing.
+    case answerTimedOut(ControllerID, question: Question.Name)
     case hostUp(host: String, pid: Int)
     /// `reason`: why (an exit status or signal, missed heartbeats, a goodbye, a connection gone).
     case hostDown(host: String, reason: String)
@@ -146,6 +148,7 @@ public enum Event: Hashable, Sendable {
         case .delegateCallback: .delegateCallback
         case .messageReceived: .messageReceived
         case .ruleViolation: .ruleViolation
+        case .answerTimedOut: .answerTimedOut
         case .hostUp: .hostUp
         case .hostDown: .hostDown
         case .hostRestarted: .hostRestarted
@@ -180,6 +183,8 @@ public enum Event: Hashable, Sendable {
             .alphaChanged(let view, _, _), .hiddenChanged(let view, _, _):
             view.owner
         case .ruleViolation(let c, _, _, _, _):
+            c
+        case .answerTimedOut(let c, _):
             c
         case .hostUp, .hostDown, .hostRestarted, .hostFailed:
             nil
@@ -267,6 +272,8 @@ extension Event: CustomStringConvertible {
             return "\(head) from=\(from) name=\(name) payload=\(Self.text(of: payload))"
         case .ruleViolation(_, let command, let by, let code, let message):
             return "\(head) command=\(command) by=\(by) code=\(code) message=\(message)"
+        case .answerTimedOut(_, let question):
+            return "\(head) question=\(question.rawValue)"
         case .hostUp(let host, let pid), .hostRestarted(let host, let pid):
             return "\(head) host=\(host) pid=\(pid)"
         case .hostDown(let host, let reason), .hostFailed(let host, let reason):
@@ -296,7 +303,8 @@ public enum EventKind: Int, CaseIterable, Hashable, Sendable {
         windowResized, presented, dismissed, transitionBegan, transitionCompleted, navigationWillShow,
         navigationDidShow, selectionChanged, menuVisibilityChanged, pagesChanged, messageSent, propertiesChanged,
         setEditing, editingChanged, orientationChanged, inputDelivered, inputReceived, actionDelivered,
-        actionReceived, verbInvoked, delegateCallback, messageReceived, ruleViolation, hostUp, hostDown, hostRestarted,
+        actionReceived, verbInvoked, delegateCallback, messageReceived, ruleViolation, answerTimedOut, hostUp, hostDown,
+        hostRestarted,
         hostFailed
 
     /// SPEC §10's name of each kind, in the order of the cases (a case's name is its identifier).

@@ -150,7 +150,21 @@ extension ContainmentState {
 
     /// Restores every value the command replaced, newest first, and drops its events.
     mutating func rollBack() {
-        for record in journal.undo.reversed() {
+        undo(from: 0)
+        clearJournal()
+    }
+
+    /// Undoes what was changed since `mark` (the journal's undo and event counts then) and drops the events emitted
+    /// since: a part of the transaction taken back, the rest kept.
+    mutating func rollBack(to mark: (undo: Int, events: Int)) {
+        undo(from: mark.undo)
+        journal.undo.removeSubrange(mark.undo...)
+        journal.events.removeSubrange(mark.events...)
+    }
+
+    /// Applies the undo records from `start` on, last first.
+    private mutating func undo(from start: Int) {
+        for record in journal.undo[start...].reversed() {
             switch record {
             case .controller(let id, let old, let slot): controllers.restore(old, forKey: id, at: slot)
             case .controllerField(let undo, let slot): controllers.update(at: slot) { $0.modify { $0.restore(undo) } }
@@ -162,7 +176,6 @@ extension ContainmentState {
             case .nextSerial(let old): nextSerial = old
             }
         }
-        clearJournal()
     }
 
     /// Empties the journal between commands, keeping the undo buffer for the next command. No slot is recorded any

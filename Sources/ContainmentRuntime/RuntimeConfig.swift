@@ -14,6 +14,9 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var requestTimeout: Duration = .seconds(5)
     /// How long a standard container's animated switch runs (SPEC §13; key `animationDurationMs`).
     public var animationDuration: Duration = .milliseconds(350)
+    /// How long a command waits for controllers' code to answer its questions (SPEC §15; key `answerTimeoutMs`):
+    /// then what is unanswered is taken as nothing, and `answerTimedOut` names it.
+    public var answerTimeout: Duration = .milliseconds(1_000)
     /// How often a host tells the supervisor it is alive.
     public var heartbeatInterval: Duration = .milliseconds(500)
     /// After this long without a heartbeat, the supervisor declares a host down.
@@ -147,6 +150,9 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = try within(1...600_000, "animationDurationMs", file.animationDurationMs, " (ten minutes)") {
             config.animationDuration = .milliseconds(value)
         }
+        if let value = try within(1...60_000, "answerTimeoutMs", file.answerTimeoutMs, " (a minute)") {
+            config.answerTimeout = .milliseconds(value)
+        }
         if let value = try within(10...60_000, "heartbeatIntervalMs", file.heartbeatIntervalMs, " (a minute)") {
             config.heartbeatInterval = .milliseconds(value)
         }
@@ -261,6 +267,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var journal: String?
         var requestTimeoutMs: Int?
         var animationDurationMs: Int?
+        var answerTimeoutMs: Int?
         var heartbeatIntervalMs: Int?
         var heartbeatTimeoutMs: Int?
         var callbackHistory: Int?

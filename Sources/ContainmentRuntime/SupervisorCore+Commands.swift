@@ -15,9 +15,23 @@ extension SupervisorCore {
         encoded: [ArraySlice<UInt8>]? = nil,
         from sender: [UInt8]?,
         requestID: UInt64 = 0,
-        clientID: String = ""
+        clientID: String = "",
+        resumed: AnswerWaits.Resumed? = nil
     ) -> RemoteError? {
-        metrics.request(commands: commands.count)
+        // One command waits for its controllers' code to answer (SPEC §15): the others wait behind it, in order.
+        if answers.waiting != nil {
+            answers.enqueue(
+                AnswerWaits.Submission(
+                    commands: commands,
+                    encoded: encoded,
+                    sender: sender,
+                    requestID: requestID,
+                    clientID: clientID
+                )
+            )
+            return nil
+        }
+        if resumed == nil { metrics.request(commands: commands.count) }
         /// Refused before the model judged it: nothing changed, nothing to remember.
         func refuse(_ error: RemoteError) -> RemoteError {
             metrics.reject(error.error.code)
@@ -142,13 +156,29 @@ extension SupervisorCore {
                 }
             }
         }
-        let commandID = nextCommandID
-        nextCommandID += 1
-        let time = clock.unixNanos
+        var given = resumed?.given ?? [:]
         let events: [Event]
         do {
-            events = try state.apply(batch: requests)
+            guard
+                let applied = try applyAsking(
+                    requests,
+                    submission: AnswerWaits.Submission(
+                        commands: commands,
+                        encoded: encoded,
+                        sender: sender,
+                        requestID: requestID,
+                        clientID: clientID
+                    ),
+                    resumed: resumed,
+                    created: created,
+                    given: &given
+                )
+            else { return nil }
+            events = applied
         } catch {
+            let commandID = nextCommandID
+            nextCommandID += 1
+            let time = clock.unixNanos
             publish(state.violation(of: requests[error.index], error: error.error), commandID: commandID, time: time)
             let rejection = RemoteError(error.error, index: error.index, commandID: commandID, seq: seq)
             metrics.reject(error.error.code)
@@ -173,7 +203,11 @@ extension SupervisorCore {
             }
             return rejection
         }
+        let commandID = nextCommandID
+        nextCommandID += 1
+        let time = clock.unixNanos
         metrics.accept()
+        let answersJournaled = given.isEmpty ? [] : journaledAnswers(given, events: events, created: &created)
         for (id, host) in created where !host.isEmpty {
             assign(id, to: host)
             if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: clock.now) }
@@ -188,7 +222,8 @@ extension SupervisorCore {
                 firstSeq: firstSeq,
                 eventCount: UInt32(clamping: events.count),
                 clientID: clientID,
-                requestID: requestID
+                requestID: requestID,
+                answers: answersJournaled
             )
         )
         let encoded = events.map { publish($0, commandID: commandID, time: time) }
@@ -314,6 +349,8 @@ extension SupervisorCore {
     }
 
     mutating func fireTimers() {
+        // While a command waits for answers, a due transition waits too: it completes right after, in order.
+        guard answers.waiting == nil else { return }
         let now = clock.now
         let due = timers.filter { $0.deadline <= now }
         guard !due.isEmpty else { return }

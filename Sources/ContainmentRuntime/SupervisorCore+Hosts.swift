@@ -69,7 +69,10 @@ extension SupervisorCore {
         let restarted = record.everConnected
         if !again, hello.pid != record.pid || record.incarnation == 0 { record.incarnation += 1 }
         // A new process: the calls its previous one was to answer are lost with it.
-        if hello.pid != record.pid { failCalls(on: hello.host, reason: "a new process of it registered") }
+        if hello.pid != record.pid {
+            failCalls(on: hello.host, reason: "a new process of it registered")
+            abandonQuestions(on: hello.host)
+        }
         // A new process of a host that ran before: its actors begin from the state now, not from stale callbacks. So
         // do the actors of a host that missed more callbacks than were kept for it.
         let restore = (restarted && !again && hello.pid != record.pid && hello.lastSeq == 0) || record.stale
@@ -77,6 +80,13 @@ extension SupervisorCore {
         record.up = true
         record.everConnected = true
         record.verbs = Dictionary(hello.verbs.map { ($0.kind, $0.verbs) }, uniquingKeysWith: { first, _ in first })
+        record.questions = Dictionary(
+            hello.verbs.compactMap { entry in
+                let questions = Set(entry.questions.compactMap(Question.Name.init(rawValue:)))
+                return questions.isEmpty ? nil : (entry.kind, questions)
+            },
+            uniquingKeysWith: { first, _ in first }
+        )
         record.failed = nil
         failedHosts.remove(hello.host)
         record.stale = false
@@ -102,6 +112,7 @@ extension SupervisorCore {
         record.pending = []
         hosts[hello.host] = record
         hostNames[sender] = hello.host
+        updateAnsweringKinds()
         let pid = Int(hello.pid)
         if !again {
             publishHostEvent(
@@ -248,6 +259,8 @@ extension SupervisorCore {
         hosts[name] = record
         failedHosts.insert(name)
         failCalls(on: name, reason: reason)
+        abandonQuestions(on: name)
+        updateAnsweringKinds()
         publishHostEvent(.hostFailed(host: name, reason: reason))
         logger.error(
             "host failed: not restarted again",
@@ -260,6 +273,8 @@ extension SupervisorCore {
         hosts[name]?.up = false
         withdrawDeliveries(to: name)
         failCalls(on: name, reason: reason)
+        abandonQuestions(on: name)
+        updateAnsweringKinds()
         publishHostEvent(.hostDown(host: name, reason: reason))
         logger.warning("host down", metadata: ["host.name": "\(name)", "error.message": "\(reason)"])
     }

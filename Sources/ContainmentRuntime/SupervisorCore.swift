@@ -40,6 +40,8 @@ struct SupervisorCore {
         /// The verbs its custom kinds expose, by kind, as its last Hello said; `nil` before it registered with this
         /// supervisor.
         var verbs: [String: [String]]?
+        /// The questions its kinds' code answers, by kind, as its last Hello said.
+        var questions: [String: Set<Question.Name>] = [:]
     }
 
     struct TransitionTimer {
@@ -121,6 +123,8 @@ struct SupervisorCore {
     var resends = 0
     /// Typed method calls whose answers wait for their method's outcome.
     var calls = PendingCalls()
+    /// The command waiting for controllers' code to answer its questions, and those behind it (SPEC §15).
+    var answers = AnswerWaits()
     /// Warnings about bad input, rate-limited per peer.
     var warnings = WarningLimiter()
     /// When deliveries waiting for backlogged hosts may be tried again.
@@ -196,6 +200,7 @@ struct SupervisorCore {
     /// unanswered inspects time out, and an idle PUB gets a heartbeat.
     mutating func tick() {
         fireTimers()
+        resumeAnswered()
         creditStall()
         checkHeartbeats()
         expireInspects()
@@ -223,6 +228,9 @@ struct SupervisorCore {
         let now = clock.now
         for timer in timers { wait = min(wait, max(.zero, timer.deadline - now)) }
         for inspect in inspects.values { wait = min(wait, max(.zero, inspect.deadline - now)) }
+        if let waiting = answers.waiting {
+            wait = answers.isDue(at: now) ? .zero : min(wait, max(.zero, waiting.deadline - now))
+        }
         // A backlogged host's deliveries are tried again soon.
         if hosts.values.contains(where: \.backlogged) { wait = min(wait, max(.zero, nextBacklogRetry - now)) }
         return wait
@@ -296,6 +304,8 @@ struct SupervisorCore {
             relayInspect(inspected, requestID: message.requestID, from: sender)
         case .callResult(let result):
             callAnswered(result, from: sender)
+        case .answer(let answer):
+            answered(answer, from: sender)
         case nil:
             reply(to: sender, requestID: message.requestID, .error(.init(.malformed("The request has no body."))))
         }
@@ -367,6 +377,9 @@ struct SupervisorCore {
         case .inspectReply:
             guard case .host = role else { return ContainmentError(.unauthorized, "Only a host answers an inspect.") }
             return nil
+        case .answer:
+            guard case .host = role else { return ContainmentError(.unauthorized, "Only a host answers a question.") }
+            return nil
         case .callResult:
             guard case .host = role else { return ContainmentError(.unauthorized, "Only a host answers a call.") }
             return nil
@@ -410,6 +423,11 @@ struct SupervisorCore {
         }
         // A call's resend while its method runs: answered once it ends, on the connection the resend came from.
         if calls.count > 0, calls.resent(client: clientID, requestID: requestID, from: sender) {
+            resends += 1
+            return
+        }
+        // Likewise a resend of a command waiting for answers, or queued behind one.
+        if answers.waiting != nil, answers.resent(client: clientID, requestID: requestID, from: sender) {
             resends += 1
             return
         }

@@ -9,11 +9,22 @@ enum OwnHostTopology {
         "hosts:\n" + names.map { "  - {name: \($0), command: [\(RuntimeFixture.binary), host]}\n" }.joined()
     }
 
-    /// Runs `body` on a runtime of `topology`, written to a file of its own and removed after.
-    static func withRuntime(_ topology: String, _ body: (TestRuntime) async throws -> Void) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("topology-\(UUID()).yaml").path
-        try topology.write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try await ContainmentTestKit.withRuntime(topology: path, body)
+    /// Runs `body` on a runtime of `topology` (and runtime.yaml `settings`), each written to a file of its own and
+    /// removed after.
+    static func withRuntime(
+        _ topology: String,
+        settings: String? = nil,
+        _ body: (TestRuntime) async throws -> Void
+    ) async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("topology-\(UUID())").path
+        try topology.write(toFile: base + ".yaml", atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: base + ".yaml") }
+        if let settings { try settings.write(toFile: base + "-runtime.yaml", atomically: true, encoding: .utf8) }
+        defer { try? FileManager.default.removeItem(atPath: base + "-runtime.yaml") }
+        try await ContainmentTestKit.withRuntime(
+            topology: base + ".yaml",
+            configPath: settings == nil ? nil : base + "-runtime.yaml",
+            body
+        )
     }
 }

@@ -1836,6 +1836,12 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
     set {_uniqueStorage()._requestedBy = newValue}
   }
 
+  /// asked (SPEC §15: the container, a controller of its subtree, or `system`)
+  public var question: String {
+    get {_storage._question}
+    set {_uniqueStorage()._question = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2164,6 +2170,15 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
     set {body = .callResult(newValue)}
   }
 
+  /// a host answers a question (ServerMessage.question)
+  public var answer: Containment_V1_Answer {
+    get {
+      if case .answer(let v)? = body {return v}
+      return Containment_V1_Answer()
+    }
+    set {body = .answer(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -2181,8 +2196,71 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
     case goodbye(Containment_V1_Goodbye)
     /// a host answers a typed method call
     case callResult(Containment_V1_CallResult)
+    /// a host answers a question (ServerMessage.question)
+    case answer(Containment_V1_Answer)
 
   }
+
+  public init() {}
+}
+
+/// A question to a controller's code (SPEC §15), asked while the supervisor applies a command: the command waits for
+/// the answer, at most answerTimeoutMs. `id` is echoed in the answer.
+public nonisolated struct Containment_V1_Question: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: UInt64 = 0
+
+  /// loadView, viewWillLayoutSubviews, pageAfter, pageBefore
+  public var name: String = String()
+
+  /// whose code answers
+  public var controller: String = String()
+
+  /// its kind (the controller may be created by the very command that asks)
+  public var kind: String = String()
+
+  /// pageAfter, pageBefore: the page asked about
+  public var page: String = String()
+
+  /// pageAfter, pageBefore: the page container
+  public var container: String = String()
+
+  /// viewWillLayoutSubviews: the size of the controller's root view now
+  public var size: Containment_V1_Size {
+    get {_size ?? Containment_V1_Size()}
+    set {_size = newValue}
+  }
+  /// Returns true if `size` has been explicitly set.
+  public var hasSize: Bool {self._size != nil}
+  /// Clears the value of `size`. Subsequent reads from it will return its default value.
+  public mutating func clearSize() {self._size = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _size: Containment_V1_Size? = nil
+}
+
+/// What a controller's code answered: commands issued as the controller within the asking command, before the
+/// callback that follows (viewDidLoad, viewDidLayoutSubviews); for a page question, the page (empty: none).
+public nonisolated struct Containment_V1_Answer: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: UInt64 = 0
+
+  public var controller: String = String()
+
+  public var commands: [Containment_V1_Command] = []
+
+  public var page: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 }
@@ -2285,6 +2363,10 @@ public nonisolated struct Containment_V1_KindVerbs: Sendable {
   public var kind: String = String()
 
   public var verbs: [String] = []
+
+  /// The questions its code answers (SPEC §15): loadView, viewWillLayoutSubviews, pageAfter, pageBefore. The
+  /// supervisor asks them (ServerMessage.question) while it applies a command, and waits at most answerTimeoutMs.
+  public var questions: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2449,6 +2531,15 @@ public nonisolated struct Containment_V1_ServerMessage: Sendable {
     set {body = .inspectReply(newValue)}
   }
 
+  /// a question to a controller's code the host runs; answered with Answer
+  public var question: Containment_V1_Question {
+    get {
+      if case .question(let v)? = body {return v}
+      return Containment_V1_Question()
+    }
+    set {body = .question(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -2461,6 +2552,8 @@ public nonisolated struct Containment_V1_ServerMessage: Sendable {
     /// forwarded to the host that runs the controller
     case inspect(Containment_V1_InspectRequest)
     case inspectReply(Containment_V1_InspectReply)
+    /// a question to a controller's code the host runs; answered with Answer
+    case question(Containment_V1_Question)
 
   }
 
@@ -2577,11 +2670,42 @@ public nonisolated struct Containment_V1_JournalRecord: Sendable {
 
   public var pid: Int32 = 0
 
+  /// The answers of controllers' code the commands were applied with (SPEC §15); replay gives them again.
+  public var answers: [Containment_V1_GivenAnswer] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _rejection: Containment_V1_Error? = nil
+}
+
+public nonisolated struct Containment_V1_GivenAnswer: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// its id is 0
+  public var question: Containment_V1_Question {
+    get {_question ?? Containment_V1_Question()}
+    set {_question = newValue}
+  }
+  /// Returns true if `question` has been explicitly set.
+  public var hasQuestion: Bool {self._question != nil}
+  /// Clears the value of `question`. Subsequent reads from it will return its default value.
+  public mutating func clearQuestion() {self._question = nil}
+
+  public var commands: [Containment_V1_Command] = []
+
+  public var page: String = String()
+
+  public var timedOut: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _question: Containment_V1_Question? = nil
 }
 
 /// A checkpoint (docs/PROTOCOL.md, "The journal"): `journal/checkpoint-NNNNNNNN.ckpt` holds the supervisor's whole
@@ -5700,7 +5824,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0\u{1}orientation\0\u{1}point\0\u{1}chain\0\u{1}anchor\0\u{1}arguments\0\u{3}requested_by\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0\u{1}orientation\0\u{1}point\0\u{1}chain\0\u{1}anchor\0\u{1}arguments\0\u{3}requested_by\0\u{1}question\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -5751,6 +5875,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _anchor: String = String()
     var _arguments: [String] = []
     var _requestedBy: String = String()
+    var _question: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -5809,6 +5934,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _anchor = source._anchor
       _arguments = source._arguments
       _requestedBy = source._requestedBy
+      _question = source._question
     }
   }
 
@@ -5875,6 +6001,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 52: try { try decoder.decodeSingularStringField(value: &_storage._anchor) }()
         case 53: try { try decoder.decodeRepeatedStringField(value: &_storage._arguments) }()
         case 54: try { try decoder.decodeSingularStringField(value: &_storage._requestedBy) }()
+        case 55: try { try decoder.decodeSingularStringField(value: &_storage._question) }()
         default: break
         }
       }
@@ -6031,6 +6158,9 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if !_storage._requestedBy.isEmpty {
         try visitor.visitSingularStringField(value: _storage._requestedBy, fieldNumber: 54)
       }
+      if !_storage._question.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._question, fieldNumber: 55)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -6088,6 +6218,7 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._anchor != rhs_storage._anchor {return false}
         if _storage._arguments != rhs_storage._arguments {return false}
         if _storage._requestedBy != rhs_storage._requestedBy {return false}
+        if _storage._question != rhs_storage._question {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -6486,7 +6617,7 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ClientMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{2}\u{8}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0\u{3}call_result\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{2}\u{8}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0\u{3}call_result\0\u{1}answer\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6600,6 +6731,19 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
           self.body = .callResult(v)
         }
       }()
+      case 18: try {
+        var v: Containment_V1_Answer?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .answer(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .answer(v)
+        }
+      }()
       default: break
       }
     }
@@ -6649,6 +6793,10 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
       guard case .callResult(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 17)
     }()
+    case .answer?: try {
+      guard case .answer(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 18)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -6658,6 +6806,115 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
     if lhs.requestID != rhs.requestID {return false}
     if lhs.clientID != rhs.clientID {return false}
     if lhs.body != rhs.body {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Question: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Question"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}controller\0\u{1}kind\0\u{1}page\0\u{1}container\0\u{1}size\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.controller) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.page) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.container) }()
+      case 7: try { try decoder.decodeSingularMessageField(value: &self._size) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.id != 0 {
+      try visitor.visitSingularUInt64Field(value: self.id, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if !self.controller.isEmpty {
+      try visitor.visitSingularStringField(value: self.controller, fieldNumber: 3)
+    }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 4)
+    }
+    if !self.page.isEmpty {
+      try visitor.visitSingularStringField(value: self.page, fieldNumber: 5)
+    }
+    if !self.container.isEmpty {
+      try visitor.visitSingularStringField(value: self.container, fieldNumber: 6)
+    }
+    try { if let v = self._size {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Question, rhs: Containment_V1_Question) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.controller != rhs.controller {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.page != rhs.page {return false}
+    if lhs.container != rhs.container {return false}
+    if lhs._size != rhs._size {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Answer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Answer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}controller\0\u{1}commands\0\u{1}page\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.controller) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.commands) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.page) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.id != 0 {
+      try visitor.visitSingularUInt64Field(value: self.id, fieldNumber: 1)
+    }
+    if !self.controller.isEmpty {
+      try visitor.visitSingularStringField(value: self.controller, fieldNumber: 2)
+    }
+    if !self.commands.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.commands, fieldNumber: 3)
+    }
+    if !self.page.isEmpty {
+      try visitor.visitSingularStringField(value: self.page, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Answer, rhs: Containment_V1_Answer) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.controller != rhs.controller {return false}
+    if lhs.commands != rhs.commands {return false}
+    if lhs.page != rhs.page {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -6836,7 +7093,7 @@ nonisolated extension Containment_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Containment_V1_KindVerbs: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".KindVerbs"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}verbs\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}verbs\0\u{1}questions\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6846,6 +7103,7 @@ nonisolated extension Containment_V1_KindVerbs: SwiftProtobuf.Message, SwiftProt
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.kind) }()
       case 2: try { try decoder.decodeRepeatedStringField(value: &self.verbs) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.questions) }()
       default: break
       }
     }
@@ -6858,12 +7116,16 @@ nonisolated extension Containment_V1_KindVerbs: SwiftProtobuf.Message, SwiftProt
     if !self.verbs.isEmpty {
       try visitor.visitRepeatedStringField(value: self.verbs, fieldNumber: 2)
     }
+    if !self.questions.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.questions, fieldNumber: 3)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Containment_V1_KindVerbs, rhs: Containment_V1_KindVerbs) -> Bool {
     if lhs.kind != rhs.kind {return false}
     if lhs.verbs != rhs.verbs {return false}
+    if lhs.questions != rhs.questions {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -7071,7 +7333,7 @@ nonisolated extension Containment_V1_Error: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ServerMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{2}\u{9}accepted\0\u{1}error\0\u{1}snapshot\0\u{1}welcome\0\u{1}delivery\0\u{1}inspect\0\u{3}inspect_reply\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{2}\u{9}accepted\0\u{1}error\0\u{1}snapshot\0\u{1}welcome\0\u{1}delivery\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}question\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7171,6 +7433,19 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
           self.body = .inspectReply(v)
         }
       }()
+      case 17: try {
+        var v: Containment_V1_Question?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .question(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .question(v)
+        }
+      }()
       default: break
       }
     }
@@ -7212,6 +7487,10 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
     case .inspectReply?: try {
       guard case .inspectReply(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
+    }()
+    case .question?: try {
+      guard case .question(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 17)
     }()
     case nil: break
     }
@@ -7352,7 +7631,7 @@ nonisolated extension Containment_V1_Delivery: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".JournalRecord"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{3}time_unix_nanos\0\u{1}commands\0\u{3}first_seq\0\u{3}event_count\0\u{3}client_id\0\u{3}request_id\0\u{1}rejection\0\u{1}epoch\0\u{1}host\0\u{1}pid\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{3}time_unix_nanos\0\u{1}commands\0\u{3}first_seq\0\u{3}event_count\0\u{3}client_id\0\u{3}request_id\0\u{1}rejection\0\u{1}epoch\0\u{1}host\0\u{1}pid\0\u{1}answers\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7371,6 +7650,7 @@ nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, Swift
       case 9: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
       case 10: try { try decoder.decodeSingularStringField(value: &self.host) }()
       case 11: try { try decoder.decodeSingularInt32Field(value: &self.pid) }()
+      case 12: try { try decoder.decodeRepeatedMessageField(value: &self.answers) }()
       default: break
       }
     }
@@ -7414,6 +7694,9 @@ nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, Swift
     if self.pid != 0 {
       try visitor.visitSingularInt32Field(value: self.pid, fieldNumber: 11)
     }
+    if !self.answers.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.answers, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -7429,6 +7712,56 @@ nonisolated extension Containment_V1_JournalRecord: SwiftProtobuf.Message, Swift
     if lhs.epoch != rhs.epoch {return false}
     if lhs.host != rhs.host {return false}
     if lhs.pid != rhs.pid {return false}
+    if lhs.answers != rhs.answers {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_GivenAnswer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GivenAnswer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}question\0\u{1}commands\0\u{1}page\0\u{3}timed_out\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._question) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.commands) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.page) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.timedOut) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._question {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if !self.commands.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.commands, fieldNumber: 2)
+    }
+    if !self.page.isEmpty {
+      try visitor.visitSingularStringField(value: self.page, fieldNumber: 3)
+    }
+    if self.timedOut != false {
+      try visitor.visitSingularBoolField(value: self.timedOut, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_GivenAnswer, rhs: Containment_V1_GivenAnswer) -> Bool {
+    if lhs._question != rhs._question {return false}
+    if lhs.commands != rhs.commands {return false}
+    if lhs.page != rhs.page {return false}
+    if lhs.timedOut != rhs.timedOut {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

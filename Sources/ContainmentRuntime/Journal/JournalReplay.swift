@@ -43,7 +43,8 @@ public struct JournalReplay: Sendable {
     ) throws(Mismatch) -> [WireEvent] {
         let events = try advance(record, route: route)
         guard !events.isEmpty else { return [] }
-        let creations = record.commands.compactMap { wire -> (ControllerID, String)? in
+        let creations = (record.commands + record.answers.flatMap(\.commands)).compactMap {
+            wire -> (ControllerID, String)? in
             guard case .create(let create)? = wire.kind, !create.host.isEmpty else { return nil }
             return (ControllerID(create.id), create.host)
         }
@@ -83,9 +84,29 @@ public struct JournalReplay: Sendable {
         }
         let events: [Event]
         do {
-            events = try state.apply(batch: requests)
-        } catch {
+            if record.answers.isEmpty {
+                events = try state.apply(batch: requests)
+            } else {
+                // The answers its controllers' code gave (SPEC §15), given again: nothing else is asked.
+                var given: [Question: Answer] = [:]
+                for recorded in record.answers {
+                    let (question, answer) = try recorded.model()
+                    given[question] = answer
+                }
+                switch try state.apply(batch: requests, answers: Answers(given: given)) {
+                case .committed(let applied): events = applied
+                case .unanswered(let questions):
+                    throw Mismatch(
+                        description: "command \(record.commandID) asks \(questions[0]) again, answered in no record"
+                    )
+                }
+            }
+        } catch let error as Mismatch {
+            throw error
+        } catch let error as BatchError {
             throw Mismatch(description: "the model rejects journaled command \(record.commandID): \(error.error)")
+        } catch {
+            throw Mismatch(description: "command \(record.commandID)'s recorded answers cannot be decoded: \(error)")
         }
         guard events.count == record.eventCount else {
             throw Mismatch(
@@ -93,7 +114,8 @@ public struct JournalReplay: Sendable {
                     "command \(record.commandID) gives \(events.count) events; the supervisor published \(record.eventCount)"
             )
         }
-        for wire in record.commands {
+        // The controllers it created, its answers' too (SPEC §15), with the hosts that run them.
+        for wire in record.commands + record.answers.flatMap(\.commands) {
             if case .create(let create)? = wire.kind, !create.host.isEmpty {
                 hostOf[ControllerID(create.id)] = create.host
             }

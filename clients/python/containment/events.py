@@ -43,7 +43,7 @@ _CATEGORY_OF = {
             "transitionBegan transitionCompleted navigationWillShow navigationDidShow selectionChanged pagesChanged "
             "menuVisibilityChanged"
         ),
-        Category.RUNTIME: "ruleViolation hostUp hostDown hostRestarted hostFailed",
+        Category.RUNTIME: "ruleViolation answerTimedOut hostUp hostDown hostRestarted hostFailed",
     }.items()
     for name in names.split()
 }
@@ -116,6 +116,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "messageSent": ("from_", "to", "message_name", "payload_size"),
     "messageReceived": ("from_", "message_name", "payload"),
     "ruleViolation": ("command", "by", "code", "message"),
+    "answerTimedOut": ("question",),
     **dict.fromkeys(("hostUp", "hostRestarted"), ("host", "pid")),
     **dict.fromkeys(("hostDown", "hostFailed"), ("host", "reason")),
 }

@@ -7,7 +7,7 @@ struct GridHost: HostApp {
     static var kinds: BehaviorRegistry {
         var kinds = BehaviorRegistry()
         kinds.register("grid", verbs: GridController.verbs, distributed: GridController.init(controller:))
-        kinds.register("tile") { TileBehavior() }
+        kinds.register("tile", answering: TileBehavior.questions) { TileBehavior() }
         return kinds
     }
 }

@@ -2,8 +2,32 @@ import ContainmentHost
 import ContainmentModel
 
 /// A content controller that reports to its delegate (its `delegate` property) each time it appears, with its size.
+///
+/// Its code builds its own view (SPEC §15): asked `loadView`, it returns a `label` subview; asked
+/// `viewWillLayoutSubviews`, the label's frame — inset by ``labelInset`` across the top, ``labelHeight`` high. Both
+/// take effect in the command that loads or resizes it, before `viewDidLoad` and `viewDidLayoutSubviews`.
 public struct TileBehavior: ControllerBehavior {
+    /// The questions its code answers, as its host registers them.
+    public static let questions: Set<Question.Name> = [.loadView, .viewWillLayoutSubviews]
+    public static let labelInset = 8.0
+    public static let labelHeight = 24.0
+
     public init() {}
+
+    /// Its label's frame in a root view of `size`.
+    public static func labelFrame(in size: Size) -> Rect {
+        Rect(x: labelInset, y: labelInset, width: max(0, size.width - 2 * labelInset), height: labelHeight)
+    }
+
+    public mutating func answer(_ question: Question, controller: ControllerRef) async -> Answer {
+        let label = ViewID(owner: controller.id, name: "label")
+        switch question {
+        case .loadView: return Answer(commands: [.addSubview(label, to: .root(controller.id))])
+        case .viewWillLayoutSubviews(_, let size):
+            return Answer(commands: [.setFrame(label, Self.labelFrame(in: size))])
+        default: return .nothing
+        }
+    }
 
     public mutating func handle(_ callback: Event, controller: ControllerRef) async {
         guard case .viewDidAppear = callback,

@@ -29,6 +29,12 @@ struct GridRuntimeTests {
             #expect(try await grid.insert(child: "c", at: 1) == ["a", "c", "b"])
             let snapshot = try client.snapshot()
             #expect(Self.frames(snapshot, ["a", "c", "b"]) == Self.cells)
+            // Each tile's code built its label and laid it out within the commands that showed and placed it.
+            for (tile, cell) in zip(["a", "c", "b"] as [ControllerID], Self.cells) {
+                #expect(
+                    snapshot.views[ViewID(owner: tile, name: "label")]?.frame == TileBehavior.labelFrame(in: cell.size)
+                )
+            }
             #expect(snapshot.embeddedChildren(of: "board").sorted { $0.rawValue < $1.rawValue } == ["a", "b", "c"])
             // Moving a child: no second embedding, a new layout.
             #expect(try await grid.insert(child: "b", at: 0) == ["b", "a", "c"])

@@ -1,0 +1,139 @@
+import ContainmentClient
+import ContainmentModel
+import ContainmentTestKit
+import Foundation
+import Testing
+
+/// SPEC §15's answers from controller code through real host processes: a form's `loadView` builds two subviews and
+/// its `viewWillLayoutSubviews` places them, both within the command that shows it (before `viewDidLoad`,
+/// `viewDidLayoutSubviews`); a book's code names the page a swipe turns to, creating it; a host that is stopped
+/// (SIGSTOP) holds a command no longer than `answerTimeoutMs`, nor past the moment it is declared down. Every actor
+/// receives its callbacks in the model's order.
+@Suite(.serialized) struct AnsweringCodeTests {
+    static let topology = """
+        window: {name: main, width: 800, height: 600, root: root}
+        \(OwnHostTopology.hosts("h0", "h1"))controllers:
+          - {id: root, kind: content, host: h0}
+          - {id: form, kind: form, host: h1}
+          - {id: late, kind: form, host: h1}
+          - {id: book, kind: book, host: h1}
+          - {id: pages, kind: page, host: h0, dataSource: book, pageStyle: scroll}
+          - {id: book-p1, kind: content, host: h0}
+        """
+
+    static let left = Rect(x: 0, y: 0, width: 400, height: 600)
+    static let right = Rect(x: 400, y: 0, width: 400, height: 600)
+
+    /// The position of the first event described by `description`, recording an issue when there is none.
+    static func position(of description: String, in events: [Event]) -> Int {
+        guard let index = events.firstIndex(where: { $0.description == description }) else {
+            Issue.record("no \(description) in \(events.map(\.description))")
+            return -1
+        }
+        return index
+    }
+
+    /// Whether each of `ids` received exactly the callbacks `events` published for it, in order (the latest ones,
+    /// waiting up to 20 s for them to arrive).
+    static func expectCallbacks(
+        of ids: [ControllerID],
+        as events: [Event],
+        _ client: RuntimeClient,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        for id in ids {
+            let published = events.filter { $0.isCallback && $0.controller == id }
+            #expect(!published.isEmpty, "\(id)", sourceLocation: sourceLocation)
+            let deadline = ContinuousClock.now + .seconds(20)
+            var received: [Event] = []
+            repeat {
+                received = Array(try client.callbacks(of: id).suffix(published.count))
+                if received == published { break }
+                try await Task.sleep(for: .milliseconds(50))
+            } while ContinuousClock.now < deadline
+            #expect(received == published, "\(id)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func aFormsCodeBuildsAndLaysOutItsViewsWithinTheCommandAndABookNamesTheNextPage() async throws {
+        try await OwnHostTopology.withRuntime(Self.topology) { runtime in
+            let client = try runtime.client()
+            // The form is shown: its code's subviews are in before viewDidLoad, their frames before
+            // viewDidLayoutSubviews — in the reply to the very command.
+            let shown = try client.perform(SeedListings.displayContentController("form", in: "root", frame: Self.left))
+            let order = [
+                "loadView(form)",
+                "viewInserted(form) view=form/header superview=form index=0",
+                "viewInserted(form) view=form/body superview=form index=1",
+                "viewDidLoad(form)",
+                "viewWillLayoutSubviews(form)",
+                "frameChanged(form) view=form/header frame=0,0,400,44 by=form",
+                "frameChanged(form) view=form/body frame=0,44,400,556 by=form",
+                "viewDidLayoutSubviews(form)",
+            ].map { Self.position(of: $0, in: shown) }
+            #expect(order == order.sorted() && !order.contains(-1), "\(shown.map(\.description))")
+            #expect(!shown.contains { if case .answerTimedOut = $0 { true } else { false } })
+            let tree = try client.snapshot()
+            #expect(
+                tree.views[ViewID(owner: "form", name: "body")]?.frame == Rect(x: 0, y: 44, width: 400, height: 556)
+            )
+
+            // A page container whose data source is the book: a swipe to the left asks the book's code (on h1) for
+            // the page after book-p1; it creates book-p2 and names it.
+            var events = shown
+            events += try client.perform(SeedListings.displayContentController("pages", in: "root", frame: Self.right))
+            events += try client.perform([Request(.setPages("pages", ["book-p1"]), by: .controller("pages"))])
+            let swipe = Command.input("main", at: Point(x: 600, y: 300), kind: "swipe", direction: .left)
+            let turned = try client.perform([swipe])
+            #expect(turned.contains(.controllerCreated("book-p2", kind: .content)))
+            #expect(turned.last?.description == "pagesChanged(pages) pages=book-p2 direction=forward")
+            let after = try client.snapshot()
+            #expect(after.controller("pages")?.children == ["book-p2"])
+            #expect(after.controller("book-p2")?.host == "h1", "run where the code that made it runs")
+            // And back: the page before book-p2 exists, so the code names it without creating it.
+            let back = try client.perform([.input("main", at: Point(x: 600, y: 300), kind: "swipe", direction: .right)])
+            #expect(!back.contains { if case .controllerCreated = $0 { true } else { false } })
+            #expect(back.last?.description == "pagesChanged(pages) pages=book-p1 direction=reverse")
+            events += turned + back
+            try await Self.expectCallbacks(of: ["form", "pages", "book-p1", "book-p2"], as: events, client)
+        }
+    }
+
+    @Test func aStoppedHostHoldsACommandForTheAnswerTimeoutOnly() async throws {
+        try await OwnHostTopology.withRuntime(Self.topology, settings: "answerTimeoutMs: 300\n") { runtime in
+            let client = try runtime.client()
+            let pid = try #require(runtime.pid(ofHost: "h1"))
+            // h1 stopped: it answers nothing, but its heartbeats are not missed yet (2 s): the command goes on after
+            // 300 ms with nothing from the form's code, and the events say so.
+            kill(pid, SIGSTOP)
+            let shown: [Event]
+            do {
+                defer { kill(pid, SIGCONT) }
+                shown = try client.perform(SeedListings.displayContentController("late", in: "root", frame: Self.left))
+            }
+            #expect(shown.contains(.answerTimedOut("late", question: .loadView)))
+            #expect(shown.contains(.answerTimedOut("late", question: .viewWillLayoutSubviews)))
+            #expect(!shown.contains { $0.description.hasPrefix("viewInserted(late) view=late/header") })
+            // Its late answers are dropped; its actor still receives the callbacks, in order.
+            try await Self.expectCallbacks(of: ["late"], as: shown, client)
+        }
+    }
+
+    @Test func aHostDeclaredDownWhileAskedIsNotWaitedFor() async throws {
+        // An answer timeout far past the client's request timeout (5 s): the command is answered in time only because
+        // the supervisor stops waiting for a host it declares down (heartbeats missed for 2 s).
+        try await OwnHostTopology.withRuntime(Self.topology, settings: "answerTimeoutMs: 60000\n") { runtime in
+            let client = try runtime.client()
+            let pid = try #require(runtime.pid(ofHost: "h1"))
+            kill(pid, SIGSTOP)
+            let shown: [Event]
+            do {
+                defer { kill(pid, SIGCONT) }
+                shown = try client.perform(SeedListings.displayContentController("late", in: "root", frame: Self.left))
+            }
+            #expect(shown.contains(.answerTimedOut("late", question: .loadView)))
+            let root = try #require(try client.snapshot().controller("root"))
+            #expect(root.children == ["late"])
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+import Testing
+
+@testable import ContainmentRuntime
+
+/// SPEC §15's answers from controller code in the supervisor's core, under a manual clock: a command waits for its
+/// questions (those behind it wait in order), goes on with the answers in one transaction and one journal record,
+/// and never waits longer than `answerTimeoutMs` nor for a host that is gone.
+@Suite struct SupervisorAnswerTests {
+    typealias Core = SupervisorCoreTests
+    static let hostPeer: [UInt8] = [9]
+
+    /// h0 registers, running kind `form` whose code answers `loadView` and `viewWillLayoutSubviews`; `f` is created
+    /// on it. The steps so far are taken.
+    static func scene(_ clock: Core.ManualClock) throws -> SupervisorCore {
+        try sceneWithRecords(clock).core
+    }
+
+    /// The scene, and its journal records so far.
+    static func sceneWithRecords(
+        _ clock: Core.ManualClock
+    ) throws -> (core: SupervisorCore, records: [Containment_V1_JournalRecord]) {
+        let made = try Core.core(clock)
+        var core = made.0
+        core.receive([hostPeer, hello("h0")])
+        core.receive([Core.peer, Core.request([Core.create("f", host: "h0", kind: "form")], id: 1)])
+        let records = [made.startRecord] + (try Core.decode(core.take()).records)
+        return (core, records)
+    }
+
+    /// The replies and questions of a step: its messages but the deliveries of callbacks.
+    static func answers(_ step: Core.Decoded) -> [[UInt8]] {
+        step.messages.filter {
+            if case .delivery? = $0.message.body { false } else { true }
+        }.map(\.peer)
+    }
+
+    static func hello(_ host: String, pid: Int32 = 4242) -> [UInt8] {
+        ClientMessage.with {
+            $0.requestID = 1
+            $0.hello = .with {
+                $0.host = host
+                $0.pid = pid
+                $0.protocolVersion = protocolVersion
+                $0.verbs = [
+                    .with {
+                        $0.kind = "form"
+                        $0.questions = ["loadView", "viewWillLayoutSubviews"]
+                    }
+                ]
+            }
+        }.bytes
+    }
+
+    static let loadF = WireCommand(Request(.loadView("f"), by: .natural))
+
+    static func answer(_ id: UInt64, _ commands: [Command]) -> [UInt8] {
+        ClientMessage.with { $0.answer = Containment_V1_Answer(id: id, controller: "f", Answer(commands: commands)) }
+            .bytes
+    }
+
+    static let header = ViewID(owner: "f", name: "header")
+
+    @Test func aCommandWaitsForItsAnswerAndTheCommandsBehindItKeepTheirOrder() throws {
+        let clock = Core.ManualClock()
+        var (core, history) = try Self.sceneWithRecords(clock)
+        core.receive([Core.peer, Core.request([Self.loadF], id: 2)])
+        let asked = try Core.decode(core.take())
+        #expect(asked.records.isEmpty && asked.events.isEmpty, "nothing is applied while it waits")
+        let question = try #require(asked.messages.first)
+        #expect(question.peer == Self.hostPeer && asked.messages.count == 1)
+        #expect(try question.message.question.model() == .loadView("f") && question.message.question.kind == "form")
+
+        // Another client's command comes meanwhile: it waits behind.
+        core.receive([[7], Core.request([Core.create("x")], id: 1, client: "client-b")])
+        #expect(try Core.decode(core.take()).messages.isEmpty)
+
+        core.receive([
+            Self.hostPeer, Self.answer(question.message.question.id, [.addSubview(Self.header, to: .root("f"))]),
+        ])
+        core.tick()
+        let applied = try Core.decode(core.take())
+        #expect(
+            applied.events.map(\.name) == ["loadView", "viewInserted", "viewDidLoad", "controllerCreated"],
+            "the answer's commands before viewDidLoad, then the command behind"
+        )
+        #expect(applied.records.count == 2 && applied.records[0].answers.count == 1)
+        #expect(Self.answers(applied) == [Core.peer, [7]], "answered in order")
+        #expect(core.state.views[Self.header] != nil)
+
+        // The journal alone gives the same state: the recorded answer is given again.
+        var replay = JournalReplay()
+        history += applied.records
+        for record in history { _ = try replay.apply(record) }
+        #expect(replay.state.views[Self.header] != nil && replay.state.controllers["x"] != nil)
+    }
+
+    @Test func noAnswerWithinTheTimeoutIsNothingAndTheEventNamesIt() throws {
+        let clock = Core.ManualClock()
+        var core = try Self.scene(clock)
+        core.receive([Core.peer, Core.request([Self.loadF], id: 2)])
+        let question = try #require(try Core.decode(core.take()).messages.first?.message.question)
+        Core.pass(core.config.answerTimeout - .milliseconds(1), clock, &core)
+        #expect(try Core.decode(core.take()).records.isEmpty, "it still waits")
+        Core.pass(.milliseconds(1), clock, &core)
+        let applied = try Core.decode(core.take())
+        #expect(
+            try applied.events.map { try $0.model().description } == [
+                "loadView(f)", "answerTimedOut(f) question=loadView", "viewDidLoad(f)",
+            ]
+        )
+        #expect(applied.records.first?.answers.first?.timedOut == true)
+        // The late answer finds nothing waiting: dropped.
+        core.receive([Self.hostPeer, Self.answer(question.id, [.addSubview(Self.header, to: .root("f"))])])
+        core.tick()
+        let late = try Core.decode(core.take())
+        #expect(late.records.isEmpty && late.events.isEmpty && core.state.views[Self.header] == nil)
+    }
+
+    @Test func aHostThatGoesDownIsNotWaitedFor() throws {
+        let clock = Core.ManualClock()
+        var core = try Self.scene(clock)
+        core.receive([Core.peer, Core.request([Self.loadF], id: 2)])
+        _ = core.take()
+        core.receive([Self.hostPeer, ClientMessage.with { $0.goodbye = .with { $0.host = "h0" } }.bytes])
+        core.tick()
+        let applied = try Core.decode(core.take())
+        #expect(applied.events.map(\.name) == ["hostDown", "loadView", "answerTimedOut", "viewDidLoad"])
+        #expect(applied.messages.last?.message.accepted.events.count == 3)
+    }
+
+    @Test func anAnswerFromAnotherPeerIsDroppedAndAResendIsAnsweredOnce() throws {
+        let clock = Core.ManualClock()
+        var core = try Self.scene(clock)
+        core.receive([[5], Self.hello("h1")])
+        _ = core.take()
+        core.receive([Core.peer, Core.request([Self.loadF], id: 2)])
+        let question = try #require(try Core.decode(core.take()).messages.first?.message.question)
+        // h1 does not run f: its answer is not taken.
+        core.receive([[5], Self.answer(question.id, [.addSubview(Self.header, to: .root("f"))])])
+        core.tick()
+        #expect(try Core.decode(core.take()).records.isEmpty)
+        // The client resends from a new connection while the command waits: one application, answered there.
+        core.receive([[6], Core.request([Self.loadF], id: 2)])
+        core.receive([Self.hostPeer, Self.answer(question.id, [])])
+        core.tick()
+        let applied = try Core.decode(core.take())
+        #expect(applied.records.count == 1 && applied.events.map(\.name) == ["loadView", "viewDidLoad"])
+        #expect(Self.answers(applied) == [[6]])
+        #expect(core.resends == 1)
+    }
+}
