@@ -22,10 +22,12 @@ public protocol ControllerBehavior: Sendable {
     /// - `pageAfter` / `pageBefore`, asked of a page container's `dataSource`: the page (`Answer.page`), and any
     ///   commands to run first (creating it).
     ///
-    /// The commands are issued as this controller, in the transaction that asked. Return them rather than issuing
-    /// them through ``ControllerRef``: the command that asks waits for this answer (at most `answerTimeoutMs`, then
-    /// it goes on as if nothing was returned), and the commands it sends meanwhile wait behind it. Its callbacks
-    /// (`loadView` …) are delivered as usual once the command is applied. Answers nothing unless implemented.
+    /// The commands are issued as this controller, in the transaction that asked, which waits for this answer (at
+    /// most `answerTimeoutMs`, then it goes on as if nothing was returned). Return them rather than issuing them
+    /// through ``ControllerRef``: a command issued on its own is a transaction of its own. The answer comes in turn
+    /// with the controller's callbacks, after those delivered before; a command of this controller's own that asks
+    /// it is not waited for. Its callbacks (`loadView` …) are delivered as usual once the command is applied.
+    /// Answers nothing unless implemented.
     mutating func answer(_ question: Question, controller: ControllerRef) async -> Answer
 }
 

@@ -47,13 +47,19 @@ public struct StressRun {
         // Contended: one pool shared by every client, so their commands race on the same controllers.
         let pools: [CommandPool]
         let creations: [[Request]]
+        let contentKind: Kind = command.answering ? "form" : .content
         if command.contended {
-            let shared = CommandPool.prefixed(command.prefix, count: command.controllers)
+            var shared = CommandPool.prefixed(command.prefix, count: command.controllers)
+            shared.contentKind = contentKind
             pools = Array(repeating: shared, count: command.clients)
             creations = [shared.creations(seed: command.seed)]
         } else {
             let perClient = command.controllers / command.clients
-            pools = (0..<command.clients).map { CommandPool.prefixed("\(command.prefix)\($0)", count: perClient) }
+            pools = (0..<command.clients).map { index in
+                var pool = CommandPool.prefixed("\(command.prefix)\(index)", count: perClient)
+                pool.contentKind = contentKind
+                return pool
+            }
             creations = pools.enumerated().map { index, pool in pool.creations(seed: command.seed &+ UInt64(index)) }
         }
         command.note("creating \(creations.map(\.count).reduce(0, +)) controllers over \(hostNames.count) hosts")

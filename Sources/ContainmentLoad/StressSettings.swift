@@ -11,6 +11,9 @@ public struct StressSettings: Sendable {
     public var prefix = "s"
     /// Every client draws from one shared pool, so commands race on the same controllers.
     public var contended = false
+    /// The pool's content controllers are `form`s, whose code answers `loadView` and `viewWillLayoutSubviews` (SPEC
+    /// §15): commands wait for their hosts' answers, which the journal records and the checks replay.
+    public var answering = false
     /// Kill a random host (SIGKILL) at this interval while the clients run; the supervisor starts it again.
     public var killHostEvery: Double?
     /// Stall a random host (SIGSTOP, then SIGCONT half the interval later) at this interval.

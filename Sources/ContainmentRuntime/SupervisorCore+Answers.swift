@@ -5,9 +5,20 @@ import ContainmentModel
 ///
 /// A command that meets a question to code that answers it is applied again once every question it asked is
 /// answered, or taken as answered with nothing at its deadline (`answerTimeoutMs` after it first asked): the model
-/// judges it with the answers, in the same transaction. Commands that come meanwhile wait behind it, in order, so
-/// the sequence stays one: the wait a slow host can cause any command is bounded by `answerTimeoutMs`.
+/// judges it with the answers, in the same transaction, against the state at that moment. Only its sender waits:
+/// the sender's later commands queue behind it, in order, while everyone else's go on — so a slow or stalled host
+/// holds up only the commands whose outcome depends on its code, and code that is asked while its own command is on
+/// the way is never deadlocked behind the command that asks it.
 struct AnswerWaits {
+    /// Whose commands keep their order among themselves: a client (its client id, else its connection), a
+    /// controller a host acts as, or the supervisor itself (topology, timers).
+    enum Sender: Hashable {
+        case client(String)
+        case connection([UInt8])
+        case controller(ControllerID)
+        case supervisor
+    }
+
     /// A command as ``SupervisorCore/submit(_:encoded:from:requestID:clientID:resumed:)`` takes it.
     struct Submission {
         var commands: [WireCommand]
@@ -15,13 +26,16 @@ struct AnswerWaits {
         var sender: [UInt8]?
         var requestID: UInt64
         var clientID: String
+        /// The transition a supervisor's timer completes with it: dropped, not applied, once that no longer runs.
+        var completes: RunningTransition?
     }
 
-    /// A command whose questions are out: the answers so far and the questions still asked, by question id.
+    /// A command whose questions are out: the answers so far, and the ids of the questions still asked.
     struct Waiting {
         var submission: Submission
+        var from: Sender
         var given: [Question: Answer]
-        var asked: [UInt64: (question: Question, host: String)]
+        var asked: Set<UInt64>
         var deadline: ContinuousClock.Instant
     }
 
@@ -31,56 +45,114 @@ struct AnswerWaits {
         var deadline: ContinuousClock.Instant
     }
 
-    var waiting: Waiting?
-    /// Commands that came while one waits, oldest first (from `head`).
-    private var queue: [Submission] = []
-    private var head = 0
-    var nextQuestionID: UInt64 = 1
+    /// The commands waiting, by the order they began to.
+    private(set) var waiting: [UInt64: Waiting] = [:]
+    /// Each question out: the waiting command, the question, the host asked.
+    private(set) var questions: [UInt64: (command: UInt64, question: Question, host: String)] = [:]
+    /// Commands behind a waiting one of the same sender, oldest first.
+    private var queued: [Sender: [Submission]] = [:]
+    private var nextID: UInt64 = 1
     /// Which kinds' code answers which questions, as the hosts' Hellos said (the union over hosts).
     var kinds: [Kind: Set<Question.Name>] = [:]
 
-    var queued: Int { queue.count - head }
+    var isEmpty: Bool { waiting.isEmpty }
 
-    mutating func enqueue(_ submission: Submission) { queue.append(submission) }
+    /// Whether `sender`'s next command must wait behind one of its own.
+    func holds(_ sender: Sender) -> Bool {
+        !waiting.isEmpty && (queued[sender] != nil || waiting.values.contains { $0.from == sender })
+    }
 
-    mutating func dequeue() -> Submission? {
-        guard head < queue.count else { return nil }
-        defer {
-            head += 1
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                head = 0
-            }
+    mutating func enqueue(_ submission: Submission, from sender: Sender) {
+        queued[sender, default: []].append(submission)
+    }
+
+    /// The next command `sender` queued, once none of its own waits.
+    mutating func dequeue(from sender: Sender) -> Submission? {
+        guard !waiting.values.contains(where: { $0.from == sender }), var list = queued[sender], !list.isEmpty else {
+            return nil
         }
-        return queue[head]
+        let next = list.removeFirst()
+        queued[sender] = list.isEmpty ? nil : list
+        return next
+    }
+
+    /// A question id, and a command id for the waiting table.
+    mutating func makeID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    mutating func wait(_ command: Waiting, id: UInt64, asking: [(id: UInt64, question: Question, host: String)]) {
+        waiting[id] = command
+        for asked in asking { questions[asked.id] = (id, asked.question, asked.host) }
+    }
+
+    /// Records `answer` to question `id` for its command.
+    mutating func answer(_ id: UInt64, with answer: Answer) {
+        guard let asked = questions.removeValue(forKey: id) else { return }
+        waiting[asked.command]?.asked.remove(id)
+        waiting[asked.command]?.given[asked.question] = answer
+    }
+
+    /// The commands due (answered, or their deadline passed: what is still out is taken as nothing), removed, oldest
+    /// first.
+    mutating func takeDue(at now: ContinuousClock.Instant) -> [Waiting] {
+        let due = waiting.filter { $0.value.asked.isEmpty || now >= $0.value.deadline }.keys.sorted()
+        return due.compactMap { id in
+            guard var command = waiting.removeValue(forKey: id) else { return nil }
+            for question in command.asked {
+                if let asked = questions.removeValue(forKey: question) { command.given[asked.question] = .timedOut }
+            }
+            command.asked = []
+            return command
+        }
+    }
+
+    /// The earliest moment a waiting command is due (now, when one is answered).
+    func nextDue(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        waiting.values.map { $0.asked.isEmpty ? now : $0.deadline }.min()
     }
 
     /// A resend of a command that waits (or is queued): it is answered once applied, to `peer`. False when none is.
     mutating func resent(client: String, requestID: UInt64, from peer: [UInt8]) -> Bool {
         guard !client.isEmpty else { return false }
-        if let waiting, waiting.submission.clientID == client, waiting.submission.requestID == requestID {
-            self.waiting?.submission.sender = peer
+        if let id = waiting.first(where: {
+            $0.value.submission.clientID == client && $0.value.submission.requestID == requestID
+        })?.key {
+            waiting[id]?.submission.sender = peer
             return true
         }
-        guard let index = queue[head...].firstIndex(where: { $0.clientID == client && $0.requestID == requestID })
-        else { return false }
-        queue[index].sender = peer
-        return true
-    }
-
-    /// Whether the waiting command has all its answers (or its deadline passed): it is applied again at the next tick.
-    func isDue(at now: ContinuousClock.Instant) -> Bool {
-        guard let waiting else { return false }
-        return waiting.asked.isEmpty || now >= waiting.deadline
+        for (sender, list) in queued {
+            if let index = list.firstIndex(where: { $0.clientID == client && $0.requestID == requestID }) {
+                queued[sender]?[index].sender = peer
+                return true
+            }
+        }
+        return false
     }
 }
 
 extension SupervisorCore {
+    /// Who a command keeps its order with (``AnswerWaits/Sender``): `host` acting as the first request's party, a
+    /// client, or the supervisor itself.
+    static func orderingSender(
+        host: String?,
+        requests: [Request],
+        peer: [UInt8]?,
+        clientID: String
+    ) -> AnswerWaits.Sender {
+        if host != nil, case .controller(let id)? = requests.first?.by { return .controller(id) }
+        if !clientID.isEmpty { return .client(clientID) }
+        if let peer { return .connection(peer) }
+        return .supervisor
+    }
+
     /// Applies `requests` as one transaction, asking controllers' code what it answers: the events, or `nil` when the
     /// command now waits for answers (``answers``). Throws the model's rejection.
     mutating func applyAsking(
         _ requests: [Request],
         submission: @autoclosure () -> AnswerWaits.Submission,
+        from sender: AnswerWaits.Sender,
         resumed: AnswerWaits.Resumed?,
         created: IDTable<ControllerID, String>,
         given: inout [Question: Answer]
@@ -92,27 +164,35 @@ extension SupervisorCore {
             case .committed(let events):
                 return events
             case .unanswered(let questions):
-                var asked: [UInt64: (question: Question, host: String)] = [:]
+                var asking: [(id: UInt64, question: Question, host: String)] = []
                 for question in questions {
                     let host = created[question.controller] ?? hostOf[question.controller] ?? ""
-                    if let id = send(
-                        question,
-                        kind: kind(of: question.controller, in: requests),
-                        to: host,
-                        by: deadline
-                    ) {
-                        asked[id] = (question, host)
+                    // A controller whose own command asks its code cannot answer: its code waits for that command.
+                    if sender != .controller(question.controller),
+                        let id = send(
+                            question,
+                            kind: kind(of: question.controller, in: requests),
+                            to: host,
+                            by: deadline
+                        )
+                    {
+                        asking.append((id, question, host))
                     } else {
                         // Nobody to ask (its host is down or not running it), or no time left: nothing, at once.
                         given[question] = .timedOut
                     }
                 }
-                guard asked.isEmpty else {
-                    answers.waiting = AnswerWaits.Waiting(
-                        submission: submission(),
-                        given: given,
-                        asked: asked,
-                        deadline: deadline
+                guard asking.isEmpty else {
+                    answers.wait(
+                        AnswerWaits.Waiting(
+                            submission: submission(),
+                            from: sender,
+                            given: given,
+                            asked: Set(asking.map(\.id)),
+                            deadline: deadline
+                        ),
+                        id: answers.makeID(),
+                        asking: asking
                     )
                     return nil
                 }
@@ -131,8 +211,7 @@ extension SupervisorCore {
         guard let record = hosts[host], record.up, let peer = record.routingID, runs(kind, on: host) == true else {
             return nil
         }
-        let id = answers.nextQuestionID
-        answers.nextQuestionID += 1
+        let id = answers.makeID()
         let message = ServerMessage.with { $0.question = Containment_V1_Question(question, id: id, kind: kind) }
         outbox.append(.send(peer: peer, body: message.bytes, delivery: nil))
         return id
@@ -150,7 +229,7 @@ extension SupervisorCore {
     /// A host's answer: kept for the command that waits for it; a command with all its answers is applied again at
     /// the next ``tick()``. An answer nobody waits for (late, after the deadline; or forged) is dropped.
     mutating func answered(_ answer: Containment_V1_Answer, from sender: [UInt8]) {
-        guard let host = hostNames[sender], let asked = answers.waiting?.asked[answer.id], asked.host == host,
+        guard let host = hostNames[sender], let asked = answers.questions[answer.id], asked.host == host,
             asked.question.controller.rawValue == answer.controller
         else {
             warn(sender, "dropped an answer no command waits for", metadata: ["question.id": "\(answer.id)"])
@@ -167,44 +246,40 @@ extension SupervisorCore {
             )
             given = .nothing
         }
-        answers.waiting?.asked[answer.id] = nil
-        answers.waiting?.given[asked.question] = given
+        answers.answer(answer.id, with: given)
     }
 
     /// `host` went down or was replaced: what it was asked will not be answered — nothing, at once.
     mutating func abandonQuestions(on host: String) {
-        guard let waiting = answers.waiting else { return }
-        for (id, asked) in waiting.asked where asked.host == host {
-            answers.waiting?.asked[id] = nil
-            answers.waiting?.given[asked.question] = .timedOut
+        for (id, asked) in answers.questions where asked.host == host { answers.answer(id, with: .timedOut) }
+    }
+
+    /// Applies again each waiting command that is due (answered, or its deadline passed: the questions still out are
+    /// taken as nothing), oldest first, then the commands its sender queued behind it until one waits again.
+    mutating func resumeAnswered() {
+        guard !answers.isEmpty else { return }
+        for waiting in answers.takeDue(at: clock.now) {
+            submitQueued(
+                waiting.submission,
+                resumed: AnswerWaits.Resumed(given: waiting.given, deadline: waiting.deadline)
+            )
+            while let next = answers.dequeue(from: waiting.from) { submitQueued(next, resumed: nil) }
         }
     }
 
-    /// Applies the waiting command again once it is due (answered, or its deadline passed: the questions still out
-    /// are taken as nothing), then the commands queued behind it until one waits again.
-    mutating func resumeAnswered() {
-        let now = clock.now
-        guard answers.isDue(at: now), var waiting = answers.waiting else { return }
-        for asked in waiting.asked.values { waiting.given[asked.question] = .timedOut }
-        answers.waiting = nil
-        let submission = waiting.submission
+    /// Submits a command that waited; a timer's completion whose transition no longer runs is dropped.
+    private mutating func submitQueued(_ submission: AnswerWaits.Submission, resumed: AnswerWaits.Resumed?) {
+        if let transition = submission.completes, !state.transitions.contains(transition) { return }
         submit(
             submission.commands,
             encoded: submission.encoded,
             from: submission.sender,
             requestID: submission.requestID,
             clientID: submission.clientID,
-            resumed: AnswerWaits.Resumed(given: waiting.given, deadline: waiting.deadline)
+            completes: submission.completes,
+            resumed: resumed,
+            inTurn: true
         )
-        while answers.waiting == nil, let next = answers.dequeue() {
-            submit(
-                next.commands,
-                encoded: next.encoded,
-                from: next.sender,
-                requestID: next.requestID,
-                clientID: next.clientID
-            )
-        }
     }
 
     /// The answers a command was applied with, as its journal record holds them (in question order). A controller an

@@ -16,21 +16,10 @@ extension SupervisorCore {
         from sender: [UInt8]?,
         requestID: UInt64 = 0,
         clientID: String = "",
-        resumed: AnswerWaits.Resumed? = nil
+        completes: RunningTransition? = nil,
+        resumed: AnswerWaits.Resumed? = nil,
+        inTurn: Bool = false
     ) -> RemoteError? {
-        // One command waits for its controllers' code to answer (SPEC §15): the others wait behind it, in order.
-        if answers.waiting != nil {
-            answers.enqueue(
-                AnswerWaits.Submission(
-                    commands: commands,
-                    encoded: encoded,
-                    sender: sender,
-                    requestID: requestID,
-                    clientID: clientID
-                )
-            )
-            return nil
-        }
         if resumed == nil { metrics.request(commands: commands.count) }
         /// Refused before the model judged it: nothing changed, nothing to remember.
         func refuse(_ error: RemoteError) -> RemoteError {
@@ -156,19 +145,29 @@ extension SupervisorCore {
                 }
             }
         }
+        // A command of a sender one of whose commands waits for controllers' code to answer (SPEC §15) waits behind
+        // it, in order; everyone else's go on.
+        let submission = AnswerWaits.Submission(
+            commands: commands,
+            encoded: encoded,
+            sender: sender,
+            requestID: requestID,
+            clientID: clientID,
+            completes: completes
+        )
+        let from = Self.orderingSender(host: host, requests: requests, peer: sender, clientID: clientID)
+        if resumed == nil, !inTurn, answers.holds(from) {
+            answers.enqueue(submission, from: from)
+            return nil
+        }
         var given = resumed?.given ?? [:]
         let events: [Event]
         do {
             guard
                 let applied = try applyAsking(
                     requests,
-                    submission: AnswerWaits.Submission(
-                        commands: commands,
-                        encoded: encoded,
-                        sender: sender,
-                        requestID: requestID,
-                        clientID: clientID
-                    ),
+                    submission: submission,
+                    from: from,
                     resumed: resumed,
                     created: created,
                     given: &given
@@ -349,8 +348,6 @@ extension SupervisorCore {
     }
 
     mutating func fireTimers() {
-        // While a command waits for answers, a due transition waits too: it completes right after, in order.
-        guard answers.waiting == nil else { return }
         let now = clock.now
         let due = timers.filter { $0.deadline <= now }
         guard !due.isEmpty else { return }
@@ -361,7 +358,7 @@ extension SupervisorCore {
                 running.parent,
                 .completeTransition(in: running.parent, from: running.from, to: running.to)
             )
-            submit([WireCommand(request)], from: nil)
+            submit([WireCommand(request)], from: nil, completes: running)
         }
     }
 }

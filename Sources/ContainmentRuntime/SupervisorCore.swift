@@ -228,9 +228,7 @@ struct SupervisorCore {
         let now = clock.now
         for timer in timers { wait = min(wait, max(.zero, timer.deadline - now)) }
         for inspect in inspects.values { wait = min(wait, max(.zero, inspect.deadline - now)) }
-        if let waiting = answers.waiting {
-            wait = answers.isDue(at: now) ? .zero : min(wait, max(.zero, waiting.deadline - now))
-        }
+        if let due = answers.nextDue(now: now) { wait = min(wait, max(.zero, due - now)) }
         // A backlogged host's deliveries are tried again soon.
         if hosts.values.contains(where: \.backlogged) { wait = min(wait, max(.zero, nextBacklogRetry - now)) }
         return wait
@@ -427,7 +425,7 @@ struct SupervisorCore {
             return
         }
         // Likewise a resend of a command waiting for answers, or queued behind one.
-        if answers.waiting != nil, answers.resent(client: clientID, requestID: requestID, from: sender) {
+        if !answers.isEmpty, answers.resent(client: clientID, requestID: requestID, from: sender) {
             resends += 1
             return
         }

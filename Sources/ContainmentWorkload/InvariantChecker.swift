@@ -41,6 +41,10 @@ public struct InvariantChecker: Sendable {
         // A window sets its new root's frame just before the `windowAttached` event of the same command.
         var attaching: [WindowID: ControllerID] = [:]
         for case .windowAttached(let id, let window, _) in events { attaching[window] = id }
+        // The loads and layouts under way, innermost last: each pair nests within a command, and what a controller's
+        // code answers (SPEC §15) stands inside its own pair.
+        var loading: [ControllerID] = []
+        var layingOut: [ControllerID] = []
         for event in events {
             switch event {
             case .controllerCreated(let id, let kind):
@@ -63,6 +67,22 @@ public struct InvariantChecker: Sendable {
             case .loadView(let id):
                 if loaded.contains(id) { problems.append("\(event): loaded twice") }
                 loaded.insert(id)
+                loading.append(id)
+            case .viewDidLoad(let id):
+                if loading.popLast() != id { problems.append("\(event): not the load under way") }
+            case .viewWillLayoutSubviews(let id):
+                layingOut.append(id)
+            case .viewDidLayoutSubviews(let id):
+                if layingOut.popLast() != id { problems.append("\(event): not the layout under way") }
+            case .answerTimedOut(let id, let question):
+                let placed: Bool =
+                    switch question {
+                    case .loadView: loading.last == id
+                    case .viewWillLayoutSubviews: layingOut.last == id
+                    case .pageAfter, .pageBefore:
+                        kinds.contains { $0.value == .page && propertiesOf($0.key)?.pageDataSource == id }
+                    }
+                if !placed { problems.append("\(event): no such question was under way") }
             case .viewDidUnload(let id):
                 loaded.remove(id)
                 forgetViews(of: id)
@@ -149,7 +169,19 @@ public struct InvariantChecker: Sendable {
                 }
                 if delegateOf(container) != delegate { problems.append("\(event): \(delegate) is not its delegate") }
             case .actionDelivered(let handler, let from, let name, let chain):
-                if chain.first != from { problems.append("\(event): the chain does not start at \(from)") }
+                // A tap on a navigation bar's item sends its action from the container, up the chain from the top
+                // controller (SPEC §15).
+                let barItem: Bool =
+                    if case .inputReceived(from, "tap", _, let view)? = Self.event(before: event, in: events),
+                        let item = view.name, item.hasPrefix("left-") || item.hasPrefix("right-")
+                    {
+                        true
+                    } else {
+                        false
+                    }
+                if barItem ? chain.first.flatMap({ parent[$0] }) != from : chain.first != from {
+                    problems.append("\(event): the chain does not start at \(from)")
+                }
                 problems += chainProblems(event, chain: chain, handler: handler, name: name, propertiesOf: propertiesOf)
             case .orientationChanged(_, let window, let orientation):
                 // SPEC §13: a rotation never reaches an orientation the controller that decides does not support.
@@ -188,6 +220,9 @@ public struct InvariantChecker: Sendable {
             default:
                 break
             }
+        }
+        if !loading.isEmpty || !layingOut.isEmpty {
+            problems.append("loads \(loading) or layouts \(layingOut) left unfinished by the command")
         }
         return problems
     }

@@ -23,6 +23,9 @@ public struct CommandPool: Sendable {
     public var containers: [(ControllerID, Kind)]
     public var windows: [WindowID]
     public var names = ["a", "b"]
+    /// The kind the non-container controllers are created with: content, or a custom kind the model treats as content
+    /// (`stress --answering`: forms, whose code answers).
+    public var contentKind: Kind = .content
 
     public init(ids: [ControllerID], containers: [(ControllerID, Kind)], windows: [WindowID]) {
         precondition(!ids.isEmpty && !containers.isEmpty && !windows.isEmpty, "a command pool needs every kind of id")
@@ -74,6 +77,10 @@ public struct CommandPool: Sendable {
         if kind == .navigation || kind == .tab, Bool.random(using: &rng) {
             properties.delegate = ids.randomElement(using: &rng)
         }
+        // Half the page containers ask a data source (SPEC §15: its code names the pages where it answers).
+        if kind == .page, Bool.random(using: &rng) {
+            properties.pageDataSource = ids.randomElement(using: &rng)
+        }
         return properties
     }
 
@@ -82,7 +89,7 @@ public struct CommandPool: Sendable {
         var rng = SplitMix64(seed: seed)
         return containers.map { id, kind in
             .system(.create(id, kind: kind, properties: properties(of: id, kind: kind, using: &rng)))
-        } + ids.map { .system(.create($0, kind: .content)) }
+        } + ids.map { .system(.create($0, kind: contentKind)) }
     }
 }
 
@@ -286,7 +293,7 @@ public struct RandomCommands: Sendable {
             if chance(40) { properties.handles = chance(50) ? ["tap", "a"] : ["b"] }
             if manual { properties.automaticallyForwardsAppearance = chance(70) }
             properties.automaticallyForwardsSizeTransitions = chance(70)
-            return [.system(.create(child, kind: .content, properties: properties))]
+            return [.system(.create(child, kind: pool.contentKind, properties: properties))]
         case 8..<16:
             return [Request(.addChild(child, to: parent), by: party(natural: .controller(parent), in: state))]
         case 16..<26:
@@ -461,6 +468,38 @@ public struct RandomCommands: Sendable {
             let target =
                 state.presentations.keys.sorted().randomElement(using: &rng).flatMap { chance(70) ? $0 : nil } ?? child
             return [Request(.dismiss(target, animated: animated()), by: party(natural: .natural, in: state))]
+        }
+    }
+}
+
+extension RandomCommands {
+    /// What a controller's code might answer to `question` (SPEC §15), valid or not: now and then nothing in time; for
+    /// `loadView`, subviews of its own (and sometimes a frame it may not set, which the model takes back); for
+    /// `viewWillLayoutSubviews`, frames of its subviews and its children's root views within `size`; for a page, any
+    /// controller of the pool or none.
+    public mutating func answer(_ question: Question, in state: ContainmentState) -> Answer {
+        if chance(10) { return .timedOut }
+        let id = question.controller
+        switch question {
+        case .loadView:
+            var commands: [Command] = []
+            for name in names where chance(50) {
+                commands.append(.addSubview(ViewID(owner: id, name: name), to: .root(id)))
+                if chance(50) { commands.append(.setFrame(ViewID(owner: id, name: name), rect())) }
+            }
+            if chance(10) { commands.append(.setFrame(.root(self.id()), rect())) }
+            return Answer(commands: commands)
+        case .viewWillLayoutSubviews(_, let size):
+            let children = state.controllers[id]?.children ?? []
+            let targets = names.map { ViewID(owner: id, name: $0) } + children.map { .root($0) }
+            var commands: [Command] = []
+            for view in targets where chance(40) {
+                let width = Double(Int.random(in: 0...max(0, Int(size.width)), using: &rng))
+                commands.append(.setFrame(view, Rect(x: 0, y: 0, width: width, height: size.height)))
+            }
+            return Answer(commands: commands)
+        case .pageAfter, .pageBefore:
+            return Answer(page: chance(80) ? self.id() : nil)
         }
     }
 }

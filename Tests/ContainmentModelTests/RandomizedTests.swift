@@ -5,8 +5,10 @@ import Testing
 @testable import ContainmentModel
 
 /// Thousands of random commands, valid and invalid, checked after every step. A failure names its seed and step;
-/// `CONTAINMENT_SEED=N swift test --filter RandomizedTests` replays that seed alone.
-@Suite struct RandomizedTests {
+/// `CONTAINMENT_SEED=N swift test --filter RandomizedTests` replays that seed alone. Serialized: its cases are
+/// CPU-bound and synchronous, so run side by side they would take every thread of the test process's cooperative pool
+/// (two on this machine) for a minute, and the runtime tests' in-process supervisors could not start meanwhile.
+@Suite(.serialized) struct RandomizedTests {
     static let steps = 2_500
     static var seeds: [UInt64] {
         if let text = ProcessInfo.processInfo.environment["CONTAINMENT_SEED"], let seed = UInt64(text) { return [seed] }
@@ -25,9 +27,38 @@ import Testing
         var askedByOthers = 0
         var delegateCallbacks = 0
         var barTaps = 0
+        /// SPEC §15: questions asked of controllers' code, and those that timed out.
+        var questions = 0
+        var timedOut = 0
     }
 
-    static func run(seed: UInt64, manual: Bool) -> Tally {
+    /// Every content controller's code answers every question (SPEC §15) in the runs that ask.
+    static let answering = Answers(answering: [.content: Set(Question.Name.allCases)])
+
+    /// Applies `requests` as the supervisor does when controllers' code answers: asks `generator` for each question
+    /// met and applies again with the answers, until the transaction commits or is refused.
+    static func applyAsking(
+        _ requests: [Request],
+        to state: inout ContainmentState,
+        generator: inout RandomCommands,
+        tally: inout Tally
+    ) throws(BatchError) -> [Event] {
+        var answers = Self.answering
+        while true {
+            switch try state.apply(batch: requests, answers: answers) {
+            case .committed(let events): return events
+            case .unanswered(let questions):
+                for question in questions {
+                    let answer = generator.answer(question, in: state)
+                    tally.questions += 1
+                    if answer.timedOut { tally.timedOut += 1 }
+                    answers.given[question] = answer
+                }
+            }
+        }
+    }
+
+    static func run(seed: UInt64, manual: Bool, asking: Bool = false) -> Tally {
         var generator = RandomCommands(seed: seed, manual: manual)
         generator.invocations = true
         var state = ContainmentState()
@@ -43,7 +74,10 @@ import Testing
             let context =
                 "seed \(seed) (manual: \(manual)) step \(step): \(requests.map { "\($0.command) by \($0.by)" })"
             do {
-                let events = try state.apply(batch: requests)
+                let events =
+                    asking
+                    ? try Self.applyAsking(requests, to: &state, generator: &generator, tally: &tally)
+                    : try state.apply(batch: requests)
                 tally.accepted += 1
                 tally.events += events.count
                 tally.messages += events.count { if case .messageSent = $0 { true } else { false } }
@@ -110,6 +144,15 @@ import Testing
             total.barTaps += tally.barTaps
         }
         #expect(total.askedByOthers > 0 && total.delegateCallbacks > 0 && total.barTaps > 0, "\(total)")
+    }
+
+    /// SPEC §15: content controllers' code answers loadView, viewWillLayoutSubviews and the page questions with random
+    /// commands (some refused, some late): every step is still checked, and a question's refusal changes nothing.
+    @Test(arguments: seeds.prefix(6))
+    func controllersCodeAnswers(seed: UInt64) {
+        let tally = Self.run(seed: seed, manual: true, asking: true)
+        #expect(tally.accepted > Self.steps / 5, "too few accepted commands to mean much: \(tally)")
+        #expect(tally.questions > Self.steps / 10 && tally.timedOut > 0, "too few questions to mean much: \(tally)")
     }
 
     /// Without manual forwarding, every controller's appearance must equal whether it is on screen, after every step.

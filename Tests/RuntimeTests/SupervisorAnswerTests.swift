@@ -6,8 +6,9 @@ import Testing
 @testable import ContainmentRuntime
 
 /// SPEC §15's answers from controller code in the supervisor's core, under a manual clock: a command waits for its
-/// questions (those behind it wait in order), goes on with the answers in one transaction and one journal record,
-/// and never waits longer than `answerTimeoutMs` nor for a host that is gone.
+/// questions (its sender's later commands wait behind it, in order; others' go on), goes on with the answers in one
+/// transaction and one journal record, and never waits longer than `answerTimeoutMs`, nor for a host that is gone,
+/// nor for code whose own command asks it.
 @Suite struct SupervisorAnswerTests {
     typealias Core = SupervisorCoreTests
     static let hostPeer: [UInt8] = [9]
@@ -73,8 +74,11 @@ import Testing
         #expect(question.peer == Self.hostPeer && asked.messages.count == 1)
         #expect(try question.message.question.model() == .loadView("f") && question.message.question.kind == "form")
 
-        // Another client's command comes meanwhile: it waits behind.
+        // Another client's command comes meanwhile: it goes on. The same client's next one waits behind its first.
         core.receive([[7], Core.request([Core.create("x")], id: 1, client: "client-b")])
+        let other = try Core.decode(core.take())
+        #expect(other.events.map(\.name) == ["controllerCreated"] && Self.answers(other) == [[7]])
+        core.receive([Core.peer, Core.request([Core.create("y")], id: 3)])
         #expect(try Core.decode(core.take()).messages.isEmpty)
 
         core.receive([
@@ -87,14 +91,14 @@ import Testing
             "the answer's commands before viewDidLoad, then the command behind"
         )
         #expect(applied.records.count == 2 && applied.records[0].answers.count == 1)
-        #expect(Self.answers(applied) == [Core.peer, [7]], "answered in order")
+        #expect(Self.answers(applied) == [Core.peer, Core.peer], "answered in order")
         #expect(core.state.views[Self.header] != nil)
 
         // The journal alone gives the same state: the recorded answer is given again.
         var replay = JournalReplay()
-        history += applied.records
+        history += other.records + applied.records
         for record in history { _ = try replay.apply(record) }
-        #expect(replay.state.views[Self.header] != nil && replay.state.controllers["x"] != nil)
+        #expect(replay.state == core.state)
     }
 
     @Test func noAnswerWithinTheTimeoutIsNothingAndTheEventNamesIt() throws {
@@ -150,5 +154,16 @@ import Testing
         #expect(applied.records.count == 1 && applied.events.map(\.name) == ["loadView", "viewDidLoad"])
         #expect(Self.answers(applied) == [[6]])
         #expect(core.resends == 1)
+    }
+
+    @Test func codeWhoseOwnCommandAsksItIsNotWaitedFor() throws {
+        let clock = Core.ManualClock()
+        var core = try Self.scene(clock)
+        // h0 acts as f: f's code is busy with this very command, so its loadView is not asked.
+        let own = WireCommand(Request(.loadView("f"), by: .controller("f")))
+        core.receive([Self.hostPeer, Core.request([own], id: 2)])
+        let applied = try Core.decode(core.take())
+        #expect(applied.events.map(\.name) == ["loadView", "answerTimedOut", "viewDidLoad"])
+        #expect(!applied.messages.contains { if case .question? = $0.message.body { true } else { false } })
     }
 }

@@ -40,6 +40,13 @@ struct StressCommand: ParsableCommand {
             """
     )
     var contended = false
+    @Flag(
+        help: """
+            The pool's content controllers are forms, whose code answers loadView and viewWillLayoutSubviews (SPEC \
+            §15): commands wait for the hosts' answers, at most answerTimeoutMs.
+            """
+    )
+    var answering = false
     @Option(
         help: ArgumentHelp(
             "Kill the supervisor with SIGKILL every SECONDS while the clients run, and restart it on the same run "
@@ -149,6 +156,7 @@ struct StressCommand: ParsableCommand {
         settings.quiet = quiet
         settings.killSupervisorEvery = killSupervisorEvery
         settings.contended = contended
+        settings.answering = answering
         settings.killHostEvery = killHostEvery
         settings.stopHostEvery = stopHostEvery
         return settings
