@@ -83,7 +83,8 @@ public struct StressRun {
                 prefix: command.prefix,
                 seed: command.seed,
                 invalidRatio: command.invalidRatio,
-                contended: command.contended
+                // Answering code changes what a client's replica cannot see: its replies are judged by the replay.
+                contended: command.contended || command.answering
             )
             client.adopt(creations[command.contended ? 0 : index])
             return client
@@ -122,11 +123,15 @@ public struct StressRun {
             restarts: restarts > 0
         )
         verifier.run(records: records, operations: results.flatMap(\.operations))
-        var checks = verifier.checks(records: records.count { !$0.commands.isEmpty })
+        let answers = records.flatMap(\.answers)
+        var checks = verifier.checks(
+            records: records.count { !$0.commands.isEmpty },
+            answers: (answers.count, answers.count(where: \.timedOut))
+        )
         checks.append(verifier.compare(snapshot))
         checks.append(Self.subscriberCheck(seen, from: checkFrom, to: finalSeq, restarts: restarts))
         checks.append(Self.exactlyOnceCheck(records: records, results: results, restarts: restarts))
-        checks.append(Self.predictionCheck(results, contended: command.contended))
+        checks.append(Self.predictionCheck(results, contended: command.contended || command.answering))
         checks.append(
             callbackCheck(
                 control,

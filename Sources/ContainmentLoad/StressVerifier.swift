@@ -273,9 +273,12 @@ struct StressVerifier {
     }
 
     /// The replay's own checks, after ``run(records:operations:)``.
-    func checks(records: Int) -> [StressCheck] {
+    func checks(records: Int, answers: (given: Int, timedOut: Int) = (0, 0)) -> [StressCheck] {
         var replayed = events.check("events compared byte for byte (seq \(checkFrom)…\(finalSeq))")
         if restarts { replayed.detail += "; \(lostAcrossRestarts) lost to the reference across supervisor restarts" }
+        if answers.given > 0 {
+            replayed.detail += "; \(answers.given) answers of controllers' code replayed (\(answers.timedOut) timed out)"
+        }
         if replayedRecords < records {
             replayed.passed = false
             replayed.detail += "; only \(replayedRecords) of \(records) records replayed"

@@ -11,6 +11,11 @@ import Testing
         "every subscriber saw every seq exactly once", "clients' replicas agree; R2 holds across clients",
         "each actor got its callbacks in SPEC order", "no daemon crashed or leaked",
     ]
+    /// Where the replay judges the replies (`--contended`, `--answering`): the replicas' check is replaced.
+    static let judgedByReplay =
+        checks.filter { $0 != "clients' replicas agree; R2 holds across clients" } + [
+            "every request answered; races counted"
+        ]
 
     /// Runs `containment stress ARGUMENTS --json --quiet` and returns its summary.
     static func stress(
@@ -95,10 +100,7 @@ import Testing
         let arguments = [
             "--hosts", "2", "--controllers", "160", "--clients", "4", "--ops", "3000", "--seed", "9", "--contended",
         ]
-        let expected =
-            Self.checks.filter { $0 != "clients' replicas agree; R2 holds across clients" } + [
-                "every request answered; races counted"
-            ]
+        let expected = Self.judgedByReplay
         let first = try await Self.stress(arguments, checks: expected)
         #expect(first["passed"] as? Bool == true)
         let checks = first["checks"] as? [[String: Any]] ?? []
@@ -130,6 +132,22 @@ import Testing
 
     /// Hosts stalled with SIGSTOP long enough to be declared down, then resumed: they get every callback they missed,
     /// in order, and every check holds.
+    /// SPEC §15 under load: the content controllers are forms whose code answers their loads and layouts, one host is
+    /// stalled now and then, and every check holds on the replay of the journaled answers.
+    @Test func answeringCodeUnderStallsAndEveryCheckHolds() async throws {
+        let summary = try await Self.stress(
+            [
+                "--hosts", "2", "--controllers", "160", "--clients", "4", "--duration", "6", "--seed", "12",
+                "--answering", "--stop-host-every", "3",
+            ],
+            checks: Self.judgedByReplay
+        )
+        #expect(summary["passed"] as? Bool == true)
+        let checks = summary["checks"] as? [[String: Any]] ?? []
+        let replay = checks.first { $0["name"] as? String == "journal replay = published events" }
+        #expect((replay?["detail"] as? String)?.contains("answers of controllers' code replayed") == true)
+    }
+
     @Test func stalledHostsCatchUpAndEveryCheckHolds() async throws {
         let summary = try await Self.stress([
             "--hosts", "3", "--controllers", "240", "--clients", "6", "--duration", "9", "--seed", "4",
