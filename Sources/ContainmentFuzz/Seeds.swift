@@ -86,6 +86,28 @@ enum Seeds {
                 WireCommand(.system(.input("w", at: Point(x: 3, y: 4), kind: "swipe", direction: .left))),
                 WireCommand(.system(.input("w", at: Point(x: 10, y: 10), kind: "tap"))),
             ]),
+            // Issue 26: a host registering the questions its code answers, and its answer to one.
+            "answering": message {
+                $0.requestID = 1
+                $0.hello = .with {
+                    $0.host = "h0"
+                    $0.pid = 2
+                    $0.protocolVersion = protocolVersion
+                    $0.verbs = [
+                        .with {
+                            $0.kind = "form"
+                            $0.questions = ["loadView", "viewWillLayoutSubviews", "pageAfter"]
+                        }
+                    ]
+                }
+            },
+            "answer": message {
+                $0.answer = Containment_V1_Answer(
+                    id: 1,
+                    controller: "a",
+                    Answer(commands: [.addSubview(ViewID(owner: "a", name: "h"), to: .root("a"))], page: "b")
+                )
+            },
         ]
         // Framed records: a start, then a command record; the first byte (1) asks for framing.
         var records: [UInt8] = [1]
@@ -96,6 +118,13 @@ enum Seeds {
                 $0.firstSeq = 1
                 $0.eventCount = 1
                 $0.commands = [WireCommand(.system(.create("a", kind: .content)), host: "h0")]
+            }.bytes,
+            Containment_V1_JournalRecord.with {
+                $0.commandID = 2
+                $0.firstSeq = 2
+                $0.eventCount = 3
+                $0.commands = [WireCommand(Request(.loadView("a"), by: .natural))]
+                $0.answers = [Containment_V1_GivenAnswer(.loadView("a"), .timedOut)]
             }.bytes,
         ] where record.count < 256 {
             records.append(UInt8(record.count))
