@@ -277,7 +277,8 @@ struct StressVerifier {
         var replayed = events.check("events compared byte for byte (seq \(checkFrom)…\(finalSeq))")
         if restarts { replayed.detail += "; \(lostAcrossRestarts) lost to the reference across supervisor restarts" }
         if answers.given > 0 {
-            replayed.detail += "; \(answers.given) answers of controllers' code replayed (\(answers.timedOut) timed out)"
+            replayed.detail +=
+                "; \(answers.given) answers of controllers' code replayed (\(answers.timedOut) timed out)"
         }
         if replayedRecords < records {
             replayed.passed = false

@@ -31,13 +31,23 @@ public struct ModelThroughput: Sendable {
         public var events = 0
     }
 
-    /// Applies the whole stream to a fresh state once.
-    public func run() -> Tally {
+    /// Applies the whole stream to a fresh state once. `asking`: as the supervisor does once a host registered code
+    /// that answers questions (SPEC §15) — every load and layout asks whether its controller's code answers — for a
+    /// kind none of the stream's controllers has, so that nothing is asked: the cost of looking.
+    public func run(asking: Bool = false) -> Tally {
         var state = ContainmentState()
         var tally = Tally()
+        let answers = Answers(answering: ["form": Set(Question.Name.allCases)])
         for step in steps {
             do {
-                tally.events += try state.apply(batch: step).count
+                if asking {
+                    guard case .committed(let events) = try state.apply(batch: step, answers: answers) else {
+                        preconditionFailure("no controller of the stream answers, so nothing is unanswered")
+                    }
+                    tally.events += events.count
+                } else {
+                    tally.events += try state.apply(batch: step).count
+                }
                 tally.accepted += 1
             } catch {
                 tally.rejected += 1

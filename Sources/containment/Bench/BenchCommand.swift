@@ -130,7 +130,8 @@ struct BenchCommand: ParsableCommand {
             } else {
                 print(
                     "model alone: \(BenchReport.count(model.commandsPerSecond)) commands/s, "
-                        + "\(BenchReport.count(model.eventsPerSecond)) events/s (\(model.commands) steps)"
+                        + "\(BenchReport.count(model.eventsPerSecond)) events/s (\(model.commands) steps); "
+                        + "asking whether code answers: \(BenchReport.count(model.askingCommandsPerSecond)) commands/s"
                 )
             }
             return
@@ -348,6 +349,7 @@ struct BenchReport: Codable, Sendable {
             [
                 ["figure", "Containment", "raw ZeroMQ", "ratio"],
                 ["model alone, commands/s (1 thread)", Self.count(model.commandsPerSecond), "", ""],
+                ["model asking whether code answers, commands/s", Self.count(model.askingCommandsPerSecond), "", ""],
             ] + Self.coreRows(core) + Self.busRows(raw: raw, runtime: runtime, ratios: ratios, settings)
             + Self.creationRows(creation)
         var lines = Self.aligned(

@@ -180,6 +180,7 @@ class Event:
     anchor: Optional[str] = None
     child: Optional[str] = None
     requested_by: Optional[str] = None  # who asked a container to switch (SPEC §15)
+    question: Optional[str] = None  # answerTimedOut: the question not answered in time (SPEC §15)
     pages: Optional[list[str]] = None
     direction: Optional[str] = None
     visible: Optional[bool] = None
