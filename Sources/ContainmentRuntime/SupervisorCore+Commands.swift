@@ -146,10 +146,11 @@ extension SupervisorCore {
             }
         }
         // A command of a sender one of whose commands waits for controllers' code to answer (SPEC §15) waits behind
-        // it, in order; everyone else's go on.
+        // it, in order; everyone else's go on. One that waits keeps the hosts its creations were placed on (their
+        // code may be asked already).
         let submission = AnswerWaits.Submission(
-            commands: commands,
-            encoded: encoded,
+            commands: journaled,
+            encoded: journaledBytes,
             sender: sender,
             requestID: requestID,
             clientID: clientID,

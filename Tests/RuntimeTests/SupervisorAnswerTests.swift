@@ -166,4 +166,24 @@ import Testing
         #expect(applied.events.map(\.name) == ["loadView", "answerTimedOut", "viewDidLoad"])
         #expect(!applied.messages.contains { if case .question? = $0.message.body { true } else { false } })
     }
+
+    @Test func aControllerCreatedByTheAskingCommandIsAskedWithItsKindAndKeepsItsHost() throws {
+        let clock = Core.ManualClock()
+        var core = try Self.scene(clock)
+        let batch = [Core.create("g", kind: "form"), WireCommand(Request(.loadView("g"), by: .natural))]
+        core.receive([Core.peer, Core.request(batch, id: 2)])
+        let asked = try Core.decode(core.take())
+        let question = try #require(asked.messages.first?.message.question)
+        #expect(question.controller == "g" && question.kind == "form" && asked.messages.first?.peer == Self.hostPeer)
+        #expect(core.state.controllers["g"] == nil, "not created while it waits")
+        core.receive([
+            Self.hostPeer,
+            ClientMessage.with { $0.answer = Containment_V1_Answer(id: question.id, controller: "g", .nothing) }.bytes,
+        ])
+        core.tick()
+        let applied = try Core.decode(core.take())
+        let record = try #require(applied.records.first)
+        #expect(record.commands.first?.create.host == "h0" && record.answers.count == 1)
+        #expect(core.hostOf["g"] == "h0")
+    }
 }
