@@ -73,11 +73,21 @@ public struct Answer: Hashable, Sendable {
 public struct Answers: Sendable {
     public var given: [Question: Answer]
     /// For each kind whose code answers questions, which.
-    public var answering: [Kind: Set<Question.Name>]
+    public var answering: [Kind: Set<Question.Name>] {
+        didSet { answeringList = answering.map { ($0.key, $0.value) } }
+    }
+    /// `answering` as a list, made once: a few kinds at most, compared rather than hashed at every load and layout.
+    private(set) var answeringList: [(kind: Kind, questions: Set<Question.Name>)]
 
     public init(given: [Question: Answer] = [:], answering: [Kind: Set<Question.Name>] = [:]) {
         self.given = given
         self.answering = answering
+        answeringList = answering.map { ($0.key, $0.value) }
+    }
+
+    /// Whether the code of a controller of `kind` answers `question`.
+    func answers(_ question: Question.Name, kind: Kind) -> Bool {
+        answeringList.contains { $0.kind == kind && $0.questions.contains(question) }
     }
 }
 

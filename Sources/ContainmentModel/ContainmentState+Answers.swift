@@ -6,11 +6,11 @@ extension ContainmentState {
     /// unanswered and will be applied again).
     mutating func answer(_ question: Question) -> Answer? {
         guard let asking else { return nil }
-        if let answer = asking.answers.given[question] {
+        if !asking.answers.given.isEmpty, let answer = asking.answers.given[question] {
             return asking.applying.contains(question) ? nil : answer
         }
-        guard let kind = controllers[question.controller]?.kind,
-            asking.answers.answering[kind]?.contains(question.name) == true
+        guard !asking.answers.answeringList.isEmpty, let kind = controllers[question.controller]?.kind,
+            asking.answers.answers(question.name, kind: kind)
         else { return nil }
         if !asking.unanswered.contains(question) { self.asking?.unanswered.append(question) }
         return nil

@@ -52,8 +52,9 @@ struct AnswerWaits {
     /// Commands behind a waiting one of the same sender, oldest first.
     private var queued: [Sender: [Submission]] = [:]
     private var nextID: UInt64 = 1
-    /// Which kinds' code answers which questions, as the hosts' Hellos said (the union over hosts).
-    var kinds: [Kind: Set<Question.Name>] = [:]
+    /// Which kinds' code answers which questions, as the hosts' Hellos said (the union over hosts), and no answers:
+    /// what a command is first applied with.
+    var base = Answers()
 
     var isEmpty: Bool { waiting.isEmpty }
 
@@ -157,10 +158,12 @@ extension SupervisorCore {
         created: IDTable<ControllerID, String>,
         given: inout [Question: Answer]
     ) throws(BatchError) -> [Event]? {
-        guard !answers.kinds.isEmpty || !given.isEmpty else { return try state.apply(batch: requests) }
+        guard !answers.base.answering.isEmpty || !given.isEmpty else { return try state.apply(batch: requests) }
         let deadline = resumed?.deadline ?? clock.now + config.answerTimeout
+        var asked = answers.base
         while true {
-            switch try state.apply(batch: requests, answers: Answers(given: given, answering: answers.kinds)) {
+            asked.given = given
+            switch try state.apply(batch: requests, answers: asked) {
             case .committed(let events):
                 return events
             case .unanswered(let questions):
@@ -314,6 +317,6 @@ extension SupervisorCore {
         for record in hosts.values where record.up {
             for (kind, questions) in record.questions { kinds[Kind(kind), default: []].formUnion(questions) }
         }
-        answers.kinds = kinds
+        if answers.base.answering != kinds { answers.base.answering = kinds }
     }
 }
