@@ -10,9 +10,14 @@ import Synchronization
 /// A typed method call beside an `invoke`, one at a time on one `counter` controller of one host: `invoke` of its
 /// string verb `add` is answered once the supervisor journaled it (the host runs it later); `add(_:)`, its typed
 /// method, once the host ran it and sent its result back — one more hop each way, through the supervisor.
+///
+/// Beside them (SPEC §15), a resize of a `form`'s root view, whose code the supervisor asks for its layout and waits
+/// for before it answers, and the same resize of a content controller's, which asks nobody.
 struct CallFigures: Codable, Sendable {
     var invoke: Latency
     var call: Latency
+    var unasked: Latency?
+    var answered: Latency?
 }
 
 extension BenchRunner {
@@ -58,7 +63,32 @@ extension BenchRunner {
             }
             return Latency(histogram)
         }
-        return CallFigures(invoke: Latency(invokes), call: calls)
+        progress("Containment: \(count) resizes of a content controller, then of a form whose code lays it out")
+        let unasked = try resizes(of: "plain", kind: .content, host: host, client: client, count: count)
+        let answered = try resizes(of: "form", kind: "form", host: host, client: client, count: count)
+        return CallFigures(invoke: Latency(invokes), call: calls, unasked: unasked, answered: answered)
+    }
+
+    /// `count` resizes of the root view of a new `kind` controller, one at a time, each answered once applied — for a
+    /// form, once its code answered its `viewWillLayoutSubviews`.
+    private func resizes(
+        of id: ControllerID,
+        kind: Kind,
+        host: String,
+        client: CommandClient,
+        count: Int
+    ) throws -> Latency {
+        _ = try client.submit([WireCommand(.system(.create(id, kind: kind)), host: host)])
+        var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+        let clock = ContinuousClock()
+        for round in 0..<(count + count / 10) {
+            let frame = Rect(x: 0, y: 0, width: round % 2 == 0 ? 320 : 640, height: 480)
+            let resize = [WireCommand(.system(.setFrame(.root(id), frame)))]
+            let start = clock.now
+            _ = try client.submit(resize)
+            if round >= count / 10 { _ = histogram.record((clock.now - start).nanoseconds) }
+        }
+        return Latency(histogram)
     }
 
     /// Runs `body` in a task and waits for it on this (non-pool) thread.
@@ -96,6 +126,23 @@ extension BenchReport {
             [
                 "typed call round trip p99", micros(calls.call.p99), micros(calls.invoke.p99),
                 times(calls.call.p99 / calls.invoke.p99),
+            ],
+        ] + answerRows(calls)
+    }
+
+    /// A resize whose layout the form's code answers, beside one that asks nobody.
+    static func answerRows(_ calls: CallFigures) -> [[String]] {
+        guard let answered = calls.answered, let unasked = calls.unasked else { return [] }
+        return [
+            ["resize round trip p50 (no code asked)", micros(unasked.p50), "", ""],
+            ["resize round trip p99", micros(unasked.p99), "", ""],
+            [
+                "resize answered by code p50 (SPEC §15)", micros(answered.p50), micros(unasked.p50),
+                times(answered.p50 / unasked.p50),
+            ],
+            [
+                "resize answered by code p99", micros(answered.p99), micros(unasked.p99),
+                times(answered.p99 / unasked.p99),
             ],
         ]
     }

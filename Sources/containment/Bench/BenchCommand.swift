@@ -47,7 +47,10 @@ struct BenchCommand: ParsableCommand {
     var stalledSubscribers = 0
     @Flag(help: "Only the durability figures: recovery, and each journalSync mode.") var durabilityOnly = false
     @Flag(help: "Only the callbacks through one host: 1 and 1,000 actors, content and busy.") var hostOnly = false
-    @Flag(help: "Only a typed method call's round trip beside an invoke's (--round-trips of each).")
+    @Flag(
+        help:
+            "Only a typed method call's round trip beside an invoke's, and a resize answered by code beside one that asks nobody (--round-trips of each)."
+    )
     var callsOnly = false
     @Flag(help: "Only the creation of --controllers controllers over --hosts hosts, with memory and peak RSS.")
     var creationOnly = false
@@ -155,7 +158,7 @@ struct BenchCommand: ParsableCommand {
         }
         if callsOnly {
             let calls = try runner.calls()
-            return try printAlone(calls, ["figure", "Containment", "invoke", "ratio"], BenchReport.callRows(calls))
+            return try printAlone(calls, ["figure", "Containment", "beside", "ratio"], BenchReport.callRows(calls))
         }
         if creationOnly {
             let creation = try runner.creation()
