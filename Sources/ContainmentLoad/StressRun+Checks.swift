@@ -19,12 +19,14 @@ extension StressRun {
         for (id, digest) in expected.sorted(by: { $0.key < $1.key }) {
             let host = hostOf[id] ?? ""
             let got: CallbackDigest
+            var recent: [WireEvent] = []
             do {
                 guard !unreachable.contains(host) else {
                     throw ContainmentError(.hostUnavailable, "host \(host) did not answer")
                 }
                 let reply = try control.inspect(id)
                 got = CallbackDigest(count: reply.receivedCount, hash: reply.receivedDigest)
+                recent = reply.callbacks
                 if reply.restoredSeq > 0 {
                     // Its host died and was started again: this incarnation began from the state at that seq.
                     restoredActors += 1
@@ -49,7 +51,18 @@ extension StressRun {
             }
             if got != digest {
                 failed += 1
-                if failures.count < 8 { failures.append("\(id): the actor received \(got); the model sent \(digest)") }
+                // Which of its recent callbacks the model did not send it, and which it sent that did not come.
+                let sent = Set(seqs[id] ?? [])
+                let extra = recent.filter { !sent.contains($0.seq) }.map { "\($0.seq) \($0.name)" }
+                let since = recent.first?.seq ?? 0
+                let received = Set(recent.map(\.seq))
+                let missing = (seqs[id] ?? []).filter { $0 >= since && !received.contains($0) }
+                if failures.count < 8 {
+                    failures.append(
+                        "\(id): the actor received \(got); the model sent \(digest); among its last \(recent.count): "
+                            + "not sent \(extra.prefix(4)), not received \(missing.prefix(4))"
+                    )
+                }
             }
         }
         let callbacks = expected.values.map(\.count).reduce(0, +)

@@ -105,7 +105,14 @@ public struct StressRun {
             }
         }
         // The end: the final tree, every subscriber caught up with it, the journal.
-        let snapshot = try control.snapshot()
+        // Animated switches still running (a tap on a navigation bar's back button pops, animated) complete by the
+        // supervisor's timers, once any question their completion asks is answered: the final tree is after them.
+        var snapshot = try control.snapshot()
+        let settled = clock.now + .seconds(30)
+        while !snapshot.transitions.isEmpty, clock.now < settled {
+            Thread.sleep(forTimeInterval: 0.02)
+            snapshot = try control.snapshot()
+        }
         let finalSeq = snapshot.seq
         let deadline = clock.now + .seconds(60)
         while collectors.contains(where: { $0.latestSeq < finalSeq }), clock.now < deadline {

@@ -55,6 +55,27 @@ import Testing
         }
     }
 
+    /// Stops host `name` with SIGSTOP — the process the supervisor knows as that host — and returns its pid once the
+    /// kernel reports it stopped.
+    static func stoppedHost(_ name: String, of runtime: TestRuntime, _ client: RuntimeClient) throws -> Int32 {
+        let pid = try #require(runtime.pid(ofHost: name))
+        let known = try client.snapshot().hosts.first { $0.name == name }
+        #expect(
+            known?.pid == pid && known?.up == true,
+            "the pid file says \(pid), the supervisor \(String(describing: known))"
+        )
+        #expect(kill(pid, SIGSTOP) == 0, "kill(\(pid), SIGSTOP) failed: errno \(errno)")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            // /proc/PID/stat: "pid (comm) STATE …"; T is stopped.
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            if stat.split(separator: ")").last?.split(separator: " ").first == "T" { return pid }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        Issue.record("host \(name) (pid \(pid)) is not stopped")
+        return pid
+    }
+
     @Test func aFormsCodeBuildsAndLaysOutItsViewsWithinTheCommandAndABookNamesTheNextPage() async throws {
         try await OwnHostTopology.withRuntime(Self.topology) { runtime in
             let client = try runtime.client()
@@ -102,10 +123,9 @@ import Testing
     @Test func aStoppedHostHoldsACommandForTheAnswerTimeoutOnly() async throws {
         try await OwnHostTopology.withRuntime(Self.topology, settings: "answerTimeoutMs: 300\n") { runtime in
             let client = try runtime.client()
-            let pid = try #require(runtime.pid(ofHost: "h1"))
+            let pid = try Self.stoppedHost("h1", of: runtime, client)
             // h1 stopped: it answers nothing, but its heartbeats are not missed yet (2 s): the command goes on after
             // 300 ms with nothing from the form's code, and the events say so.
-            kill(pid, SIGSTOP)
             let shown: [Event]
             do {
                 defer { kill(pid, SIGCONT) }
@@ -124,8 +144,7 @@ import Testing
         // the supervisor stops waiting for a host it declares down (heartbeats missed for 2 s).
         try await OwnHostTopology.withRuntime(Self.topology, settings: "answerTimeoutMs: 60000\n") { runtime in
             let client = try runtime.client()
-            let pid = try #require(runtime.pid(ofHost: "h1"))
-            kill(pid, SIGSTOP)
+            let pid = try Self.stoppedHost("h1", of: runtime, client)
             let shown: [Event]
             do {
                 defer { kill(pid, SIGCONT) }

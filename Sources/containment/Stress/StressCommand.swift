@@ -118,7 +118,8 @@ struct StressCommand: ParsableCommand {
                 // Every segment kept: the checks replay the journal from its first record.
                 // Stalled hosts are declared down (and given what they missed when they resume) within 2 s.
                 // Its subscribers are the instrument that checks every seq: the supervisor keeps all they have not read.
-                settings: "callbackHistory: 0\nrequestTimeoutMs: 30000\njournalRetain: 0\nsubscriberQueue: 1000000\n"
+                // Each actor keeps its last 16 callbacks: an actor whose digest differs is shown what differs.
+                settings: "callbackHistory: 16\nrequestTimeoutMs: 30000\njournalRetain: 0\nsubscriberQueue: 1000000\n"
                     + "heartbeatTimeoutMs: \(stopHostEvery == nil ? 5000 : 2000)\n",
                 keep: keep,
                 supervised: killHostEvery != nil
