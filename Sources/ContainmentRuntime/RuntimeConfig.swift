@@ -124,7 +124,10 @@ public struct RuntimeConfig: Sendable, Equatable {
             // A file of comments only (or nothing) sets nothing: every key is optional. (Composed, not loaded: Yams's
             // `load` traps on a mapping key that is itself a collection — `{n}: 10` — found by scripts/fuzz.sh.)
             guard try Yams.compose(yaml: text) != nil else { return config }
+            try StrictKeys.check(text, against: keySchema)
             file = try YAMLDecoder().decode(File.self, from: text)
+        } catch let error as ConfigError {
+            throw StrictKeys.located(error, in: path)
         } catch {
             throw ConfigError("The runtime configuration \(path) is not valid: \(error)")
         }
@@ -260,6 +263,15 @@ public struct RuntimeConfig: Sendable, Equatable {
         }
     }
 
+    /// The keys runtime.yaml may hold: its types' own.
+    static let keySchema: KeySchema = {
+        var top = KeySchema("the runtime configuration", File.CodingKeys.self)
+        var curve = KeySchema("curve", CurveEntry.CodingKeys.self)
+        curve.items["allow"] = KeySchema("an allow entry", AllowEntry.CodingKeys.self)
+        top.mappings["curve"] = curve
+        return top
+    }()
+
     /// The keys of `Config/runtime.yaml`.
     private struct File: Decodable {
         var command: String?
@@ -296,6 +308,15 @@ public struct RuntimeConfig: Sendable, Equatable {
         var journalRetain: Int?
         var dedupWindow: Int?
         var dedupClients: Int?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case command, events, journal, requestTimeoutMs, animationDurationMs, answerTimeoutMs
+            case heartbeatIntervalMs, heartbeatTimeoutMs, callbackHistory, mailboxCapacity, pendingDeliveries
+            case maxMessageBytes, maxTextBytes, maxBatch, maxHostShare, subscriberQueue, maxSubscribers, insecure
+            case acceptUnknownHosts, curve, hostRestart, maxRestarts, restartWindowMs, journalSync, logFormat
+            case metricsPort, metricsBind, journalSyncIntervalMs, journalSegmentBytes, checkpointEvery, journalRetain
+            case dedupWindow, dedupClients
+        }
     }
 
     private struct CurveEntry: Decodable {
@@ -303,11 +324,19 @@ public struct RuntimeConfig: Sendable, Equatable {
         var client: String?
         var host: String?
         var allow: [AllowEntry]?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case server, client, host, allow
+        }
     }
 
     private struct AllowEntry: Decodable {
         var key: String
         var role: String
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case key, role
+        }
     }
 }
 

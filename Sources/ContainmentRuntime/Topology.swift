@@ -67,13 +67,14 @@ public struct Topology: Sendable, Equatable {
             }
             return topology
         } catch let error as ConfigError {
-            throw ConfigError("\(path): \(error.description)")
+            throw StrictKeys.located(error, in: path)
         } catch {
             throw ConfigError("\(path) is not a valid topology: \(error)")
         }
     }
 
     public static func parse(_ text: String) throws -> Topology {
+        try StrictKeys.check(text, against: keySchema)
         let file = try YAMLDecoder().decode(File.self, from: text)
         var hosts: [String] = []
         var hostSettings: [String: HostSettings] = [:]
@@ -234,10 +235,23 @@ public struct Topology: Sendable, Equatable {
         return result
     }
 
+    /// The keys a topology may hold: its types' own.
+    static let keySchema: KeySchema = {
+        var top = KeySchema("the top level", File.CodingKeys.self)
+        top.mappings["window"] = KeySchema("the window", WindowEntry.CodingKeys.self)
+        top.items["hosts"] = KeySchema("host", HostEntry.Entry.CodingKeys.self, nameKey: "name")
+        top.items["controllers"] = KeySchema("controller", ControllerEntry.CodingKeys.self, nameKey: "id")
+        return top
+    }()
+
     private struct File: Decodable {
         var window: WindowEntry?
         var hosts: [HostEntry]?
         var controllers: [ControllerEntry]
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case window, hosts, controllers
+        }
     }
 
     /// `name`, or `{name, restart, maxRestarts, restartWindowMs, remote, command}`.
@@ -252,6 +266,10 @@ public struct Topology: Sendable, Equatable {
             var restartWindowMs: Int?
             var remote: Bool?
             var command: [String]?
+
+            enum CodingKeys: String, CodingKey, CaseIterable {
+                case name, restart, maxRestarts, restartWindowMs, remote, command
+            }
         }
 
         init(from decoder: any Decoder) throws {
@@ -310,6 +328,10 @@ public struct Topology: Sendable, Equatable {
         var width: Double
         var height: Double
         var root: String
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, width, height, root
+        }
     }
 
     private struct ControllerEntry: Decodable {
@@ -344,6 +366,14 @@ public struct Topology: Sendable, Equatable {
         var handles: [String]?
         var orientations: [String]?
         var preferredContentSize: [Double]?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, kind, host, parent, embed, title, manualAppearance, manualSizeTransitions
+            case definesPresentationContext, providesPresentationContextTransitionStyle, presentationStyle
+            case transitionStyle, pageStyle, spine, doubleSided, pages, dataSource, presentedBy, splitFraction
+            case displayMode, delegate, tabItem, badge, navigationItem, backTitle, leftItems, rightItems
+            case toolbarItems, handles, orientations, preferredContentSize
+        }
     }
 
     private enum Embed: Decodable {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `containment`: one executable, a subcommand per role.
 @main
@@ -15,7 +16,26 @@ struct Containment: AsyncParsableCommand {
             SupervisorCommand.self, HostCommand.self, CtlCommand.self, WatchCommand.self, TreeCommand.self,
             InspectCommand.self, WaitCommand.self, PingCommand.self, TopologyCommand.self, DemoCommand.self,
             StressCommand.self, BenchCommand.self, BenchPeerCommand.self, JournalCommand.self, KeygenCommand.self,
-            InspectorCommand.self,
+            InspectorCommand.self, ConfigCommand.self,
         ]
     )
+
+    /// ArgumentParser's own entry point, after a look for a mistyped subcommand: that is a usage error (exit 64) which
+    /// names the subcommand most likely meant.
+    static func main() async {
+        if let message = SubcommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst()), in: Self.self) {
+            FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ContainmentBus
 import ContainmentHost
 import ContainmentModel
@@ -24,12 +25,18 @@ struct Connection {
         } catch let error as ConfigError {
             throw ValidationError(error.description)
         }
-        client = try CommandClient(
-            context: context,
-            endpoint: config.commandEndpoint,
-            timeout: config.requestTimeout,
-            curve: keys
-        )
+        do {
+            client = try CommandClient(
+                context: context,
+                endpoint: config.commandEndpoint,
+                timeout: config.requestTimeout,
+                curve: keys
+            )
+        } catch {
+            // No supervisor at the endpoint: exit 3, as for one that does not answer.
+            FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
+            throw ExitStatus.of(error.code)
+        }
     }
 }
 

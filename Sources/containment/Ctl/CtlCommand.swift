@@ -12,8 +12,13 @@ struct CtlCommand: AsyncParsableCommand {
         discussion: """
             Without --by, a verb acts as the party the rules expect (the parent for add-child, embed and a child's \
             frame; the owner for a view's other properties; the system for create, attach, resize, memory-warning). \
-            A view is a controller id (its root view) or ID/NAME (a subview it owns). Exit 0 on success; on \
-            rejection exit 1 and one line `code: sentence`; exit 3 when the supervisor cannot be reached.
+            A view is a controller id (its root view) or ID/NAME (a subview it owns).
+
+            Exit status (docs/OPERATIONS.md):
+              0   accepted
+              1   rejected by the rules: one line `code: sentence` on standard error
+              3   no supervisor at the endpoint, or no reply within requestTimeoutMs (timeout, hostUnavailable)
+              64  bad usage: an unknown verb (with the one most likely meant), a missing or malformed argument
             """,
         subcommands: CtlVerbs.all
     )

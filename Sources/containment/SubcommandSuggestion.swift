@@ -1,0 +1,33 @@
+import ArgumentParser
+import ContainmentRuntime
+
+/// A mistyped subcommand (`ctl slect menu 1`) is told the one it most likely means, rather than "3 unexpected
+/// arguments".
+enum SubcommandSuggestion {
+    /// The error for `arguments` (the command line without the program) when, where a subcommand is expected, one
+    /// names none: the path so far, the word, and the nearest subcommand if any. `nil` when the line names subcommands
+    /// all the way, or leaves them for options and arguments.
+    static func message(for arguments: [String], in root: any ParsableCommand.Type) -> String? {
+        var command = root
+        var path = [root._commandName]
+        for argument in arguments {
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty, command.configuration.defaultSubcommand == nil, !argument.hasPrefix("-"),
+                argument != "help"
+            else { return nil }
+            guard
+                let next = subcommands.first(where: {
+                    $0._commandName == argument || $0.configuration.aliases.contains(argument)
+                })
+            else {
+                let names = subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
+                let hint = StrictKeys.nearest(argument, in: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                let where_ = path.joined(separator: " ")
+                return "\(where_): no subcommand \"\(argument.prefix(64))\"\(hint) (see '\(where_) --help')"
+            }
+            command = next
+            path.append(next._commandName)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Subprocess
+import Testing
+
+/// Issue 27, a CLI that explains itself: exit 3 when no supervisor can be reached (as `ctl --help` promises), and a
+/// mistyped subcommand is a usage error (64) that names the one most likely meant.
+@Suite struct CommandLineTests {
+    static let nowhere: [Environment.Key: String?] = [
+        "CONTAINMENT_RUN_DIR": "/tmp/containment-nothing-here-\(getpid())"
+    ]
+
+    @Test(arguments: [["ctl", "select", "menu", "1"], ["tree"], ["inspect", "menu"]])
+    func noSupervisorIsExit3(arguments: [String]) async throws {
+        let output = try await RuntimeFixture.run(RuntimeFixture.binary, arguments, environment: Self.nowhere)
+        #expect(output.status == 3, "\(arguments): \(output.stderr)")
+        #expect(output.stderr.contains("hostUnavailable: No supervisor listens at"), "\(output.stderr)")
+    }
+
+    @Test func aMistypedSubcommandNamesTheOneMeant() async throws {
+        let verb = try await RuntimeFixture.run(RuntimeFixture.binary, ["ctl", "slect", "menu", "1"])
+        #expect(verb.status == 64)
+        #expect(
+            verb.stderr.contains("containment ctl: no subcommand \"slect\"; did you mean \"select\"?"),
+            "\(verb.stderr)"
+        )
+        let nested = try await RuntimeFixture.run(RuntimeFixture.binary, ["journal", "statz"])
+        #expect(nested.status == 64 && nested.stderr.contains("did you mean \"stats\"?"), "\(nested.stderr)")
+        // Nothing near: the subcommands to choose from are a --help away.
+        let far = try await RuntimeFixture.run(RuntimeFixture.binary, ["zzzz"])
+        #expect(far.status == 64 && far.stderr.contains("no subcommand \"zzzz\" (see 'containment --help')"))
+        // Options, help and real subcommands are ArgumentParser's as before.
+        let help = try await RuntimeFixture.run(RuntimeFixture.binary, ["ctl", "select", "--help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: containment ctl select"))
+    }
+}
