@@ -66,8 +66,9 @@ extension ContainmentState {
             : requestedTransition ?? presented.properties.modalTransitionStyle
         var anchor: ViewID?
         if style == .popover {
+            // By default, and at most, the presenter's root view; else a view inside it.
             let view = requestedAnchor ?? .root(presenterID)
-            guard views[view] != nil, isView(view, inTreeOf: presenterID) else {
+            guard views[view] != nil, view == .root(presenterID) || isView(view, inTreeOf: presenterID) else {
                 throw ContainmentError(
                     .hierarchyInconsistency,
                     deferred: "A popover of \(presenterID) is anchored to a view of its tree; \(view) is not one."

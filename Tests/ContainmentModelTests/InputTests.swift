@@ -186,6 +186,10 @@ import Testing
         #expect(outside.first == "inputDelivered(-) window=main point=900,700 kind=pinch view=nil chain=")
         #expect(outside.last == "dismissed(v) presenter=c context=root style=popover transitionStyle=coverVertical")
         h.fails(.hierarchyInconsistency, .by("c", .present("v", on: "c", style: .popover, anchor: .root("w"))))
+        // Without an anchor, the presenter's root view is one (SPEC §7's default): beside c's whole view.
+        let rooted = h.ok(.by("c", .present("v", on: "c", style: .popover)))
+        #expect(h.state.presentations["v"]?.anchor == .root("c"), "\(rooted)")
+        h.ok(.by("c", .dismiss("v")))
         // On a narrow window it falls back to full screen.
         h.ok(.system(.resizeWindow("main", size: Size(width: 768, height: 1024))))
         let narrow = h.ok(.by("c", .present("v", on: "c", style: .popover, anchor: button)))
