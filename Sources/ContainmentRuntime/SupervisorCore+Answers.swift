@@ -57,6 +57,8 @@ struct AnswerWaits {
     var base = Answers()
 
     var isEmpty: Bool { waiting.isEmpty }
+    /// Commands waiting for answers, and those queued behind them.
+    var waitingCount: Int { waiting.count + queued.values.map(\.count).reduce(0, +) }
 
     /// Whether `sender`'s next command must wait behind one of its own.
     func holds(_ sender: Sender) -> Bool {

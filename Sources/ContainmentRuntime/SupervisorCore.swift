@@ -111,6 +111,8 @@ struct SupervisorCore {
 
     /// The supervisor's epoch: one more than the journal's last start, journaled before anything is served.
     let epoch: UInt64
+    /// When this supervisor process began (`containment status`'s uptime).
+    let startedUnixNanos: Int64
     /// Exactly once: the answers remembered per client id.
     var clients: ClientReplies
     /// Whether the journal held a state at start (else the topology is applied).
@@ -144,6 +146,7 @@ struct SupervisorCore {
         nextCommandID = recovery.replay.lastCommandID + 1
         let epoch = recovery.replay.epoch + 1
         self.epoch = epoch
+        startedUnixNanos = clock.unixNanos
         clients = recovery.clients
         recoveredDeliveries = recovery.deliveries
         recoveredState = recovery.holdsState
@@ -442,11 +445,17 @@ struct SupervisorCore {
                     $0.name = record.name
                     $0.pid = record.pid
                     $0.up = record.up
+                    $0.failed = record.failed ?? ""
+                    $0.incarnation = record.incarnation
+                    $0.controllers = UInt32(clamping: hostLoad[record.name] ?? 0)
+                    $0.pending = UInt32(clamping: record.pending.count)
                 }
             },
             hostOf: { self.hostOf[$0] ?? "" }
         )
         snapshot.epoch = epoch
+        snapshot.startedUnixNanos = startedUnixNanos
+        snapshot.waiting = UInt32(clamping: answers.waitingCount)
         return snapshot
     }
 

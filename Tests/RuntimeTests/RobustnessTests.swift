@@ -7,6 +7,15 @@ import ZeroMQ
 
 /// Bad input on the supervisor's sockets, and clean shutdown.
 @Suite(.serialized) struct RobustnessTests {
+    /// When a process began (clock ticks after boot), from its `/proc/PID/stat`: field 22, counted after the
+    /// parenthesised name (which may hold spaces).
+    static func startTime(_ stat: String) -> UInt64? {
+        guard let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the name come field 3 (state) onwards: field 22 is the 20th of them.
+        return fields.count > 19 ? UInt64(fields[19]) : nil
+    }
+
     static let topology = """
         window: {name: main, width: 800, height: 600, root: solo}
         controllers:
@@ -99,14 +108,21 @@ import ZeroMQ
             }
         }
         #expect(pids.count == 2)
+        let starts = pids.map {
+            Self.startTime((try? String(contentsOfFile: "/proc/\($0)/stat", encoding: .utf8)) ?? "")
+        }
+        #expect(starts.allSatisfy { $0 != nil })
         let down = try await runtime.script("down.sh", [])
         #expect(down.status == 0, "\(down.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: directory)
         #expect(left.filter { $0.hasSuffix(".pid") || $0.hasSuffix(".sock") }.isEmpty, "left: \(left)")
-        for pid in pids {
+        for (pid, started) in zip(pids, starts) {
             let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            // Gone, or a zombie waiting for its reparented parent to reap it: no longer running either way.
-            #expect(state.isEmpty || state.contains(") Z "), "process \(pid) still runs: \(state)")
+            // The same process (its start time), not another one the pid was given to since — or another process's
+            // thread: thread ids share the pid space. Gone, or a zombie waiting for its reparented parent to reap it:
+            // no longer running either way.
+            let same = Self.startTime(state) == started
+            #expect(!same || state.contains(") Z "), "process \(pid) still runs: \(state)")
         }
         let status = try await runtime.script("status.sh", [])
         #expect(status.status == 3)

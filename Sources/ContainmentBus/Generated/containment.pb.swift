@@ -2035,6 +2035,18 @@ public nonisolated struct Containment_V1_HostState: Sendable {
 
   public var up: Bool = false
 
+  /// given up on by its restart policy: why (empty: not failed)
+  public var failed: String = String()
+
+  /// how many of its processes registered (1 for the first; 0: none yet)
+  public var incarnation: UInt32 = 0
+
+  /// how many controllers it runs
+  public var controllers: UInt32 = 0
+
+  /// callbacks waiting for it (it is down, or slow to read)
+  public var pending: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2079,6 +2091,12 @@ public nonisolated struct Containment_V1_Snapshot: Sendable {
 
   /// the supervisor's epoch (see Event.epoch)
   public var epoch: UInt64 = 0
+
+  /// when this supervisor process began serving
+  public var startedUnixNanos: Int64 = 0
+
+  /// commands waiting for controllers' code to answer (SPEC §15)
+  public var waiting: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -6472,7 +6490,7 @@ nonisolated extension Containment_V1_WindowState: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Containment_V1_HostState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".HostState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}pid\0\u{1}up\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}pid\0\u{1}up\0\u{1}failed\0\u{1}incarnation\0\u{1}controllers\0\u{1}pending\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6483,6 +6501,10 @@ nonisolated extension Containment_V1_HostState: SwiftProtobuf.Message, SwiftProt
       case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 2: try { try decoder.decodeSingularInt32Field(value: &self.pid) }()
       case 3: try { try decoder.decodeSingularBoolField(value: &self.up) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.failed) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.incarnation) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.controllers) }()
+      case 7: try { try decoder.decodeSingularUInt32Field(value: &self.pending) }()
       default: break
       }
     }
@@ -6498,6 +6520,18 @@ nonisolated extension Containment_V1_HostState: SwiftProtobuf.Message, SwiftProt
     if self.up != false {
       try visitor.visitSingularBoolField(value: self.up, fieldNumber: 3)
     }
+    if !self.failed.isEmpty {
+      try visitor.visitSingularStringField(value: self.failed, fieldNumber: 4)
+    }
+    if self.incarnation != 0 {
+      try visitor.visitSingularUInt32Field(value: self.incarnation, fieldNumber: 5)
+    }
+    if self.controllers != 0 {
+      try visitor.visitSingularUInt32Field(value: self.controllers, fieldNumber: 6)
+    }
+    if self.pending != 0 {
+      try visitor.visitSingularUInt32Field(value: self.pending, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6505,6 +6539,10 @@ nonisolated extension Containment_V1_HostState: SwiftProtobuf.Message, SwiftProt
     if lhs.name != rhs.name {return false}
     if lhs.pid != rhs.pid {return false}
     if lhs.up != rhs.up {return false}
+    if lhs.failed != rhs.failed {return false}
+    if lhs.incarnation != rhs.incarnation {return false}
+    if lhs.controllers != rhs.controllers {return false}
+    if lhs.pending != rhs.pending {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -6557,7 +6595,7 @@ nonisolated extension Containment_V1_TransitionState: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}controllers\0\u{1}windows\0\u{1}hosts\0\u{1}views\0\u{1}transitions\0\u{1}epoch\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}controllers\0\u{1}windows\0\u{1}hosts\0\u{1}views\0\u{1}transitions\0\u{1}epoch\0\u{3}started_unix_nanos\0\u{1}waiting\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6572,6 +6610,8 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.views) }()
       case 6: try { try decoder.decodeRepeatedMessageField(value: &self.transitions) }()
       case 7: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
+      case 8: try { try decoder.decodeSingularInt64Field(value: &self.startedUnixNanos) }()
+      case 9: try { try decoder.decodeSingularUInt32Field(value: &self.waiting) }()
       default: break
       }
     }
@@ -6599,6 +6639,12 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
     if self.epoch != 0 {
       try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 7)
     }
+    if self.startedUnixNanos != 0 {
+      try visitor.visitSingularInt64Field(value: self.startedUnixNanos, fieldNumber: 8)
+    }
+    if self.waiting != 0 {
+      try visitor.visitSingularUInt32Field(value: self.waiting, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6610,6 +6656,8 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
     if lhs.views != rhs.views {return false}
     if lhs.transitions != rhs.transitions {return false}
     if lhs.epoch != rhs.epoch {return false}
+    if lhs.startedUnixNanos != rhs.startedUnixNanos {return false}
+    if lhs.waiting != rhs.waiting {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

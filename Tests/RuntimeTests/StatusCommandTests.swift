@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// Issue 27: `containment status` tells a script whether the runtime is healthy — a host stalled past its heartbeats
+/// is down (exit 1), back up once it resumes (exit 0); one killed with SIGKILL comes back as its second process; no
+/// supervisor is exit 3.
+@Suite(.serialized) struct StatusCommandTests {
+    static let topology = """
+        window: {name: main, width: 800, height: 600, root: a}
+        hosts: [h0, h1]
+        controllers:
+          - {id: a, kind: content, host: h0}
+          - {id: b, kind: content, host: h1, parent: a}
+        """
+
+    /// Runs `containment status --json` until `done` holds for its exit status and summary, at most 30 s.
+    static func status(
+        _ runtime: RuntimeFixture,
+        until done: (Int32, [String: Any]) -> Bool
+    ) async throws -> (Int32, [String: Any]) {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var last: (Int32, [String: Any]) = (-1, [:])
+        repeat {
+            let output = try await runtime.containment("status", "--json")
+            last = (output.status, JSON.object(output.stdout) ?? [:])
+            if done(last.0, last.1) { return last }
+            try await Task.sleep(for: .milliseconds(50))
+        } while ContinuousClock.now < deadline
+        Issue.record("status never came to the expected state; last: \(last)")
+        return last
+    }
+
+    static func host(_ name: String, in summary: [String: Any]) -> [String: Any] {
+        (summary["hosts"] as? [[String: Any]])?.first { $0["name"] as? String == name } ?? [:]
+    }
+
+    static func pid(of host: String, in runtime: RuntimeFixture) throws -> Int32 {
+        let text = try String(contentsOfFile: "\(runtime.runDirectory)/host-\(host).pid", encoding: .utf8)
+        return try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test func aStalledHostIsDownThenUpAndAKilledOneComesBackAsItsSecondProcess() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology)
+        let (healthy, summary) = try await Self.status(runtime) { status, _ in status == 0 }
+        #expect(healthy == 0 && summary["healthy"] as? Bool == true)
+        #expect(Self.host("h1", in: summary)["controllers"] as? Int == 1)
+        #expect((summary["supervisor"] as? [String: Any])?["controllers"] as? Int == 2)
+
+        // Stalled past its heartbeats (2 s): down, exit 1; resumed: up again, exit 0.
+        let stalled = try Self.pid(of: "h1", in: runtime)
+        kill(stalled, SIGSTOP)
+        let (degraded, down) = try await Self.status(runtime) { status, _ in status == 1 }
+        kill(stalled, SIGCONT)
+        #expect(degraded == 1 && Self.host("h1", in: down)["state"] as? String == "down")
+        #expect(down["healthy"] as? Bool == false)
+        _ = try await Self.status(runtime) { status, _ in status == 0 }
+
+        // Killed: the supervisor starts it again; status shows its second process, healthy.
+        kill(try Self.pid(of: "h1", in: runtime), SIGKILL)
+        let (restarted, again) = try await Self.status(runtime) { status, summary in
+            status == 0 && Self.host("h1", in: summary)["processes"] as? Int == 2
+        }
+        #expect(restarted == 0 && Self.host("h1", in: again)["state"] as? String == "up")
+
+        // The human form says the same.
+        let text = try await runtime.containment("status")
+        #expect(text.status == 0 && text.stdout.contains("host h1  up") && text.stdout.hasSuffix("healthy\n"))
+        _ = try await runtime.stop()
+    }
+}
