@@ -66,7 +66,8 @@ struct StatusCommand: AsyncParsableCommand {
         } else {
             print(
                 "supervisor  pid \(pid.map(String.init) ?? "?")  epoch \(snapshot.epoch)  seq \(snapshot.seq)  up "
-                    + "\(Self.duration(uptime))  journal \(Self.size(journalBytes)) in \(segments.count) segments  "
+                    + "\(Self.duration(uptime))  journal \(Self.size(journalBytes)) in \(segments.count) segment"
+                    + (segments.count == 1 ? "  " : "s  ")
                     + "\(snapshot.controllers.count) controllers"
             )
             for host in hosts {
