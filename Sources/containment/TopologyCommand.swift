@@ -15,7 +15,7 @@ struct TopologyCommand: ParsableCommand {
             """
     )
 
-    @Argument var file: String
+    @Argument(help: "A topology file (YAML).") var file: String
 
     @OptionGroup var runtime: RuntimeOptions
 

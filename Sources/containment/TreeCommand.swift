@@ -55,7 +55,7 @@ struct InspectCommand: AsyncParsableCommand {
         abstract: "Show the callbacks one controller's actor received, in the order it received them."
     )
 
-    @Argument var controller: String
+    @Argument(help: "The controller whose actor to ask.") var controller: String
 
     @Flag(help: "One JSON object per callback.")
     var json = false

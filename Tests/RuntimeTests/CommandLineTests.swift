@@ -32,4 +32,30 @@ import Testing
         let help = try await RuntimeFixture.run(RuntimeFixture.binary, ["ctl", "select", "--help"])
         #expect(help.status == 0 && help.stdout.contains("USAGE: containment ctl select"))
     }
+
+    /// Every argument, option and flag of every subcommand says what it is (ArgumentParser's own `help` aside).
+    @Test func everyArgumentHasHelp() async throws {
+        let dump = try await RuntimeFixture.run(RuntimeFixture.binary, ["--experimental-dump-help"])
+        let tool = try #require(JSON.object(dump.stdout)?["command"] as? [String: Any])
+        var missing: [String] = []
+        var counted = 0
+        func walk(_ command: [String: Any], _ path: [String]) {
+            for argument in command["arguments"] as? [[String: Any]] ?? []
+            where argument["shouldDisplay"] as? Bool != false {
+                counted += 1
+                if (argument["abstract"] as? String ?? "").isEmpty {
+                    let names = (argument["names"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+                    missing.append(
+                        "\(path.joined(separator: " ")): \(names.first ?? argument["valueName"] as? String ?? "?")"
+                    )
+                }
+            }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] where sub["commandName"] as? String != "help" {
+                walk(sub, path + [sub["commandName"] as? String ?? "?"])
+            }
+        }
+        walk(tool, ["containment"])
+        #expect(counted > 100)
+        #expect(missing.isEmpty, "\(missing)")
+    }
 }

@@ -5,9 +5,9 @@ import ContainmentModel
 extension CtlVerbs {
     struct Push: CtlVerb {
         static let configuration = CommandConfiguration(abstract: "Push a controller onto a navigation stack.")
-        @Argument var navigation: String
-        @Argument var controller: String
-        @Flag var animated = false
+        @Argument(help: "The navigation container.") var navigation: String
+        @Argument(help: "The child controller.") var controller: String
+        @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.push(ControllerID(controller), on: ControllerID(navigation), animated: animated), options)]
@@ -18,8 +18,8 @@ extension CtlVerbs {
         static let configuration = CommandConfiguration(
             abstract: "Pop the top of a navigation stack (at the root: nothing)."
         )
-        @Argument var navigation: String
-        @Flag var animated = false
+        @Argument(help: "The navigation container.") var navigation: String
+        @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.pop(ControllerID(navigation), animated: animated), options)]
@@ -31,9 +31,9 @@ extension CtlVerbs {
             commandName: "pop-to",
             abstract: "Pop everything above a controller."
         )
-        @Argument var navigation: String
-        @Argument var controller: String
-        @Flag var animated = false
+        @Argument(help: "The navigation container.") var navigation: String
+        @Argument(help: "The child controller.") var controller: String
+        @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.popTo(ControllerID(controller), in: ControllerID(navigation), animated: animated), options)]
@@ -42,8 +42,8 @@ extension CtlVerbs {
 
     struct PopToRoot: CtlVerb {
         static let configuration = CommandConfiguration(commandName: "pop-to-root", abstract: "Pop to the root.")
-        @Argument var navigation: String
-        @Flag var animated = false
+        @Argument(help: "The navigation container.") var navigation: String
+        @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.popToRoot(ControllerID(navigation), animated: animated), options)]
@@ -55,7 +55,7 @@ extension CtlVerbs {
             commandName: "set-stack",
             abstract: "Replace a navigation stack."
         )
-        @Argument var navigation: String
+        @Argument(help: "The navigation container.") var navigation: String
         @Argument(help: "A,B,C (bottom first); empty for none.") var stack: String
         @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
@@ -69,7 +69,7 @@ extension CtlVerbs {
             commandName: "set-children",
             abstract: "Set a tab or menu controller's children."
         )
-        @Argument var container: String
+        @Argument(help: "The container controller.") var container: String
         @Argument(help: "A,B,C; empty for none.") var children: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
@@ -79,7 +79,7 @@ extension CtlVerbs {
 
     struct Select: CtlVerb {
         static let configuration = CommandConfiguration(abstract: "Select a tab or menu child, by index or id.")
-        @Argument var container: String
+        @Argument(help: "The container controller.") var container: String
         @Argument(help: "An index, or a child's id.") var target: String
         @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
@@ -94,9 +94,9 @@ extension CtlVerbs {
             commandName: "menu-visible",
             abstract: "Show or hide a menu container's menu."
         )
-        @Argument var menu: String
+        @Argument(help: "The menu container.") var menu: String
         @Argument(help: "true or false") var visible: String
-        @Flag var animated = false
+        @Flag(help: "Shown or hidden over 0.3 s (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.setMenuVisible(ControllerID(menu), try Parse.bool(visible), animated: animated), options)]
@@ -110,10 +110,10 @@ extension CtlVerbs {
             commandName: "set-pages",
             abstract: "Show these pages in a page container (as many as its spine needs)."
         )
-        @Argument var page: String
+        @Argument(help: "The page container.") var page: String
         @Argument(help: "A or A,B") var pages: String
         @Option(help: "forward or reverse") var direction: String = "forward"
-        @Flag var animated = false
+        @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             let command = Command.setPages(
@@ -128,7 +128,7 @@ extension CtlVerbs {
 
     struct Next: CtlVerb {
         static let configuration = CommandConfiguration(abstract: "Turn a page container to the next page(s).")
-        @Argument var page: String
+        @Argument(help: "The page container.") var page: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.nextPage(ControllerID(page)), options)]
@@ -137,7 +137,7 @@ extension CtlVerbs {
 
     struct Previous: CtlVerb {
         static let configuration = CommandConfiguration(abstract: "Turn a page container to the previous page(s).")
-        @Argument var page: String
+        @Argument(help: "The page container.") var page: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.previousPage(ControllerID(page)), options)]
@@ -149,8 +149,8 @@ extension CtlVerbs {
             commandName: "split-mode",
             abstract: "Set a split container's display mode: allVisible, primaryHidden, primaryOverlay."
         )
-        @Argument var split: String
-        @Argument var mode: String
+        @Argument(help: "The split container.") var split: String
+        @Argument(help: "allVisible, primaryHidden or primaryOverlay.") var mode: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             let mode = try SplitDisplayMode.named(mode, as: "split display mode")

@@ -5,8 +5,8 @@ import ContainmentModel
 extension CtlVerbs {
     struct AddChild: CtlVerb {
         static let configuration = CommandConfiguration(commandName: "add-child", abstract: "addChild (SPEC §2).")
-        @Argument var parent: String
-        @Argument var child: String
+        @Argument(help: "The parent (container) controller.") var parent: String
+        @Argument(help: "The child controller.") var child: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.addChild(ControllerID(child), to: ControllerID(parent)), options)]
@@ -15,7 +15,7 @@ extension CtlVerbs {
 
     struct WillMove: CtlVerb {
         static let configuration = CommandConfiguration(commandName: "will-move", abstract: "willMove(toParent:).")
-        @Argument var child: String
+        @Argument(help: "The child controller.") var child: String
         @Option(help: "The parent, or `none` for nil.") var to: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
@@ -25,8 +25,8 @@ extension CtlVerbs {
 
     struct DidMove: CtlVerb {
         static let configuration = CommandConfiguration(commandName: "did-move", abstract: "didMove(toParent:).")
-        @Argument var child: String
-        @Option var to: String
+        @Argument(help: "The child controller.") var child: String
+        @Option(help: "The parent it moved to.") var to: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.didMove(ControllerID(child), toParent: ControllerID(to)), options)]
@@ -35,7 +35,7 @@ extension CtlVerbs {
 
     struct Remove: CtlVerb {
         static let configuration = CommandConfiguration(abstract: "removeFromParent.")
-        @Argument var child: String
+        @Argument(help: "The child controller.") var child: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.removeFromParent(ControllerID(child)), options)]
@@ -46,8 +46,8 @@ extension CtlVerbs {
         static let configuration = CommandConfiguration(
             abstract: "The seeds' displayContentController: addChild, frame, add the view, didMove — one transaction."
         )
-        @Argument var parent: String
-        @Argument var child: String
+        @Argument(help: "The parent (container) controller.") var parent: String
+        @Argument(help: "The child controller.") var child: String
         @Option(name: .customLong("in"), help: "The parent's view to embed into (default: its root view).")
         var superview: String?
         @Option(parsing: .unconditional, help: "x,y,width,height (default: the parent's bounds).") var frame: String?
@@ -75,7 +75,7 @@ extension CtlVerbs {
         static let configuration = CommandConfiguration(
             abstract: "The seeds' hideContentController: willMove(nil), remove the view, removeFromParent."
         )
-        @Argument var child: String
+        @Argument(help: "The child controller.") var child: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             // The container is the child's parent: the natural party of each of the three.
@@ -92,11 +92,13 @@ extension CtlVerbs {
                 "containment ctl appearance C begin --appearing|--disappearing [--animated]\ncontainment ctl appearance C end"
         )
         enum Phase: String, ExpressibleByArgument { case begin, end }
-        @Argument var controller: String
-        @Argument var phase: Phase
-        @Flag(name: .customLong("appearing")) var appearing = false
-        @Flag(name: .customLong("disappearing")) var disappearing = false
-        @Flag var animated = false
+        @Argument(help: "The controller.") var controller: String
+        @Argument(help: "begin or end.") var phase: Phase
+        @Flag(name: .customLong("appearing"), help: "Begin appearing (viewWillAppear).") var appearing = false
+        @Flag(name: .customLong("disappearing"), help: "Begin disappearing (viewWillDisappear).") var disappearing =
+            false
+        @Flag(help: "The appearance callbacks say animated, as beginAppearanceTransition's animated does.")
+        var animated = false
         @OptionGroup var options: CtlOptions
 
         func validate() throws {
@@ -122,9 +124,9 @@ extension CtlVerbs {
             abstract:
                 "transition(from:to:duration:) in a parent (SPEC §5); the supervisor completes it after --duration."
         )
-        @Argument var parent: String
-        @Argument var from: String
-        @Argument var to: String
+        @Argument(help: "The parent (container) controller.") var parent: String
+        @Argument(help: "The child leaving.") var from: String
+        @Argument(help: "The child arriving.") var to: String
         @Option(help: "Seconds; 0 completes at once.") var duration = 0.0
         @Option(parsing: .unconditional, help: "The new child's frame, x,y,width,height.") var frame: String?
         @OptionGroup var options: CtlOptions
@@ -145,9 +147,9 @@ extension CtlVerbs {
             commandName: "complete-transition",
             abstract: "Complete a running transition now."
         )
-        @Argument var parent: String
-        @Argument var from: String
-        @Argument var to: String
+        @Argument(help: "The parent (container) controller.") var parent: String
+        @Argument(help: "The child leaving.") var from: String
+        @Argument(help: "The child arriving.") var to: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [

@@ -15,7 +15,7 @@ enum CtlVerbs {
 
     struct Create: CtlVerb {
         static let configuration = CommandConfiguration(abstract: "Create a controller (SPEC §1).")
-        @Argument var id: String
+        @Argument(help: "The controller's id.") var id: String
         @Option(help: "content, navigation, tab, page, split, menu, or a custom kind a host registers.")
         var kind = "content"
         @Option(help: "The host process that runs it; default: the least loaded connected host.")
@@ -91,7 +91,7 @@ enum CtlVerbs {
 
     struct Destroy: CtlVerb {
         static let configuration = CommandConfiguration(abstract: "Destroy a controller that stands alone.")
-        @Argument var id: String
+        @Argument(help: "The controller's id.") var id: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.destroy(ControllerID(id)), options)]
@@ -100,8 +100,8 @@ enum CtlVerbs {
 
     struct Attach: CtlVerb {
         static let configuration = CommandConfiguration(abstract: "Make a controller the root of a window.")
-        @Argument var id: String
-        @Option var window: String
+        @Argument(help: "The controller's id.") var id: String
+        @Option(help: "The window's name.") var window: String
         @Option(help: "WIDTHxHEIGHT") var size: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
@@ -111,7 +111,7 @@ enum CtlVerbs {
 
     struct Resize: CtlVerb {
         static let configuration = CommandConfiguration(abstract: "Resize a window (a size transition, SPEC §6).")
-        @Argument var window: String
+        @Argument(help: "The window's name.") var window: String
         @Argument(help: "WIDTHxHEIGHT") var size: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
@@ -125,7 +125,7 @@ enum CtlVerbs {
             abstract: "Send a memory warning to every controller, one host's, or those named."
         )
         @Option(help: "Only the controllers this host runs.") var host: String?
-        @Argument var controllers: [String] = []
+        @Argument(help: "The controllers to warn (none named: every controller).") var controllers: [String] = []
         @OptionGroup var options: CtlOptions
 
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {

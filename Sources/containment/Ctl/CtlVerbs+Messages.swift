@@ -13,8 +13,8 @@ extension CtlVerbs {
                 or its delegate: anything else is notRelated.
                 """
         )
-        @Argument var from: String
-        @Argument var to: String
+        @Argument(help: "The controller that sends it.") var from: String
+        @Argument(help: "The controller that receives it.") var to: String
         @Argument(help: "The message's name, e.g. done.") var name: String
         @Argument(help: "The payload as text (clients use JSON); default: none.") var payload: String?
         @Option(help: "Read the payload from this file (any bytes) instead.") var payloadFile: String?
@@ -48,7 +48,7 @@ extension CtlVerbs {
                 §15). A page container handles swipe: --direction left turns to the next pages, right to the previous.
                 """
         )
-        @Argument var window: String
+        @Argument(help: "The window's name.") var window: String
         @Argument(help: "X,Y in window coordinates.") var point: String
         @Option(help: "tap, threeFingerTap, swipe, or any other name.") var kind = "tap"
         @Option(help: "A swipe's direction: left, right, up, down.") var direction: String?
@@ -67,7 +67,7 @@ extension CtlVerbs {
         static let configuration = CommandConfiguration(
             abstract: "Send a control's action to no particular target (SPEC §12): it walks the chain from FROM."
         )
-        @Argument var from: String
+        @Argument(help: "The controller that sends it.") var from: String
         @Argument(help: "The action's name, e.g. done.") var name: String
         @Argument(help: "The payload as text; default: none.") var payload: String?
         @OptionGroup var options: CtlOptions
@@ -88,8 +88,8 @@ extension CtlVerbs {
                 system.
                 """
         )
-        @Argument var controller: String
-        @Argument var verb: String
+        @Argument(help: "The controller.") var controller: String
+        @Argument(help: "The verb its kind registered (ctl invoke C VERB ARGUMENTS…).") var verb: String
         @Argument(help: "Its arguments.") var arguments: [String] = []
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {

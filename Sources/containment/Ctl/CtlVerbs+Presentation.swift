@@ -8,8 +8,8 @@ extension CtlVerbs {
             abstract: "Present a controller on a presenter (SPEC §7).",
             usage: "containment ctl present PRESENTER PRESENTED [--style S] [--transition T] [--animated] [--anchor V]"
         )
-        @Argument var presenter: String
-        @Argument var presented: String
+        @Argument(help: "The controller that presents.") var presenter: String
+        @Argument(help: "The controller presented.") var presented: String
         @Option(
             help: "fullScreen, pageSheet, formSheet, currentContext, overFullScreen, overCurrentContext, popover."
         )
@@ -17,7 +17,7 @@ extension CtlVerbs {
         @Option(help: "A popover's anchor: a view of the presenter's tree (default: its root view).") var anchor:
             String?
         @Option(help: "coverVertical, flipHorizontal, crossDissolve, partialCurl.") var transition: String?
-        @Flag var animated = false
+        @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
 
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
@@ -39,8 +39,8 @@ extension CtlVerbs {
         static let configuration = CommandConfiguration(
             abstract: "Dismiss what a controller (or its subtree) presents, or the controller itself if presented."
         )
-        @Argument var controller: String
-        @Flag var animated = false
+        @Argument(help: "The presented controller to dismiss (with those it presented).") var controller: String
+        @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
 
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {

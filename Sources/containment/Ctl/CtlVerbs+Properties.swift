@@ -15,7 +15,7 @@ extension CtlVerbs {
                 toolbarItems, delegate, handles, supportedOrientations, preferredContentSize, …).
                 """
         )
-        @Argument var controller: String
+        @Argument(help: "The controller.") var controller: String
         @Option(help: "The title.") var title: String?
         @Option(help: "The navigation item's title.") var navTitle: String?
         @Option(help: "The navigation item's back button title (shown when it is the previous one).")
@@ -117,9 +117,9 @@ extension CtlVerbs {
             commandName: "set-editing",
             abstract: "Turn a controller's editing on or off (SPEC §13); issued by the controller or its parent."
         )
-        @Argument var controller: String
+        @Argument(help: "The controller.") var controller: String
         @Argument(help: "true or false") var editing: String
-        @Flag var animated = false
+        @Flag(help: "The setEditing callback says animated.") var animated = false
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.setEditing(ControllerID(controller), try Parse.bool(editing), animated: animated), options)]
@@ -132,7 +132,7 @@ extension CtlVerbs {
         static let configuration = CommandConfiguration(
             abstract: "Turn a window (SPEC §13), as the system: refused unless the controller that decides supports it."
         )
-        @Argument var window: String
+        @Argument(help: "The window's name.") var window: String
         @Argument(help: "portrait, portraitUpsideDown, landscapeLeft or landscapeRight") var orientation: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
@@ -145,8 +145,8 @@ extension CtlVerbs {
             commandName: "forward-size",
             abstract: "Forward a size transition from a container to a child (SPEC §13), as the container."
         )
-        @Argument var container: String
-        @Argument var child: String
+        @Argument(help: "The container controller.") var container: String
+        @Argument(help: "The child controller.") var child: String
         @Argument(help: "WIDTHxHEIGHT") var size: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {

@@ -5,7 +5,7 @@ import ContainmentModel
 extension CtlVerbs {
     struct LoadView: CtlVerb {
         static let configuration = CommandConfiguration(commandName: "load-view", abstract: "Load a root view now.")
-        @Argument var id: String
+        @Argument(help: "The controller's id.") var id: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.loadView(ControllerID(id)), options)]
@@ -17,7 +17,7 @@ extension CtlVerbs {
             commandName: "add-view",
             abstract: "Insert a view into a superview (a named subview is created by its owner on first use)."
         )
-        @Argument var view: String
+        @Argument(help: "A view: a controller id (its root view) or ID/NAME, a subview it owns.") var view: String
         @Option(help: "The superview.") var to: String
         @Option(help: "The index among the superview's subviews (default: on top).") var at: Int?
         @OptionGroup var options: CtlOptions
@@ -28,7 +28,7 @@ extension CtlVerbs {
 
     struct RemoveView: CtlVerb {
         static let configuration = CommandConfiguration(commandName: "remove-view", abstract: "removeFromSuperview.")
-        @Argument var view: String
+        @Argument(help: "A view: a controller id (its root view) or ID/NAME, a subview it owns.") var view: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.removeFromSuperview(try Parse.view(view)), options)]
@@ -40,7 +40,7 @@ extension CtlVerbs {
             commandName: "set-frame",
             abstract: "Set a view's frame (a root view's only by its parent, SPEC §3 R2)."
         )
-        @Argument var view: String
+        @Argument(help: "A view: a controller id (its root view) or ID/NAME, a subview it owns.") var view: String
         /// Captured as "unrecognized" so a negative origin (`-320,0,320,480`) is a value, not an option.
         @Argument(parsing: .allUnrecognized, help: "x,y,width,height") var frame: [String]
         @OptionGroup var options: CtlOptions
@@ -56,8 +56,8 @@ extension CtlVerbs {
 
     struct SetAlpha: CtlVerb {
         static let configuration = CommandConfiguration(commandName: "set-alpha", abstract: "Set a view's alpha.")
-        @Argument var view: String
-        @Argument var alpha: Double
+        @Argument(help: "A view: a controller id (its root view) or ID/NAME, a subview it owns.") var view: String
+        @Argument(help: "The opacity, from 0 to 1.") var alpha: Double
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
             [Request(.setAlpha(try Parse.view(view), alpha), options)]
@@ -66,7 +66,7 @@ extension CtlVerbs {
 
     struct SetHidden: CtlVerb {
         static let configuration = CommandConfiguration(commandName: "set-hidden", abstract: "Hide or show a view.")
-        @Argument var view: String
+        @Argument(help: "A view: a controller id (its root view) or ID/NAME, a subview it owns.") var view: String
         @Argument(help: "true or false") var hidden: String
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
