@@ -383,11 +383,16 @@ extension SupervisorCore {
                 return "\(record.name): \(custom.isEmpty ? "none" : custom.joined(separator: ", "))"
             }
         let which = host.map { "Host \($0) does not run" } ?? "No host that is up runs"
+        // A kind no host registered: the one most likely meant, among the standard ones and every one registered.
+        let known = Set(Kind.standard.map(\.rawValue)).union(hosts.values.flatMap { ($0.verbs ?? [:]).keys })
+        let meant =
+            known.contains(kind.rawValue)
+            ? "" : StrictKeys.nearest(kind.rawValue, in: known.sorted()).map { " Did you mean \"\($0)\"?" } ?? ""
         return ContainmentError(
             .unknownKind,
             "\(which) kind \(Self.shown(kind.rawValue)), so \(id) cannot be created; the custom kinds registered "
                 + "(besides the standard ones): \(registered.joined(separator: "; ")). A host registers a kind "
-                + "in its BehaviorRegistry."
+                + "in its BehaviorRegistry.\(meant)"
         )
     }
 

@@ -321,6 +321,14 @@ import Testing
                 + "(besides the standard ones): h0: grid, stack; h1: editor. A host registers a kind in its "
                 + "BehaviorRegistry."
         )
+        // A typo of a kind a host registered: the message names it.
+        core.receive([Self.peer, Self.request([Self.create("t2", kind: "gird")], id: 6)])
+        step = try Self.decode(core.take())
+        #expect(
+            step.messages.first?.message.error.message.hasSuffix(
+                "registers a kind in its BehaviorRegistry. Did you mean \"grid\"?"
+            ) == true
+        )
         // A standard kind runs anywhere; a host that has not registered yet is taken at its word.
         core.receive([
             Self.peer,
