@@ -12,6 +12,34 @@ quiet_swift() {
     return "$status"
 }
 
+# `swift build ARGUMENTS` with one line of progress ("[412/1093] Compiling SwiftNIO …", rewritten in place on a
+# terminal; every tenth of the way otherwise) instead of the compiler's lines, which go to LOG; on failure, LOG's last
+# 40 lines. Returns swift's status.
+build_with_progress() {  # build_with_progress LOG ARGUMENTS...
+    local log="$1" status start
+    shift
+    start=$(date +%s)
+    set +e
+    swift build "$@" 2>&1 | tee "$log" | awk -v tty="$([ -t 2 ] && echo 1 || echo 0)" '
+        /^\[[0-9]+\/[0-9]+\] / {
+            split(substr($0, 2, index($0, "]") - 2), n, "/")
+            if (tty) { printf "\r\033[K  %s", substr($0, 1, 100) > "/dev/stderr" }
+            else if (n[2] + 0 > 0 && int(10 * n[1] / n[2]) > shown) {
+                shown = int(10 * n[1] / n[2]); print "  " $0 > "/dev/stderr"
+            }
+        }
+        END { if (tty) printf "\r\033[K" > "/dev/stderr" }'
+    status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -ne 0 ]; then
+        echo "build failed (the whole log: $log):" >&2
+        tail -n 40 "$log" >&2
+    else
+        echo "  built in $(( $(date +%s) - start )) s" >&2
+    fi
+    return "$status"
+}
+
 # The run directory every command and script uses: CONTAINMENT_RUN_DIR, or $TMPDIR/containment-$USER.
 # Exported, so the binaries started from a script agree with it.
 containment_run_dir() {

@@ -9,7 +9,10 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 bash scripts/setup.sh
-quiet_swift build --product containment >&2
+echo "== building containment (debug) — a first build on a fresh clone compiles every dependency, about 10 minutes on" >&2
+echo "   2 cores; later builds take seconds" >&2
+mkdir -p .build
+build_with_progress .build/run-build.log --product containment
 bin="$(swift build --show-bin-path)/containment"
 topology="${1:-Config/topologies/menu.yaml}"
 # A fresh run directory, so the scenario starts from the topology (a run directory keeps its journal, and a supervisor
@@ -39,7 +42,8 @@ step ctl memory-warning --quiet
 wait "$watcher" || true
 
 echo
-echo "== the watch stream (containment watch)"
+echo "== the watch stream (containment watch), from the scenario's first command on"
+echo "   seq  event(controller) and its fields"
 cat "$watch_log"
 echo
 echo "== the tree (containment tree)"
