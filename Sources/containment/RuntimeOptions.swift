@@ -40,6 +40,19 @@ struct Connection {
     }
 }
 
+extension Connection {
+    /// The whole state now; a failure is one line `code: message` on standard error and its exit status (3 when no
+    /// supervisor answers).
+    func snapshot() throws -> WireSnapshot {
+        do {
+            return try client.snapshot()
+        } catch {
+            FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
+            throw ExitStatus.of(error.code)
+        }
+    }
+}
+
 /// Exit codes of the clients: 1 for a rejected command, 3 when the runtime cannot be reached.
 enum ExitStatus {
     static let rejected = ExitCode(1)

@@ -23,13 +23,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let connection = try Connection(runtime)
-        let snapshot: WireSnapshot
-        do {
-            snapshot = try connection.client.snapshot()
-        } catch {
-            FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
-            throw ExitStatus.of(error.code)
-        }
+        let snapshot = try connection.snapshot()
         let config = connection.config
         let pid = (try? String(contentsOfFile: "\(config.runDirectory)/supervisor.pid", encoding: .utf8))
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }

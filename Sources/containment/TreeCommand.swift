@@ -30,13 +30,7 @@ struct TreeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let connection = try Connection(runtime)
-        let snapshot: WireSnapshot
-        do {
-            snapshot = try connection.client.snapshot()
-        } catch {
-            FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
-            throw ExitStatus.of(error.code)
-        }
+        let snapshot = try connection.snapshot()
         let tree = TreeView(snapshot: snapshot)
         if svg {
             print(WindowDrawing(snapshot: snapshot).svg())

@@ -33,26 +33,11 @@ import Testing
         return index
     }
 
-    /// Whether each of `ids` received exactly the callbacks `events` published for it, in order (the latest ones,
-    /// waiting up to 20 s for them to arrive).
-    static func expectCallbacks(
-        of ids: [ControllerID],
-        as events: [Event],
-        _ client: RuntimeClient,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        for id in ids {
-            let published = events.filter { $0.isCallback && $0.controller == id }
-            #expect(!published.isEmpty, "\(id)", sourceLocation: sourceLocation)
-            let deadline = ContinuousClock.now + .seconds(20)
-            var received: [Event] = []
-            repeat {
-                received = Array(try client.callbacks(of: id).suffix(published.count))
-                if received == published { break }
-                try await Task.sleep(for: .milliseconds(50))
-            } while ContinuousClock.now < deadline
-            #expect(received == published, "\(id)", sourceLocation: sourceLocation)
-        }
+    /// Shows the form `late` (run by h1) in root while h1 is stopped; h1 goes on once the command is answered.
+    static func showLateWithH1Stopped(_ runtime: TestRuntime, _ client: RuntimeClient) throws -> [Event] {
+        let pid = try stoppedHost("h1", of: runtime, client)
+        defer { kill(pid, SIGCONT) }
+        return try client.perform(SeedListings.displayContentController("late", in: "root", frame: left))
     }
 
     /// Stops host `name` with SIGSTOP — the process the supervisor knows as that host — and returns its pid once the
@@ -116,26 +101,21 @@ import Testing
             #expect(!back.contains { if case .controllerCreated = $0 { true } else { false } })
             #expect(back.last?.description == "pagesChanged(pages) pages=book-p1 direction=reverse")
             events += turned + back
-            try await Self.expectCallbacks(of: ["form", "pages", "book-p1", "book-p2"], as: events, client)
+            try await OwnHostTopology.expectCallbacks(of: ["form", "pages", "book-p1", "book-p2"], as: events, client)
         }
     }
 
     @Test func aStoppedHostHoldsACommandForTheAnswerTimeoutOnly() async throws {
         try await OwnHostTopology.withRuntime(Self.topology, settings: "answerTimeoutMs: 300\n") { runtime in
             let client = try runtime.client()
-            let pid = try Self.stoppedHost("h1", of: runtime, client)
             // h1 stopped: it answers nothing, but its heartbeats are not missed yet (2 s): the command goes on after
             // 300 ms with nothing from the form's code, and the events say so.
-            let shown: [Event]
-            do {
-                defer { kill(pid, SIGCONT) }
-                shown = try client.perform(SeedListings.displayContentController("late", in: "root", frame: Self.left))
-            }
+            let shown = try Self.showLateWithH1Stopped(runtime, client)
             #expect(shown.contains(.answerTimedOut("late", question: .loadView)))
             #expect(shown.contains(.answerTimedOut("late", question: .viewWillLayoutSubviews)))
             #expect(!shown.contains { $0.description.hasPrefix("viewInserted(late) view=late/header") })
             // Its late answers are dropped; its actor still receives the callbacks, in order.
-            try await Self.expectCallbacks(of: ["late"], as: shown, client)
+            try await OwnHostTopology.expectCallbacks(of: ["late"], as: shown, client)
         }
     }
 
@@ -144,12 +124,7 @@ import Testing
         // the supervisor stops waiting for a host it declares down (heartbeats missed for 2 s).
         try await OwnHostTopology.withRuntime(Self.topology, settings: "answerTimeoutMs: 60000\n") { runtime in
             let client = try runtime.client()
-            let pid = try Self.stoppedHost("h1", of: runtime, client)
-            let shown: [Event]
-            do {
-                defer { kill(pid, SIGCONT) }
-                shown = try client.perform(SeedListings.displayContentController("late", in: "root", frame: Self.left))
-            }
+            let shown = try Self.showLateWithH1Stopped(runtime, client)
             #expect(shown.contains(.answerTimedOut("late", question: .loadView)))
             let root = try #require(try client.snapshot().controller("root"))
             #expect(root.children == ["late"])

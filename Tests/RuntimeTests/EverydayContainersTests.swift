@@ -91,18 +91,11 @@ import Testing
             #expect(try client.snapshot().controller("tabs")?.selected == "other")
 
             // Every actor received, in order, the callbacks the model published for it since the state above.
-            for id: ControllerID in ["tabs", "nav", "master", "detail", "other", "watcher"] {
-                let published = events.filter { $0.isCallback && $0.controller == id }
-                let deadline = ContinuousClock.now + .seconds(20)
-                var received: [Event] = []
-                repeat {
-                    received = Array(try client.callbacks(of: id).suffix(published.count))
-                    if received == published { break }
-                    try await Task.sleep(for: .milliseconds(50))
-                } while ContinuousClock.now < deadline
-                #expect(received == published, "\(id)")
-            }
-            #expect(!events.filter { $0.isCallback && $0.controller == "watcher" }.isEmpty)
+            try await OwnHostTopology.expectCallbacks(
+                of: ["tabs", "nav", "master", "detail", "other", "watcher"],
+                as: events,
+                client
+            )
         }
     }
 }

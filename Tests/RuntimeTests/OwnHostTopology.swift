@@ -1,5 +1,8 @@
+import ContainmentModel
+import ContainmentClient
 import ContainmentTestKit
 import Foundation
+import Testing
 
 /// A topology whose hosts run the project's own `containment host` (named as their `command`), for tests that start
 /// it with ContainmentTestKit.
@@ -26,5 +29,27 @@ enum OwnHostTopology {
             configPath: settings == nil ? nil : base + "-runtime.yaml",
             body
         )
+    }
+
+    /// Whether each of `ids` received exactly the callbacks `events` published for it, in order (the latest ones,
+    /// waiting up to 20 s for them to arrive).
+    static func expectCallbacks(
+        of ids: [ControllerID],
+        as events: [Event],
+        _ client: RuntimeClient,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        for id in ids {
+            let published = events.filter { $0.isCallback && $0.controller == id }
+            #expect(!published.isEmpty, "\(id)", sourceLocation: sourceLocation)
+            let deadline = ContinuousClock.now + .seconds(20)
+            var received: [Event] = []
+            repeat {
+                received = Array(try client.callbacks(of: id).suffix(published.count))
+                if received == published { break }
+                try await Task.sleep(for: .milliseconds(50))
+            } while ContinuousClock.now < deadline
+            #expect(received == published, "\(id)", sourceLocation: sourceLocation)
+        }
     }
 }
