@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContainmentBus
 import ContainmentHost
 import ContainmentRuntime
 import Foundation
@@ -11,7 +12,7 @@ struct JournalCommand: ParsableCommand {
         discussion: """
             The journal is the run directory's journal/ (runtime.yaml key `journal`). See docs/DURABILITY.md.
             """,
-        subcommands: [Verify.self, Stats.self, Repair.self]
+        subcommands: [Verify.self, Stats.self, Events.self, Repair.self]
     )
 
     struct Location: ParsableArguments {
@@ -87,6 +88,82 @@ struct JournalCommand: ParsableCommand {
             } else {
                 for (name, value) in figures { print("\(name): \(value)") }
             }
+        }
+    }
+
+    struct Events: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Every event the journal holds, from seq 1, as `watch` prints them: the journal replayed.",
+            discussion: """
+                The records are replayed through the model as the supervisor recovers them, so the events are the \
+                ones it published, with their seqs and epochs: the topology's own events too, which a `watch` started \
+                later never saw. Reads a journal a supervisor is writing (its last, unfinished record is left out). \
+                A journal whose first segments were removed (journalRetain) cannot be replayed from seq 1: exit 1.
+                """
+        )
+        @OptionGroup var location: Location
+
+        @Option(help: "Only the events from this seq on.")
+        var from: UInt64 = 1
+
+        @Option(help: "Only events about this controller (repeatable).")
+        var controller: [String] = []
+
+        @Flag(help: "One JSON object per line, as `watch --json`.")
+        var json = false
+
+        func run() throws {
+            let directory = try location.directory()
+            var replay = JournalReplay()
+            var pids: [String: Int32] = [:]  // each host's process, as its registrations name it
+            let records: [Containment_V1_JournalRecord]
+            do {
+                records = try JournalReplay.records(at: directory)
+                for record in records {
+                    for event in try replay.apply(record)
+                    where event.seq >= from && (controller.isEmpty || controller.contains(event.controller)) {
+                        print(json ? event.json : event.line)
+                    }
+                    if record.commands.isEmpty, record.eventCount > 0, record.firstSeq >= from, controller.isEmpty {
+                        print(unreplayed(record, epoch: replay.epoch, before: pids[record.host]))
+                    }
+                    if !record.host.isEmpty { pids[record.host] = record.pid }
+                }
+            } catch {
+                FileHandle.standardError.write(Data("journal \(directory): \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+
+        /// The event of a record that holds no commands: a host's registration as published (hostRestarted when a
+        /// process other than the one `before` registers); for a rejected command or another host event, what the
+        /// journal keeps of it (its seq, and a rejection's answer).
+        func unreplayed(_ record: Containment_V1_JournalRecord, epoch: UInt64, before: Int32?) -> String {
+            if !record.host.isEmpty {
+                let pid = Int(record.pid)
+                let restarted = before.map { $0 != record.pid } ?? false
+                let event = WireEvent(
+                    restarted ? .hostRestarted(host: record.host, pid: pid) : .hostUp(host: record.host, pid: pid),
+                    seq: record.firstSeq,
+                    timeUnixNanos: record.timeUnixNanos,
+                    commandID: 0,
+                    host: "",
+                    epoch: epoch
+                )
+                return json ? event.json : event.line
+            }
+            let seq = String(repeating: " ", count: max(0, 6 - String(record.firstSeq).count)) + String(record.firstSeq)
+            if record.hasRejection {
+                let error = record.rejection
+                return json
+                    ? JSONText.encode([
+                        "seq": record.firstSeq, "rejected": ["code": error.code, "message": error.message],
+                    ])
+                    : "\(seq)  ruleViolation: command \(record.commandID) rejected, \(error.code): \(error.message)"
+            }
+            return json
+                ? JSONText.encode(["seq": record.firstSeq, "hostEvent": true])
+                : "\(seq)  a host event (hostDown or hostFailed: the journal keeps its seq only)"
         }
     }
 

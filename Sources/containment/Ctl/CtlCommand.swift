@@ -17,10 +17,11 @@ struct CtlCommand: AsyncParsableCommand {
             Exit status (docs/OPERATIONS.md):
               0   accepted
               1   rejected by the rules: one line `code: sentence` on standard error
+              1   wait-idle, --wait: still busy at the timeout (`busy:` and what moves)
               3   no supervisor at the endpoint, or no reply within requestTimeoutMs (timeout, hostUnavailable)
               64  bad usage: an unknown verb (with the one most likely meant), a missing or malformed argument
             """,
-        subcommands: CtlVerbs.all
+        subcommands: CtlVerbs.all + [WaitIdle.self]
     )
 }
 
@@ -34,6 +35,17 @@ struct CtlOptions: ParsableArguments {
 
     @Flag(help: "Print nothing on success.")
     var quiet = false
+
+    @Flag(
+        help: """
+            Once accepted, wait until the runtime is idle (as `ctl wait-idle`): a timed switch completed, and what \
+            controllers' code did in answer done.
+            """
+    )
+    var wait = false
+
+    @Option(help: "How long --wait waits, in seconds, before exit 1 naming what still moves.")
+    var waitTimeout: Double = 10
 
     @OptionGroup var runtime: RuntimeOptions
 
@@ -59,13 +71,15 @@ extension CtlVerb {
 func submit(_ commands: [WireCommand], through connection: Connection, options: CtlOptions) throws {
     do {
         let accepted = try connection.client.submit(commands)
-        guard !options.quiet else { return }
-        if options.json {
-            print(JSONText.encode(["commandId": accepted.commandID, "events": accepted.events.map(\.jsonObject)]))
-        } else {
-            for event in accepted.events { print(event.line) }
+        if !options.quiet {
+            if options.json {
+                print(JSONText.encode(["commandId": accepted.commandID, "events": accepted.events.map(\.jsonObject)]))
+            } else {
+                for event in accepted.events { print(event.line) }
+            }
         }
-    } catch {
+        if options.wait { try waitUntilIdle(connection, timeout: options.waitTimeout) }
+    } catch let error as RemoteError {
         if options.json {
             print(
                 JSONText.encode([
@@ -85,5 +99,48 @@ extension Request {
     /// `command` as `options` says: its `--by`, or the natural party.
     init(_ command: Command, _ options: CtlOptions) {
         self.init(command, by: options.party)
+    }
+}
+
+/// Waits until the runtime is idle; exit 1 with `busy: …` when it is not within `timeout` seconds, 3 when unreachable.
+@discardableResult
+func waitUntilIdle(_ connection: Connection, timeout: Double) throws -> UInt64 {
+    let outcome: IdleOutcome
+    do {
+        outcome = try connection.client.waitUntilIdle(timeout: .milliseconds(Int64(timeout * 1000)))
+    } catch {
+        FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))
+        throw ExitStatus.of(error.code)
+    }
+    switch outcome {
+    case .idle(let seq):
+        return seq
+    case .busy(let reason):
+        FileHandle.standardError.write(Data("busy: still moving after \(timeout) s: \(reason)\n".utf8))
+        throw ExitStatus.rejected
+    }
+}
+
+/// `ctl wait-idle`: returns once nothing moves (for scripts, between commands that start animated switches).
+struct WaitIdle: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wait-idle",
+        abstract:
+            "Wait until nothing moves: no timed switch, no command waiting for code, code done with its callbacks.",
+        discussion: """
+            Idle: no timed switch runs (SPEC §13), no command waits for controllers' code to answer (SPEC §15), no \
+            callbacks wait for a host that is up, and every controller's actor handled every callback delivered to it \
+            without its code issuing a command. Prints `idle at seq N`. Exit 0 idle, 1 still busy at \
+            --timeout (`busy:` and what moves), 3 unreachable.
+            """
+    )
+    @Option(help: "How long to wait, in seconds.") var timeout: Double = 10
+    @Flag(help: "Print nothing when idle.") var quiet = false
+    @OptionGroup var runtime: RuntimeOptions
+
+    func run() async throws {
+        let connection = try Connection(runtime)
+        let seq = try waitUntilIdle(connection, timeout: timeout)
+        if !quiet { print("idle at seq \(seq)") }
     }
 }
