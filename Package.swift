@@ -161,8 +161,12 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            plugins: ["VersionStamp"]
         ),
+
+        // `containment --version`: the git commit the binary is built from.
+        .plugin(name: "VersionStamp", capability: .buildTool()),
 
         .testTarget(
             name: "ContainmentModelTests",

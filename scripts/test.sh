@@ -32,7 +32,7 @@ trap 'exit 143' TERM
 bash scripts/setup.sh
 
 echo "== format (swift format lint --strict)"
-swift format lint --strict --recursive Package.swift Sources Tests Examples/GridApp/Package.swift Examples/GridApp/Sources Examples/GridApp/Tests
+swift format lint --strict --recursive Package.swift Sources Tests Plugins Examples/GridApp/Package.swift Examples/GridApp/Sources Examples/GridApp/Tests
 
 echo "== build (warnings are errors)"
 quiet_swift build --build-tests
@@ -51,6 +51,9 @@ echo "== the example app (Examples/GridApp: its own kinds and host executable, u
 
 echo "== the protocol from another language (Python, pyzmq)"
 bash scripts/test-python-client.sh
+
+echo "== install (scripts/install.sh into a scratch prefix: --version, man pages, completions), then every README block as written"
+bash scripts/test-install.sh
 
 echo "== the inspector in a real browser (headless Chromium over the DevTools protocol)"
 bash scripts/test-inspector-browser.sh

@@ -181,6 +181,7 @@ extension SupervisorCore {
             let time = clock.unixNanos
             publish(state.violation(of: requests[error.index], error: error.error), commandID: commandID, time: time)
             let rejection = RemoteError(error.error, index: error.index, commandID: commandID, seq: seq)
+            noteRefusal(code: error.error.code.rawValue, message: error.error.message, seq: seq)
             metrics.reject(error.error.code)
             journalAppend(
                 Containment_V1_JournalRecord.with {

@@ -95,6 +95,11 @@ struct SupervisorCore {
     var timers: [TransitionTimer] = []
     var inspects: [UInt64: ForwardedInspect] = [:]
     var nextForwardID: UInt64 = 1
+    /// The latest refusals since this supervisor started, oldest first, for `status` (at most `refusalsKept`).
+    var refusals: [Containment_V1_Refusal] = []
+    static let refusalsKept = 10
+    /// Connections to the event socket now, as the loop's socket monitor counts them (`status`).
+    var subscribers = 0
     /// Journal records produced since the last ``take()``, in order.
     var records: [[UInt8]] = []
     /// Events and messages produced since the last ``take()``, in the order they are to go out.
@@ -456,12 +461,32 @@ struct SupervisorCore {
         snapshot.epoch = epoch
         snapshot.startedUnixNanos = startedUnixNanos
         snapshot.waiting = UInt32(clamping: answers.waitingCount)
+        snapshot.subscribers = UInt32(clamping: subscribers)
+        snapshot.refusals = refusals
         return snapshot
+    }
+
+    /// Keeps a refusal for `status`.
+    mutating func noteRefusal(code: String, message: String, seq: UInt64) {
+        let time = clock.unixNanos
+        refusals.append(
+            .with {
+                $0.seq = seq
+                $0.timeUnixNanos = time
+                $0.code = code
+                $0.message = message
+            }
+        )
+        if refusals.count > Self.refusalsKept { refusals.removeFirst(refusals.count - Self.refusalsKept) }
     }
 
     // MARK: Sending
 
     mutating func reply(to peer: [UInt8], requestID: UInt64, _ body: ServerMessage.OneOf_Body) {
+        // A refusal before the rules (a rule violation is noted where its event is published).
+        if case .error(let error) = body, error.seq == 0 {
+            noteRefusal(code: error.code, message: error.message, seq: 0)
+        }
         let message = ServerMessage.with {
             $0.requestID = requestID
             $0.body = body

@@ -216,7 +216,10 @@ final class SupervisorLoop {
             }
             changed = true
         }
-        if changed { core.metrics.subscribers(subscribers) }
+        if changed {
+            core.metrics.subscribers(subscribers)
+            core.subscribers = subscribers
+        }
     }
 
     /// How long after a subscriber left its queue's memory is given back: a few heartbeats (the idle PUB's sends are

@@ -12,11 +12,12 @@ struct Containment: AsyncParsableCommand {
             command), `watch` (the event stream), `tree` (the hierarchy now), `inspect` (what one actor received). \
             Every command honours CONTAINMENT_RUN_DIR (sockets, pid files, logs).
             """,
+        version: ContainmentVersion.text,
         subcommands: [
             SupervisorCommand.self, HostCommand.self, CtlCommand.self, WatchCommand.self, TreeCommand.self,
             InspectCommand.self, WaitCommand.self, PingCommand.self, TopologyCommand.self, DemoCommand.self,
             StressCommand.self, BenchCommand.self, BenchPeerCommand.self, JournalCommand.self, KeygenCommand.self,
-            InspectorCommand.self, ConfigCommand.self, StatusCommand.self,
+            InspectorCommand.self, ConfigCommand.self, StatusCommand.self, SystemdCommand.self,
         ]
     )
 

@@ -11,12 +11,13 @@ struct StatusCommand: AsyncParsableCommand {
         discussion: """
             The supervisor (pid, epoch, seq, uptime, journal size), each host of the topology (up, down or failed; \
             pid; how many of its processes registered; the controllers it runs; callbacks waiting for it) and the \
-            commands waiting for controllers' code to answer (SPEC §15). Exit 0 when every host is up, 1 when one is \
+            commands waiting for controllers' code to answer (SPEC §15), the subscribers connected, and the latest \
+            refusals (rule violations with their seq, and requests refused before the rules). Exit 0 when every host is up, 1 when one is \
             down or failed (degraded), 3 when no supervisor answers.
             """
     )
 
-    @Flag(help: "One JSON object: supervisor, hosts, waiting, healthy.")
+    @Flag(help: "One JSON object: supervisor, hosts, waitingForAnswers, subscribers, refusals, healthy.")
     var json = false
 
     @OptionGroup var runtime: RuntimeOptions
@@ -55,6 +56,13 @@ struct StatusCommand: AsyncParsableCommand {
                         ]
                     },
                     "waitingForAnswers": Int(snapshot.waiting),
+                    "subscribers": Int(snapshot.subscribers),
+                    "refusals": snapshot.refusals.map { refusal -> [String: Any] in
+                        [
+                            "seq": Int(refusal.seq), "timeUnixNanos": Int(refusal.timeUnixNanos), "code": refusal.code,
+                            "message": refusal.message,
+                        ]
+                    },
                 ])
             )
         } else {
@@ -72,12 +80,29 @@ struct StatusCommand: AsyncParsableCommand {
                 )
             }
             if snapshot.waiting > 0 { print("\(snapshot.waiting) commands waiting for controllers' code to answer") }
+            print("subscribers \(snapshot.subscribers)")
+            if !snapshot.refusals.isEmpty {
+                print("last \(snapshot.refusals.count) refusals (since this supervisor started, oldest first):")
+                for refusal in snapshot.refusals {
+                    let time = Date(timeIntervalSince1970: Double(refusal.timeUnixNanos) / 1e9)
+                    let seq = refusal.seq > 0 ? "seq \(refusal.seq)" : "no seq"
+                    print("  \(Self.clockTime(time))  \(seq)  \(refusal.code): \(refusal.message)")
+                }
+            }
             print(
                 unwell.isEmpty
                     ? "healthy" : "degraded: \(unwell.map { "\($0.name) \(state($0))" }.joined(separator: ", "))"
             )
         }
         if !unwell.isEmpty { throw ExitStatus.rejected }
+    }
+
+    /// HH:MM:SS in UTC.
+    static func clockTime(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02dZ", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
     }
 
     static func duration(_ seconds: Double) -> String {

@@ -67,4 +67,30 @@ import Testing
         #expect(text.status == 0 && text.stdout.contains("host h1  up") && text.stdout.hasSuffix("healthy\n"))
         _ = try await runtime.stop()
     }
+
+    @Test func itCountsSubscribersAndShowsTheLatestRefusals() async throws {
+        let runtime = try await RuntimeFixture(topology: Self.topology)
+        let (_, quiet) = try await Self.status(runtime) { status, _ in status == 0 }
+        #expect(quiet["subscribers"] as? Int == 0 && (quiet["refusals"] as? [Any])?.isEmpty == true)
+
+        let watch = try await runtime.startWatch(["--count", "1"])
+        _ = try await Self.status(runtime) { _, summary in summary["subscribers"] as? Int == 1 }
+
+        // A rule violation (its seq) and a refusal before the rules (no seq), oldest first.
+        let violation = try await runtime.containment("ctl", "set-frame", "b", "0,0,1,1", "--by", "b")
+        #expect(violation.status == 1)
+        let unknown = try await runtime.containment("inspect", "nosuch")
+        #expect(unknown.status != 0)
+        _ = try await watch.value  // it saw the ruleViolation and left
+        let (_, summary) = try await Self.status(runtime) { _, summary in summary["subscribers"] as? Int == 0 }
+        let refusals = summary["refusals"] as? [[String: Any]] ?? []
+        #expect(refusals.map { $0["code"] as? String } == ["frameAuthority", "unknownController"], "\(refusals)")
+        #expect((refusals.first?["seq"] as? Int ?? 0) > 0 && refusals.last?["seq"] as? Int == 0)
+
+        let text = try await runtime.containment("status")
+        #expect(text.stdout.contains("subscribers 0"), "\(text.stdout)")
+        #expect(text.stdout.contains("last 2 refusals"), "\(text.stdout)")
+        #expect(text.stdout.contains("frameAuthority: Only a may set the frame of b's root view"), "\(text.stdout)")
+        _ = try await runtime.stop()
+    }
 }

@@ -2098,6 +2098,32 @@ public nonisolated struct Containment_V1_Snapshot: Sendable {
   /// commands waiting for controllers' code to answer (SPEC §15)
   public var waiting: UInt32 = 0
 
+  /// connections to the event socket now
+  public var subscribers: UInt32 = 0
+
+  /// the latest refusals since this supervisor started, oldest first (at most 10)
+  public var refusals: [Containment_V1_Refusal] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A refused command or request, as `containment status` shows it.
+public nonisolated struct Containment_V1_Refusal: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the seq of its ruleViolation (0: refused before the rules: a limit, a role, a host)
+  public var seq: UInt64 = 0
+
+  public var timeUnixNanos: Int64 = 0
+
+  public var code: String = String()
+
+  public var message: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -6595,7 +6621,7 @@ nonisolated extension Containment_V1_TransitionState: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}controllers\0\u{1}windows\0\u{1}hosts\0\u{1}views\0\u{1}transitions\0\u{1}epoch\0\u{3}started_unix_nanos\0\u{1}waiting\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{1}controllers\0\u{1}windows\0\u{1}hosts\0\u{1}views\0\u{1}transitions\0\u{1}epoch\0\u{3}started_unix_nanos\0\u{1}waiting\0\u{1}subscribers\0\u{1}refusals\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6612,6 +6638,8 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
       case 7: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
       case 8: try { try decoder.decodeSingularInt64Field(value: &self.startedUnixNanos) }()
       case 9: try { try decoder.decodeSingularUInt32Field(value: &self.waiting) }()
+      case 10: try { try decoder.decodeSingularUInt32Field(value: &self.subscribers) }()
+      case 11: try { try decoder.decodeRepeatedMessageField(value: &self.refusals) }()
       default: break
       }
     }
@@ -6645,6 +6673,12 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
     if self.waiting != 0 {
       try visitor.visitSingularUInt32Field(value: self.waiting, fieldNumber: 9)
     }
+    if self.subscribers != 0 {
+      try visitor.visitSingularUInt32Field(value: self.subscribers, fieldNumber: 10)
+    }
+    if !self.refusals.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.refusals, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6658,6 +6692,53 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
     if lhs.epoch != rhs.epoch {return false}
     if lhs.startedUnixNanos != rhs.startedUnixNanos {return false}
     if lhs.waiting != rhs.waiting {return false}
+    if lhs.subscribers != rhs.subscribers {return false}
+    if lhs.refusals != rhs.refusals {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Refusal: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Refusal"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{1}code\0\u{1}message\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.seq) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.timeUnixNanos) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.code) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.message) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.seq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.seq, fieldNumber: 1)
+    }
+    if self.timeUnixNanos != 0 {
+      try visitor.visitSingularInt64Field(value: self.timeUnixNanos, fieldNumber: 2)
+    }
+    if !self.code.isEmpty {
+      try visitor.visitSingularStringField(value: self.code, fieldNumber: 3)
+    }
+    if !self.message.isEmpty {
+      try visitor.visitSingularStringField(value: self.message, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Refusal, rhs: Containment_V1_Refusal) -> Bool {
+    if lhs.seq != rhs.seq {return false}
+    if lhs.timeUnixNanos != rhs.timeUnixNanos {return false}
+    if lhs.code != rhs.code {return false}
+    if lhs.message != rhs.message {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
