@@ -11,6 +11,9 @@ let package = Package(
     name: "Containment",
     products: [
         .executable(name: "containment", targets: ["containment"]),
+        // The inspector and the metrics over HTTP: the only users of the HTTP stack (hummingbird, swift-nio), built
+        // when asked (`swift build --product containment-web`, `scripts/up.sh --inspector`, a metricsPort).
+        .executable(name: "containment-web", targets: ["ContainmentWeb"]),
         .library(name: "ContainmentModel", targets: ["ContainmentModel"]),
         // What an app's controller code and its own host executable need: behaviors, references, and the host's entry
         // point. Its public API holds model types only (scripts/check-public-api.sh).
@@ -28,8 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        // The supervisor's metrics (swift-metrics, the API its code records with), exported as Prometheus text over
-        // HTTP (swift-prometheus, hummingbird): `metricsPort`.
+        // The supervisor's metrics (swift-metrics, the API its code records with), kept as Prometheus text
+        // (swift-prometheus) with `metricsPort`, served over HTTP by containment-web (hummingbird).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -155,10 +158,27 @@ let package = Package(
                 "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict,
+            plugins: ["VersionStamp"]
+        ),
+
+        .executableTarget(
+            name: "ContainmentWeb",
+            dependencies: [
+                "ContainmentBus",
+                "ContainmentClient",
+                "ContainmentHost",
+                "ContainmentModel",
+                "ContainmentRuntime",
+                "ZeroMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict,

@@ -48,9 +48,11 @@ stop_pid() {  # stop_pid PID NAME: a daemon of this run directory that no pid fi
 }
 
 shopt -s nullglob
-# The inspector (a client) first.
-[ -f "$run_dir/inspector.pid" ] && stop "$run_dir/inspector.pid"
-for pid in $(run_dir_daemons "$run_dir" inspector); do stop_pid "$pid" inspector; done
+# The inspector and the metrics (clients, containment-web) first.
+for web in inspector metrics; do
+    [ -f "$run_dir/$web.pid" ] && stop "$run_dir/$web.pid"
+    for pid in $(run_dir_daemons "$run_dir" "$web"); do stop_pid "$pid" "$web"; done
+done
 # The supervisor next: it would start a stopped host again (hostRestart).
 [ -f "$run_dir/supervisor.pid" ] && stop "$run_dir/supervisor.pid"
 for pid in $(run_dir_daemons "$run_dir" supervisor); do stop_pid "$pid" supervisor; done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Puts `containment` on PATH: a release build of the binary, its man pages and its bash, zsh and fish completions,
-# under PREFIX (default ~/.local; /usr/local and the like need root):
-#   PREFIX/bin/containment
+# Puts `containment` on PATH: a release build of the binary (and of `containment-web`, the inspector and the metrics
+# over HTTP), their man pages and their bash, zsh and fish completions, under PREFIX (default ~/.local; /usr/local and
+# the like need root):
+#   PREFIX/bin/containment, PREFIX/bin/containment-web
 #   PREFIX/share/man/man1/containment.1, containment.ctl.1, …   (one page per command, argument-parser's generate-manual)
 #   PREFIX/share/bash-completion/completions/containment
 #   PREFIX/share/zsh/site-functions/_containment
@@ -19,9 +20,11 @@ case "$config" in release | debug) ;; *) echo "install: CONTAINMENT_INSTALL_CONF
 
 bash scripts/setup.sh
 mkdir -p .build
-echo "== building containment ($config) — a first build compiles every dependency, several minutes on 2 cores" >&2
+echo "== building containment and containment-web ($config) — a first build compiles every dependency, several" \
+    "minutes on 2 cores" >&2
 build_with_progress ".build/install-build.log" -c "$config" --product containment
-bin="$(swift build -c "$config" --show-bin-path)/containment"
+build_with_progress ".build/install-web-build.log" -c "$config" --product containment-web
+built="$(swift build -c "$config" --show-bin-path)"
 
 # argument-parser's man page generator, built on its own (its package, its own scratch directory: seconds after the
 # first time), run over the binary built above.
@@ -34,23 +37,25 @@ generate_manual="$(swift build --package-path "$parser" --scratch-path "$tools" 
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
     "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
-install -m 0755 "$bin" "$prefix/bin/containment"
 manual="$(mktemp -d)"
 trap 'rm -rf "$manual"' EXIT
-"$generate_manual" "$prefix/bin/containment" --multi-page --output-directory "$manual" \
-    --authors "the Containment authors" --section 1 >/dev/null
+for program in containment containment-web; do
+    install -m 0755 "$built/$program" "$prefix/bin/$program"
+    "$generate_manual" "$prefix/bin/$program" --multi-page --output-directory "$manual" \
+        --authors "the Containment authors" --section 1 >/dev/null
+    "$prefix/bin/$program" --generate-completion-script bash >"$prefix/share/bash-completion/completions/$program"
+    "$prefix/bin/$program" --generate-completion-script zsh >"$prefix/share/zsh/site-functions/_$program"
+    "$prefix/bin/$program" --generate-completion-script fish >"$prefix/share/fish/vendor_completions.d/$program.fish"
+done
 pages=0
 for page in "$manual"/*.1; do
     install -m 0644 "$page" "$prefix/share/man/man1/"
     pages=$((pages + 1))
 done
-"$prefix/bin/containment" --generate-completion-script bash >"$prefix/share/bash-completion/completions/containment"
-"$prefix/bin/containment" --generate-completion-script zsh >"$prefix/share/zsh/site-functions/_containment"
-"$prefix/bin/containment" --generate-completion-script fish >"$prefix/share/fish/vendor_completions.d/containment.fish"
 
 echo "installed $("$prefix/bin/containment" --version) into $prefix:"
-echo "  $prefix/bin/containment"
-echo "  $pages man pages in $prefix/share/man/man1 (man containment, man containment.ctl, …)"
+echo "  $prefix/bin/containment, $prefix/bin/containment-web"
+echo "  $pages man pages in $prefix/share/man/man1 (man containment, man containment.ctl, man containment-web, …)"
 echo "  completions: bash ($prefix/share/bash-completion/completions), zsh ($prefix/share/zsh/site-functions)," \
     "fish ($prefix/share/fish/vendor_completions.d)"
 case ":$PATH:" in

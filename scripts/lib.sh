@@ -59,6 +59,21 @@ containment_bin() {
     echo "$bin"
 }
 
+# `containment-web` (the inspector and the metrics over HTTP): CONTAINMENT_WEB_BIN, or the one beside the `containment`
+# binary, built first when it is missing (the HTTP stack: a few minutes the first time).
+containment_web_bin() {
+    local bin
+    if [ -n "${CONTAINMENT_WEB_BIN:-}" ]; then echo "$CONTAINMENT_WEB_BIN"; return; fi
+    bin="$(dirname "$(containment_bin)")/containment-web"
+    if [ ! -x "$bin" ]; then
+        echo "== building containment-web (the inspector and the metrics over HTTP: hummingbird, swift-nio)" >&2
+        mkdir -p .build
+        build_with_progress .build/web-build.log --product containment-web >&2
+        bin="$(swift build --show-bin-path 2>/dev/null)/containment-web"
+    fi
+    echo "$bin"
+}
+
 # True when the process runs: exists and is not a zombie waiting for its (re)parent to reap it.
 process_alive() {
     kill -0 "$1" 2>/dev/null || return 1
@@ -72,7 +87,8 @@ pid_alive() {
     [ -f "$1" ] && process_alive "$(cat "$1")"
 }
 
-# The pids of the `containment ROLE` daemons (ROLE: supervisor or host, or an extended regular expression such as
+# The pids of the `containment ROLE` daemons (ROLE: supervisor or host; inspector and metrics are `containment-web`'s;
+# or an extended regular expression such as
 # '[a-z-]+' for any subcommand) whose CONTAINMENT_RUN_DIR is RUN_DIR, from /proc: those a pid file no longer names are
 # found too. A host the supervisor started from a topology's `command` (an app's own program) is found by the pid file
 # it was told to write (`--pid-file RUN_DIR/host-NAME.pid`).
@@ -83,7 +99,7 @@ run_dir_daemons() {  # run_dir_daemons RUN_DIR ROLE
         [ "$pid" != "$$" ] || continue
         { tr '\0' '\n' <"$environ"; } 2>/dev/null | grep -qx "CONTAINMENT_RUN_DIR=$1" || continue
         cmdline="$({ tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null)" || continue
-        if ! grep -Eq "containment $2( |$)" <<<"$cmdline"; then
+        if ! grep -Eq "containment(-web)? $2( |$)" <<<"$cmdline"; then
             [ "$2" = host ] && [[ "$cmdline" == *" --pid-file $1/host-"* ]] || continue
         fi
         process_alive "$pid" && echo "$pid"

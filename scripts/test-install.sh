@@ -18,6 +18,8 @@ version="$(containment --version)"
 commit="$(git rev-parse --short=12 HEAD)"
 [[ "$version" == "containment "*" (git $commit"* ]] || fail "--version says \"$version\"; HEAD is $commit"
 echo "ok   containment --version: $version"
+[ "$(command -v containment-web)" = "$prefix/bin/containment-web" ] || fail "containment-web is not installed"
+containment-web metrics --help | grep -q "GET /metrics" || fail "containment-web metrics --help"
 
 if command -v man >/dev/null; then
     page="$(man -w containment)" || fail "man containment finds no page"

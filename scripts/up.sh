@@ -4,8 +4,9 @@
 # connected. After a crash it starts only what is not running: a supervisor that died is started again (it recovers the
 # tree from its journal) and hosts still alive are adopted, never duplicated.
 #   scripts/up.sh [--inspector [PORT]] [TOPOLOGY]      (default: Config/topologies/menu.yaml)
-# --inspector also starts `containment inspector` (the live web page, port 8080 by default) and prints its address,
-# and the supervisor's metrics address when runtime.yaml sets metricsPort.
+# --inspector also starts `containment-web inspector` (the live web page, port 8080 by default) and prints its address;
+# with metricsPort in runtime.yaml, `containment-web metrics` serves the supervisor's metrics there. containment-web is
+# built first when it is missing.
 # Honours CONTAINMENT_RUN_DIR and CONTAINMENT_CONFIG (a runtime.yaml, read by every command). Stop with scripts/down.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -96,24 +97,40 @@ until "$bin" wait --hosts "$(echo $hosts | tr ' ' ',')" --timeout 1 2>/dev/null;
 done
 trap - INT TERM
 echo "up: supervisor and $(echo $hosts | wc -w) hosts ($(echo $hosts | tr '\n' ' ' | sed 's/ $//')) in $run_dir"
+# containment-web's servers, each waited for until it serves (its pid file): the inspector when asked, the metrics
+# when runtime.yaml sets metricsPort (the supervisor keeps them; containment-web serves them over HTTP).
+start_web() {  # start_web NAME ARGUMENTS...
+    local name="$1"
+    shift
+    if pid_alive "$run_dir/$name.pid"; then
+        echo "up: $name already runs (pid $(cat "$run_dir/$name.pid"))"
+        return
+    fi
+    local web log="$run_dir/logs/$name.log" from=1 process
+    web="$(containment_web_bin)"
+    [ ! -f "$log" ] || from=$(($(wc -c <"$log") + 1))
+    nohup "$web" "$name" "$@" --pid-file "$run_dir/$name.pid" >>"$log" 2>&1 &
+    process=$!
+    for _ in $(seq 1 100); do
+        [ -f "$run_dir/$name.pid" ] && return
+        process_alive "$process" || break
+        sleep 0.1
+    done
+    # Not serving (a port in use, say): its reason, and nothing left running, as for a supervisor that does not start.
+    echo "up: containment-web $name did not start; it said:" >&2
+    tail -c +"$from" "$log" | tail -n 3 | sed 's/^/    /' >&2
+    echo "up: its log: $log" >&2
+    bash scripts/down.sh >/dev/null 2>&1 || true
+    exit 1
+}
+metrics="$(awk '/^metricsPort:/ {print $2}' "${CONTAINMENT_CONFIG:-/dev/null}" 2>/dev/null | tail -n 1)"
+if [ -n "$metrics" ] && [ "$metrics" != "0" ]; then
+    start_web metrics
+    echo "up: metrics at http://127.0.0.1:$metrics/metrics"
+elif [ -n "$inspector" ]; then
+    echo "up: metrics off (set metricsPort in runtime.yaml, CONTAINMENT_CONFIG)"
+fi
 if [ -n "$inspector" ]; then
-    if pid_alive "$run_dir/inspector.pid"; then
-        echo "up: an inspector already runs (pid $(cat "$run_dir/inspector.pid"))"
-    else
-        nohup "$bin" inspector --port "$inspector" --pid-file "$run_dir/inspector.pid" \
-            >>"$run_dir/logs/inspector.log" 2>&1 &
-        for _ in $(seq 1 100); do
-            [ -f "$run_dir/inspector.pid" ] && break
-            sleep 0.1
-        done
-        [ -f "$run_dir/inspector.pid" ] \
-            || { echo "up: the inspector did not start; see $run_dir/logs/inspector.log" >&2; exit 1; }
-    fi
+    start_web inspector --port "$inspector"
     echo "up: inspector at http://127.0.0.1:$inspector/"
-    metrics="$(awk '/^metricsPort:/ {print $2}' "${CONTAINMENT_CONFIG:-/dev/null}" 2>/dev/null | tail -n 1)"
-    if [ -n "$metrics" ] && [ "$metrics" != "0" ]; then
-        echo "up: metrics at http://127.0.0.1:$metrics/metrics"
-    else
-        echo "up: metrics off (set metricsPort in runtime.yaml, CONTAINMENT_CONFIG)"
-    fi
 fi

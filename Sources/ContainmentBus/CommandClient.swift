@@ -115,6 +115,16 @@ public final class CommandClient {
         }
     }
 
+    /// The supervisor's metrics, as Prometheus text (exposition format 0.0.4); `notConfigured` without `metricsPort`.
+    public func metrics() throws(ContainmentError) -> [UInt8] {
+        let reply = try request(.with { $0.metrics = Containment_V1_MetricsRequest() })
+        switch reply.body {
+        case .metrics(let metrics): return Array(metrics.text)
+        case .error(let error): throw RemoteError(error).error
+        default: throw .malformed("The supervisor answered a metrics request with something else.")
+        }
+    }
+
     /// The callbacks one controller's actor received, in order, as its host reports them.
     public func inspect(_ controller: ControllerID) throws(ContainmentError) -> Containment_V1_InspectReply {
         let reply = try request(.with { $0.inspect = .with { $0.controller = controller.rawValue } })

@@ -100,6 +100,8 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
         // Additions of this implementation: an unknown view or window id is named as such.
         public static let unknownView = Code("unknownView")
         public static let unknownWindow = Code("unknownWindow")
+        /// A request for what this runtime was not set up to serve: the metrics without `metricsPort`.
+        public static let notConfigured = Code("notConfigured")
 
         /// Every code, in the order SPEC.md introduces them.
         public static let all: [Code] = [
@@ -110,7 +112,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
             .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch, .duplicateController,
             .notRelated, .unsupportedOrientation, .unknownVerb, .unknownKind, .methodFailed,
             .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .limitExceeded, .unknownView,
-            .unknownWindow,
+            .unknownWindow, .notConfigured,
         ]
 
         /// The code named `rawValue`, if it is one of ``all``.

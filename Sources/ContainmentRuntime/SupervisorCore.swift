@@ -100,6 +100,8 @@ struct SupervisorCore {
     static let refusalsKept = 10
     /// Connections to the event socket now, as the loop's socket monitor counts them (`status`).
     var subscribers = 0
+    /// The metrics as Prometheus text, when they are kept (`metricsPort`): the answer to a `metrics` request.
+    var metricsText: (@Sendable () -> [UInt8])?
     /// Journal records produced since the last ``take()``, in order.
     var records: [[UInt8]] = []
     /// Events and messages produced since the last ``take()``, in the order they are to go out.
@@ -312,6 +314,16 @@ struct SupervisorCore {
             callAnswered(result, from: sender)
         case .answer(let answer):
             answered(answer, from: sender)
+        case .metrics:
+            if let metricsText {
+                reply(to: sender, requestID: message.requestID, .metrics(.with { $0.text = Data(metricsText()) }))
+            } else {
+                let error = ContainmentError(
+                    .notConfigured,
+                    "This supervisor keeps no metrics: set metricsPort in runtime.yaml (and restart it)."
+                )
+                reply(to: sender, requestID: message.requestID, .error(.init(error)))
+            }
         case nil:
             reply(to: sender, requestID: message.requestID, .error(.init(.malformed("The request has no body."))))
         }
@@ -362,7 +374,7 @@ struct SupervisorCore {
     {
         guard let role else { return nil }
         switch body {
-        case .snapshot, .inspect, nil:
+        case .snapshot, .inspect, .metrics, nil:
             return nil
         case .commands:
             return refusal(ofCommandsFrom: sender, role: role)

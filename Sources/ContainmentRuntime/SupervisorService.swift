@@ -13,14 +13,23 @@ public struct SupervisorService: Service {
     let logger: Logger
     /// Start the topology's hosts and restart them per policy.
     let startHosts: Bool
+    /// The metrics as Prometheus text, when they are kept (`metricsPort`): what a `metrics` request is answered.
+    let metricsText: (@Sendable () -> [UInt8])?
 
-    public init(config: RuntimeConfig, topology: Topology?, pidFile: String?, logger: Logger, startHosts: Bool = false)
-    {
+    public init(
+        config: RuntimeConfig,
+        topology: Topology?,
+        pidFile: String?,
+        logger: Logger,
+        startHosts: Bool = false,
+        metricsText: (@Sendable () -> [UInt8])? = nil
+    ) {
         self.config = config
         self.topology = topology
         self.pidFile = pidFile
         self.logger = logger
         self.startHosts = startHosts
+        self.metricsText = metricsText
     }
 
     public func run() async throws {
@@ -36,6 +45,7 @@ public struct SupervisorService: Service {
         let startHosts = startHosts
         let logger = logger
         let pidFile = pidFile
+        let metricsText = metricsText
         let failure: JournalFailure?
         do {
             // Stopped by a graceful shutdown (SIGTERM) or by the group's cancellation (a service beside it, such as the
@@ -45,6 +55,7 @@ public struct SupervisorService: Service {
                     try await runOnThread(named: "supervisor") {
                         let allow = try config.curve?.allowList(hosts: topology?.hosts ?? []) ?? [:]
                         let loop = try SupervisorLoop(context: context, config: config, logger: logger, allow: allow)
+                        loop.core.metricsText = metricsText
                         if let topology { try loop.apply(topology) }
                         if let pidFile { try RunDirectory.writePID(to: pidFile) }
                         defer { if let pidFile { RunDirectory.removePID(pidFile) } }

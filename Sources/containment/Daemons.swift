@@ -27,7 +27,7 @@ struct SupervisorCommand: AsyncParsableCommand {
         let config = try daemon.config()
         let logger = daemon.logger("containment.supervisor", format: config.logFormat)
         // Before the supervisor makes its metrics: they bind to the backend bootstrapped then.
-        let exporter = config.metricsPort > 0 ? MetricsExporter.start(config: config, logger: logger) : nil
+        let metricsText = config.metricsPort > 0 ? MetricsBootstrap.start() : nil
         let topology: Topology?
         do {
             topology = try self.topology.map { try Topology.load(path: $0) }
@@ -40,9 +40,9 @@ struct SupervisorCommand: AsyncParsableCommand {
                 topology: topology,
                 pidFile: daemon.pidFile,
                 logger: logger,
-                startHosts: startHosts
+                startHosts: startHosts,
+                metricsText: metricsText
             ),
-            beside: exporter.map { [$0] } ?? [],
             logger: logger
         )
     }

@@ -7,14 +7,16 @@ import Foundation
 struct SystemdCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "systemd",
-        abstract: "Write systemd unit files: the supervisor (which starts its hosts), and each remote host.",
+        abstract: "Write systemd unit files: the supervisor (which starts its hosts), its metrics, each remote host.",
         discussion: """
             containment-supervisor.service runs `containment supervisor --start-hosts` on the topology, in the run \
             directory (default: systemd's state directory, %S/containment: /var/lib/containment, or \
             ~/.local/state/containment with --user, so the journal survives a reboot). It is ready once the \
             supervisor answers and every local host is up (ExecStartPost runs `containment wait`), refuses a \
             topology or runtime.yaml with a typo before starting (ExecStartPre runs `containment config check`), \
-            is restarted on failure, and stops on SIGTERM with every host. A host the topology marks `remote` gets \
+            is restarted on failure, and stops on SIGTERM with every host. With metricsPort in runtime.yaml, \
+            containment-metrics.service runs `containment-web metrics` (beside the binary) while the supervisor \
+            runs. A host the topology marks `remote` gets \
             containment-host-NAME.service, to copy to the machine that runs it. Paths are made absolute. Then: \
             `systemctl [--user] daemon-reload && systemctl [--user] enable --now containment-supervisor`.
             """
@@ -39,7 +41,7 @@ struct SystemdCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try Topology.load(path: topology)
-        _ = try runtime.load()
+        let config = try runtime.load()
         // systemd expands `%` specifiers in these lines: a `%` of a path is written `%%`.
         func path(_ text: String) -> String { text.replacingOccurrences(of: "%", with: "%%") }
         let units = SystemdUnits(
@@ -49,7 +51,8 @@ struct SystemdCommand: ParsableCommand {
             runDirectory: runDir.map { path(Self.absolute($0)) } ?? "%S/containment",
             user: user,
             localHosts: loaded.localHosts,
-            remoteHosts: loaded.hosts.filter { loaded.hostSettings[$0]?.remote == true }
+            remoteHosts: loaded.hosts.filter { loaded.hostSettings[$0]?.remote == true },
+            metrics: config.metricsPort > 0
         )
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         for (name, text) in units.files {
@@ -81,10 +84,40 @@ struct SystemdUnits {
     let user: Bool
     let localHosts: [String]
     let remoteHosts: [String]
+    /// runtime.yaml sets metricsPort: containment-web serves them beside the supervisor.
+    let metrics: Bool
 
     var files: [(name: String, text: String)] {
         [("containment-supervisor.service", supervisor)]
+            + (metrics ? [("containment-metrics.service", metricsUnit)] : [])
             + remoteHosts.map { ("containment-host-\($0).service", host($0)) }
+    }
+
+    /// `containment-web`, beside the binary.
+    private var webBinary: String { (binary as NSString).deletingLastPathComponent + "/containment-web" }
+
+    var metricsUnit: String {
+        """
+        # Written by `containment systemd`: the supervisor's metrics over HTTP (metricsPort), served by
+        # containment-web while the supervisor runs.
+        [Unit]
+        Description=Containment metrics (containment-web metrics)
+        BindsTo=containment-supervisor.service
+        After=containment-supervisor.service
+
+        [Service]
+        Type=exec
+        \(environment)
+        ExecStart=\(exec([webBinary, "metrics", "--pid-file", "\(runDirectory)/metrics.pid"]))
+        Restart=on-failure
+        RestartSec=1
+        TimeoutStopSec=30
+        KillSignal=SIGTERM
+
+        [Install]
+        WantedBy=containment-supervisor.service
+
+        """
     }
 
     /// systemd's quoting of one argument of an Exec line: double quotes when it holds a space, a quote or a backslash.

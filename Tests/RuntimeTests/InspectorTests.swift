@@ -2,19 +2,19 @@ import Foundation
 import ZeroMQ
 import Testing
 
-/// `containment inspector` against a real runtime, over HTTP: the page, the state it draws from (every controller, the
+/// `containment-web inspector` against a real runtime, over HTTP: the page, the state it draws from (every controller, the
 /// windows drawn), a `ctl` change reaching it live, the server-sent events, and a clean stop on SIGTERM.
 @Suite struct InspectorTests {
     func get(_ url: String, maxTime: Int = 5) async throws -> RuntimeFixture.Output {
         try await RuntimeFixture.run("/usr/bin/env", ["curl", "-sS", "--max-time", "\(maxTime)", url])
     }
 
-    /// `containment inspector` on `port`, stopped by SIGTERM (after a minute at the latest).
+    /// `containment-web inspector` on `port`, stopped by SIGTERM (after a minute at the latest).
     static func inspector(of runtime: RuntimeFixture, port: Int) -> Task<RuntimeFixture.Output, any Error> {
         Task {
             try await runtime.run(
                 "/usr/bin/timeout",
-                ["-s", "TERM", "60", RuntimeFixture.binary, "inspector", "--port", "\(port)"]
+                ["-s", "TERM", "60", RuntimeFixture.webBinary, "inspector", "--port", "\(port)"]
             )
         }
     }

@@ -1,6 +1,9 @@
+import ContainmentBus
+import ContainmentModel
 import Foundation
 import Synchronization
 import Testing
+import ZeroMQ
 
 @testable import ContainmentRuntime
 
@@ -93,7 +96,7 @@ import Testing
         #expect(try await runtime.stop().status == 0)
     }
 
-    @Test func aMetricsPortInUseStopsTheSupervisorAndSaysWhy() async throws {
+    @Test func aMetricsPortInUseStopsUpAndSaysWhy() async throws {
         let port = try await Self.freePort()
         // Something else listens on the port first (its ready file says when).
         let ready = FileManager.default.temporaryDirectory.appendingPathComponent("holder-\(port).ready").path
@@ -118,11 +121,59 @@ import Testing
             settings: "metricsPort: \(port)\n",
             requireUp: false
         )
-        let log = runtime.logs()
-        #expect(log.contains("cannot serve metrics: the supervisor stops"), "\(log)")
-        #expect(log.contains("Address already in use"), "\(log)")
+        // containment-web metrics cannot listen: up.sh says why, and stops what it started.
+        #expect(runtime.up.status == 1)
+        #expect(runtime.up.stderr.contains("up: containment-web metrics did not start"), "\(runtime.up.stderr)")
+        #expect(runtime.up.stderr.contains("Address already in use"), "\(runtime.up.stderr)\n\(runtime.logs())")
         // It stopped by itself, leaving nothing behind: down.sh finds nothing to stop or clean.
         let down = try await runtime.stop()
         #expect(down.status == 0, "\(down.stdout)\(down.stderr)")
+    }
+
+    @Test func withoutMetricsPortAScrapeGets503AndTheSupervisorsReason() async throws {
+        let port = try await Self.freePort()
+        let runtime = try await RuntimeFixture(topology: DurabilityTests.menu)
+        let pidFile = runtime.runDirectory + "/metrics.pid"
+        let server = Task {
+            try await runtime.run(
+                "/usr/bin/timeout",
+                ["-s", "TERM", "60", RuntimeFixture.webBinary, "metrics", "--port", "\(port)", "--pid-file", pidFile]
+            )
+        }
+        for _ in 0..<400 where !FileManager.default.fileExists(atPath: pidFile) {
+            try await Task.sleep(for: .milliseconds(25))  // polls for its pid file: written once it serves
+        }
+        let url = "http://127.0.0.1:\(port)/metrics"
+        let fetched = try await RuntimeFixture.run("/usr/bin/env", ["curl", "-sS", "--max-time", "5", "-D", "-", url])
+        #expect(fetched.stdout.hasPrefix("HTTP/1.1 503"), "\(fetched.stdout)\(fetched.stderr)")
+        #expect(fetched.stdout.contains("notConfigured: This supervisor keeps no metrics"), "\(fetched.stdout)")
+        // The typed refusal, through the client itself.
+        let context = try Context()
+        let refusal = { () -> ContainmentError? in
+            do {
+                let endpoint = RuntimeConfig(runDirectory: runtime.runDirectory).commandEndpoint
+                _ = try CommandClient(context: context, endpoint: endpoint).metrics()
+                return nil
+            } catch let error as ContainmentError {
+                return error
+            } catch {
+                return nil
+            }
+        }()
+        context.terminate()
+        #expect(refusal?.code == .notConfigured, "\(String(describing: refusal))")
+        let stopped = try await runtime.run(
+            "/bin/kill",
+            [
+                "-TERM",
+                try String(contentsOfFile: pidFile, encoding: .utf8)
+                    .trimmingCharacters(in: .whitespacesAndNewlines),
+            ]
+        )
+        #expect(stopped.status == 0)
+        let ended = try await server.value
+        #expect(ended.status == 0 && ended.stdout.contains("metrics: \(url)"), "\(ended)")
+        #expect(!FileManager.default.fileExists(atPath: pidFile))
+        #expect(try await runtime.stop().status == 0)
     }
 }

@@ -26,6 +26,11 @@ final class RuntimeFixture: Sendable {
         return repository.appendingPathComponent(".build/debug/containment").path
     }()
 
+    /// `containment-web` (the inspector, the metrics over HTTP) beside `containment` (or `CONTAINMENT_WEB_BIN`).
+    static let webBinary: String =
+        ProcessInfo.processInfo.environment["CONTAINMENT_WEB_BIN"]
+        ?? URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("containment-web").path
+
     let runDirectory: String
     let topologyPath: String
     let configPath: String?

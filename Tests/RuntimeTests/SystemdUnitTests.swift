@@ -105,6 +105,33 @@ import Testing
         }
     }
 
+    @Test func withMetricsPortContainmentWebServesThemBesideTheSupervisor() async throws {
+        let config = FileManager.default.temporaryDirectory
+            .appendingPathComponent("metrics-\(UUID().uuidString.prefix(8)).yaml").path
+        try "metricsPort: 9464\n".write(toFile: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let (directory, written) = try await Self.write(
+            ["--topology", "Config/topologies/menu.yaml", "--config", config]
+        )
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(written.status == 0, "\(written.stderr)")
+        let unit = try Unit(String(contentsOfFile: directory + "/containment-metrics.service", encoding: .utf8))
+        let start = Unit.arguments(try #require(unit.values("Service", "ExecStart").first), state: "/state")
+        #expect(start == [RuntimeFixture.webBinary, "metrics", "--pid-file", "/state/containment/metrics.pid"])
+        #expect(unit.values("Unit", "BindsTo") == ["containment-supervisor.service"])
+        #expect(unit.values("Service", "Environment").contains("CONTAINMENT_CONFIG=\(config)"))
+        if let analyze = Self.systemdAnalyze {
+            let verified = try await RuntimeFixture.run(
+                analyze,
+                [
+                    "verify", "--man=no", directory + "/containment-supervisor.service",
+                    directory + "/containment-metrics.service",
+                ]
+            )
+            #expect(verified.status == 0 && verified.stdout.isEmpty && verified.stderr.isEmpty, "\(verified)")
+        }
+    }
+
     @Test func aRemoteHostGetsAUnitOfItsOwn() async throws {
         let topology = FileManager.default.temporaryDirectory
             .appendingPathComponent("remote-\(UUID().uuidString.prefix(8)).yaml").path

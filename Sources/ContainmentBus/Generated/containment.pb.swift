@@ -2109,6 +2109,30 @@ public nonisolated struct Containment_V1_Snapshot: Sendable {
   public init() {}
 }
 
+/// The supervisor's metrics (with `metricsPort` set; otherwise the request is refused `unavailable`).
+public nonisolated struct Containment_V1_MetricsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_Metrics: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// Prometheus text exposition format 0.0.4, as GET /metrics serves it
+  public var text: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// A refused command or request, as `containment status` shows it.
 public nonisolated struct Containment_V1_Refusal: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -2223,6 +2247,15 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
     set {body = .answer(newValue)}
   }
 
+  /// the supervisor's metrics, as Prometheus text (containment-web metrics)
+  public var metrics: Containment_V1_MetricsRequest {
+    get {
+      if case .metrics(let v)? = body {return v}
+      return Containment_V1_MetricsRequest()
+    }
+    set {body = .metrics(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -2242,6 +2275,8 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
     case callResult(Containment_V1_CallResult)
     /// a host answers a question (ServerMessage.question)
     case answer(Containment_V1_Answer)
+    /// the supervisor's metrics, as Prometheus text (containment-web metrics)
+    case metrics(Containment_V1_MetricsRequest)
 
   }
 
@@ -2584,6 +2619,15 @@ public nonisolated struct Containment_V1_ServerMessage: Sendable {
     set {body = .question(newValue)}
   }
 
+  /// the answer to MetricsRequest
+  public var metrics: Containment_V1_Metrics {
+    get {
+      if case .metrics(let v)? = body {return v}
+      return Containment_V1_Metrics()
+    }
+    set {body = .metrics(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -2598,6 +2642,8 @@ public nonisolated struct Containment_V1_ServerMessage: Sendable {
     case inspectReply(Containment_V1_InspectReply)
     /// a question to a controller's code the host runs; answered with Answer
     case question(Containment_V1_Question)
+    /// the answer to MetricsRequest
+    case metrics(Containment_V1_Metrics)
 
   }
 
@@ -6699,6 +6745,55 @@ nonisolated extension Containment_V1_Snapshot: SwiftProtobuf.Message, SwiftProto
   }
 }
 
+nonisolated extension Containment_V1_MetricsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MetricsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_MetricsRequest, rhs: Containment_V1_MetricsRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Metrics: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Metrics"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}text\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.text) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.text.isEmpty {
+      try visitor.visitSingularBytesField(value: self.text, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Metrics, rhs: Containment_V1_Metrics) -> Bool {
+    if lhs.text != rhs.text {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Containment_V1_Refusal: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Refusal"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{1}code\0\u{1}message\0")
@@ -6746,7 +6841,7 @@ nonisolated extension Containment_V1_Refusal: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ClientMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{2}\u{8}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0\u{3}call_result\0\u{1}answer\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{2}\u{8}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0\u{3}call_result\0\u{1}answer\0\u{1}metrics\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6873,6 +6968,19 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
           self.body = .answer(v)
         }
       }()
+      case 19: try {
+        var v: Containment_V1_MetricsRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .metrics(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .metrics(v)
+        }
+      }()
       default: break
       }
     }
@@ -6925,6 +7033,10 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
     case .answer?: try {
       guard case .answer(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 18)
+    }()
+    case .metrics?: try {
+      guard case .metrics(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 19)
     }()
     case nil: break
     }
@@ -7462,7 +7574,7 @@ nonisolated extension Containment_V1_Error: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ServerMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{2}\u{9}accepted\0\u{1}error\0\u{1}snapshot\0\u{1}welcome\0\u{1}delivery\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}question\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{2}\u{9}accepted\0\u{1}error\0\u{1}snapshot\0\u{1}welcome\0\u{1}delivery\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}question\0\u{1}metrics\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7575,6 +7687,19 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
           self.body = .question(v)
         }
       }()
+      case 18: try {
+        var v: Containment_V1_Metrics?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .metrics(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .metrics(v)
+        }
+      }()
       default: break
       }
     }
@@ -7620,6 +7745,10 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
     case .question?: try {
       guard case .question(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 17)
+    }()
+    case .metrics?: try {
+      guard case .metrics(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 18)
     }()
     case nil: break
     }

@@ -7,7 +7,7 @@ import Logging
 import ServiceLifecycle
 import ZeroMQ
 
-/// `containment inspector`: a web page of the running tree, live — an ordinary client of the protocol (a snapshot,
+/// `containment-web inspector`: a web page of the running tree, live — an ordinary client of the protocol (a snapshot,
 /// then the events), so it runs on any machine that reaches the bus, with CURVE keys where the runtime has them.
 struct InspectorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

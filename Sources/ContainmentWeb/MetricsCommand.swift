@@ -1,0 +1,146 @@
+import ArgumentParser
+import ContainmentBus
+import ContainmentHost
+import ContainmentModel
+import ContainmentRuntime
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import ZeroMQ
+
+/// `containment-web metrics`: the supervisor's metrics at `GET /metrics`, for Prometheus — each scrape a `metrics`
+/// request to the supervisor, whose registry answers with its text.
+struct MetricsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "metrics",
+        abstract: "Serve the supervisor's metrics as Prometheus text at GET /metrics.",
+        discussion: """
+            Each scrape asks the supervisor (a `metrics` request on its command socket) and serves its answer: the \
+            series of docs/OPERATIONS.md. The supervisor keeps metrics only with metricsPort set in runtime.yaml; \
+            without it, or while no supervisor answers, a scrape gets 503 and the reason.
+            """
+    )
+
+    @Option(help: "The TCP port to serve on; default: runtime.yaml's metricsPort.")
+    var port: Int?
+
+    @Option(help: "The address to listen on; default: runtime.yaml's metricsBind (127.0.0.1).")
+    var bind: String?
+
+    @Option(help: "Write the process id here once serving; removed on exit.")
+    var pidFile: String?
+
+    @OptionGroup var runtime: RuntimeOptions
+
+    func run() async throws {
+        let config = try runtime.load()
+        let port = port ?? config.metricsPort
+        guard (1...65_535).contains(port) else {
+            throw ValidationError("no port to serve on: give --port 1…65535, or set metricsPort in runtime.yaml")
+        }
+        let bind = bind ?? config.metricsBind
+        let keys: CurveClientKeys?
+        do {
+            keys = try config.clientKeys()
+        } catch let error as ConfigError {
+            throw ValidationError(error.description)
+        }
+        var logger = Logger(label: "containment.metrics")
+        logger.logLevel = .warning
+        let source = MetricsSource(config: config, keys: keys)
+        let router = Router()
+        router.get("metrics") { _, _ -> Response in
+            switch await source.read() {
+            case .success(let text):
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: text))
+                )
+            case .failure(let error):
+                return Response(
+                    status: .serviceUnavailable,
+                    headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: "\(error.code): \(error.message)\n"))
+                )
+            }
+        }
+        let address = "http://\(bind):\(port)/metrics"
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(bind, port: port)),
+            onServerRunning: { [pidFile] _ in
+                if let pidFile { try? RunDirectory.writePID(to: pidFile) }
+                FileHandle.standardOutput.write(Data("metrics: \(address)  (bus: \(config.commandEndpoint))\n".utf8))
+            },
+            logger: logger
+        )
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    LoggedService(
+                        service: app,
+                        logger: logger,
+                        message: "cannot serve metrics",
+                        metadata: ["endpoint.metrics": "\(address)"]
+                    )
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        defer { if let pidFile { RunDirectory.removePID(pidFile) } }
+        try await group.run()
+    }
+}
+
+/// The supervisor asked for its metrics, one request at a time.
+final class MetricsSource: @unchecked Sendable {
+    // Unchecked: `context` and `client` are read and written only by blocks on `queue`, which is serial — one block
+    // at a time, each seeing the last one's writes — and a ZeroMQ socket may move between threads so serialized.
+    private let queue = DispatchQueue(label: "containment-web.metrics")
+    private let config: RuntimeConfig
+    private let keys: CurveClientKeys?
+    private var context: Context?
+    private var client: CommandClient?
+
+    init(config: RuntimeConfig, keys: CurveClientKeys?) {
+        self.config = config
+        self.keys = keys
+    }
+
+    /// The supervisor's metrics text, or why there is none.
+    func read() async -> Result<[UInt8], ContainmentError> {
+        await withCheckedContinuation { answer in
+            queue.async { answer.resume(returning: self.readOnQueue()) }
+        }
+    }
+
+    private func readOnQueue() -> Result<[UInt8], ContainmentError> {
+        do {
+            let client = try connected()
+            return .success(try client.metrics())
+        } catch let error as ContainmentError {
+            // A request that timed out leaves its reply to come: the next scrape starts on a fresh socket.
+            if error.code == .timeout { client = nil }
+            return .failure(error)
+        } catch {
+            return .failure(ContainmentError(.hostUnavailable, "cannot reach the supervisor: \(error)"))
+        }
+    }
+
+    private func connected() throws -> CommandClient {
+        if let client { return client }
+        let context = try self.context ?? Context()
+        self.context = context
+        let made = try CommandClient(
+            context: context,
+            endpoint: config.commandEndpoint,
+            timeout: config.requestTimeout,
+            curve: keys
+        )
+        client = made
+        return made
+    }
+}
