@@ -50,6 +50,9 @@ class Rule:
         self.prefix, self.where = prefix, where
         self.exit, self.contains, self.absent, self.files = 0, [], [], []
         self.background, self.until, self.skip, self.used = False, None, None, False
+        if items.strip().startswith("skip"):  # the reason is the rest of the line, semicolons and all
+            self.skip = items.strip().partition(":")[2].strip() or "skipped"
+            return
         for item in split_items(items):
             if item.startswith("skip"):
                 self.skip = item.partition(":")[2].strip() or "skipped"
