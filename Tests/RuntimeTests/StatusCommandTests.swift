@@ -93,4 +93,33 @@ import Testing
         #expect(text.stdout.contains("frameAuthority: Only a may set the frame of b's root view"), "\(text.stdout)")
         _ = try await runtime.stop()
     }
+
+    /// The issue's done-when: a host killed with SIGKILL is down (exit 1) until its next process registers, then the
+    /// runtime is healthy again (exit 0). The host's program (the topology's `command`) waits 4 s before its second
+    /// start, so the time it is down is long enough to see.
+    @Test func aKilledHostIsDownWithExit1ThenRestartedWithExit0() async throws {
+        let marker = "\"$CONTAINMENT_RUN_DIR/h1.started\""
+        let script =
+            "if [ -f \(marker) ]; then sleep 4; fi; touch \(marker); exec \(RuntimeFixture.binary) host \"$@\""
+        let runtime = try await RuntimeFixture(
+            topology: """
+                window: {name: main, width: 800, height: 600, root: a}
+                hosts: [h0, {name: h1, command: [/bin/sh, -c, '\(script)', sh]}]
+                controllers:
+                  - {id: a, kind: content, host: h0}
+                  - {id: b, kind: content, host: h1, parent: a}
+                """
+        )
+        _ = try await Self.status(runtime) { status, _ in status == 0 }
+        kill(try Self.pid(of: "h1", in: runtime), SIGKILL)
+        let (down, summary) = try await Self.status(runtime) { status, _ in status == 1 }
+        #expect(down == 1 && Self.host("h1", in: summary)["state"] as? String == "down", "\(summary)")
+        let text = try await runtime.containment("status")
+        #expect(text.status == 1 && text.stdout.hasSuffix("degraded: h1 down\n"), "\(text.stdout)")
+        let (up, again) = try await Self.status(runtime) { status, summary in
+            status == 0 && Self.host("h1", in: summary)["processes"] as? Int == 2
+        }
+        #expect(up == 0 && Self.host("h1", in: again)["state"] as? String == "up")
+        _ = try await runtime.stop()
+    }
 }
