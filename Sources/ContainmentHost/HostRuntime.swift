@@ -55,6 +55,9 @@ final class PendingReplies: Sendable {
     /// Ids from 2^32 up, so they never meet the loop's own (hello, heartbeat) or the supervisor's forwarded ones.
     private let next = Mutex<UInt64>(1 << 32)
 
+    /// How many requests wait for their replies now.
+    var waitingCount: Int { waiting.withLock { $0.count } }
+
     func nextID() -> UInt64 {
         next.withLock { value in
             defer { value += 1 }

@@ -50,13 +50,12 @@ import Testing
             "the pid file says \(pid), the supervisor \(String(describing: known))"
         )
         #expect(kill(pid, SIGSTOP) == 0, "kill(\(pid), SIGSTOP) failed: errno \(errno)")
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            // /proc/PID/stat: "pid (comm) STATE …"; T is stopped.
+        // /proc/PID/stat: "pid (comm) STATE …"; T is stopped.
+        let stopped = Poll.blockingUntil {
             let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            if stat.split(separator: ")").last?.split(separator: " ").first == "T" { return pid }
-            Thread.sleep(forTimeInterval: 0.005)
+            return stat.split(separator: ")").last?.split(separator: " ").first == "T"
         }
+        if stopped { return pid }
         Issue.record("host \(name) (pid \(pid)) is not stopped")
         return pid
     }

@@ -29,12 +29,9 @@ import ZeroMQ
         let runtime = try await RuntimeFixture(topology: Self.topology)
         let resized = try await runtime.containment("ctl", "set-frame", "main", "0,0,600,400")
         #expect(resized.status == 0, "\(resized.stderr)")
-        var frames: [String: [Double]] = [:]
-        for _ in 0..<100 {
-            frames = Self.frames(try await runtime.treeJSON())
-            if frames["bottom"] == [0, 200, 600, 200] { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        // The container's code answers the resize in its own time: once nothing moves, it has.
+        try runtime.waitIdle()
+        let frames = Self.frames(try await runtime.treeJSON())
         #expect(frames["top"] == [0, 0, 600, 200])
         #expect(frames["bottom"] == [0, 200, 600, 200])
         // It was the container that set them, from its host, as itself.
@@ -53,12 +50,8 @@ import ZeroMQ
         let add = try await runtime.containment("ctl", "invoke", "main", "add", "extra")
         #expect(add.status == 0, "\(add.stderr)")
         #expect(add.eventDescriptions == ["verbInvoked(main) verb=add arguments=extra by=system"])
-        var frames: [String: [Double]] = [:]
-        for _ in 0..<100 {
-            frames = Self.frames(try await runtime.treeJSON())
-            if frames["extra"] == [0, 533.3333333333334, 1280, 266.6666666666667] { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try runtime.waitIdle()
+        var frames = Self.frames(try await runtime.treeJSON())
         #expect(frames["top"] == [0, 0, 1280, 266.6666666666667])
         #expect(frames["extra"] == [0, 533.3333333333334, 1280, 266.6666666666667])
         let unknown = try await runtime.containment("ctl", "invoke", "main", "shuffle")
@@ -75,11 +68,8 @@ import ZeroMQ
         )
         let remove = try await runtime.containment("ctl", "invoke", "main", "remove", "top", "--by", "shell")
         #expect(remove.eventDescriptions == ["verbInvoked(main) verb=remove arguments=top by=shell"])
-        for _ in 0..<100 {
-            frames = Self.frames(try await runtime.treeJSON())
-            if frames["extra"] == [0, 400, 1280, 400] { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try runtime.waitIdle()
+        frames = Self.frames(try await runtime.treeJSON())
         #expect(frames["bottom"] == [0, 0, 1280, 400] && frames["extra"] == [0, 400, 1280, 400])
         #expect(try await runtime.stop().status == 0)
     }

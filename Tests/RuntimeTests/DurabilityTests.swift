@@ -90,10 +90,9 @@ import ZeroMQ
         try await runtime.waitUntilGone(pid)
         #expect(try await runtime.script("up.sh", [runtime.topologyPath]).status == 0)
         var children: [String] = []
-        for _ in 0..<200 {
+        try await Poll.until {
             children = try runtime.snapshot().controllers.first { $0.id == "nav" }?.children ?? []
-            if children == ["list"] { break }
-            try await Task.sleep(for: .milliseconds(50))
+            return children == ["list"]
         }
         #expect(children == ["list"], "the recovered switch was not completed")
         let detail = try await runtime.callbacks(of: "detail") { $0.last == "didMoveToParent(detail) parent=nil" }
@@ -103,10 +102,11 @@ import ZeroMQ
             ]
         )
         var invoke = try await runtime.containment("ctl", "invoke", "box", "add", "extra")
-        for _ in 0..<100 where invoke.status != 0 {
+        try await Poll.until {
+            guard invoke.status != 0 else { return true }
             #expect(invoke.stderr.hasPrefix("hostUnavailable:"), "\(invoke.stderr)")
-            try await Task.sleep(for: .milliseconds(50))
             invoke = try await runtime.containment("ctl", "invoke", "box", "add", "extra")
+            return invoke.status == 0
         }
         #expect(invoke.eventDescriptions == ["verbInvoked(box) verb=add arguments=extra by=system"], "\(invoke.stderr)")
         #expect(try await runtime.stop().status == 0)
@@ -305,11 +305,7 @@ extension RuntimeFixture {
     }
 
     func waitUntilGone(_ pid: Int32) async throws {
-        for _ in 0..<200 {
-            if kill(pid, 0) != 0 { return }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        throw FixtureError("process \(pid) did not die")
+        guard try await Poll.until({ kill(pid, 0) != 0 }) else { throw FixtureError("process \(pid) did not die") }
     }
 
     /// The journal's segments' total size.

@@ -64,11 +64,8 @@ import Testing
         // kill -9: started again from the same program, by its policy.
         let first = try #require(Self.pid(dir + "/host-app.pid"))
         #expect(kill(first, SIGKILL) == 0)
-        var second: Int32?
-        for _ in 0..<300 {
-            try await Task.sleep(for: .milliseconds(50))
-            if let pid = Self.pid(dir + "/host-app.pid"), pid != first { second = pid }
-            if second != nil { break }
+        let second = try await Poll.value(within: .seconds(15)) {
+            Self.pid(dir + "/host-app.pid").flatMap { $0 != first ? $0 : nil }
         }
         #expect(second != nil, "\(Self.text(dir + "/logs/supervisor.log"))")
         let again = try await runtime.run(

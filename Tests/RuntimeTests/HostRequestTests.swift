@@ -28,7 +28,8 @@ import ZeroMQ
     @Test func aCancelledRequestIsAnsweredAtOnce() async throws {
         let (context, runtime) = try Self.unanswered(timeout: .seconds(60))
         let task = Task { await runtime.request(.with { $0.snapshot = Containment_V1_SnapshotRequest() }) }
-        try await Task.sleep(for: .milliseconds(50))
+        // Cancelled while it waits for its reply (its 60 s deadline far off).
+        #expect(try await Poll.until { runtime.replies.waitingCount == 1 })
         task.cancel()
         let reply = await task.value
         #expect(reply.error.code == "timeout" && reply.error.message.contains("cancelled"), "\(reply)")

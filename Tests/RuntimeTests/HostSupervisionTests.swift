@@ -68,10 +68,9 @@ import Testing
         pid: Int, up: Bool
     )? {
         var state: (pid: Int, up: Bool)?
-        for _ in 0..<200 {
+        try await Poll.until {
             state = try await hostState(host, in: runtime)
-            if let state, state.up, state.pid != Int(old) { break }
-            try await Task.sleep(for: .milliseconds(50))
+            return state.map { $0.up && $0.pid != Int(old) } ?? false
         }
         return state
     }
@@ -115,9 +114,9 @@ import Testing
             if round == 0 { _ = try await Self.restarted("h1", replacing: pid, in: runtime) }
         }
         var refused = try await runtime.containment("ctl", "set-alpha", "late", "0.5")
-        for _ in 0..<100 where !refused.stderr.contains("has failed") {
-            try await Task.sleep(for: .milliseconds(50))
+        try await Poll.until {
             refused = try await runtime.containment("ctl", "set-alpha", "late", "0.5")
+            return refused.stderr.contains("has failed")
         }
         #expect(refused.status != 0)
         #expect(
@@ -149,9 +148,9 @@ import Testing
             "\(runtime.up.stderr)"
         )
         var log = ""
-        for _ in 0..<200 where !log.contains("host failed") {
-            try await Task.sleep(for: .milliseconds(50))
+        try await Poll.until {
             log = (try? String(contentsOfFile: runtime.runDirectory + "/logs/supervisor.log", encoding: .utf8)) ?? ""
+            return log.contains("host failed")
         }
         #expect(log.contains("host failed"), "\(runtime.logs())")
         #expect(log.contains("restarted 2 times within 60.0 seconds"), "\(log)")
@@ -174,19 +173,15 @@ import Testing
         kill(pid, SIGSTOP)
         var resumed = false
         defer { if !resumed { kill(pid, SIGCONT) } }
-        for _ in 0..<100 {
-            if try await Self.hostState("h1", in: runtime)?.up == false { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(try await Self.hostState("h1", in: runtime)?.up == false)
+        #expect(try await Poll.until { try await Self.hostState("h1", in: runtime)?.up == false })
         // Four callbacks (the frame loads the view, then lays it out) for a host that may be kept two.
         #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,50,50", "--quiet").status == 0)
         kill(pid, SIGCONT)
         resumed = true
         var inspect = try await runtime.containment("inspect", "late")
-        for _ in 0..<100 where !inspect.stdout.contains("restored") {
-            try await Task.sleep(for: .milliseconds(50))
+        try await Poll.until {
             inspect = try await runtime.containment("inspect", "late")
+            return inspect.stdout.contains("restored")
         }
         #expect(inspect.stdout.contains("host process 1, restored from the state at seq"), "\(inspect.stdout)")
         #expect(inspect.eventDescriptions.isEmpty, "the dropped callbacks are not handled: \(inspect.stdout)")

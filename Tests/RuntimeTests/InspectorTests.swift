@@ -24,15 +24,10 @@ import Testing
         let port = try await MetricsTests.freePort()
         let base = "http://127.0.0.1:\(port)"
         let inspector = Self.inspector(of: runtime, port: port)
-        var state: [String: Any] = [:]
-        for _ in 0..<200 {
-            let fetched = try await get(base + "/state")
-            if let object = JSON.object(fetched.stdout), object["tree"] != nil {
-                state = object
-                break
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let state =
+            try await Poll.value {
+                JSON.object(try await get(base + "/state").stdout).flatMap { $0["tree"] != nil ? $0 : nil }
+            } ?? [:]
         let tree = try #require(state["tree"] as? [String: Any], "the inspector never served a state")
         let ids = Set(((tree["controllers"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
         #expect(ids == ["menu", "first", "second", "third"])
@@ -44,10 +39,8 @@ import Testing
 
         // A change made with ctl reaches the state through the events.
         #expect(try await runtime.containment("ctl", "create", "inspected", "--kind", "content").status == 0)
-        var updated = false
-        for _ in 0..<100 where !updated {
-            updated = try await get(base + "/state").stdout.contains("\"id\":\"inspected\"")
-            if !updated { try await Task.sleep(for: .milliseconds(50)) }
+        let updated = try await Poll.until {
+            try await get(base + "/state").stdout.contains("\"id\":\"inspected\"")
         }
         #expect(updated, "the state never showed the new controller")
 
@@ -92,12 +85,12 @@ import Testing
         let port = try await MetricsTests.freePort()
         let base = "http://127.0.0.1:\(port)"
         let inspector = Self.inspector(of: runtime, port: port)
-        var ids: Set<String> = []
-        for _ in 0..<200 where ids.isEmpty {
-            let tree = JSON.object(try await get(base + "/state").stdout)?["tree"] as? [String: Any]
-            ids = Set(((tree?["controllers"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
-            if ids.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let ids =
+            try await Poll.value { () -> Set<String>? in
+                let tree = JSON.object(try await get(base + "/state").stdout)?["tree"] as? [String: Any]
+                let ids = Set(((tree?["controllers"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+                return ids.isEmpty ? nil : ids
+            } ?? []
         #expect(ids == ["box", "late"], "the inspector never served the state under CURVE")
         let inspected = try #require(JSON.object(try await get(base + "/inspect/box").stdout))
         #expect(inspected["controller"] as? String == "box" && inspected["host"] as? String == "h0", "\(inspected)")

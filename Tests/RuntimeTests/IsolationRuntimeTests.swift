@@ -79,7 +79,7 @@ import ZeroMQ
         }
         for _ in 0..<20 { try garbage(500) }
         #expect(malformed == 10_000)
-        // One more after a second: its line counts those held back.
+        // Time under test: one more after the log's one-second window, whose line counts those held back.
         try await Task.sleep(for: .milliseconds(1_100))
         try garbage(1)
         // A 2 MB message (over maxMessageBytes): its connection is dropped, and nothing is answered.
@@ -168,7 +168,8 @@ import ZeroMQ
         try listener.set(.receiveTimeout, to: .seconds(5))
         try listener.connect(events)
         try listener.subscribe("")
-        try await Task.sleep(for: .milliseconds(300))
+        // Subscribed once the idle publisher's heartbeat comes through (the handshake done).
+        #expect(try listener.receive() != nil, "an observer's key gets the heartbeats")
         #expect(try await runtime.containment("ctl", "set-alpha", "box", "0.5", "--quiet").status == 0)
         #expect(try listener.receive() != nil, "an observer's key gets the events")
         #expect(try deaf.receive() == nil, "no key, no event")

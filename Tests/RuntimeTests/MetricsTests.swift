@@ -83,9 +83,9 @@ import ZeroMQ
         }
         func waitFor(_ count: Double) async throws -> Double {
             var seen = try await subscribers()
-            for _ in 0..<100 where seen != count {
-                try await Task.sleep(for: .milliseconds(50))
+            try await Poll.until {
                 seen = try await subscribers()
+                return seen == count
             }
             return seen
         }
@@ -106,16 +106,16 @@ import ZeroMQ
                 "/usr/bin/env",
                 [
                     "python3", "-c",
-                    "import socket, time; s = socket.socket(); s.bind(('127.0.0.1', \(port))); s.listen(); "
-                        + "open('\(ready)', 'w').close(); time.sleep(30)",
+                    "import signal, socket; s = socket.socket(); s.bind(('127.0.0.1', \(port))); s.listen(); "
+                        + "open('\(ready)', 'w').close(); signal.pause()",
                 ]
             )
         }
         defer { holder.cancel() }
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: ready) {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(FileManager.default.fileExists(atPath: ready), "the port holder never listened")
+        #expect(
+            try await Poll.until { FileManager.default.fileExists(atPath: ready) },
+            "the port holder never listened"
+        )
         let runtime = try await RuntimeFixture(
             topology: DurabilityTests.menu,
             settings: "metricsPort: \(port)\n",
@@ -140,9 +140,8 @@ import ZeroMQ
                 ["-s", "TERM", "60", RuntimeFixture.webBinary, "metrics", "--port", "\(port)", "--pid-file", pidFile]
             )
         }
-        for _ in 0..<400 where !FileManager.default.fileExists(atPath: pidFile) {
-            try await Task.sleep(for: .milliseconds(25))  // polls for its pid file: written once it serves
-        }
+        // Its pid file is written once it serves.
+        #expect(try await Poll.until { FileManager.default.fileExists(atPath: pidFile) })
         let url = "http://127.0.0.1:\(port)/metrics"
         let fetched = try await RuntimeFixture.run("/usr/bin/env", ["curl", "-sS", "--max-time", "5", "-D", "-", url])
         #expect(fetched.stdout.hasPrefix("HTTP/1.1 503"), "\(fetched.stdout)\(fetched.stderr)")

@@ -42,13 +42,11 @@ enum OwnHostTopology {
         for id in ids {
             let published = events.filter { $0.isCallback && $0.controller == id }
             #expect(!published.isEmpty, "\(id)", sourceLocation: sourceLocation)
-            let deadline = ContinuousClock.now + .seconds(20)
             var received: [Event] = []
-            repeat {
+            try await Poll.until(within: .seconds(20)) {
                 received = Array(try client.callbacks(of: id).suffix(published.count))
-                if received == published { break }
-                try await Task.sleep(for: .milliseconds(50))
-            } while ContinuousClock.now < deadline
+                return received == published
+            }
             #expect(received == published, "\(id)", sourceLocation: sourceLocation)
         }
     }

@@ -74,9 +74,7 @@ import ZeroMQ
             )
         )
         kill(h1, SIGKILL)
-        for _ in 0..<200 where try runtime.snapshot().hosts.first(where: { $0.name == "h1" })?.up != false {
-            try await Task.sleep(for: .milliseconds(25))
-        }
+        #expect(try await Poll.until { try runtime.snapshot().hosts.first(where: { $0.name == "h1" })?.up == false })
         for id in ["c1", "c2", "c3"] {
             #expect(try await runtime.containment("ctl", "create", id, "--quiet").status == 0)
         }

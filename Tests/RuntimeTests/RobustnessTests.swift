@@ -150,11 +150,7 @@ import ZeroMQ
     }
 
     static func waitFor(_ up: Bool, host: String, in runtime: RuntimeFixture) async throws -> Bool {
-        for _ in 0..<100 {
-            if try await hostUp(host, in: runtime) == up { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
+        try await Poll.until { try await hostUp(host, in: runtime) == up }
     }
 
     /// SPEC §14: the supervisor learns a killed host's connection is gone the moment it forwards to it, so `inspect`
@@ -171,11 +167,11 @@ import ZeroMQ
         let pid = try String(contentsOfFile: runtime.runDirectory + "/host-h1.pid", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try await runtime.run("/bin/kill", ["-KILL", pid]).status == 0)
-        try await Task.sleep(for: .milliseconds(200))
+        // Once the supervisor has seen it end (its hostDown), the inspect is refused at once, not after a timeout.
+        #expect(try await Self.waitFor(false, host: "h1", in: runtime))
         let inspect = try await runtime.containment("inspect", "late")
         #expect(inspect.status != 0)
         #expect(inspect.stderr.contains("hostUnavailable"), "\(inspect.stderr)")
-        #expect(try await Self.hostUp("h1", in: runtime) == false)
         _ = try await runtime.stop()
     }
 
@@ -207,10 +203,7 @@ import ZeroMQ
         let pidFile = runtime.runDirectory + "/supervisor.pid"
         let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try await runtime.run("/bin/kill", ["-TERM", pid]).status == 0)
-        for _ in 0..<100 where FileManager.default.fileExists(atPath: pidFile) {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(!FileManager.default.fileExists(atPath: pidFile))
+        #expect(try await Poll.until { !FileManager.default.fileExists(atPath: pidFile) })
         let supervisor = Task {
             try await runtime.containment("supervisor", "--pid-file", pidFile)
         }

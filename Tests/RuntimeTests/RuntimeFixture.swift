@@ -151,10 +151,7 @@ final class RuntimeFixture: Sendable {
     func startWatch(_ arguments: [String]) async throws -> Task<Output, any Error> {
         let ready = runDirectory + "/watch-\(UUID().uuidString.prefix(8)).ready"
         let task = Task { try await run(Self.binary, ["watch", "--ready-file", ready] + arguments) }
-        for _ in 0..<400 where !FileManager.default.fileExists(atPath: ready) {
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        guard FileManager.default.fileExists(atPath: ready) else {
+        guard try await Poll.until({ FileManager.default.fileExists(atPath: ready) }) else {
             throw FixtureError("watch did not subscribe in 10 s")
         }
         return task
@@ -191,16 +188,27 @@ extension RuntimeFixture.Output {
 }
 
 extension RuntimeFixture {
-    /// The callbacks `inspect CONTROLLER` shows, polled every 50 ms (for at most 5 s) until `done` says they are
-    /// complete: a host handles its deliveries in its own time.
+    /// The callbacks `inspect CONTROLLER` shows, polled (for at most 10 s) until `done` says they are complete: a
+    /// host handles its deliveries in its own time.
     func callbacks(of controller: String, until done: ([String]) -> Bool) async throws -> [String] {
         var callbacks: [String] = []
-        for _ in 0..<100 {
+        try await Poll.until {
             callbacks = try await containment("inspect", controller).eventDescriptions
-            if done(callbacks) { break }
-            try await Task.sleep(for: .milliseconds(50))
+            return done(callbacks)
         }
         return callbacks
+    }
+
+    /// Returns once nothing moves (`ctl wait-idle`): no timed switch, no command waiting for code, and what
+    /// controllers' code did in answer to the commands so far done. Throws when something still moves after 10 s.
+    func waitIdle() throws {
+        let context = try Context()
+        let endpoint = RuntimeConfig(runDirectory: runDirectory).commandEndpoint
+        let outcome = try { () throws -> IdleOutcome in
+            try CommandClient(context: context, endpoint: endpoint).waitUntilIdle(timeout: .seconds(10))
+        }()
+        context.terminate()
+        if case .busy(let reason) = outcome { throw FixtureError("still busy after 10 s: \(reason)") }
     }
 
     /// The supervisor's snapshot now.
@@ -215,14 +223,12 @@ extension RuntimeFixture {
         return snapshot
     }
 
-    /// Polls the snapshot every 50 ms (for at most 5 s) until view `id` exists: controller code makes its views in its
-    /// own time.
+    /// Returns once view `id` exists (controller code makes its views in its own time), polling the snapshot for at
+    /// most 10 s.
     func waitForView(_ id: String) async throws {
-        for _ in 0..<100 {
-            if try snapshot().views.contains(where: { $0.id == id }) { return }
-            try await Task.sleep(for: .milliseconds(50))
+        guard try await Poll.until({ try snapshot().views.contains(where: { $0.id == id }) }) else {
+            throw FixtureError("no view \(id) after 10 s")
         }
-        throw FixtureError("no view \(id) after 5 s")
     }
 
     /// A DEALER of the test's own on the supervisor's command socket, for raw frames; `context.terminate()` after

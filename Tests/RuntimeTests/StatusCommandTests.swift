@@ -18,15 +18,13 @@ import Testing
         _ runtime: RuntimeFixture,
         until done: (Int32, [String: Any]) -> Bool
     ) async throws -> (Int32, [String: Any]) {
-        let deadline = ContinuousClock.now + .seconds(30)
         var last: (Int32, [String: Any]) = (-1, [:])
-        repeat {
+        let came = try await Poll.until(within: .seconds(30)) {
             let output = try await runtime.containment("status", "--json")
             last = (output.status, JSON.object(output.stdout) ?? [:])
-            if done(last.0, last.1) { return last }
-            try await Task.sleep(for: .milliseconds(50))
-        } while ContinuousClock.now < deadline
-        Issue.record("status never came to the expected state; last: \(last)")
+            return done(last.0, last.1)
+        }
+        if !came { Issue.record("status never came to the expected state; last: \(last)") }
         return last
     }
 
@@ -99,6 +97,7 @@ import Testing
     /// start, so the time it is down is long enough to see.
     @Test func aKilledHostIsDownWithExit1ThenRestartedWithExit0() async throws {
         let marker = "\"$CONTAINMENT_RUN_DIR/h1.started\""
+        // Time under test: the 4 s the second process takes to start (`sleep 4` in the host's program).
         let script =
             "if [ -f \(marker) ]; then sleep 4; fi; touch \(marker); exec \(RuntimeFixture.binary) host \"$@\""
         let runtime = try await RuntimeFixture(

@@ -191,6 +191,7 @@ import Testing
                 ["stress", "--attach", "--controllers", "80", "--clients", "2", "--duration", "4", "--json", "--quiet"]
             )
         }
+        // Time under test: halfway into the 4 s run, while its clients send.
         try await Task.sleep(for: .seconds(2))
         let pid = try String(contentsOfFile: fixture.runDirectory + "/host-h1.pid", encoding: .utf8)
         #expect(

@@ -82,9 +82,7 @@ import ZeroMQ
                 ]
             )
         }
-        for _ in 0..<400 where !FileManager.default.fileExists(atPath: ready) {
-            try await Task.sleep(for: .milliseconds(25))
-        }
+        #expect(try await Poll.until { FileManager.default.fileExists(atPath: ready) }, "watch never subscribed")
         let config = RuntimeConfig(runDirectory: runtime.runDirectory)
         let context = try Context()
         let stalled = try (0..<20).map {
@@ -113,9 +111,9 @@ import ZeroMQ
         for subscriber in stalled { subscriber.close() }
         // The memory their queues held is given back a little after they leave (polled for at most 15 s).
         var after = try Self.residentKiB(pid)
-        for _ in 0..<150 where after > before + 8 * 1024 {
-            try await Task.sleep(for: .milliseconds(100))
+        try await Poll.until(within: .seconds(15), every: .milliseconds(100)) {
             after = try Self.residentKiB(pid)
+            return after <= before + 8 * 1024
         }
         context.terminate()
         print("supervisor RSS: \(before) KiB before, \(peak) KiB with 20 stalled subscribers, \(after) KiB after")
@@ -137,13 +135,14 @@ import ZeroMQ
         // Refused, libzmq does not try again; once one leaves, a new one is admitted.
         admitted[0].close()
         var next = try Subscriber(context: context, endpoint: config.eventEndpoint, index: 4)
-        var admittedNext = try next.handshake() == true
-        for attempt in 5..<200 where !admittedNext {
-            // Refused while the supervisor had not yet seen the first one leave: a moment later, again.
+        var attempt = 4
+        // Refused while the supervisor had not yet seen the first one leave: a moment later, again.
+        let admittedNext = try await Poll.until {
+            if try next.handshake() == true { return true }
             next.close()
-            try await Task.sleep(for: .milliseconds(20))
+            attempt += 1
             next = try Subscriber(context: context, endpoint: config.eventEndpoint, index: attempt)
-            admittedNext = try next.handshake() == true
+            return false
         }
         #expect(admittedNext, "admitted once one of the three left")
         for subscriber in admitted.dropFirst() + [extra, next] { subscriber.close() }

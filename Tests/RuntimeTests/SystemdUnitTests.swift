@@ -225,15 +225,8 @@ import Testing
         stopped = true
         #expect(supervisor.terminationReason == .exit && supervisor.terminationStatus == 0)
         for pid in hostPIDs {
-            var gone = false
-            for _ in 0..<200 {  // polls the process table: each host exits on its own SIGTERM
-                if kill(pid, 0) != 0 {
-                    gone = true
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(25))
-            }
-            #expect(gone, "host pid \(pid) still runs")
+            // Each host exits on its own SIGTERM.
+            #expect(try await Poll.until { kill(pid, 0) != 0 }, "host pid \(pid) still runs")
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: runDirectory)
             .filter { $0.hasSuffix(".pid") || $0.hasSuffix(".sock") || $0.hasSuffix(".ipc") }

@@ -132,9 +132,7 @@ import ZeroMQ
             }
             // Killed at the worst moment: once its actor is running the method (which titles the counter first).
             let client = try Self.client(runtime)
-            for _ in 0..<400 where try client.snapshot().controller("tally")?.properties.title != "pausing" {
-                try await Task.sleep(for: .milliseconds(25))
-            }
+            try await Poll.until { try client.snapshot().controller("tally")?.properties.title == "pausing" }
             #expect(try client.snapshot().controller("tally")?.properties.title == "pausing")
             kill(pid, SIGKILL)
             let error = await call.value
@@ -180,9 +178,7 @@ import ZeroMQ
                 }
             }
             let client = try Self.client(runtime)
-            for _ in 0..<400 where try client.snapshot().controller("tally")?.properties.title != "pausing" {
-                try await Task.sleep(for: .milliseconds(25))
-            }
+            try await Poll.until { try client.snapshot().controller("tally")?.properties.title == "pausing" }
             // A peer that is not the host answers every call the supervisor could be waiting for with an error.
             let context = try Context()
             let dealer = try context.socket(.dealer)

@@ -94,6 +94,7 @@ struct CurveTests {
         try allowed.send("from the allowed")
         try stranger.send("from the stranger")
         var received: [(frames: [[UInt8]], property: String?)] = []
+        // Time under test: two seconds in which the stranger's message must not come, the handler answering all along.
         let deadline = ContinuousClock.now + .seconds(2)
         while ContinuousClock.now < deadline {
             try zap.handlePending { request in
@@ -101,7 +102,7 @@ struct CurveTests {
                 return request.curveKey == allowedKey ? "operator" : nil
             }
             if let message = try router.receive(dontWait: true, property: "User-Id") { received.append(message) }
-            Thread.sleep(forTimeInterval: 0.005)
+            Thread.sleep(forTimeInterval: 0.005)  // the poll interval
         }
         #expect(received.map { $0.frames.last.map { String(decoding: $0, as: UTF8.self) } } == ["from the allowed"])
         #expect(received.first?.property == "operator")

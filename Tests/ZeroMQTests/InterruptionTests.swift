@@ -49,13 +49,14 @@ struct InterruptionTests {
 
         var target: pthread_t?
         while target == nil {
-            Thread.sleep(forTimeInterval: 0.005)
+            Thread.sleep(forTimeInterval: 0.005)  // the poll interval, until the thread says it is polling
             target = report.thread.withLock { $0 }
         }
         for _ in 0..<10 {
             if let target {
                 pthread_kill(target, SIGUSR1)
             }
+            // Time under test: signals spread over the 300 ms poll, each one an EINTR it must ride out.
             Thread.sleep(forTimeInterval: 0.05)
         }
         let push = try context.testSocket(.push)

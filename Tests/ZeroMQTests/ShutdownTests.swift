@@ -53,6 +53,8 @@ struct ShutdownTests {
                 return error.code
             }
         }
+        // Time under test: the receive blocked before the shutdown comes (had it not yet begun, it would get ETERM
+        // all the same, from the socket's creation or the receive).
         try await Task.sleep(for: .milliseconds(20))
         context.shutdown()
         #expect(await receiver.value == .contextTerminated)

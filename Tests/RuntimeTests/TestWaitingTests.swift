@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// Issue 28: the tests wait for what they wait for (an event, a ready file, `waitIdle`, `Poll`), never a fixed time,
+/// but where time itself is under test. Every call of `Task.sleep` or `Thread.sleep` in Tests/ says which it is, on
+/// its line or in the comment just above it: "Time under test" or "poll interval".
+@Suite struct TestWaitingTests {
+    @Test func everySleepInTheTestsIsAPollIntervalOrTimeUnderTest() throws {
+        let tests = RuntimeFixture.repository.appendingPathComponent("Tests")
+        let files = FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String } ?? []
+        // Spelt in two, so that this file's own lines are not taken for calls.
+        let calls = ["Task" + ".sleep(", "Thread" + ".sleep("]
+        var unexplained: [String] = []
+        var seen = 0
+        for file in files where file.hasSuffix(".swift") {
+            let lines = try String(contentsOf: tests.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for (index, line) in lines.enumerated() where calls.contains(where: line.contains) {
+                seen += 1
+                let above = lines[max(0, index - 3)..<index].filter {
+                    $0.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                }
+                let said = ([line] + above).contains { $0.contains("Time under test") || $0.contains("poll interval") }
+                if !said {
+                    unexplained.append("Tests/\(file):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        #expect(seen > 0, "the scan found no sleep at all: is it reading Tests/?")
+        #expect(unexplained.isEmpty, "\(unexplained.joined(separator: "\n"))")
+    }
+}
