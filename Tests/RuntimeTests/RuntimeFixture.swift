@@ -78,8 +78,9 @@ final class RuntimeFixture: Sendable {
 
     deinit {
         if !stopped.withLock({ $0 }) {
-            // A test that failed before its stop(): do not leave daemons behind.
-            _ = Self.down(runDirectory)
+            // A test that failed before its stop(): its daemons are stopped before it is over (down.sh bounds its own
+            // wait: SIGTERM, then SIGKILL after 10 s), so the next test and the leftover check find none of them.
+            Self.down(runDirectory)?.waitUntilExit()
         }
     }
 
