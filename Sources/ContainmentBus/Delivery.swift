@@ -5,12 +5,43 @@ extension WireEvent {
     /// the controller's creation and destruction, which make and end its actor. The actor itself receives the
     /// callbacks.
     public static func isDelivered(_ name: String) -> Bool {
-        EventKind(name: name)?.isCallback == true || isLifetime(name)
+        EventKind(name: name).map { HostDelivery($0) != .notForHosts } ?? false
     }
 
     /// `controllerCreated` or `controllerDestroyed`: delivered to the host, handled by it, not by the actor.
     public static func isLifetime(_ name: String) -> Bool {
         name == "controllerCreated" || name == "controllerDestroyed"
+    }
+}
+
+/// What the supervisor does with an event for the host that runs its controller, and what the host does with it, by
+/// kind — every kind named, so a new kind does not compile until it is placed here.
+public enum HostDelivery: Sendable, Equatable {
+    /// `controllerCreated`: the host makes the controller's actor.
+    case makeActor
+    /// `controllerDestroyed`: the host ends it.
+    case endActor
+    /// A callback (SPEC §10): the actor receives it, in order, and hands it to the controller's code.
+    case callback
+    /// Structure, messages as sent, input as routed, host events: published, never delivered.
+    case notForHosts
+
+    public init(_ kind: EventKind) {
+        switch kind {
+        case .controllerCreated: self = .makeActor
+        case .controllerDestroyed: self = .endActor
+        case .loadView, .viewDidLoad, .viewDidUnload, .willMoveToParent, .didMoveToParent, .viewWillAppear,
+            .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .viewWillLayoutSubviews, .viewDidLayoutSubviews,
+            .didReceiveMemoryWarning, .viewWillTransitionToSize, .messageReceived, .setEditing, .inputReceived,
+            .actionReceived, .verbInvoked, .delegateCallback:
+            self = .callback
+        case .childAdded, .childRemoved, .viewInserted, .viewRemoved, .frameChanged, .alphaChanged, .hiddenChanged,
+            .windowAttached, .windowResized, .presented, .dismissed, .transitionBegan, .transitionCompleted,
+            .navigationWillShow, .navigationDidShow, .selectionChanged, .menuVisibilityChanged, .pagesChanged,
+            .messageSent, .propertiesChanged, .editingChanged, .orientationChanged, .inputDelivered, .actionDelivered,
+            .ruleViolation, .answerTimedOut, .hostUp, .hostDown, .hostRestarted, .hostFailed:
+            self = .notForHosts
+        }
     }
 }
 

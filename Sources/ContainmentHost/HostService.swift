@@ -137,10 +137,22 @@ struct Dispatcher {
             case .deliver(let events):
                 for event in events {
                     let id = ControllerID(event.controller)
-                    switch event.name {
-                    case "controllerCreated": adopt(id, kind: event.kind)
-                    case "controllerDestroyed": actors[id] = nil
-                    default: await actors[id]?.post(.callback(event))
+                    guard let kind = EventKind(name: event.name) else {
+                        logger.warning(
+                            "dropped a delivery of an unknown kind",
+                            metadata: ["event.name": "\(event.name)"]
+                        )
+                        continue
+                    }
+                    switch HostDelivery(kind) {
+                    case .makeActor: adopt(id, kind: event.kind)
+                    case .endActor: actors[id] = nil
+                    case .callback: await actors[id]?.post(.callback(event))
+                    case .notForHosts:
+                        logger.warning(
+                            "dropped a delivery of an event not for hosts",
+                            metadata: ["event.name": "\(event.name)"]
+                        )
                     }
                 }
             case .question(let question):

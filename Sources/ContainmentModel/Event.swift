@@ -323,6 +323,7 @@ public enum EventKind: Int, CaseIterable, Hashable, Sendable {
 
 extension EventKind {
     /// True for the callbacks a controller's own code receives (its host delivers them), false for structure events.
+    /// Every kind is named (no `default`): a new kind does not compile until it is placed.
     public var isCallback: Bool {
         switch self {
         case .loadView, .viewDidLoad, .viewDidUnload, .willMoveToParent, .didMoveToParent, .viewWillAppear,
@@ -330,7 +331,12 @@ extension EventKind {
             .didReceiveMemoryWarning, .viewWillTransitionToSize, .messageReceived, .setEditing, .inputReceived,
             .actionReceived, .verbInvoked, .delegateCallback:
             true
-        default:
+        case .controllerCreated, .controllerDestroyed, .childAdded, .childRemoved, .viewInserted, .viewRemoved,
+            .frameChanged, .alphaChanged, .hiddenChanged, .windowAttached, .windowResized, .presented, .dismissed,
+            .transitionBegan, .transitionCompleted, .navigationWillShow, .navigationDidShow, .selectionChanged,
+            .menuVisibilityChanged, .pagesChanged, .messageSent, .propertiesChanged, .editingChanged,
+            .orientationChanged, .inputDelivered, .actionDelivered, .ruleViolation, .answerTimedOut, .hostUp,
+            .hostDown, .hostRestarted, .hostFailed:
             false
         }
     }
