@@ -145,9 +145,27 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // `bench`'s drivers and report: the figures of docs/BENCH.md, measured (the executable parses its options).
+        .target(
+            name: "ContainmentBench",
+            dependencies: [
+                "ContainmentBus",
+                "ContainmentClient",
+                "ContainmentHost",
+                "ContainmentLoad",
+                "ContainmentModel",
+                "ContainmentRuntime",
+                "ContainmentWorkload",
+                "ZeroMQ",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strict
+        ),
+
         .executableTarget(
             name: "containment",
             dependencies: [
+                "ContainmentBench",
                 "ContainmentModel",
                 "ContainmentBus",
                 "ContainmentClient",

@@ -2,7 +2,7 @@ import ContainmentBus
 import ContainmentModel
 import Foundation
 
-/// `containment bench --core-only`: the supervisor's own work per request, on one thread, without sockets or disk —
+/// `containment bench core`: the supervisor's own work per request, on one thread, without sockets or disk —
 /// what its loop thread does between receiving a request and handing the step to libzmq and the journal: decoding,
 /// the checks, the model, encoding the events, the reply and the journal record. The figure to profile the
 /// supervisor under, repeatable where the figures over the bus are not (they share two cores with their clients).

@@ -70,7 +70,7 @@ extension SupervisorCore {
     static let quietHostPeer: [UInt8] = [0, 0, 0, 1]
 
     /// A core over an empty journal that logs nothing, on the system clock, with host h0 registered from
-    /// ``quietHostPeer``: what the fuzzing entry points and `bench --core-only` drive.
+    /// ``quietHostPeer``: what the fuzzing entry points and `bench core` drive.
     static func quiet(config: RuntimeConfig, clients: ClientReplies) -> SupervisorCore {
         let logger = Logger(label: "quiet") { _ in SwiftLogNoOpLogHandler() }
         var core = SupervisorCore(

@@ -83,16 +83,16 @@ import Testing
     /// The single-figure modes report their figure alone.
     @Test func theSingleFigureModesReportTheirFigure() async throws {
         for (arguments, keys) in [
-            (["--model-only", "--model-commands", "500"], ["commands", "accepted", "commandsPerSecond"]),
-            (["--codec-only", "--model-commands", "500"], ["pairs"]),
-            (["--core-only", "--quick"], ["pipelined", "delivery"]),
+            (["model", "--model-commands", "500"], ["commands", "accepted", "commandsPerSecond"]),
+            (["codec", "--model-commands", "500"], ["pairs"]),
+            (["core", "--quick"], ["pipelined", "delivery"]),
             (
-                ["--creation-only", "--controllers", "300", "--hosts", "2"],
+                ["creation", "--controllers", "300", "--hosts", "2"],
                 ["controllers", "hosts", "seconds", "supervisorPeakKiB", "hostPeakKiB"]
             ),
             (
                 [
-                    "--bus-only", "--quick", "--round-trips", "200", "--seconds", "0.3", "--pub-sub-messages", "2000",
+                    "bus", "--quick", "--round-trips", "200", "--seconds", "0.3", "--pub-sub-messages", "2000",
                     "--clients", "2", "--window", "4", "--stalled-subscribers", "20",
                 ],
                 ["raw", "runtime", "ratios"]
@@ -100,15 +100,15 @@ import Testing
         ] {
             let result = try await Subprocess.run(
                 .path(FilePath(RuntimeFixture.binary)),
-                arguments: Arguments(["bench", "--json"] + arguments),
+                arguments: Arguments(["bench"] + arguments + ["--json"]),
                 output: .string(limit: 1 << 20),
                 error: .string(limit: 1 << 20)
             )
             #expect(result.terminationStatus.isSuccess, "\(arguments): \(result.standardError)")
             let figure = try #require(JSON.object(result.standardOutput), "\(arguments): not JSON")
             for key in keys { #expect(figure[key] != nil, "\(arguments): \(key) is missing") }
-            if arguments[0] == "--creation-only" { #expect(figure["controllers"] as? Int == 300) }
-            if arguments[0] == "--core-only" {
+            if arguments[0] == "creation" { #expect(figure["controllers"] as? Int == 300) }
+            if arguments[0] == "core" {
                 // Every command of every request accepted: one event each.
                 for name in ["pipelined", "delivery"] {
                     let part = figure[name] as? [String: Any] ?? [:]
@@ -116,7 +116,7 @@ import Testing
                     #expect(requests > 0 && part["events"] as? Int == requests * commands, "\(name): \(part)")
                 }
             }
-            if arguments[0] == "--bus-only" {
+            if arguments[0] == "bus" {
                 let ratios = figure["ratios"] as? [String: Double] ?? [:]
                 #expect(
                     Set(ratios.keys) == [

@@ -64,7 +64,7 @@ import Testing
         // kill -9: started again from the same program, by its policy.
         let first = try #require(Self.pid(dir + "/host-app.pid"))
         #expect(kill(first, SIGKILL) == 0)
-        let second = try await Poll.value(within: .seconds(15)) {
+        let second = try await Poll.value {
             Self.pid(dir + "/host-app.pid").flatMap { $0 != first ? $0 : nil }
         }
         #expect(second != nil, "\(Self.text(dir + "/logs/supervisor.log"))")

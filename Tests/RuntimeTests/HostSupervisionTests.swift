@@ -59,7 +59,7 @@ import Testing
         return ((entry["pid"] as? Int) ?? 0, (entry["up"] as? Bool) ?? false)
     }
 
-    /// `host`'s state once a process other than `old` runs it and is up (polled for at most 10 s).
+    /// `host`'s state once a process other than `old` runs it and is up (polled for at most 30 s).
     static func restarted(
         _ host: String,
         replacing old: Int32,

@@ -7,7 +7,7 @@ import Foundation
 enum Poll {
     /// The first value `probe` gives within `timeout`; `nil` when it gave none.
     static func value<T>(
-        within timeout: Duration = .seconds(10),
+        within timeout: Duration = .seconds(30),
         every interval: Duration = .milliseconds(25),
         _ probe: () async throws -> T?
     ) async throws -> T? {
@@ -22,7 +22,7 @@ enum Poll {
     /// Whether `condition` came to hold within `timeout`.
     @discardableResult
     static func until(
-        within timeout: Duration = .seconds(10),
+        within timeout: Duration = .seconds(30),
         every interval: Duration = .milliseconds(25),
         _ condition: () async throws -> Bool
     ) async throws -> Bool {
@@ -31,7 +31,7 @@ enum Poll {
 
     /// The same, for a thread that may not suspend (a ZeroMQ socket's own thread, a signal's target).
     static func blockingUntil(
-        within timeout: Duration = .seconds(10),
+        within timeout: Duration = .seconds(30),
         every interval: TimeInterval = 0.005,
         _ condition: () throws -> Bool
     ) rethrows -> Bool {

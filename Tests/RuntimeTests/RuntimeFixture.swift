@@ -189,7 +189,7 @@ extension RuntimeFixture.Output {
 }
 
 extension RuntimeFixture {
-    /// The callbacks `inspect CONTROLLER` shows, polled (for at most 10 s) until `done` says they are complete: a
+    /// The callbacks `inspect CONTROLLER` shows, polled (for at most 30 s) until `done` says they are complete: a
     /// host handles its deliveries in its own time.
     func callbacks(of controller: String, until done: ([String]) -> Bool) async throws -> [String] {
         var callbacks: [String] = []
@@ -201,15 +201,15 @@ extension RuntimeFixture {
     }
 
     /// Returns once nothing moves (`ctl wait-idle`): no timed switch, no command waiting for code, and what
-    /// controllers' code did in answer to the commands so far done. Throws when something still moves after 10 s.
+    /// controllers' code did in answer to the commands so far done. Throws when something still moves after 30 s.
     func waitIdle() throws {
         let context = try Context()
         let endpoint = RuntimeConfig(runDirectory: runDirectory).commandEndpoint
         let outcome = try { () throws -> IdleOutcome in
-            try CommandClient(context: context, endpoint: endpoint).waitUntilIdle(timeout: .seconds(10))
+            try CommandClient(context: context, endpoint: endpoint).waitUntilIdle(timeout: .seconds(30))
         }()
         context.terminate()
-        if case .busy(let reason) = outcome { throw FixtureError("still busy after 10 s: \(reason)") }
+        if case .busy(let reason) = outcome { throw FixtureError("still busy after 30 s: \(reason)") }
     }
 
     /// The supervisor's snapshot now.
@@ -225,10 +225,10 @@ extension RuntimeFixture {
     }
 
     /// Returns once view `id` exists (controller code makes its views in its own time), polling the snapshot for at
-    /// most 10 s.
+    /// most 30 s.
     func waitForView(_ id: String) async throws {
         guard try await Poll.until({ try snapshot().views.contains(where: { $0.id == id }) }) else {
-            throw FixtureError("no view \(id) after 10 s")
+            throw FixtureError("no view \(id) after 30 s")
         }
     }
 

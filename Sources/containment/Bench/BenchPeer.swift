@@ -1,8 +1,5 @@
 import ArgumentParser
-import ContainmentBus
-import ContainmentLoad
-import Foundation
-import ZeroMQ
+import ContainmentBench
 
 /// `containment bench-peer`: the other process of `containment bench`'s measurements (hidden).
 struct BenchPeerCommand: ParsableCommand {
@@ -13,7 +10,6 @@ struct BenchPeerCommand: ParsableCommand {
         subcommands: [Echo.self, Subscribe.self]
     )
 
-    /// A ROUTER that answers every request with the same reply: the raw libzmq counterpart of the supervisor.
     struct Echo: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Answer every request on a ROUTER.")
 
@@ -22,25 +18,10 @@ struct BenchPeerCommand: ParsableCommand {
         @Option(help: "Create this file once bound.") var readyFile: String?
 
         func run() throws {
-            let reply = try replyFile.map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
-            let context = try Context()
-            let router = try context.socket(.router)
-            try router.set(.sendHighWaterMark, to: 0)
-            try router.set(.receiveHighWaterMark, to: 0)
-            try router.set(.receiveTimeout, to: .seconds(1))
-            try router.bind(endpoint)
-            if let readyFile { _ = FileManager.default.createFile(atPath: readyFile, contents: nil) }
-            let parent = getppid()
-            while getppid() == parent {
-                guard let frames = try router.receive() else { continue }
-                guard frames.count == 2 else { continue }
-                try router.send([frames[0], reply ?? frames[1]])
-            }
+            try BenchPeers.echo(endpoint: endpoint, replyFile: replyFile, readyFile: readyFile)
         }
     }
 
-    /// A SUB that counts the events (or raw messages shaped like them) it receives, checks their sequence numbers
-    /// are gap-free, and writes what it saw as JSON.
     struct Subscribe: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Count events on a SUB and report the rate.")
 
@@ -53,75 +34,15 @@ struct BenchPeerCommand: ParsableCommand {
         @Option(help: "The SUB's receive high-water mark (0: unlimited).") var highWaterMark = 0
 
         func run() throws {
-            let context = try Context()
-            let subscriber = try context.socket(.sub)
-            try subscriber.set(.receiveHighWaterMark, to: highWaterMark)
-            try subscriber.set(.receiveTimeout, to: .milliseconds(Int64(idleMs)))
-            try subscriber.connect(endpoint)
-            try subscriber.subscribe("")
-            let clock = ContinuousClock()
-            let started = clock.now
-            var report = SubscriberReport()
-            var ready = false
-            var lastSeq: UInt64 = 0
-            var first: ContinuousClock.Instant?
-            var last = started
-            while count == 0 || report.measured < count {
-                guard let frames = try subscriber.receive() else {
-                    if first != nil { break }
-                    if clock.now - started > .milliseconds(Int64(maxWaitMs)) { break }
-                    continue
-                }
-                let now = clock.now
-                if !ready {
-                    ready = true
-                    _ = FileManager.default.createFile(atPath: readyFile, contents: nil)
-                }
-                if frames.first == WireEvent.heartbeatTopic {
-                    // The supervisor's idle heartbeat: as good as a receive timeout for telling the stream ended.
-                    if first != nil, now - last >= .milliseconds(Int64(idleMs)) { break }
-                    if first == nil, now - started > .milliseconds(Int64(maxWaitMs)) { break }
-                    continue
-                }
-                // The event's seq, read without decoding the rest (the same way for raw messages and real events).
-                guard frames.count == 2, let seq = ProtobufScan.field1(of: frames[1]) else {
-                    report.malformed += 1
-                    continue
-                }
-                if lastSeq != 0, seq != lastSeq + 1 {
-                    report.gaps += 1
-                    report.missing += seq > lastSeq ? Int(seq - lastSeq - 1) : 0
-                }
-                lastSeq = seq
-                report.received += 1
-                // Warm-up traffic (the subscriptions settling) is published under runtime/ and not measured.
-                if frames[0].starts(with: Self.runtimePrefix) { continue }
-                if first == nil { first = now }
-                last = now
-                report.measured += 1
-            }
-            if let first { report.seconds = (last - first).seconds }
-            report.lastSeq = lastSeq
-            try JSONEncoder().encode(report).write(to: URL(fileURLWithPath: reportFile))
+            try BenchPeers.subscribe(
+                endpoint: endpoint,
+                readyFile: readyFile,
+                reportFile: reportFile,
+                count: count,
+                idleMs: idleMs,
+                maxWaitMs: maxWaitMs,
+                highWaterMark: highWaterMark
+            )
         }
-
-        static let runtimePrefix = Array("runtime/".utf8)
     }
-}
-
-/// What one subscriber saw.
-struct SubscriberReport: Codable, Sendable {
-    /// Every message received, warm-up included.
-    var received = 0
-    /// Messages outside `runtime/`, from the first to the last of which `seconds` is measured.
-    var measured = 0
-    var seconds = 0.0
-    /// Places where a sequence number was not the previous one plus one, and how many numbers were skipped.
-    var gaps = 0
-    var missing = 0
-    var malformed = 0
-    var lastSeq: UInt64 = 0
-
-    /// Measured messages per second (the first one starts the clock).
-    var rate: Double { seconds > 0 ? Double(measured - 1) / seconds : 0 }
 }

@@ -1,6 +1,6 @@
 import ContainmentRuntime
 
-/// `bench --core-only`: the supervisor's own work per request on one thread (``SupervisorCoreBenchmark``), for the
+/// `bench core`: the supervisor's own work per request on one thread (``SupervisorCoreBenchmark``), for the
 /// pipelined requests (one `set_alpha` each) and for event delivery's (`--events-per-request` each).
 struct CoreFigures: Codable, Sendable {
     var pipelined: SupervisorCoreBenchmark.Figure

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Prints a report as pretty JSON with sorted keys (`stress --json`, `bench --json`).
-func printJSON(_ value: some Encodable) throws {
+package func printJSON(_ value: some Encodable) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
