@@ -178,3 +178,21 @@ extension Containment_V1_Accepted {
         return models
     }
 }
+
+extension CommandClient {
+    /// A client with a ZeroMQ context of its own (its socket keeps the context alive): for a process that talks to
+    /// one supervisor, such as the command line, which then needs no ZeroMQ of its own.
+    public convenience init(
+        ownContextTo endpoint: String,
+        timeout: Duration = .seconds(5),
+        curve: CurveClientKeys? = nil
+    ) throws(ContainmentError) {
+        let context: Context
+        do {
+            context = try Context()
+        } catch {
+            throw ContainmentError(.hostUnavailable, "Cannot start ZeroMQ: \(error).")
+        }
+        try self.init(context: context, endpoint: endpoint, timeout: timeout, curve: curve)
+    }
+}

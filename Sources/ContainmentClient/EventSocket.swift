@@ -86,3 +86,16 @@ package final class EventSocket {
         subscriber.close()
     }
 }
+
+extension EventSocket {
+    /// A subscriber with a ZeroMQ context of its own (its socket keeps the context alive).
+    package convenience init(
+        ownContextTo endpoint: String,
+        keys: CurveClientKeys?,
+        topics: [String] = [],
+        bound: Int,
+        wake: Duration
+    ) throws(ZMQError) {
+        try self.init(context: try Context(), endpoint: endpoint, keys: keys, topics: topics, bound: bound, wake: wake)
+    }
+}

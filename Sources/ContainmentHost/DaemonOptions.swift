@@ -2,6 +2,7 @@ import ArgumentParser
 import ContainmentRuntime
 import Logging
 import ServiceLifecycle
+import ZeroMQ
 
 /// The option every client and daemon shares: the runtime settings.
 package struct RuntimeOptions: ParsableArguments {
@@ -13,6 +14,15 @@ package struct RuntimeOptions: ParsableArguments {
     package var config: String?
 
     package init() {}
+
+    /// The client key pair `config` names (nil without CURVE); a bad one is a usage error, with the reason.
+    package func clientKeys(of config: RuntimeConfig) throws -> CurveClientKeys? {
+        do {
+            return try config.clientKeys()
+        } catch let error as ConfigError {
+            throw ValidationError(error.description)
+        }
+    }
 
     package func load() throws -> RuntimeConfig {
         do {

@@ -40,12 +40,7 @@ struct MetricsCommand: AsyncParsableCommand {
             throw ValidationError("no port to serve on: give --port 1…65535, or set metricsPort in runtime.yaml")
         }
         let bind = bind ?? config.metricsBind
-        let keys: CurveClientKeys?
-        do {
-            keys = try config.clientKeys()
-        } catch let error as ConfigError {
-            throw ValidationError(error.description)
-        }
+        let keys = try runtime.clientKeys(of: config)
         var logger = Logger(label: "containment.metrics")
         logger.logLevel = .warning
         let source = MetricsSource(config: config, keys: keys)

@@ -4,31 +4,18 @@ import ContainmentBus
 import ContainmentHost
 import ContainmentModel
 import ContainmentRuntime
-import ZeroMQ
 
 /// A connection to the supervisor's command socket for one client command.
 struct Connection {
-    let context: Context
     let client: CommandClient
     let config: RuntimeConfig
 
     init(_ options: RuntimeOptions) throws {
         config = try options.load()
-        do {
-            context = try Context()
-        } catch {
-            throw CleanExit.message("cannot start ZeroMQ: \(error)")
-        }
-        let keys: CurveClientKeys?
-        do {
-            keys = try config.clientKeys()
-        } catch let error as ConfigError {
-            throw ValidationError(error.description)
-        }
-        do {
+        let keys = try options.clientKeys(of: config)
+        do throws(ContainmentError) {
             client = try CommandClient(
-                context: context,
-                endpoint: config.commandEndpoint,
+                ownContextTo: config.commandEndpoint,
                 timeout: config.requestTimeout,
                 curve: keys
             )

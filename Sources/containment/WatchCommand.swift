@@ -5,7 +5,6 @@ import ContainmentClient
 import ContainmentModel
 import ContainmentRuntime
 import Foundation
-import ZeroMQ
 
 /// `containment watch`: the event stream, live (or a snapshot first, then live), with gaps reported loudly.
 struct WatchCommand: AsyncParsableCommand {
@@ -50,20 +49,13 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try runtime.load()
-        let context = try Context()
-        let keys: CurveClientKeys?
-        do {
-            keys = try config.clientKeys()
-        } catch let error as ConfigError {
-            throw ValidationError(error.description)
-        }
+        let keys = try runtime.clientKeys(of: config)
         // Wake at least every heartbeat interval, to notice silence. Bounded: a reader slower than the events makes
         // the supervisor drop some for it, which shows as a gap (or a heartbeat's seq) and is caught up by snapshot,
         // instead of this process growing without bound.
         let wake = idleTimeout.map { min(config.heartbeatInterval, .milliseconds(Int64($0 * 1000))) }
         let subscriber = try EventSocket(
-            context: context,
-            endpoint: config.eventEndpoint,
+            ownContextTo: config.eventEndpoint,
             keys: keys,
             topics: topic,
             bound: Self.receiveBound,
@@ -77,8 +69,7 @@ struct WatchCommand: AsyncParsableCommand {
             joinWait: config.heartbeatInterval * 3
         ) {
             try CommandClient(
-                context: context,
-                endpoint: config.commandEndpoint,
+                ownContextTo: config.commandEndpoint,
                 timeout: config.requestTimeout,
                 curve: keys
             )

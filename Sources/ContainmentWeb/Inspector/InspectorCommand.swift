@@ -32,12 +32,7 @@ struct InspectorCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try runtime.load()
-        let keys: CurveClientKeys?
-        do {
-            keys = try config.clientKeys()
-        } catch let error as ConfigError {
-            throw ValidationError(error.description)
-        }
+        let keys = try runtime.clientKeys(of: config)
         var logger = Logger(label: "containment.inspector")
         logger.logLevel = .warning
         let hub = InspectorHub()

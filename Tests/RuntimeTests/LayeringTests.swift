@@ -1,0 +1,18 @@
+import Foundation
+import Testing
+
+/// Issue 28: the executable is argument parsing and wiring: the sockets are the libraries' (ContainmentBus,
+/// ContainmentClient, ContainmentBench), so `Sources/containment` imports no ZeroMQ.
+@Suite struct LayeringTests {
+    @Test func theExecutableImportsNoZeroMQ() throws {
+        let sources = RuntimeFixture.repository.appendingPathComponent("Sources/containment")
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        let swift = files.filter { $0.hasSuffix(".swift") }
+        #expect(swift.count > 10, "the scan found \(swift.count) files: is it reading Sources/containment?")
+        let importing = try swift.filter { file in
+            try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "import ZeroMQ" }
+        }
+        #expect(importing.isEmpty, "\(importing)")
+    }
+}
