@@ -74,13 +74,17 @@ final class HostLoop {
     let jobs: AsyncStream<HostJob>.Continuation
     let queued: QueuedJobs
     private let clock = ContinuousClock()
-    private var lastBeat: ContinuousClock.Instant
-    private var lastHello: ContinuousClock.Instant?
-    private var registered = false
+    /// Where this host stands with the supervisor.
+    private enum Registration {
+        /// Not welcomed (yet, or again: the supervisor restarted): the last hello went at `lastHello` (nil: none
+        /// yet), and the next goes `backoff` after it — doubling up to 8 heartbeat intervals.
+        case greeting(lastHello: ContinuousClock.Instant?, backoff: Duration)
+        /// Welcomed: a heartbeat every interval, the last at `lastBeat`.
+        case registered(lastBeat: ContinuousClock.Instant)
+    }
+    private var registration: Registration
     /// The highest seq delivered to this host so far (told in every Hello).
     private var lastDelivered: UInt64 = 0
-    /// How long to wait for a welcome before saying hello again: doubles up to 8 heartbeat intervals.
-    private var helloBackoff: Duration
 
     init(
         name: String,
@@ -110,8 +114,7 @@ final class HostLoop {
         try inbox.set(.receiveHighWaterMark, to: 0)
         try inbox.bind(inboxEndpoint)
         try dealer.connect(config.commandEndpoint)
-        lastBeat = clock.now
-        helloBackoff = config.heartbeatInterval
+        registration = .greeting(lastHello: nil, backoff: config.heartbeatInterval)
     }
 
     /// Serves until told to stop (a goodbye is sent) or the context is shut down.
@@ -152,7 +155,9 @@ final class HostLoop {
     }
 
     private func hello() {
-        lastHello = clock.now
+        if case .greeting(_, let backoff) = registration {
+            registration = .greeting(lastHello: clock.now, backoff: backoff)
+        }
         send(
             .with {
                 $0.requestID = Self.helloID
@@ -175,16 +180,17 @@ final class HostLoop {
     /// Heartbeats; registration again when the supervisor has not welcomed us (it may have restarted).
     private func tick() {
         let now = clock.now
-        if !registered {
-            if let last = lastHello, now - last >= helloBackoff {
-                helloBackoff = min(helloBackoff * 2, config.heartbeatInterval * 8)
+        switch registration {
+        case .greeting(let last, let backoff):
+            if let last, now - last >= backoff {
+                registration = .greeting(lastHello: last, backoff: min(backoff * 2, config.heartbeatInterval * 8))
                 hello()
             }
-            return
-        }
-        if now - lastBeat >= config.heartbeatInterval {
-            lastBeat = now
-            send(.with { $0.heartbeat = .with { $0.host = name } })
+        case .registered(let lastBeat):
+            if now - lastBeat >= config.heartbeatInterval {
+                registration = .registered(lastBeat: now)
+                send(.with { $0.heartbeat = .with { $0.host = name } })
+            }
         }
     }
 
@@ -209,8 +215,7 @@ final class HostLoop {
     private func handle(_ message: ServerMessage) {
         switch message.body {
         case .welcome(let welcome):
-            registered = true
-            helloBackoff = config.heartbeatInterval
+            registration = .registered(lastBeat: clock.now)
             logger.info(
                 "host registered",
                 metadata: ["host.name": "\(name)", "controller.count": "\(welcome.controllers.count)"]
@@ -227,9 +232,8 @@ final class HostLoop {
         where message.requestID == 0 && error.code == ContainmentError.Code.hostUnavailable.rawValue:
             // The supervisor does not know us (it restarted): register again — once, however many heartbeats queued
             // while it was away are refused; `tick` says hello again (with backoff) if no welcome comes.
-            guard registered else { return }
-            registered = false
-            helloBackoff = config.heartbeatInterval
+            guard case .registered = registration else { return }
+            registration = .greeting(lastHello: nil, backoff: config.heartbeatInterval)
             hello()
         case .error(let error) where message.requestID == Self.helloID:
             logger.error(

@@ -89,8 +89,10 @@ import ZeroMQ
             }
             return seen
         }
-        let watch = try await runtime.startWatch(["--idle-timeout", "2"])
+        // It leaves after one event, which is sent once it is counted: no time in the test.
+        let watch = try await runtime.startWatch(["--count", "1"])
         #expect(try await waitFor(1) == 1)
+        #expect(try await runtime.containment("ctl", "create", "leaving", "--quiet").status == 0)
         _ = try await watch.value
         #expect(try await waitFor(0) == 0)
         #expect(try await runtime.stop().status == 0)
