@@ -92,12 +92,11 @@ struct MetricsCommand: AsyncParsableCommand {
 
 /// The supervisor asked for its metrics, one request at a time.
 final class MetricsSource: @unchecked Sendable {
-    // Unchecked: `context` and `client` are read and written only by blocks on `queue`, which is serial — one block
-    // at a time, each seeing the last one's writes — and a ZeroMQ socket may move between threads so serialized.
+    // Unchecked: `client` is read and written only by blocks on `queue`, which is serial — one block at a time, each
+    // seeing the last one's writes — and a ZeroMQ socket may move between threads so serialized.
     private let queue = DispatchQueue(label: "containment-web.metrics")
     private let config: RuntimeConfig
     private let keys: CurveClientKeys?
-    private var context: Context?
     private var client: CommandClient?
 
     init(config: RuntimeConfig, keys: CurveClientKeys?) {
@@ -113,25 +112,20 @@ final class MetricsSource: @unchecked Sendable {
     }
 
     private func readOnQueue() -> Result<[UInt8], ContainmentError> {
-        do {
+        do throws(ContainmentError) {
             let client = try connected()
             return .success(try client.metrics())
-        } catch let error as ContainmentError {
+        } catch {
             // A request that timed out leaves its reply to come: the next scrape starts on a fresh socket.
             if error.code == .timeout { client = nil }
             return .failure(error)
-        } catch {
-            return .failure(ContainmentError(.hostUnavailable, "cannot reach the supervisor: \(error)"))
         }
     }
 
-    private func connected() throws -> CommandClient {
+    private func connected() throws(ContainmentError) -> CommandClient {
         if let client { return client }
-        let context = try self.context ?? Context()
-        self.context = context
         let made = try CommandClient(
-            context: context,
-            endpoint: config.commandEndpoint,
+            ownContextTo: config.commandEndpoint,
             timeout: config.requestTimeout,
             curve: keys
         )
