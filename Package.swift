@@ -162,10 +162,26 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // `ctl`'s grammar: each verb's arguments and the model requests it stands for, batch files, and the submission
+        // of a transaction; the command line's connection and exit statuses. A library so its verbs are tested without
+        // a process (CtlGrammarTests).
+        .target(
+            name: "ContainmentCtl",
+            dependencies: [
+                "ContainmentBus",
+                "ContainmentHost",
+                "ContainmentModel",
+                "ContainmentRuntime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
         .executableTarget(
             name: "containment",
             dependencies: [
                 "ContainmentBench",
+                "ContainmentCtl",
                 "ContainmentModel",
                 "ContainmentBus",
                 "ContainmentClient",
@@ -220,6 +236,11 @@ let package = Package(
         .testTarget(
             name: "ContainmentBusTests",
             dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentWorkload"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ContainmentCtlTests",
+            dependencies: ["ContainmentBus", "ContainmentCtl", "ContainmentModel"],
             swiftSettings: strict
         ),
         .testTarget(

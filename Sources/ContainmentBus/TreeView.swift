@@ -143,3 +143,10 @@ public struct TreeView: Hashable, Sendable {
         return result
     }
 }
+
+extension TreeView {
+    /// The tree of a model state after event `seq`, each controller on the host `hostOf` names (no hosts' status).
+    public init(state: ContainmentState, seq: UInt64 = 0, hostOf: (ControllerID) -> String = { _ in "" }) {
+        self.init(snapshot: WireSnapshot(state: state, seq: seq, hosts: [], hostOf: hostOf))
+    }
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContainmentCtl
 import Foundation
 
 /// `containment`: one executable, a subcommand per role.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContainmentCtl
 import ContainmentModel
 
 /// Plays the seeds' three container listings through the model and prints each one's events in order.
@@ -66,11 +67,4 @@ private struct Scene {
         let number = String(seq)
         print(String(repeating: " ", count: max(0, 4 - number.count)) + number + "  " + event.description)
     }
-}
-
-func parseSize(_ text: String) -> Size? {
-    let parts = text.split(separator: "x")
-    guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]) else { return nil }
-    let size = Size(width: width, height: height)
-    return size.isValid ? size : nil
 }

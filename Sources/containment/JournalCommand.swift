@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContainmentCtl
 import ContainmentBus
 import ContainmentHost
 import ContainmentRuntime
@@ -33,29 +34,9 @@ struct JournalCommand: ParsableCommand {
 
         func run() throws {
             let directory = try location.directory()
-            let inspection = JournalInspection(directory: directory, replay: true)
-            let stats = inspection.stats
-            print(
-                "journal \(directory): \(inspection.segments.count) segments, \(inspection.records.count) whole records, "
-                    + "seq 1…\(stats.lastSeq), command ids 1…\(stats.lastCommandID), \(stats.starts) supervisor starts"
-                    + " after the checkpoint"
-            )
-            print(
-                inspection.startCheckpoint.map {
-                    "replay starts from \($0) (\(inspection.checkpointRecords) records before it)"
-                } ?? "replay starts from segment 1 (no checkpoint)"
-            )
-            for skipped in inspection.skippedCheckpoints {
-                print("warning: a checkpoint does not read back, an older one is used: \(skipped)")
-            }
-            if let torn = inspection.tornTail {
-                print("torn tail (cut at the next start, never acknowledged): \(torn)")
-            }
-            if let damage = inspection.damage {
-                print("DAMAGED: \(damage)")
-                throw ExitCode(1)
-            }
-            print("ok: the supervisor recovers this journal")
+            let report = JournalInspection(directory: directory, replay: true).verification(of: directory)
+            for line in report.lines { print(line) }
+            if report.damaged { throw ExitCode(1) }
         }
     }
 
@@ -68,19 +49,7 @@ struct JournalCommand: ParsableCommand {
 
         func run() throws {
             let directory = try location.directory()
-            let inspection = JournalInspection(directory: directory, replay: false)
-            let stats = inspection.stats
-            let figures: [(String, Any)] = [
-                ("segments", inspection.segments.count), ("bytes", inspection.bytes),
-                ("checkpoints", inspection.checkpoints.count), ("startSegment", inspection.startSegment),
-                ("checkpointRecords", Int(inspection.checkpointRecords)),
-                ("records", inspection.records.count), ("acceptedCommands", stats.accepted),
-                ("commandsInThem", stats.commands), ("rejectedCommands", stats.rejected),
-                ("hostEvents", stats.hostEvents), ("supervisorStarts", stats.starts), ("events", Int(stats.events)),
-                ("lastSeq", Int(stats.lastSeq)), ("lastCommandID", Int(stats.lastCommandID)),
-                ("epoch", Int(stats.lastEpoch)), ("clients", stats.clients.count),
-                ("tornTail", inspection.tornTail != nil), ("damaged", inspection.damage != nil),
-            ]
+            let figures = JournalInspection(directory: directory, replay: false).figures
             if json {
                 let object = Dictionary(uniqueKeysWithValues: figures)
                 let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
@@ -114,56 +83,14 @@ struct JournalCommand: ParsableCommand {
 
         func run() throws {
             let directory = try location.directory()
-            var replay = JournalReplay()
-            var pids: [String: Int32] = [:]  // each host's process, as its registrations name it
-            let records: [Containment_V1_JournalRecord]
             do {
-                records = try JournalReplay.records(at: directory)
-                for record in records {
-                    for event in try replay.apply(record)
-                    where event.seq >= from && (controller.isEmpty || controller.contains(event.controller)) {
-                        print(json ? event.json : event.line)
-                    }
-                    if record.commands.isEmpty, record.eventCount > 0, record.firstSeq >= from, controller.isEmpty {
-                        print(unreplayed(record, epoch: replay.epoch, before: pids[record.host]))
-                    }
-                    if !record.host.isEmpty { pids[record.host] = record.pid }
+                try JournalEvents(directory: directory, from: from, controllers: Set(controller), json: json).lines {
+                    print($0)
                 }
             } catch {
                 FileHandle.standardError.write(Data("journal \(directory): \(error)\n".utf8))
                 throw ExitCode(1)
             }
-        }
-
-        /// The event of a record that holds no commands: a host's registration as published (hostRestarted when a
-        /// process other than the one `before` registers); for a rejected command or another host event, what the
-        /// journal keeps of it (its seq, and a rejection's answer).
-        func unreplayed(_ record: Containment_V1_JournalRecord, epoch: UInt64, before: Int32?) -> String {
-            if !record.host.isEmpty {
-                let pid = Int(record.pid)
-                let restarted = before.map { $0 != record.pid } ?? false
-                let event = WireEvent(
-                    restarted ? .hostRestarted(host: record.host, pid: pid) : .hostUp(host: record.host, pid: pid),
-                    seq: record.firstSeq,
-                    timeUnixNanos: record.timeUnixNanos,
-                    commandID: 0,
-                    host: "",
-                    epoch: epoch
-                )
-                return json ? event.json : event.line
-            }
-            let seq = String(repeating: " ", count: max(0, 6 - String(record.firstSeq).count)) + String(record.firstSeq)
-            if record.hasRejection {
-                let error = record.rejection
-                return json
-                    ? JSONText.encode([
-                        "seq": record.firstSeq, "rejected": ["code": error.code, "message": error.message],
-                    ])
-                    : "\(seq)  ruleViolation: command \(record.commandID) rejected, \(error.code): \(error.message)"
-            }
-            return json
-                ? JSONText.encode(["seq": record.firstSeq, "hostEvent": true])
-                : "\(seq)  a host event (hostDown or hostFailed: the journal keeps its seq only)"
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContainmentCtl
 import ContainmentHost
 import ContainmentBus
 import ContainmentModel

@@ -15,4 +15,19 @@ import Testing
         }
         #expect(importing.isEmpty, "\(importing)")
     }
+
+    /// What the commands do lives in the libraries (the watch loop and status in ContainmentClient, the journal's
+    /// reports and the systemd units in ContainmentRuntime, ctl's grammar in ContainmentCtl, bench in
+    /// ContainmentBench): the executable stays argument parsing and wiring, under 1,500 lines.
+    @Test func theExecutableIsThin() throws {
+        let sources = RuntimeFixture.repository.appendingPathComponent("Sources/containment")
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        let lines = try files.filter { $0.hasSuffix(".swift") }.reduce(0) { total, file in
+            total
+                + (try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8))
+                .split(separator: "\n", omittingEmptySubsequences: false).count - 1
+        }
+        #expect(lines > 500, "the scan counted \(lines) lines: is it reading Sources/containment?")
+        #expect(lines < 1_500, "Sources/containment holds \(lines) lines")
+    }
 }

@@ -6,11 +6,11 @@ import ContainmentModel
 import ContainmentRuntime
 
 /// A connection to the supervisor's command socket for one client command.
-struct Connection {
-    let client: CommandClient
-    let config: RuntimeConfig
+package struct Connection {
+    package let client: CommandClient
+    package let config: RuntimeConfig
 
-    init(_ options: RuntimeOptions) throws {
+    package init(_ options: RuntimeOptions) throws {
         config = try options.load()
         let keys = try options.clientKeys(of: config)
         do throws(ContainmentError) {
@@ -30,7 +30,7 @@ struct Connection {
 extension Connection {
     /// The whole state now; a failure is one line `code: message` on standard error and its exit status (3 when no
     /// supervisor answers).
-    func snapshot() throws -> WireSnapshot {
+    package func snapshot() throws -> WireSnapshot {
         do {
             return try client.snapshot()
         } catch {
@@ -41,11 +41,11 @@ extension Connection {
 }
 
 /// Exit codes of the clients: 1 for a rejected command, 3 when the runtime cannot be reached.
-enum ExitStatus {
-    static let rejected = ExitCode(1)
-    static let unreachable = ExitCode(3)
+package enum ExitStatus {
+    package static let rejected = ExitCode(1)
+    package static let unreachable = ExitCode(3)
 
-    static func of(_ code: ContainmentError.Code) -> ExitCode {
+    package static func of(_ code: ContainmentError.Code) -> ExitCode {
         code == .timeout || code == .hostUnavailable ? unreachable : rejected
     }
 }

@@ -38,7 +38,7 @@ extension CtlVerbs {
         @Option(help: "Set this property back to its default (repeatable).") var clear: [String] = []
         @OptionGroup var options: CtlOptions
 
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             let id = ControllerID(controller)
             var changes: [PropertyChange] = []
             for name in clear {
@@ -104,11 +104,9 @@ extension CtlVerbs {
         }
 
         /// The controller's properties in the snapshot.
-        static func properties(of id: ControllerID, in snapshot: WireSnapshot) throws -> ControllerProperties {
-            guard let record = snapshot.controllers.first(where: { $0.id == id.rawValue }) else {
-                throw ValidationError("There is no controller \(id).")
-            }
-            return try record.properties.model()
+        static func properties(of id: ControllerID, in tree: TreeView) throws -> ControllerProperties {
+            guard let node = tree.nodes[id.rawValue] else { throw ValidationError("There is no controller \(id).") }
+            return node.properties
         }
     }
 
@@ -121,7 +119,7 @@ extension CtlVerbs {
         @Argument(help: "true or false") var editing: String
         @Flag(help: "The setEditing callback says animated.") var animated = false
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.setEditing(ControllerID(controller), try Parse.bool(editing), animated: animated), options)]
         }
     }
@@ -135,7 +133,7 @@ extension CtlVerbs {
         @Argument(help: "The window's name.") var window: String
         @Argument(help: "portrait, portraitUpsideDown, landscapeLeft or landscapeRight") var orientation: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.rotate(WindowID(window), try Orientation.named(orientation, as: "orientation")), options)]
         }
     }
@@ -149,7 +147,7 @@ extension CtlVerbs {
         @Argument(help: "The child controller.") var child: String
         @Argument(help: "WIDTHxHEIGHT") var size: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             let command = Command.forwardSizeTransition(
                 ControllerID(container),
                 child: ControllerID(child),

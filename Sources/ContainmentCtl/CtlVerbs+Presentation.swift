@@ -20,7 +20,7 @@ extension CtlVerbs {
         @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
 
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             let style = try self.style.map { try ModalPresentationStyle.named($0, as: "presentation style") }
             let transition = try self.transition.map { try ModalTransitionStyle.named($0, as: "transition style") }
             let command = Command.present(
@@ -43,7 +43,7 @@ extension CtlVerbs {
         @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
 
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.dismiss(ControllerID(controller), animated: animated), options)]
         }
     }

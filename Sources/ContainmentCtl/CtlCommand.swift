@@ -5,8 +5,10 @@ import ContainmentModel
 import Foundation
 
 /// `containment ctl VERB …`: one verb per model command, sent to the supervisor as one transaction.
-struct CtlCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct CtlCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "ctl",
         abstract: "Drive the runtime: one verb per command, acting as a controller where identity matters.",
         discussion: """
@@ -56,21 +58,32 @@ struct CtlOptions: ParsableArguments {
 protocol CtlVerb: AsyncParsableCommand {
     var options: CtlOptions { get }
     /// The requests, given a way to read the current state when a default depends on it.
-    func requests(_ state: () throws -> WireSnapshot) throws -> [Request]
+    func requests(_ state: () throws -> TreeView) throws -> [Request]
 }
 
 extension CtlVerb {
     func run() async throws {
         let connection = try Connection(options.runtime)
-        let requests = try self.requests { try connection.client.snapshot() }
-        try submit(requests.map { WireCommand($0) }, through: connection, options: options)
+        let requests = try self.requests { try TreeView(snapshot: connection.snapshot()) }
+        try submit(requests.map { Placed($0) }, through: connection, options: options)
     }
 }
 
-/// Sends commands as one transaction and prints the outcome.
-func submit(_ commands: [WireCommand], through connection: Connection, options: CtlOptions) throws {
+/// A request and, for a create, the host it is to run on (default: the least loaded).
+struct Placed: Equatable {
+    var request: Request
+    var host: String?
+
+    init(_ request: Request, host: String? = nil) {
+        self.request = request
+        self.host = host
+    }
+}
+
+/// Sends requests as one transaction and prints the outcome.
+func submit(_ commands: [Placed], through connection: Connection, options: CtlOptions) throws {
     do {
-        let accepted = try connection.client.submit(commands)
+        let accepted = try connection.client.submit(commands.map { WireCommand($0.request, host: $0.host) })
         if !options.quiet {
             if options.json {
                 print(JSONText.encode(["commandId": accepted.commandID, "events": accepted.events.map(\.jsonObject)]))

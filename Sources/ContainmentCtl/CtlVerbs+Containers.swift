@@ -9,7 +9,7 @@ extension CtlVerbs {
         @Argument(help: "The child controller.") var controller: String
         @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.push(ControllerID(controller), on: ControllerID(navigation), animated: animated), options)]
         }
     }
@@ -21,7 +21,7 @@ extension CtlVerbs {
         @Argument(help: "The navigation container.") var navigation: String
         @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.pop(ControllerID(navigation), animated: animated), options)]
         }
     }
@@ -35,7 +35,7 @@ extension CtlVerbs {
         @Argument(help: "The child controller.") var controller: String
         @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.popTo(ControllerID(controller), in: ControllerID(navigation), animated: animated), options)]
         }
     }
@@ -45,7 +45,7 @@ extension CtlVerbs {
         @Argument(help: "The navigation container.") var navigation: String
         @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.popToRoot(ControllerID(navigation), animated: animated), options)]
         }
     }
@@ -59,7 +59,7 @@ extension CtlVerbs {
         @Argument(help: "A,B,C (bottom first); empty for none.") var stack: String
         @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.setStack(ControllerID(navigation), Parse.list(stack), animated: animated), options)]
         }
     }
@@ -72,7 +72,7 @@ extension CtlVerbs {
         @Argument(help: "The container controller.") var container: String
         @Argument(help: "A,B,C; empty for none.") var children: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.setChildren(ControllerID(container), Parse.list(children)), options)]
         }
     }
@@ -83,7 +83,7 @@ extension CtlVerbs {
         @Argument(help: "An index, or a child's id.") var target: String
         @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             let selection: Selection = Int(target).map { .index($0) } ?? .controller(ControllerID(target))
             return [Request(.select(ControllerID(container), selection, animated: animated), options)]
         }
@@ -98,7 +98,7 @@ extension CtlVerbs {
         @Argument(help: "true or false") var visible: String
         @Flag(help: "Shown or hidden over 0.3 s (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.setMenuVisible(ControllerID(menu), try Parse.bool(visible), animated: animated), options)]
         }
     }
@@ -115,7 +115,7 @@ extension CtlVerbs {
         @Option(help: "forward or reverse") var direction: String = "forward"
         @Flag(help: "A timed transition of animationDuration (SPEC §13).") var animated = false
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             let command = Command.setPages(
                 ControllerID(page),
                 Parse.list(pages),
@@ -130,7 +130,7 @@ extension CtlVerbs {
         static let configuration = CommandConfiguration(abstract: "Turn a page container to the next page(s).")
         @Argument(help: "The page container.") var page: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.nextPage(ControllerID(page)), options)]
         }
     }
@@ -139,7 +139,7 @@ extension CtlVerbs {
         static let configuration = CommandConfiguration(abstract: "Turn a page container to the previous page(s).")
         @Argument(help: "The page container.") var page: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.previousPage(ControllerID(page)), options)]
         }
     }
@@ -152,7 +152,7 @@ extension CtlVerbs {
         @Argument(help: "The split container.") var split: String
         @Argument(help: "allVisible, primaryHidden or primaryOverlay.") var mode: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             let mode = try SplitDisplayMode.named(mode, as: "split display mode")
             return [Request(.setSplitMode(ControllerID(split), mode), options)]
         }

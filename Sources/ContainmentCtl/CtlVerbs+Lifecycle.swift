@@ -74,18 +74,19 @@ enum CtlVerbs {
             }
         }
 
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.create(ControllerID(id), kind: Kind(kind), properties: try properties()), options)]
         }
 
         /// A create carries its host on the wire, so it is sent here rather than through `requests`.
         func run() async throws {
             let connection = try Connection(options.runtime)
-            try submit(try wireCommands(), through: connection, options: options)
+            try submit(try placed(), through: connection, options: options)
         }
 
-        func wireCommands() throws -> [WireCommand] {
-            try requests { WireSnapshot() }.map { WireCommand($0, host: host) }
+        /// Its request with the host it is to run on: a create reads no state.
+        func placed() throws -> [Placed] {
+            try requests { throw ValidationError("create reads no state") }.map { Placed($0, host: host) }
         }
     }
 
@@ -93,7 +94,7 @@ enum CtlVerbs {
         static let configuration = CommandConfiguration(abstract: "Destroy a controller that stands alone.")
         @Argument(help: "The controller's id.") var id: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.destroy(ControllerID(id)), options)]
         }
     }
@@ -104,7 +105,7 @@ enum CtlVerbs {
         @Option(help: "The window's name.") var window: String
         @Option(help: "WIDTHxHEIGHT") var size: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.attachWindow(WindowID(window), root: ControllerID(id), size: try Parse.size(size)), options)]
         }
     }
@@ -114,7 +115,7 @@ enum CtlVerbs {
         @Argument(help: "The window's name.") var window: String
         @Argument(help: "WIDTHxHEIGHT") var size: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.resizeWindow(WindowID(window), size: try Parse.size(size)), options)]
         }
     }
@@ -128,9 +129,10 @@ enum CtlVerbs {
         @Argument(help: "The controllers to warn (none named: every controller).") var controllers: [String] = []
         @OptionGroup var options: CtlOptions
 
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             if let host {
-                let ids = try state().controllers.filter { $0.host == host }.map { ControllerID($0.id) }
+                let tree = try state()
+                let ids = tree.order.filter { tree.nodes[$0]?.host == host }.map { ControllerID($0) }
                 return [Request(.memoryWarning(ids), options)]
             }
             return [Request(.memoryWarning(controllers.isEmpty ? nil : controllers.map { ControllerID($0) }), options)]

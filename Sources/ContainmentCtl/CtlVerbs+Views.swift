@@ -7,7 +7,7 @@ extension CtlVerbs {
         static let configuration = CommandConfiguration(commandName: "load-view", abstract: "Load a root view now.")
         @Argument(help: "The controller's id.") var id: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.loadView(ControllerID(id)), options)]
         }
     }
@@ -21,7 +21,7 @@ extension CtlVerbs {
         @Option(help: "The superview.") var to: String
         @Option(help: "The index among the superview's subviews (default: on top).") var at: Int?
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.addSubview(try Parse.view(view), to: try Parse.view(to), at: at), options)]
         }
     }
@@ -30,7 +30,7 @@ extension CtlVerbs {
         static let configuration = CommandConfiguration(commandName: "remove-view", abstract: "removeFromSuperview.")
         @Argument(help: "A view: a controller id (its root view) or ID/NAME, a subview it owns.") var view: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.removeFromSuperview(try Parse.view(view)), options)]
         }
     }
@@ -49,7 +49,7 @@ extension CtlVerbs {
             guard frame.count == 1 else { throw ValidationError("set-frame takes one frame: x,y,width,height") }
         }
 
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.setFrame(try Parse.view(view), try Parse.rect(frame[0])), options)]
         }
     }
@@ -59,7 +59,7 @@ extension CtlVerbs {
         @Argument(help: "A view: a controller id (its root view) or ID/NAME, a subview it owns.") var view: String
         @Argument(help: "The opacity, from 0 to 1.") var alpha: Double
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.setAlpha(try Parse.view(view), alpha), options)]
         }
     }
@@ -69,7 +69,7 @@ extension CtlVerbs {
         @Argument(help: "A view: a controller id (its root view) or ID/NAME, a subview it owns.") var view: String
         @Argument(help: "true or false") var hidden: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.setHidden(try Parse.view(view), try Parse.bool(hidden)), options)]
         }
     }
@@ -82,18 +82,18 @@ extension CtlVerbs {
         @Argument(help: "A file, or - for standard input.") var file: String
         @OptionGroup var options: CtlOptions
 
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
-            try wireCommands(state).map { try $0.request() }
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
+            try placedRequests(state).map(\.request)
         }
 
         func run() async throws {
             let connection = try Connection(options.runtime)
-            let commands = try wireCommands { try connection.client.snapshot() }
+            let commands = try placedRequests { try TreeView(snapshot: connection.snapshot()) }
             try submit(commands, through: connection, options: options)
         }
 
         /// Each line parsed as the verb it names; a create keeps its --host.
-        func wireCommands(_ state: () throws -> WireSnapshot) throws -> [WireCommand] {
+        func placedRequests(_ state: () throws -> TreeView) throws -> [Placed] {
             let text: String
             if file == "-" {
                 var lines: [String] = []
@@ -106,9 +106,9 @@ extension CtlVerbs {
                     throw ValidationError("cannot read \(file): \(error.localizedDescription)")
                 }
             }
-            var commands: [WireCommand] = []
-            var snapshot: WireSnapshot?
-            func cachedState() throws -> WireSnapshot {
+            var commands: [Placed] = []
+            var snapshot: TreeView?
+            func cachedState() throws -> TreeView {
                 if let snapshot { return snapshot }
                 let fetched = try state()
                 snapshot = fetched
@@ -126,11 +126,11 @@ extension CtlVerbs {
                 }
                 switch parsed {
                 case let create as Create:
-                    commands += try create.wireCommands()
+                    commands += try create.placed()
                 case is Batch:
                     throw ValidationError("line \(number + 1): a batch cannot hold another batch")
                 case let verb as any CtlVerb:
-                    commands += try verb.requests(cachedState).map { WireCommand($0) }
+                    commands += try verb.requests(cachedState).map { Placed($0) }
                 default:
                     throw ValidationError("line \(number + 1): \"\(line)\" is not a ctl verb")
                 }

@@ -20,7 +20,7 @@ extension CtlVerbs {
         @Option(help: "Read the payload from this file (any bytes) instead.") var payloadFile: String?
         @OptionGroup var options: CtlOptions
 
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             let bytes: [UInt8]
             if let payloadFile {
                 guard payload == nil else {
@@ -53,7 +53,7 @@ extension CtlVerbs {
         @Option(help: "tap, threeFingerTap, swipe, or any other name.") var kind = "tap"
         @Option(help: "A swipe's direction: left, right, up, down.") var direction: String?
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             let direction = try direction.map { text throws(ContainmentError) in
                 try SwipeDirection.named(text, as: "swipe direction")
             }
@@ -71,7 +71,7 @@ extension CtlVerbs {
         @Argument(help: "The action's name, e.g. done.") var name: String
         @Argument(help: "The payload as text; default: none.") var payload: String?
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             let command = Command.action(from: ControllerID(from), name: name, payload: Array((payload ?? "").utf8))
             return [Request(command, options)]
         }
@@ -92,7 +92,7 @@ extension CtlVerbs {
         @Argument(help: "The verb its kind registered (ctl invoke C VERB ARGUMENTS…).") var verb: String
         @Argument(help: "Its arguments.") var arguments: [String] = []
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.invoke(ControllerID(controller), verb: verb, arguments: arguments), options)]
         }
     }

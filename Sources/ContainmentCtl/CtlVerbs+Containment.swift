@@ -8,7 +8,7 @@ extension CtlVerbs {
         @Argument(help: "The parent (container) controller.") var parent: String
         @Argument(help: "The child controller.") var child: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.addChild(ControllerID(child), to: ControllerID(parent)), options)]
         }
     }
@@ -18,7 +18,7 @@ extension CtlVerbs {
         @Argument(help: "The child controller.") var child: String
         @Option(help: "The parent, or `none` for nil.") var to: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.willMove(ControllerID(child), toParent: to == "none" ? nil : ControllerID(to)), options)]
         }
     }
@@ -28,7 +28,7 @@ extension CtlVerbs {
         @Argument(help: "The child controller.") var child: String
         @Option(help: "The parent it moved to.") var to: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.didMove(ControllerID(child), toParent: ControllerID(to)), options)]
         }
     }
@@ -37,7 +37,7 @@ extension CtlVerbs {
         static let configuration = CommandConfiguration(abstract: "removeFromParent.")
         @Argument(help: "The child controller.") var child: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.removeFromParent(ControllerID(child)), options)]
         }
     }
@@ -53,13 +53,12 @@ extension CtlVerbs {
         @Option(parsing: .unconditional, help: "x,y,width,height (default: the parent's bounds).") var frame: String?
         @OptionGroup var options: CtlOptions
 
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             let frame: Rect
             if let text = self.frame {
                 frame = try Parse.rect(text)
             } else {
-                let parentState = try state().controllers.first { $0.id == parent }
-                frame = Rect(size: parentState.map { $0.hasFrame ? $0.frame.model.size : .zero } ?? .zero)
+                frame = Rect(size: try state().nodes[parent]?.frame?.size ?? .zero)
             }
             let superview = try self.superview.map { try Parse.view($0) }
             return SeedListings.displayContentController(
@@ -77,7 +76,7 @@ extension CtlVerbs {
         )
         @Argument(help: "The child controller.") var child: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             // The container is the child's parent: the natural party of each of the three.
             SeedListings.hideContentController(ControllerID(child), in: ControllerID(child)).map {
                 Request($0.command, options)
@@ -110,7 +109,7 @@ extension CtlVerbs {
             }
         }
 
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             let id = ControllerID(controller)
             switch phase {
             case .begin: return [Request(.beginAppearance(id, appearing: appearing, animated: animated), options)]
@@ -130,7 +129,7 @@ extension CtlVerbs {
         @Option(help: "Seconds; 0 completes at once.") var duration = 0.0
         @Option(parsing: .unconditional, help: "The new child's frame, x,y,width,height.") var frame: String?
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             let command = Command.transition(
                 in: ControllerID(parent),
                 from: ControllerID(from),
@@ -151,7 +150,7 @@ extension CtlVerbs {
         @Argument(help: "The child leaving.") var from: String
         @Argument(help: "The child arriving.") var to: String
         @OptionGroup var options: CtlOptions
-        func requests(_ state: () throws -> WireSnapshot) throws -> [Request] {
+        func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [
                 Request(
                     .completeTransition(in: ControllerID(parent), from: ControllerID(from), to: ControllerID(to)),

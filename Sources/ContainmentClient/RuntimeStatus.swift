@@ -1,0 +1,153 @@
+import ContainmentBus
+import ContainmentRuntime
+import Foundation
+
+/// The runtime's health as `containment status` shows it: the supervisor (from its snapshot, its pid file and its
+/// journal's files), each host of the topology, what waits, the subscribers and the latest refusals.
+public struct RuntimeStatus: Sendable {
+    public struct Host: Sendable {
+        public var name: String
+        /// `up`, `down` or `failed` (given up on by its restart policy).
+        public var state: String
+        public var pid: Int
+        /// How many of its processes registered.
+        public var processes: Int
+        public var controllers: Int
+        public var pendingCallbacks: Int
+        /// Why its restart policy gave up on it (empty unless failed).
+        public var failed: String
+    }
+
+    public struct Refusal: Sendable {
+        /// The rejection's seq; 0 for a request refused before the rules.
+        public var seq: UInt64
+        public var timeUnixNanos: Int64
+        public var code: String
+        public var message: String
+    }
+
+    public var pid: Int?
+    public var epoch: UInt64
+    public var seq: UInt64
+    public var uptimeSeconds: Double
+    public var journalBytes: Int
+    public var journalSegments: Int
+    public var controllers: Int
+    public var hosts: [Host]
+    public var waitingForAnswers: Int
+    public var subscribers: Int
+    public var refusals: [Refusal]
+
+    /// Every host is up.
+    public var healthy: Bool { hosts.allSatisfy { $0.state == "up" } }
+
+    /// The status the snapshot and `config`'s run directory show, `now`.
+    public init(snapshot: WireSnapshot, config: RuntimeConfig, now: Date = Date()) {
+        pid = (try? String(contentsOfFile: "\(config.runDirectory)/supervisor.pid", encoding: .utf8))
+            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let segments = ((try? FileManager.default.contentsOfDirectory(atPath: config.journalPath)) ?? [])
+            .filter { $0.hasSuffix(".log") }
+        journalSegments = segments.count
+        journalBytes = segments.compactMap {
+            (try? FileManager.default.attributesOfItem(atPath: "\(config.journalPath)/\($0)"))?[.size] as? Int
+        }.reduce(0, +)
+        epoch = snapshot.epoch
+        seq = snapshot.seq
+        uptimeSeconds = max(0, now.timeIntervalSince1970 - Double(snapshot.startedUnixNanos) / 1e9)
+        controllers = snapshot.controllers.count
+        hosts = snapshot.hosts.sorted { $0.name < $1.name }.map { host in
+            Host(
+                name: host.name,
+                state: host.failed.isEmpty ? (host.up ? "up" : "down") : "failed",
+                pid: Int(host.pid),
+                processes: Int(host.incarnation),
+                controllers: Int(host.controllers),
+                pendingCallbacks: Int(host.pending),
+                failed: host.failed
+            )
+        }
+        waitingForAnswers = Int(snapshot.waiting)
+        subscribers = Int(snapshot.subscribers)
+        refusals = snapshot.refusals.map {
+            Refusal(seq: $0.seq, timeUnixNanos: $0.timeUnixNanos, code: $0.code, message: $0.message)
+        }
+    }
+
+    /// One JSON object: supervisor, hosts, waitingForAnswers, subscribers, refusals, healthy.
+    public var json: String {
+        JSONText.encode([
+            "healthy": healthy,
+            "supervisor": [
+                "pid": pid as Any, "epoch": epoch, "seq": seq, "uptimeSeconds": Int(uptimeSeconds),
+                "journalBytes": journalBytes, "journalSegments": journalSegments, "controllers": controllers,
+            ] as [String: Any],
+            "hosts": hosts.map { host -> [String: Any] in
+                [
+                    "name": host.name, "state": host.state, "pid": host.pid, "processes": host.processes,
+                    "controllers": host.controllers, "pendingCallbacks": host.pendingCallbacks, "failed": host.failed,
+                ]
+            },
+            "waitingForAnswers": waitingForAnswers,
+            "subscribers": subscribers,
+            "refusals": refusals.map { refusal -> [String: Any] in
+                [
+                    "seq": Int(refusal.seq), "timeUnixNanos": Int(refusal.timeUnixNanos), "code": refusal.code,
+                    "message": refusal.message,
+                ]
+            },
+        ])
+    }
+
+    /// Lines for an operator, the last `healthy` or `degraded: …`.
+    public var text: String {
+        var lines = [
+            "supervisor  pid \(pid.map(String.init) ?? "?")  epoch \(epoch)  seq \(seq)  up "
+                + "\(Self.duration(uptimeSeconds))  journal \(Self.size(journalBytes)) in \(journalSegments) segment"
+                + (journalSegments == 1 ? "  " : "s  ") + "\(controllers) controllers"
+        ]
+        for host in hosts {
+            lines.append(
+                "host \(host.name)  \(host.state)  pid \(host.pid)  processes \(host.processes)  controllers "
+                    + "\(host.controllers)"
+                    + (host.pendingCallbacks > 0 ? "  \(host.pendingCallbacks) callbacks waiting" : "")
+                    + (host.failed.isEmpty ? "" : "  (\(host.failed))")
+            )
+        }
+        if waitingForAnswers > 0 {
+            lines.append("\(waitingForAnswers) commands waiting for controllers' code to answer")
+        }
+        lines.append("subscribers \(subscribers)")
+        if !refusals.isEmpty {
+            lines.append("last \(refusals.count) refusals (since this supervisor started, oldest first):")
+            for refusal in refusals {
+                let time = Date(timeIntervalSince1970: Double(refusal.timeUnixNanos) / 1e9)
+                let seq = refusal.seq > 0 ? "seq \(refusal.seq)" : "no seq"
+                lines.append("  \(Self.clockTime(time))  \(seq)  \(refusal.code): \(refusal.message)")
+            }
+        }
+        let unwell = hosts.filter { $0.state != "up" }
+        lines.append(
+            unwell.isEmpty ? "healthy" : "degraded: \(unwell.map { "\($0.name) \($0.state)" }.joined(separator: ", "))"
+        )
+        return lines.joined(separator: "\n")
+    }
+
+    /// HH:MM:SS in UTC.
+    static func clockTime(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        return String(format: "%02d:%02d:%02dZ", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds)
+        return total < 60
+            ? "\(total)s" : total < 3600 ? "\(total / 60)m\(total % 60)s" : "\(total / 3600)h\(total / 60 % 60)m"
+    }
+
+    static func size(_ bytes: Int) -> String {
+        bytes < 1 << 20
+            ? String(format: "%.1f KiB", Double(bytes) / 1024) : String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+    }
+}
