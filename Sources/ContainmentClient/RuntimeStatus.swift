@@ -3,46 +3,47 @@ import ContainmentRuntime
 import Foundation
 
 /// The runtime's health as `containment status` shows it: the supervisor (from its snapshot, its pid file and its
-/// journal's files), each host of the topology, what waits, the subscribers and the latest refusals.
-public struct RuntimeStatus: Sendable {
-    public struct Host: Sendable {
-        public var name: String
+/// journal's files), each host of the topology, what waits, the subscribers and the latest refusals. Package-only:
+/// it is built from a wire snapshot.
+package struct RuntimeStatus: Sendable {
+    package struct Host: Sendable {
+        package var name: String
         /// `up`, `down` or `failed` (given up on by its restart policy).
-        public var state: String
-        public var pid: Int
+        package var state: String
+        package var pid: Int
         /// How many of its processes registered.
-        public var processes: Int
-        public var controllers: Int
-        public var pendingCallbacks: Int
+        package var processes: Int
+        package var controllers: Int
+        package var pendingCallbacks: Int
         /// Why its restart policy gave up on it (empty unless failed).
-        public var failed: String
+        package var failed: String
     }
 
-    public struct Refusal: Sendable {
+    package struct Refusal: Sendable {
         /// The rejection's seq; 0 for a request refused before the rules.
-        public var seq: UInt64
-        public var timeUnixNanos: Int64
-        public var code: String
-        public var message: String
+        package var seq: UInt64
+        package var timeUnixNanos: Int64
+        package var code: String
+        package var message: String
     }
 
-    public var pid: Int?
-    public var epoch: UInt64
-    public var seq: UInt64
-    public var uptimeSeconds: Double
-    public var journalBytes: Int
-    public var journalSegments: Int
-    public var controllers: Int
-    public var hosts: [Host]
-    public var waitingForAnswers: Int
-    public var subscribers: Int
-    public var refusals: [Refusal]
+    package var pid: Int?
+    package var epoch: UInt64
+    package var seq: UInt64
+    package var uptimeSeconds: Double
+    package var journalBytes: Int
+    package var journalSegments: Int
+    package var controllers: Int
+    package var hosts: [Host]
+    package var waitingForAnswers: Int
+    package var subscribers: Int
+    package var refusals: [Refusal]
 
     /// Every host is up.
-    public var healthy: Bool { hosts.allSatisfy { $0.state == "up" } }
+    package var healthy: Bool { hosts.allSatisfy { $0.state == "up" } }
 
     /// The status the snapshot and `config`'s run directory show, `now`.
-    public init(snapshot: WireSnapshot, config: RuntimeConfig, now: Date = Date()) {
+    package init(snapshot: WireSnapshot, config: RuntimeConfig, now: Date = Date()) {
         pid = (try? String(contentsOfFile: "\(config.runDirectory)/supervisor.pid", encoding: .utf8))
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let segments = ((try? FileManager.default.contentsOfDirectory(atPath: config.journalPath)) ?? [])
@@ -74,7 +75,7 @@ public struct RuntimeStatus: Sendable {
     }
 
     /// One JSON object: supervisor, hosts, waitingForAnswers, subscribers, refusals, healthy.
-    public var json: String {
+    package var json: String {
         JSONText.encode([
             "healthy": healthy,
             "supervisor": [
@@ -99,7 +100,7 @@ public struct RuntimeStatus: Sendable {
     }
 
     /// Lines for an operator, the last `healthy` or `degraded: …`.
-    public var text: String {
+    package var text: String {
         var lines = [
             "supervisor  pid \(pid.map(String.init) ?? "?")  epoch \(epoch)  seq \(seq)  up "
                 + "\(Self.duration(uptimeSeconds))  journal \(Self.size(journalBytes)) in \(journalSegments) segment"

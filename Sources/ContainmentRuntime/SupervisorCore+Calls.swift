@@ -1,62 +1,6 @@
 import ContainmentBus
 import ContainmentModel
 
-/// Typed method calls (`Invoke.call`) waiting for their method's outcome: the caller's request is answered when the
-/// host that runs the controller sends it (``SupervisorCore/callAnswered(_:from:)``), or with `hostUnavailable` when
-/// that host goes down first.
-struct PendingCalls {
-    struct Call {
-        var peer: [UInt8]
-        var requestID: UInt64
-        var clientID: String
-        var commandID: UInt64
-        var controller: ControllerID
-        var host: String
-        /// The batch's events, serialized: the accepted reply carries them with the result.
-        var events: [[UInt8]]
-    }
-
-    /// By the seq of the call's `verbInvoked` event.
-    private(set) var bySeq: [UInt64: Call] = [:]
-    /// A caller's resend while the method runs: by client id and request id.
-    private var byRequest: [RequestKey: UInt64] = [:]
-
-    private struct RequestKey: Hashable {
-        var client: String
-        var request: UInt64
-    }
-
-    /// At most this many calls wait at once; one more is refused `limitExceeded`.
-    static let limit = 10_000
-
-    var count: Int { bySeq.count }
-
-    mutating func add(_ call: Call, seq: UInt64) {
-        bySeq[seq] = call
-        if !call.clientID.isEmpty { byRequest[RequestKey(client: call.clientID, request: call.requestID)] = seq }
-    }
-
-    /// The call a resend names, now answered to `peer` (the caller's connection may have changed); false when none
-    /// waits.
-    mutating func resent(client: String, requestID: UInt64, from peer: [UInt8]) -> Bool {
-        guard !client.isEmpty, let seq = byRequest[RequestKey(client: client, request: requestID)] else { return false }
-        bySeq[seq]?.peer = peer
-        return true
-    }
-
-    mutating func remove(_ seq: UInt64) -> Call? {
-        guard let call = bySeq.removeValue(forKey: seq) else { return nil }
-        byRequest[RequestKey(client: call.clientID, request: call.requestID)] = nil
-        return call
-    }
-
-    /// Removes and returns the calls waiting for `host`, oldest first.
-    mutating func removeAll(on host: String) -> [(seq: UInt64, call: Call)] {
-        let seqs = bySeq.filter { $0.value.host == host }.keys.sorted()
-        return seqs.compactMap { seq in remove(seq).map { (seq, $0) } }
-    }
-}
-
 extension SupervisorCore {
     /// Why a call of `id`'s method cannot be taken (`nil`: it can, or the model will refuse it — an unknown
     /// controller): a second call in the batch, too many calls waiting, or no host up to answer it.
@@ -74,7 +18,7 @@ extension SupervisorCore {
                 "\(PendingCalls.limit) typed method calls are waiting for their results; try again when fewer are."
             )
         }
-        guard let host = created[id] ?? hostOf[id] else { return nil }
+        guard let host = created[id] ?? placement[id] else { return nil }
         guard !host.isEmpty, hosts[host]?.up == true else {
             return ContainmentError(
                 .hostUnavailable,
@@ -102,7 +46,7 @@ extension SupervisorCore {
             let index = events.firstIndex(where: {
                 if case .verbInvoked(target, _, _, _) = $0 { true } else { false }
             }),
-            let host = hostOf[target]
+            let host = placement[target]
         else { return false }
         calls.add(
             PendingCalls.Call(
@@ -152,7 +96,7 @@ extension SupervisorCore {
                     $0.body = .error(.init(.malformed("The host answered the call with no outcome.")))
                 }.bytes
         }
-        outbox.append(.send(peer: call.peer, body: answer, delivery: nil))
+        output.append(.send(peer: call.peer, body: answer, delivery: nil))
         clients.remember(client: call.clientID, requestID: call.requestID, answer: answer)
     }
 
@@ -172,7 +116,7 @@ extension SupervisorCore {
                 $0.requestID = call.requestID
                 $0.body = .error(.init(error))
             }.bytes
-            outbox.append(.send(peer: call.peer, body: answer, delivery: nil))
+            output.append(.send(peer: call.peer, body: answer, delivery: nil))
             clients.remember(client: call.clientID, requestID: call.requestID, answer: answer)
         }
     }

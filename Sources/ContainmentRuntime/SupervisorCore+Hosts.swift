@@ -132,7 +132,7 @@ extension SupervisorCore {
     /// come up): they run as plain content there. Said once per Hello, with the kinds.
     mutating func warnOfUnrunKinds(on host: String) {
         var missing: Set<String> = []
-        for id in controllers(on: host) {
+        for id in placement.controllers(on: host) {
             guard let kind = state.controllers[id]?.kind, runs(kind, on: host) == false else { continue }
             missing.insert(kind.rawValue)
         }
@@ -151,7 +151,9 @@ extension SupervisorCore {
 
     /// What a host is welcomed with: its controllers' state, and whether its actors begin from it.
     mutating func welcome(_ host: String, restore: Bool) -> Containment_V1_Welcome {
-        let owned = controllers(on: host).compactMap { state.controllers[$0] }.sorted { $0.serial < $1.serial }
+        let owned = placement.controllers(on: host).compactMap { state.controllers[$0] }.sorted {
+            $0.serial < $1.serial
+        }
         return .with {
             $0.controllers = owned.map {
                 Containment_V1_ControllerState($0, host: host, view: state.views[$0.rootView])
@@ -192,21 +194,6 @@ extension SupervisorCore {
         publishHostEvent(.hostUp(host: name, pid: Int(record.pid)))
         logger.info("host up again", metadata: ["host.name": "\(name)", "host.restored": "\(stale)"])
         catchUp(name, on: sender, pending: pending, stale: stale)
-    }
-
-    /// Brings a host that can be reached again up to date (it is up, not backlogged, and nothing waits for it any
-    /// more): the welcome that restores its actors from the state now when it missed more than was kept (`stale`),
-    /// else what waited for it, in one delivery.
-    mutating func catchUp(_ name: String, on peer: [UInt8], pending: [[UInt8]], stale: Bool) {
-        if stale {
-            let restoring = welcome(name, restore: true)
-            let message = ServerMessage.with { $0.body = .welcome(restoring) }
-            outbox.append(
-                .send(peer: peer, body: message.bytes, delivery: HostDelivery(host: name, events: [], restores: true))
-            )
-        } else if !pending.isEmpty {
-            sendDelivery(pending, to: name)
-        }
     }
 
     mutating func hostLeft(_ name: String, from sender: [UInt8]) {
@@ -277,114 +264,6 @@ extension SupervisorCore {
         updateAnsweringKinds()
         publishHostEvent(.hostDown(host: name, reason: reason))
         logger.warning("host down", metadata: ["host.name": "\(name)", "error.message": "\(reason)"])
-    }
-
-    // MARK: Callbacks to hosts
-
-    /// Sends each host the callbacks (and creations, destructions) of the controllers it runs, in event order;
-    /// `encoded` holds each event serialized.
-    mutating func deliver(_ events: [Event], encoded: [[UInt8]]) {
-        // Each host's events in the order of its first; found by name only when the host changes from one event
-        // to the next (a command's events mostly concern one host: then no index is built).
-        var batches: [(host: String, events: [[UInt8]])] = []
-        var slots: [String: Int] = [:]
-        for (event, bytes) in zip(events, encoded) where event.isDelivered {
-            guard let controller = event.controller, let host = hostOf[controller] else { continue }
-            if let last = batches.indices.last, batches[last].host == host {
-                batches[last].events.append(bytes)
-                continue
-            }
-            if batches.isEmpty {
-                batches.append((host, [bytes]))
-                continue
-            }
-            if slots.isEmpty { for (slot, batch) in batches.enumerated() { slots[batch.host] = slot } }
-            if let slot = slots[host] {
-                batches[slot].events.append(bytes)
-            } else {
-                slots[host] = batches.count
-                batches.append((host, [bytes]))
-            }
-        }
-        for batch in batches { sendDelivery(batch.events, to: batch.host) }
-    }
-
-    /// Queues a delivery of serialized events to a connected host (handed out by the next ``take()``; the loop gives it back
-    /// here if the host turns out to be gone); keeps it for the host's return when it is not connected.
-    mutating func sendDelivery(_ events: [[UInt8]], to host: String) {
-        guard let record = hosts[host] else { return }
-        guard record.up, !record.backlogged, let peer = record.routingID else {
-            keepPending(events, for: host)
-            return
-        }
-        outbox.append(
-            .send(
-                peer: peer,
-                body: PreEncoded.delivery(events: events),
-                delivery: HostDelivery(host: host, events: events)
-            )
-        )
-    }
-
-    // MARK: Inspect
-
-    mutating func forwardInspect(_ request: Containment_V1_InspectRequest, from client: [UInt8], requestID: UInt64) {
-        let id = ControllerID(request.controller)
-        guard state.controllers[id] != nil, let host = hostOf[id] else {
-            let message =
-                state.controllers[id] == nil ? "There is no controller \(id)." : "No host runs \(id)."
-            reply(to: client, requestID: requestID, .error(.init(ContainmentError(.unknownController, message))))
-            return
-        }
-        guard let record = hosts[host], record.up, let peer = record.routingID else {
-            reply(
-                to: client,
-                requestID: requestID,
-                .error(.init(ContainmentError(.hostUnavailable, "Host \(host), which runs \(id), is not connected.")))
-            )
-            return
-        }
-        let forwardID = nextForwardID
-        nextForwardID += 1
-        inspects[forwardID] = ForwardedInspect(
-            client: client,
-            requestID: requestID,
-            host: peer,
-            controller: id,
-            deadline: clock.now + config.requestTimeout
-        )
-        send(
-            .with {
-                $0.requestID = forwardID
-                $0.body = .inspect(request)
-            },
-            to: peer
-        )
-    }
-
-    /// A host's answer goes back to the client that asked, if it comes from the host that was asked.
-    mutating func relayInspect(_ inspected: Containment_V1_InspectReply, requestID: UInt64, from sender: [UInt8]) {
-        guard let pending = inspects[requestID], pending.host == sender else {
-            warn(sender, "dropped an inspect reply nobody asked that peer for")
-            return
-        }
-        inspects[requestID] = nil
-        reply(to: pending.client, requestID: pending.requestID, .inspectReply(inspected))
-    }
-
-    /// Inspects a host did not answer in time get a `timeout` error.
-    mutating func expireInspects() {
-        let now = clock.now
-        for (id, pending) in inspects where pending.deadline <= now {
-            inspects[id] = nil
-            reply(
-                to: pending.client,
-                requestID: pending.requestID,
-                .error(
-                    .init(ContainmentError(.timeout, "The host running \(pending.controller) did not answer in time."))
-                )
-            )
-        }
     }
 }
 

@@ -45,7 +45,7 @@ public enum SupervisorCoreBenchmark {
             setup.append(WireCommand(.system(.create(id, kind: .content)), host: "h0"))
             setup.append(WireCommand(Request(.loadView(id), by: .natural)))
         }
-        core.receive([[9], ClientMessage.with { $0.commands = .with { $0.commands = setup } }.bytes])
+        core.handle(.message([[9], ClientMessage.with { $0.commands = .with { $0.commands = setup } }.bytes]))
         _ = core.take()
         // Each client's requests without their request id (field 1, prepended per request, as a client numbers
         // them): one beginning from alpha 0.25, one from 0.75, so that every command changes the alpha.
@@ -76,7 +76,7 @@ public enum SupervisorCoreBenchmark {
         let clock = ContinuousClock()
         let start = clock.now
         for (index, message) in messages.enumerated() {
-            core.receive([peers[index % clients], message])
+            core.handle(.message([peers[index % clients], message]))
             if index % SupervisorLoop.batchLimit == SupervisorLoop.batchLimit - 1 { core.recycle(core.take()) }
         }
         core.recycle(core.take())

@@ -216,10 +216,7 @@ final class SupervisorLoop {
             }
             changed = true
         }
-        if changed {
-            core.metrics.subscribers(subscribers)
-            core.subscribers = subscribers
-        }
+        if changed { core.handle(.subscribers(subscribers)) }
     }
 
     /// How long after a subscriber left its queue's memory is given back: a few heartbeats (the idle PUB's sends are
@@ -236,8 +233,8 @@ final class SupervisorLoop {
     private func superviseHosts() {
         guard let hostSupervisor else { return }
         for ended in hostSupervisor.poll() {
-            core.hostExited(ended.host, reason: ended.exit.description)
-            if case .giveUp(let reason) = ended.decision { core.hostFailed(ended.host, reason: reason) }
+            core.handle(.hostExited(ended.host, reason: ended.exit.description))
+            if case .giveUp(let reason) = ended.decision { core.handle(.hostFailed(ended.host, reason: reason)) }
         }
     }
 
@@ -251,7 +248,7 @@ final class SupervisorLoop {
             // message under CURVE without a role it names (which the ZAP handler never admits) only reads.
             let role = message.property.flatMap(CurveSettings.Role.init) ?? .observer
             if stepStarted == nil { stepStarted = clock.now }
-            core.receive(message.frames, role: config.curve == nil ? nil : role)
+            core.handle(.message(message.frames, role: config.curve == nil ? nil : role))
             handled += 1
             if handled.isMultiple(of: Self.batchLimit) { flush() }
         }
@@ -283,6 +280,9 @@ final class SupervisorLoop {
         }
         // After the step's messages went out: a checkpoint never stands for deliveries that were not sent.
         defer { checkpointIfDue() }
+        // Hosts whose connection was found full in this step: their later deliveries wait behind the first, in order
+        // (the core produces none for a host it knows is backlogged).
+        var congested: Set<String> = []
         for message in step.outgoing {
             switch message {
             case .publish(let topic, let body):
@@ -296,8 +296,8 @@ final class SupervisorLoop {
                 _ = try? publisher.send([WireEvent.heartbeatTopic, body], dontWait: true)
             case .send(let peer, let body, let delivery):
                 // Deliveries to a backlogged host keep their order: behind those already waiting.
-                if let delivery, core.isBacklogged(delivery.host) {
-                    core.congested(delivery)
+                if let delivery, congested.contains(delivery.host) {
+                    core.handle(.congested(delivery))
                     continue
                 }
                 do {
@@ -310,7 +310,8 @@ final class SupervisorLoop {
                         // Its pipe is full: a slow host waits for its deliveries; a client not reading its replies
                         // loses this one (it resends on its timeout, and is answered from the remembered answers).
                         if let delivery {
-                            core.congested(delivery)
+                            congested.insert(delivery.host)
+                            core.handle(.congested(delivery))
                         } else {
                             droppedReplies += 1
                             // The first, then one line per thousand.
@@ -325,8 +326,7 @@ final class SupervisorLoop {
                     }
                 } catch {
                     logger.debug("cannot reach a peer", metadata: ["error.message": "\(error)"])
-                    if let delivery { core.undelivered(delivery) }
-                    core.unreachable(peer)
+                    core.handle(.unreachable(peer: peer, delivery: delivery))
                 }
             }
         }

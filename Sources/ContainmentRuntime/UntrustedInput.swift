@@ -22,11 +22,11 @@ public enum UntrustedInput {
             WireCommand(.system(.attachWindow("w", root: "a", size: Size(width: 100, height: 100)))),
             WireCommand(Request(.addChild("b", to: "a"), by: .natural)),
         ]
-        core.receive([[9], ClientMessage.with { $0.commands = .with { $0.commands = setup } }.bytes])
+        core.handle(.message([[9], ClientMessage.with { $0.commands = .with { $0.commands = setup } }.bytes]))
         _ = core.take()
         // The bytes, from a client and from the registered host; then time passes.
-        core.receive([[7], bytes])
-        core.receive([host, bytes])
+        core.handle(.message([[7], bytes]))
+        core.handle(.message([host, bytes]))
         core.tick()
         _ = core.take()
     }
@@ -80,17 +80,19 @@ extension SupervisorCore {
             logger: logger
         )
         core.expect(hosts: ["h0"])
-        core.receive([
-            quietHostPeer,
-            ClientMessage.with {
-                $0.requestID = 1
-                $0.hello = .with {
-                    $0.host = "h0"
-                    $0.pid = 1
-                    $0.protocolVersion = protocolVersion
-                }
-            }.bytes,
-        ])
+        core.handle(
+            .message([
+                quietHostPeer,
+                ClientMessage.with {
+                    $0.requestID = 1
+                    $0.hello = .with {
+                        $0.host = "h0"
+                        $0.pid = 1
+                        $0.protocolVersion = protocolVersion
+                    }
+                }.bytes,
+            ])
+        )
         return core
     }
 }

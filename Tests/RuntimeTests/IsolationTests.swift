@@ -21,14 +21,14 @@ import Testing
         var core = try Core.core(clock).0
         let real: [UInt8] = [1]
         let impostor: [UInt8] = [66]
-        core.receive([real, Core.hello("h0", pid: 100)])
+        core.handle(.message([real, Core.hello("h0", pid: 100)]))
         _ = core.take()
-        core.receive([impostor, Core.hello("h0", id: 7, pid: 100)])
+        core.handle(.message([impostor, Core.hello("h0", id: 7, pid: 100)]))
         let (answer, _) = try Self.refusal(core.take(), to: impostor)
         #expect(answer.requestID == 7 && answer.error.code == "unauthorized", "\(answer)")
         #expect(answer.error.message.contains("registered on another connection"))
         // The real host still gets the callbacks of its controllers; the impostor nothing.
-        core.receive([Core.peer, Core.request([Core.create("a", host: "h0")], id: 1)])
+        core.handle(.message([Core.peer, Core.request([Core.create("a", host: "h0")], id: 1)]))
         let step = try Core.decode(core.take())
         #expect(
             step.messages.filter { $0.peer == real }.map { $0.message.delivery.events.map(\.name) } == [
@@ -40,7 +40,7 @@ import Testing
         // Once the real one is gone, a new registration is welcome.
         Core.pass(Core.config.heartbeatTimeout + .milliseconds(1), clock, &core)
         _ = core.take()
-        core.receive([impostor, Core.hello("h0", id: 8, pid: 101)])
+        core.handle(.message([impostor, Core.hello("h0", id: 8, pid: 101)]))
         let (welcome, _) = try Self.refusal(core.take(), to: impostor)
         #expect(welcome.welcome.controllers.map(\.id) == ["a"])
     }
@@ -48,7 +48,7 @@ import Testing
     @Test func anOversizedTextIsRefusedWithoutBeingEchoed() throws {
         var core = try Core.core(Core.ManualClock()).0
         let huge = String(repeating: "x", count: 100_000)
-        core.receive([Core.peer, Core.request([Core.create(huge)], id: 3)])
+        core.handle(.message([Core.peer, Core.request([Core.create(huge)], id: 3)]))
         let step = core.take()
         #expect(step.records.isEmpty, "nothing journaled")
         let (answer, bytes) = try Self.refusal(step, to: Core.peer)
@@ -61,13 +61,13 @@ import Testing
         // Among short commands whose request is longer than the limit, the one long text is found.
         let long = String(repeating: "y", count: 300)
         let short = (0..<40).map { Core.create("s\($0)") }
-        core.receive([Core.peer, Core.request(short + [Core.create(long)] + short, id: 5)])
+        core.handle(.message([Core.peer, Core.request(short + [Core.create(long)] + short, id: 5)]))
         let (longOne, _) = try Self.refusal(core.take(), to: Core.peer)
         #expect(longOne.requestID == 5 && longOne.error.code == "limitExceeded")
-        core.receive([Core.peer, Core.request(short, id: 6)])
+        core.handle(.message([Core.peer, Core.request(short, id: 6)]))
         #expect(core.take().records.count == 1, "short texts in a long request: accepted")
         // A host name too.
-        core.receive([[9], Core.hello(huge, id: 4)])
+        core.handle(.message([[9], Core.hello(huge, id: 4)]))
         let (hello, _) = try Self.refusal(core.take(), to: [9])
         #expect(hello.error.code == "limitExceeded" && core.hosts.isEmpty)
     }
@@ -77,22 +77,22 @@ import Testing
         config.maxBatch = 10
         config.maxHostShare = 3
         var core = try Core.core(Core.ManualClock(), config: config).0
-        core.receive([[1], Core.hello("h0")])
+        core.handle(.message([[1], Core.hello("h0")]))
         _ = core.take()
         let eleven = (0..<11).map { Core.create("c\($0)") }
-        core.receive([Core.peer, Core.request(eleven, id: 1)])
+        core.handle(.message([Core.peer, Core.request(eleven, id: 1)]))
         let (tooMany, _) = try Self.refusal(core.take(), to: Core.peer)
         #expect(tooMany.error.code == "limitExceeded")
         #expect(tooMany.error.message == "The request holds 11 commands; at most 10 (maxBatch) are taken in one.")
         // Four creations on one host: over its share.
-        core.receive([Core.peer, Core.request((0..<4).map { Core.create("d\($0)", host: "h0") }, id: 2)])
+        core.handle(.message([Core.peer, Core.request((0..<4).map { Core.create("d\($0)", host: "h0") }, id: 2)]))
         let step = core.take()
         #expect(step.records.isEmpty)
         let (share, _) = try Self.refusal(step, to: Core.peer)
         #expect(share.error.code == "limitExceeded" && share.error.index == 3)
         #expect(share.error.message == "The batch concerns host h0 in more than 3 commands (maxHostShare).")
         #expect(core.state.controllers.isEmpty)
-        core.receive([Core.peer, Core.request((0..<3).map { Core.create("d\($0)", host: "h0") }, id: 3)])
+        core.handle(.message([Core.peer, Core.request((0..<3).map { Core.create("d\($0)", host: "h0") }, id: 3)]))
         #expect(try Self.refusal(core.take(), to: Core.peer).0.accepted.events.count == 3)
     }
 

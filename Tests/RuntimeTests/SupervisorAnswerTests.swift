@@ -25,8 +25,8 @@ import Testing
     ) throws -> (core: SupervisorCore, records: [Containment_V1_JournalRecord]) {
         let made = try Core.core(clock)
         var core = made.0
-        core.receive([hostPeer, hello("h0")])
-        core.receive([Core.peer, Core.request([Core.create("f", host: "h0", kind: "form")], id: 1)])
+        core.handle(.message([hostPeer, hello("h0")]))
+        core.handle(.message([Core.peer, Core.request([Core.create("f", host: "h0", kind: "form")], id: 1)]))
         let records = [made.startRecord] + (try Core.decode(core.take()).records)
         return (core, records)
     }
@@ -67,7 +67,7 @@ import Testing
     @Test func aCommandWaitsForItsAnswerAndTheCommandsBehindItKeepTheirOrder() throws {
         let clock = Core.ManualClock()
         var (core, history) = try Self.sceneWithRecords(clock)
-        core.receive([Core.peer, Core.request([Self.loadF], id: 2)])
+        core.handle(.message([Core.peer, Core.request([Self.loadF], id: 2)]))
         let asked = try Core.decode(core.take())
         #expect(asked.records.isEmpty && asked.events.isEmpty, "nothing is applied while it waits")
         let question = try #require(asked.messages.first)
@@ -75,15 +75,17 @@ import Testing
         #expect(try question.message.question.model() == .loadView("f") && question.message.question.kind == "form")
 
         // Another client's command comes meanwhile: it goes on. The same client's next one waits behind its first.
-        core.receive([[7], Core.request([Core.create("x")], id: 1, client: "client-b")])
+        core.handle(.message([[7], Core.request([Core.create("x")], id: 1, client: "client-b")]))
         let other = try Core.decode(core.take())
         #expect(other.events.map(\.name) == ["controllerCreated"] && Self.answers(other) == [[7]])
-        core.receive([Core.peer, Core.request([Core.create("y")], id: 3)])
+        core.handle(.message([Core.peer, Core.request([Core.create("y")], id: 3)]))
         #expect(try Core.decode(core.take()).messages.isEmpty)
 
-        core.receive([
-            Self.hostPeer, Self.answer(question.message.question.id, [.addSubview(Self.header, to: .root("f"))]),
-        ])
+        core.handle(
+            .message([
+                Self.hostPeer, Self.answer(question.message.question.id, [.addSubview(Self.header, to: .root("f"))]),
+            ])
+        )
         core.tick()
         let applied = try Core.decode(core.take())
         #expect(
@@ -104,7 +106,7 @@ import Testing
     @Test func noAnswerWithinTheTimeoutIsNothingAndTheEventNamesIt() throws {
         let clock = Core.ManualClock()
         var core = try Self.scene(clock)
-        core.receive([Core.peer, Core.request([Self.loadF], id: 2)])
+        core.handle(.message([Core.peer, Core.request([Self.loadF], id: 2)]))
         let question = try #require(try Core.decode(core.take()).messages.first?.message.question)
         Core.pass(core.config.answerTimeout - .milliseconds(1), clock, &core)
         #expect(try Core.decode(core.take()).records.isEmpty, "it still waits")
@@ -117,7 +119,7 @@ import Testing
         )
         #expect(applied.records.first?.answers.first?.timedOut == true)
         // The late answer finds nothing waiting: dropped.
-        core.receive([Self.hostPeer, Self.answer(question.id, [.addSubview(Self.header, to: .root("f"))])])
+        core.handle(.message([Self.hostPeer, Self.answer(question.id, [.addSubview(Self.header, to: .root("f"))])]))
         core.tick()
         let late = try Core.decode(core.take())
         #expect(late.records.isEmpty && late.events.isEmpty && core.state.views[Self.header] == nil)
@@ -126,9 +128,9 @@ import Testing
     @Test func aHostThatGoesDownIsNotWaitedFor() throws {
         let clock = Core.ManualClock()
         var core = try Self.scene(clock)
-        core.receive([Core.peer, Core.request([Self.loadF], id: 2)])
+        core.handle(.message([Core.peer, Core.request([Self.loadF], id: 2)]))
         _ = core.take()
-        core.receive([Self.hostPeer, ClientMessage.with { $0.goodbye = .with { $0.host = "h0" } }.bytes])
+        core.handle(.message([Self.hostPeer, ClientMessage.with { $0.goodbye = .with { $0.host = "h0" } }.bytes]))
         core.tick()
         let applied = try Core.decode(core.take())
         #expect(applied.events.map(\.name) == ["hostDown", "loadView", "answerTimedOut", "viewDidLoad"])
@@ -138,17 +140,17 @@ import Testing
     @Test func anAnswerFromAnotherPeerIsDroppedAndAResendIsAnsweredOnce() throws {
         let clock = Core.ManualClock()
         var core = try Self.scene(clock)
-        core.receive([[5], Self.hello("h1")])
+        core.handle(.message([[5], Self.hello("h1")]))
         _ = core.take()
-        core.receive([Core.peer, Core.request([Self.loadF], id: 2)])
+        core.handle(.message([Core.peer, Core.request([Self.loadF], id: 2)]))
         let question = try #require(try Core.decode(core.take()).messages.first?.message.question)
         // h1 does not run f: its answer is not taken.
-        core.receive([[5], Self.answer(question.id, [.addSubview(Self.header, to: .root("f"))])])
+        core.handle(.message([[5], Self.answer(question.id, [.addSubview(Self.header, to: .root("f"))])]))
         core.tick()
         #expect(try Core.decode(core.take()).records.isEmpty)
         // The client resends from a new connection while the command waits: one application, answered there.
-        core.receive([[6], Core.request([Self.loadF], id: 2)])
-        core.receive([Self.hostPeer, Self.answer(question.id, [])])
+        core.handle(.message([[6], Core.request([Self.loadF], id: 2)]))
+        core.handle(.message([Self.hostPeer, Self.answer(question.id, [])]))
         core.tick()
         let applied = try Core.decode(core.take())
         #expect(applied.records.count == 1 && applied.events.map(\.name) == ["loadView", "viewDidLoad"])
@@ -161,7 +163,7 @@ import Testing
         var core = try Self.scene(clock)
         // h0 acts as f: f's code is busy with this very command, so its loadView is not asked.
         let own = WireCommand(Request(.loadView("f"), by: .controller("f")))
-        core.receive([Self.hostPeer, Core.request([own], id: 2)])
+        core.handle(.message([Self.hostPeer, Core.request([own], id: 2)]))
         let applied = try Core.decode(core.take())
         #expect(applied.events.map(\.name) == ["loadView", "answerTimedOut", "viewDidLoad"])
         #expect(!applied.messages.contains { if case .question? = $0.message.body { true } else { false } })
@@ -171,15 +173,18 @@ import Testing
         let clock = Core.ManualClock()
         var core = try Self.scene(clock)
         let batch = [Core.create("g", kind: "form"), WireCommand(Request(.loadView("g"), by: .natural))]
-        core.receive([Core.peer, Core.request(batch, id: 2)])
+        core.handle(.message([Core.peer, Core.request(batch, id: 2)]))
         let asked = try Core.decode(core.take())
         let question = try #require(asked.messages.first?.message.question)
         #expect(question.controller == "g" && question.kind == "form" && asked.messages.first?.peer == Self.hostPeer)
         #expect(core.state.controllers["g"] == nil, "not created while it waits")
-        core.receive([
-            Self.hostPeer,
-            ClientMessage.with { $0.answer = Containment_V1_Answer(id: question.id, controller: "g", .nothing) }.bytes,
-        ])
+        core.handle(
+            .message([
+                Self.hostPeer,
+                ClientMessage.with { $0.answer = Containment_V1_Answer(id: question.id, controller: "g", .nothing) }
+                    .bytes,
+            ])
+        )
         core.tick()
         let applied = try Core.decode(core.take())
         let record = try #require(applied.records.first)

@@ -100,9 +100,11 @@ import Testing
         var core = madeCore.0
         let start = madeCore.startRecord
         #expect(start.epoch == 1 && start.timeUnixNanos == clock.unixNanos)
-        core.receive([
-            Self.peer, Self.request([Self.create("a"), WireCommand(Request(.loadView("a"), by: .natural))], id: 7),
-        ])
+        core.handle(
+            .message([
+                Self.peer, Self.request([Self.create("a"), WireCommand(Request(.loadView("a"), by: .natural))], id: 7),
+            ])
+        )
         let step = try Self.decode(core.take())
         let record = try #require(step.records.first)
         #expect(step.records.count == 1)
@@ -121,17 +123,17 @@ import Testing
     @Test func aResendIsAnsweredWithTheFirstAnswerAndNotAppliedAgain() throws {
         var core = try Self.core(ManualClock()).0
         let bytes = Self.request([Self.create("a")], id: 1)
-        core.receive([Self.peer, bytes])
+        core.handle(.message([Self.peer, bytes]))
         let first = try Self.decode(core.take())
         let seq = core.seq
-        core.receive([[9, 9], bytes])  // the same request from a new connection (a reconnected client)
+        core.handle(.message([[9, 9], bytes]))  // the same request from a new connection (a reconnected client)
         let again = try Self.decode(core.take())
         #expect(again.records.isEmpty && again.events.isEmpty)
         #expect(again.bodies == [try #require(first.bodies.last)])
         #expect(again.messages.first?.peer == [9, 9])
         #expect(core.seq == seq && core.resends == 1)
         // Another client's identical request is its own: applied (and refused, the controller exists).
-        core.receive([Self.peer, Self.request([Self.create("a")], id: 1, client: "client-b")])
+        core.handle(.message([Self.peer, Self.request([Self.create("a")], id: 1, client: "client-b")]))
         let other = try Self.decode(core.take())
         #expect(other.records.first?.hasRejection == true)
         #expect(other.messages.first?.message.error.code == "duplicateID")
@@ -141,21 +143,21 @@ import Testing
     /// supervisor has no known verbs: hostUnavailable. Neither refusal reaches the model or the journal.
     @Test func aVerbIsCheckedAgainstItsHostsRegistration() throws {
         var core = try Self.core(ManualClock()).0
-        core.receive([Self.peer, Self.request([Self.create("a", host: "h1")], id: 1)])
+        core.handle(.message([Self.peer, Self.request([Self.create("a", host: "h1")], id: 1)]))
         _ = core.take()
         let invoke = WireCommand(.system(.invoke("a", verb: "add", arguments: ["b"])))
-        core.receive([Self.peer, Self.request([invoke], id: 2)])
+        core.handle(.message([Self.peer, Self.request([invoke], id: 2)]))
         let away = try Self.decode(core.take())
         #expect(away.records.isEmpty && away.events.isEmpty)
         #expect(away.messages.first?.message.error.code == "hostUnavailable")
         let host: [UInt8] = [7, 7]
-        core.receive([host, Self.hello("h1", pid: 9, verbs: ["content": ["add"]])])
+        core.handle(.message([host, Self.hello("h1", pid: 9, verbs: ["content": ["add"]])]))
         _ = core.take()
-        core.receive([Self.peer, Self.request([invoke], id: 3)])
+        core.handle(.message([Self.peer, Self.request([invoke], id: 3)]))
         let called = try Self.decode(core.take())
         #expect(called.events.map(\.name) == ["verbInvoked"] && called.records.count == 1)
         let other = WireCommand(.system(.invoke("a", verb: "shuffle")))
-        core.receive([Self.peer, Self.request([WireCommand(.system(.loadView("a"))), other], id: 4)])
+        core.handle(.message([Self.peer, Self.request([WireCommand(.system(.loadView("a"))), other], id: 4)]))
         let unknown = try Self.decode(core.take())
         #expect(unknown.records.isEmpty && unknown.events.isEmpty)
         #expect(unknown.messages.first?.message.error.code == "unknownVerb")
@@ -168,7 +170,7 @@ import Testing
 
     @Test func aRejectionIsJournaledWithTheSeqOfItsViolation() throws {
         var core = try Self.core(ManualClock()).0
-        core.receive([Self.peer, Self.request([WireCommand(.system(.destroy("ghost")))], id: 3)])
+        core.handle(.message([Self.peer, Self.request([WireCommand(.system(.destroy("ghost")))], id: 3)]))
         let step = try Self.decode(core.take())
         let record = try #require(step.records.first)
         let violation = try #require(step.events.first)
@@ -207,13 +209,13 @@ import Testing
         let clock = ManualClock()
         var core = try Self.core(clock).0
         let hostPeer: [UInt8] = [7, 7]
-        core.receive([hostPeer, Self.hello("h0")])
+        core.handle(.message([hostPeer, Self.hello("h0")]))
         var step = try Self.decode(core.take())
         #expect(step.events.map(\.name) == ["hostUp"] && step.records.count == 1 && step.records[0].firstSeq == 1)
         #expect(step.messages.first?.message.body == .welcome(step.messages[0].message.welcome))
 
         clock.advance(Self.config.heartbeatTimeout - .milliseconds(1))
-        core.receive([hostPeer, ClientMessage.with { $0.heartbeat = .with { $0.host = "h0" } }.bytes])
+        core.handle(.message([hostPeer, ClientMessage.with { $0.heartbeat = .with { $0.host = "h0" } }.bytes]))
         core.tick()
         step = try Self.decode(core.take())
         #expect(step.events.isEmpty, "a beat in time keeps it up")
@@ -238,7 +240,7 @@ import Testing
     @Test func aSupervisorHeldUpDeclaresNoHostDownForItsOwnSilence() throws {
         let clock = ManualClock()
         var core = try Self.core(clock).0
-        core.receive([[7], Self.hello("h0")])
+        core.handle(.message([[7], Self.hello("h0")]))
         _ = core.take()
         clock.advance(.seconds(5))
         core.tick()
@@ -259,31 +261,31 @@ import Testing
         let clock = ManualClock()
         var core = try Self.core(clock, config: RuntimeConfig(runDirectory: "/nonexistent")).0
         core.expect(hosts: ["h0", "h1"])
-        core.receive([[9], Self.hello("made-up")])
+        core.handle(.message([[9], Self.hello("made-up")]))
         var step = try Self.decode(core.take())
         #expect(step.records.isEmpty && step.events.isEmpty)
         #expect(step.messages.map(\.message.error.code) == ["unauthorized"])
         #expect(step.messages.first?.message.error.message.contains("acceptUnknownHosts") == true)
         #expect(core.hosts["made-up"] == nil)
-        core.receive([Self.peer, Self.request([Self.create("a", host: "made-up")], id: 1)])
+        core.handle(.message([Self.peer, Self.request([Self.create("a", host: "made-up")], id: 1)]))
         step = try Self.decode(core.take())
         #expect(step.messages.map(\.message.error.code) == ["hostUnavailable"] && step.records.isEmpty)
         // No host up: a create without a host is refused rather than placed on an absent one.
-        core.receive([Self.peer, Self.request([Self.create("b")], id: 2)])
+        core.handle(.message([Self.peer, Self.request([Self.create("b")], id: 2)]))
         step = try Self.decode(core.take())
         #expect(step.messages.map(\.message.error.code) == ["hostUnavailable"] && step.records.isEmpty)
         // h1 up: placed there, though h0 (expected, down) runs fewer.
-        core.receive([[1], Self.hello("h1")])
+        core.handle(.message([[1], Self.hello("h1")]))
         _ = core.take()
-        core.receive([Self.peer, Self.request([Self.create("c")], id: 3)])
+        core.handle(.message([Self.peer, Self.request([Self.create("c")], id: 3)]))
         _ = core.take()
-        core.receive([Self.peer, Self.request([Self.create("d")], id: 4)])
+        core.handle(.message([Self.peer, Self.request([Self.create("d")], id: 4)]))
         _ = core.take()
         #expect(core.hostOf[ControllerID("c")] == "h1" && core.hostOf[ControllerID("d")] == "h1")
         // h1 leaves: nothing is up, so nothing is placed.
-        core.receive([[1], ClientMessage.with { $0.goodbye = .with { $0.host = "h1" } }.bytes])
+        core.handle(.message([[1], ClientMessage.with { $0.goodbye = .with { $0.host = "h1" } }.bytes]))
         _ = core.take()
-        core.receive([Self.peer, Self.request([Self.create("e")], id: 5)])
+        core.handle(.message([Self.peer, Self.request([Self.create("e")], id: 5)]))
         step = try Self.decode(core.take())
         #expect(step.messages.map(\.message.error.code) == ["hostUnavailable"])
     }
@@ -295,16 +297,18 @@ import Testing
         let clock = ManualClock()
         var core = try Self.core(clock).0
         core.expect(hosts: ["h0", "h1", "later"])
-        core.receive([[1], Self.hello("h0", pid: 1, verbs: ["grid": ["insert"], "stack": ["add", "remove"]])])
-        core.receive([[2], Self.hello("h1", pid: 2, verbs: ["editor": []])])
+        core.handle(
+            .message([[1], Self.hello("h0", pid: 1, verbs: ["grid": ["insert"], "stack": ["add", "remove"]])])
+        )
+        core.handle(.message([[2], Self.hello("h1", pid: 2, verbs: ["editor": []])]))
         _ = core.take()
         // A grid goes to h0, though h1 runs no controller; a content controller then goes to the less loaded h1.
-        core.receive([Self.peer, Self.request([Self.create("g1", kind: "grid")], id: 1)])
+        core.handle(.message([Self.peer, Self.request([Self.create("g1", kind: "grid")], id: 1)]))
         _ = core.take()
-        core.receive([Self.peer, Self.request([Self.create("c1")], id: 5)])
+        core.handle(.message([Self.peer, Self.request([Self.create("c1")], id: 5)]))
         _ = core.take()
         #expect(core.hostOf[ControllerID("g1")] == "h0" && core.hostOf[ControllerID("c1")] == "h1")
-        core.receive([Self.peer, Self.request([Self.create("g2", host: "h1", kind: "grid")], id: 2)])
+        core.handle(.message([Self.peer, Self.request([Self.create("g2", host: "h1", kind: "grid")], id: 2)]))
         var step = try Self.decode(core.take())
         #expect(step.records.isEmpty && step.events.isEmpty)
         #expect(step.messages.map(\.message.error.code) == ["unknownKind"])
@@ -313,7 +317,7 @@ import Testing
                 == "Host h1 does not run kind grid, so g2 cannot be created; the custom kinds registered (besides the "
                 + "standard ones): h1: editor. A host registers a kind in its BehaviorRegistry."
         )
-        core.receive([Self.peer, Self.request([Self.create("t1", kind: "timeline")], id: 3)])
+        core.handle(.message([Self.peer, Self.request([Self.create("t1", kind: "timeline")], id: 3)]))
         step = try Self.decode(core.take())
         #expect(
             step.messages.first?.message.error.message
@@ -322,7 +326,7 @@ import Testing
                 + "BehaviorRegistry."
         )
         // A typo of a kind a host registered: the message names it.
-        core.receive([Self.peer, Self.request([Self.create("t2", kind: "gird")], id: 6)])
+        core.handle(.message([Self.peer, Self.request([Self.create("t2", kind: "gird")], id: 6)]))
         step = try Self.decode(core.take())
         #expect(
             step.messages.first?.message.error.message.hasSuffix(
@@ -330,13 +334,15 @@ import Testing
             ) == true
         )
         // A standard kind runs anywhere; a host that has not registered yet is taken at its word.
-        core.receive([
-            Self.peer,
-            Self.request(
-                [Self.create("n1", host: "h1", kind: .navigation), Self.create("g3", host: "later", kind: "grid")],
-                id: 4
-            ),
-        ])
+        core.handle(
+            .message([
+                Self.peer,
+                Self.request(
+                    [Self.create("n1", host: "h1", kind: .navigation), Self.create("g3", host: "later", kind: "grid")],
+                    id: 4
+                ),
+            ])
+        )
         step = try Self.decode(core.take())
         #expect(step.records.count == 1 && step.messages.first?.message.error.code == "")
         #expect(core.hostOf[ControllerID("n1")] == "h1" && core.hostOf[ControllerID("g3")] == "later")
@@ -345,16 +351,16 @@ import Testing
     @Test func deliveriesNotYetSentWaitForAHostThatWentDownAndFollowItsReturn() throws {
         let clock = ManualClock()
         var core = try Self.core(clock).0
-        core.receive([[1], Self.hello("h0")])
+        core.handle(.message([[1], Self.hello("h0")]))
         _ = core.take()
-        core.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
+        core.handle(.message([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)]))
         // Before the loop takes the step, the host misses its heartbeats: the delivery is withdrawn.
         Self.pass(Self.config.heartbeatTimeout + .milliseconds(1), clock, &core)
         let step = try Self.decode(core.take())
         #expect(step.messages.allSatisfy { $0.peer == Self.peer }, "nothing goes to the host that is down")
         #expect(step.events.map(\.name) == ["controllerCreated", "hostDown"])
         // It registers again on a new connection: the welcome, then the withheld delivery.
-        core.receive([[2], Self.hello("h0", lastSeq: 0, id: 2)])
+        core.handle(.message([[2], Self.hello("h0", lastSeq: 0, id: 2)]))
         let back = try Self.decode(core.take())
         #expect(back.messages.map(\.peer) == [[2], [2]])
         #expect(back.messages[1].message.delivery.events.map(\.name) == ["controllerCreated"])
@@ -365,11 +371,11 @@ import Testing
     /// order, the hosts in the order of their first event.
     @Test func aBatchOverTwoHostsDeliversEachItsEventsInOrder() throws {
         var core = try Self.core(ManualClock()).0
-        core.receive([[1], Self.hello("h0")])
-        core.receive([[2], Self.hello("h1", id: 2)])
+        core.handle(.message([[1], Self.hello("h0")]))
+        core.handle(.message([[2], Self.hello("h1", id: 2)]))
         _ = core.take()
         let creations = [Self.create("a", host: "h1"), Self.create("b", host: "h0"), Self.create("c", host: "h1")]
-        core.receive([Self.peer, Self.request(creations + [Self.create("d", host: "h0")], id: 1)])
+        core.handle(.message([Self.peer, Self.request(creations + [Self.create("d", host: "h0")], id: 1)]))
         let step = try Self.decode(core.take())
         let deliveries = step.messages.filter { $0.peer != Self.peer }
         #expect(deliveries.map(\.peer) == [[2], [1]])
@@ -402,18 +408,20 @@ import Testing
         var first = madeFirst.0
         let start = madeFirst.startRecord
         var records = [start]
-        first.receive([[1], Self.hello("h0")])
+        first.handle(.message([[1], Self.hello("h0")]))
         records += try Self.decode(first.take()).records
         let load = Self.request(
             [Self.create("a", host: "h0"), WireCommand(Request(.loadView("a"), by: .natural))],
             id: 1
         )
-        first.receive([Self.peer, load])
+        first.handle(.message([Self.peer, load]))
         let loaded = try Self.decode(first.take())
         records += loaded.records
-        first.receive([
-            Self.peer, Self.request([WireCommand(Request(.setAlpha(.root("a"), 0.5), by: .natural))], id: 2),
-        ])
+        first.handle(
+            .message([
+                Self.peer, Self.request([WireCommand(Request(.setAlpha(.root("a"), 0.5), by: .natural))], id: 2),
+            ])
+        )
         records += try Self.decode(first.take()).records
 
         var recovery = Recovery(clients: ClientReplies(window: 64, clients: 64))
@@ -429,12 +437,12 @@ import Testing
         #expect(second.hostOf == first.hostOf)
 
         // The answer to a resend survives the restart, byte for byte.
-        second.receive([Self.peer, load])
+        second.handle(.message([Self.peer, load]))
         #expect(try Self.decode(second.take()).bodies == [try #require(loaded.bodies.last)])
 
         // h0 says it received up to the creation: the callbacks after it come again, in order.
         let created = try #require(loaded.events.first { $0.name == "controllerCreated" })
-        second.receive([[3], Self.hello("h0", lastSeq: created.seq)])
+        second.handle(.message([[3], Self.hello("h0", lastSeq: created.seq)]))
         let welcome = try Self.decode(second.take())
         let redelivered = try #require(welcome.messages.last?.message.delivery.events)
         let callbacks = loaded.events.filter { $0.seq > created.seq && $0.name != "controllerCreated" }
@@ -442,7 +450,7 @@ import Testing
         #expect(redelivered.allSatisfy { $0.epoch == 1 }, "as first sent")
 
         // And the sequence goes on above every seq before.
-        second.receive([Self.peer, Self.request([Self.create("b")], id: 3)])
+        second.handle(.message([Self.peer, Self.request([Self.create("b")], id: 3)]))
         let next = try Self.decode(second.take())
         #expect(next.events.first?.seq == first.seq + 1 + 1, "the welcome's host event took one")
         #expect(next.events.first?.epoch == 2)
@@ -452,20 +460,22 @@ import Testing
     @Test func anInspectOfAControllerOnAGoneHostIsAnsweredAtOnce() throws {
         var core = try Self.core(ManualClock()).0
         let hostPeer: [UInt8] = [5, 5]
-        core.receive([hostPeer, Self.hello("h0")])
-        core.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
+        core.handle(.message([hostPeer, Self.hello("h0")]))
+        core.handle(.message([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)]))
         _ = core.take()
-        core.receive([
-            Self.peer,
-            ClientMessage.with {
-                $0.requestID = 9
-                $0.inspect = .with { $0.controller = "a" }
-            }.bytes,
-        ])
+        core.handle(
+            .message([
+                Self.peer,
+                ClientMessage.with {
+                    $0.requestID = 9
+                    $0.inspect = .with { $0.controller = "a" }
+                }.bytes,
+            ])
+        )
         let forwarded = try Self.decode(core.take())
         #expect(forwarded.messages.map(\.peer) == [hostPeer])
         // The loop reports that the message could not reach the host.
-        core.unreachable(hostPeer)
+        core.handle(.unreachable(peer: hostPeer, delivery: nil))
         let step = try Self.decode(core.take())
         let answer = try #require(step.messages.first { $0.peer == Self.peer })
         #expect(answer.message.requestID == 9 && answer.message.error.code == "hostUnavailable")
@@ -478,13 +488,13 @@ import Testing
     @Test func aRestartedHostProcessIsWelcomedToRestore() throws {
         let clock = ManualClock()
         var core = try Self.core(clock).0
-        core.receive([[1], Self.hello("h0")])
-        core.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
+        core.handle(.message([[1], Self.hello("h0")]))
+        core.handle(.message([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)]))
         _ = core.take()
-        core.hostExited("h0", reason: "killed by signal 9 (SIGKILL)")
-        core.receive([Self.peer, Self.request([WireCommand(Request(.loadView("a"), by: .natural))], id: 2)])
+        core.handle(.hostExited("h0", reason: "killed by signal 9 (SIGKILL)"))
+        core.handle(.message([Self.peer, Self.request([WireCommand(Request(.loadView("a"), by: .natural))], id: 2)]))
         _ = core.take()
-        core.receive([[3], Self.hello("h0", lastSeq: 0, id: 3, pid: 5000)])
+        core.handle(.message([[3], Self.hello("h0", lastSeq: 0, id: 3, pid: 5000)]))
         let step = try Self.decode(core.take())
         let welcome = try #require(step.messages.first { $0.peer == [3] }?.message.welcome)
         #expect(welcome.restore && welcome.incarnation == 2 && welcome.seq == core.seq)
@@ -500,8 +510,8 @@ import Testing
         let made = try Self.core(clock)
         var first = made.0
         var records = [made.startRecord]
-        first.receive([[1], Self.hello("h0", pid: 4242)])
-        first.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
+        first.handle(.message([[1], Self.hello("h0", pid: 4242)]))
+        first.handle(.message([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)]))
         records += try Self.decode(first.take()).records
         #expect(records.contains { $0.host == "h0" && $0.pid == 4242 })
         var recovery = Recovery(clients: ClientReplies(window: 64, clients: 64))
@@ -510,12 +520,12 @@ import Testing
         #expect(recovery.registrations["h0"]?.pid == 4242 && recovery.registrations["h0"]?.incarnation == 1)
 
         var same = try Self.core(clock, recovery: recovery).0
-        same.receive([[2], Self.hello("h0", lastSeq: 0, id: 2, pid: 4242)])
+        same.handle(.message([[2], Self.hello("h0", lastSeq: 0, id: 2, pid: 4242)]))
         let welcome = try #require(try Self.decode(same.take()).messages.first?.message.welcome)
         #expect(!welcome.restore && welcome.incarnation == 1, "the same process: nothing to restore")
 
         var other = try Self.core(clock, recovery: recovery).0
-        other.receive([[3], Self.hello("h0", lastSeq: 0, id: 3, pid: 5151)])
+        other.handle(.message([[3], Self.hello("h0", lastSeq: 0, id: 3, pid: 5151)]))
         let restored = try #require(try Self.decode(other.take()).messages.first?.message.welcome)
         #expect(restored.restore && restored.incarnation == 2, "a new process of a host that ran before")
     }
@@ -529,7 +539,7 @@ import Testing
         var core = try Self.core(clock, config: config).0
         let hostPeer: [UInt8] = [1]
         let beat = ClientMessage.with { $0.heartbeat = .with { $0.host = "h0" } }.bytes
-        core.receive([hostPeer, Self.hello("h0")])
+        core.handle(.message([hostPeer, Self.hello("h0")]))
         _ = core.take()
         func away() {
             Self.pass(config.heartbeatTimeout + .milliseconds(1), clock, &core)
@@ -538,10 +548,12 @@ import Testing
         }
         away()
         // Two creations: within the bound, delivered in order when it beats again.
-        core.receive([Self.peer, Self.request([Self.create("a", host: "h0"), Self.create("b", host: "h0")], id: 1)])
+        core.handle(
+            .message([Self.peer, Self.request([Self.create("a", host: "h0"), Self.create("b", host: "h0")], id: 1)])
+        )
         _ = core.take()
         #expect(core.hosts["h0"]?.pending.count == 2 && core.hosts["h0"]?.stale == false)
-        core.receive([hostPeer, beat])
+        core.handle(.message([hostPeer, beat]))
         let back = try Self.decode(core.take())
         #expect(back.events.map(\.name) == ["hostUp"])
         let delivered = back.messages.filter { $0.peer == hostPeer }.map(\.message)
@@ -549,18 +561,20 @@ import Testing
 
         // Away again; three more callbacks than it may keep: dropped, the host is stale.
         away()
-        core.receive([
-            Self.peer,
-            Self.request(
-                [
-                    Self.create("c", host: "h0"), WireCommand(Request(.loadView("a"), by: .natural)),
-                ],
-                id: 2
-            ),
-        ])
+        core.handle(
+            .message([
+                Self.peer,
+                Self.request(
+                    [
+                        Self.create("c", host: "h0"), WireCommand(Request(.loadView("a"), by: .natural)),
+                    ],
+                    id: 2
+                ),
+            ])
+        )
         _ = core.take()
         #expect(core.hosts["h0"]?.pending.isEmpty == true && core.hosts["h0"]?.stale == true)
-        core.receive([hostPeer, beat])
+        core.handle(.message([hostPeer, beat]))
         let restored = try Self.decode(core.take())
         #expect(restored.events.map(\.name) == ["hostUp"])
         let toHost = restored.messages.filter { $0.peer == hostPeer }.map(\.message)
@@ -573,15 +587,17 @@ import Testing
 
         // Stale again, and back on a new connection of the same process: restored all the same.
         away()
-        core.receive([
-            Self.peer,
-            Self.request(
-                [Self.create("d", host: "h0"), Self.create("e", host: "h0"), Self.create("f", host: "h0")],
-                id: 3
-            ),
-        ])
+        core.handle(
+            .message([
+                Self.peer,
+                Self.request(
+                    [Self.create("d", host: "h0"), Self.create("e", host: "h0"), Self.create("f", host: "h0")],
+                    id: 3
+                ),
+            ])
+        )
         _ = core.take()
-        core.receive([[2], Self.hello("h0", lastSeq: 3, id: 2)])
+        core.handle(.message([[2], Self.hello("h0", lastSeq: 3, id: 2)]))
         let again = try Self.decode(core.take())
         let messages = again.messages.filter { $0.peer == [2] }.map(\.message)
         #expect(messages.count == 1 && messages.first?.welcome.restore == true)
@@ -595,20 +611,20 @@ import Testing
         config.pendingDeliveries = 4
         var core = try Self.core(clock, config: config).0
         let hostPeer: [UInt8] = [1]
-        core.receive([hostPeer, Self.hello("h0")])
+        core.handle(.message([hostPeer, Self.hello("h0")]))
         _ = core.take()
         func deliveries(_ step: SupervisorStep) -> [SupervisorCore.HostDelivery] {
             step.outgoing.compactMap { if case .send(_, _, let delivery?) = $0 { delivery } else { nil } }
         }
-        core.receive([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)])
-        core.receive([Self.peer, Self.request([Self.create("b", host: "h0")], id: 2)])
+        core.handle(.message([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)]))
+        core.handle(.message([Self.peer, Self.request([Self.create("b", host: "h0")], id: 2)]))
         let first = deliveries(core.take())
         #expect(first.count == 2)
         // The loop finds the connection full at the first: it and the one after it wait, in that order.
-        core.congested(first[0])
+        core.handle(.congested(first[0]))
         #expect(core.isBacklogged("h0"))
-        core.congested(first[1])
-        core.receive([Self.peer, Self.request([Self.create("c", host: "h0")], id: 3)])
+        core.handle(.congested(first[1]))
+        core.handle(.message([Self.peer, Self.request([Self.create("c", host: "h0")], id: 3)]))
         #expect(deliveries(core.take()).isEmpty, "nothing is tried while it is backlogged")
         #expect(core.nextWakeUp() <= .milliseconds(10), "tried again soon")
         core.tick()
@@ -620,11 +636,13 @@ import Testing
         #expect(core.hosts["h0"]?.up == true, "a slow host is not down")
 
         // Full again, and more waits than is kept: on the next tick, the welcome that restores it.
-        core.congested(again[0])
-        core.receive([
-            Self.peer,
-            Self.request([Self.create("d", host: "h0"), Self.create("e", host: "h0")], id: 4),
-        ])
+        core.handle(.congested(again[0]))
+        core.handle(
+            .message([
+                Self.peer,
+                Self.request([Self.create("d", host: "h0"), Self.create("e", host: "h0")], id: 4),
+            ])
+        )
         _ = core.take()
         #expect(core.hosts["h0"]?.stale == true && core.hosts["h0"]?.pending.isEmpty == true)
         core.tick()

@@ -1,0 +1,113 @@
+import ContainmentBus
+import ContainmentModel
+
+/// Inspects on their way (`containment inspect`): each forwarded to the host that runs its controller under an id of
+/// the supervisor's, until that host answers, its connection is gone, or its deadline passes.
+struct InspectForwarding {
+    struct Forwarded {
+        /// The client that asked, and its request's id.
+        var client: [UInt8]
+        var requestID: UInt64
+        /// The host's connection it was forwarded to: only that peer's reply is relayed.
+        var host: [UInt8]
+        var controller: ControllerID
+        var deadline: ContinuousClock.Instant
+    }
+
+    private var pending: [UInt64: Forwarded] = [:]
+    private var nextID: UInt64 = 1
+
+    var isEmpty: Bool { pending.isEmpty }
+
+    /// The earliest deadline, for the loop's wake-up.
+    var nextDeadline: ContinuousClock.Instant? { pending.values.map(\.deadline).min() }
+
+    /// Keeps `inspect`; returns the id it is forwarded under.
+    mutating func forward(_ inspect: Forwarded) -> UInt64 {
+        let id = nextID
+        nextID += 1
+        pending[id] = inspect
+        return id
+    }
+
+    /// The inspect a host's reply answers; `nil` when nobody asked that peer (a stale or forged reply).
+    mutating func relay(_ id: UInt64, from sender: [UInt8]) -> Forwarded? {
+        guard let forwarded = pending[id], forwarded.host == sender else { return nil }
+        pending[id] = nil
+        return forwarded
+    }
+
+    /// The inspects whose deadline passed, forgotten.
+    mutating func expire(now: ContinuousClock.Instant) -> [Forwarded] {
+        take { $0.deadline <= now }
+    }
+
+    /// The inspects forwarded to a connection that is gone, forgotten.
+    mutating func abandon(host peer: [UInt8]) -> [Forwarded] {
+        take { $0.host == peer }
+    }
+
+    private mutating func take(where matches: (Forwarded) -> Bool) -> [Forwarded] {
+        let taken = pending.filter { matches($0.value) }.sorted { $0.key < $1.key }
+        for (id, _) in taken { pending[id] = nil }
+        return taken.map(\.value)
+    }
+}
+
+extension SupervisorCore {
+    mutating func forwardInspect(_ request: Containment_V1_InspectRequest, from client: [UInt8], requestID: UInt64) {
+        let id = ControllerID(request.controller)
+        guard state.controllers[id] != nil, let host = placement[id] else {
+            let message =
+                state.controllers[id] == nil ? "There is no controller \(id)." : "No host runs \(id)."
+            reply(to: client, requestID: requestID, .error(.init(ContainmentError(.unknownController, message))))
+            return
+        }
+        guard let record = hosts[host], record.up, let peer = record.routingID else {
+            reply(
+                to: client,
+                requestID: requestID,
+                .error(.init(ContainmentError(.hostUnavailable, "Host \(host), which runs \(id), is not connected.")))
+            )
+            return
+        }
+        let forwardID = inspects.forward(
+            .init(
+                client: client,
+                requestID: requestID,
+                host: peer,
+                controller: id,
+                deadline: clock.now + config.requestTimeout
+            )
+        )
+        send(
+            .with {
+                $0.requestID = forwardID
+                $0.body = .inspect(request)
+            },
+            to: peer
+        )
+    }
+
+    /// A host's answer goes back to the client that asked, if it comes from the host that was asked.
+    mutating func relayInspect(_ inspected: Containment_V1_InspectReply, requestID: UInt64, from sender: [UInt8]) {
+        guard let pending = inspects.relay(requestID, from: sender) else {
+            warn(sender, "dropped an inspect reply nobody asked that peer for")
+            return
+        }
+        reply(to: pending.client, requestID: pending.requestID, .inspectReply(inspected))
+    }
+
+    /// Inspects a host did not answer in time get a `timeout` error.
+    mutating func expireInspects() {
+        for pending in inspects.expire(now: clock.now) {
+            reply(
+                to: pending.client,
+                requestID: pending.requestID,
+                .error(
+                    .init(ContainmentError(.timeout, "The host running \(pending.controller) did not answer in time."))
+                )
+            )
+        }
+    }
+}

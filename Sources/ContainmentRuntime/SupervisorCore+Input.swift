@@ -1,0 +1,163 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+import Logging
+
+/// What the core is told, besides the passing of time (``SupervisorCore/tick()``): a message of the command socket, and
+/// what became of its own output and of the host processes — the loop's one way in.
+enum SupervisorInput {
+    /// A message of the command socket: the sender's routing id, then its frames. `role`: with CURVE, what the sender's
+    /// key was admitted as (SPEC §14, Isolation); `nil` without CURVE.
+    case message([[UInt8]], role: CurveSettings.Role? = nil)
+    /// A delivery the host's connection did not take, its queue full: the host is slow, and this and its later
+    /// deliveries wait, in order.
+    case congested(SupervisorCore.HostDelivery)
+    /// A message could not reach `peer`: its connection is gone (libzmq dropped the routing id). `delivery`: the
+    /// callbacks it carried, kept for the host's return.
+    case unreachable(peer: [UInt8], delivery: SupervisorCore.HostDelivery?)
+    /// A host process the supervisor started ended.
+    case hostExited(String, reason: String)
+    /// A host's restart policy gave up on it: commands for its controllers are refused until it registers again.
+    case hostFailed(String, reason: String)
+    /// How many subscribers the event socket has now.
+    case subscribers(Int)
+}
+
+extension SupervisorCore {
+    /// Takes in one input; what it produces waits in the step the next ``take()`` hands out.
+    mutating func handle(_ input: SupervisorInput) {
+        switch input {
+        case .message(let frames, let role): receive(frames, role: role)
+        case .congested(let delivery): congested(delivery)
+        case .unreachable(let peer, let delivery):
+            if let delivery { undelivered(delivery) }
+            unreachable(peer)
+        case .hostExited(let name, let reason): hostExited(name, reason: reason)
+        case .hostFailed(let name, let reason): hostFailed(name, reason: reason)
+        case .subscribers(let count):
+            metrics.subscribers(count)
+            subscribers = count
+        }
+    }
+
+    /// Handles one message of the command socket: the sender's routing id, then the message. `role`: with CURVE, what
+    /// the sender's key was admitted as (SPEC §14, Isolation); `nil` without CURVE.
+    private mutating func receive(_ frames: [[UInt8]], role: CurveSettings.Role?) {
+        guard let sender = frames.first else { return }
+        guard frames.count == 2 else {
+            warn(
+                sender,
+                "dropped a message of more than one frame",
+                metadata: ["message.frames": "\(frames.count - 1)"]
+            )
+            reply(
+                to: sender,
+                requestID: 0,
+                .error(.init(.malformed("A request is exactly one frame; got \(frames.count - 1).")))
+            )
+            return
+        }
+        if let batch = ClientMessage.decodeBatch(frames[1]) {
+            // A text is no longer than the command holding it: a batch of short commands is not measured.
+            var longestPart = batch.clientID.utf8.count
+            for command in batch.encoded where command.count > longestPart { longestPart = command.count }
+            if let error = admission.exceedsLimits(batch.commands, clientID: batch.clientID, bytes: longestPart)
+                ?? Admission.refusal(ofCommandsFrom: role, registeredAs: hostNames[sender])
+            {
+                reply(to: sender, requestID: batch.requestID, .error(.init(error)))
+                return
+            }
+            command(
+                batch.commands,
+                encoded: batch.encoded,
+                from: sender,
+                requestID: batch.requestID,
+                clientID: batch.clientID
+            )
+            return
+        }
+        let message: ClientMessage
+        do {
+            message = try ClientMessage.decode(frames[1])
+        } catch {
+            warn(sender, "dropped an undecodable request", metadata: ["error.message": "\(error.message)"])
+            reply(to: sender, requestID: 0, .error(.init(error)))
+            return
+        }
+        let commands: [WireCommand] = if case .commands(let batch) = message.body { batch.commands } else { [] }
+        if let error = admission.exceedsLimits(commands, clientID: "", whole: message, bytes: frames[1].count)
+            ?? Admission.refusal(of: message.body, role: role, registeredAs: hostNames[sender])
+        {
+            reply(to: sender, requestID: message.requestID, .error(.init(error)))
+            return
+        }
+        switch message.body {
+        case .commands(let batch):
+            command(batch.commands, from: sender, requestID: message.requestID, clientID: message.clientID)
+        case .snapshot:
+            reply(to: sender, requestID: message.requestID, .snapshot(snapshot()))
+        case .hello(let hello):
+            welcome(hello, from: sender, requestID: message.requestID)
+        case .heartbeat(let heartbeat):
+            beat(heartbeat.host, from: sender)
+        case .goodbye(let goodbye):
+            hostLeft(goodbye.host, from: sender)
+        case .inspect(let request):
+            forwardInspect(request, from: sender, requestID: message.requestID)
+        case .inspectReply(let inspected):
+            relayInspect(inspected, requestID: message.requestID, from: sender)
+        case .callResult(let result):
+            callAnswered(result, from: sender)
+        case .answer(let answer):
+            answered(answer, from: sender)
+        case .metrics:
+            if let metricsText {
+                reply(to: sender, requestID: message.requestID, .metrics(.with { $0.text = Data(metricsText()) }))
+            } else {
+                let error = ContainmentError(
+                    .notConfigured,
+                    "This supervisor keeps no metrics: set metricsPort in runtime.yaml (and restart it)."
+                )
+                reply(to: sender, requestID: message.requestID, .error(.init(error)))
+            }
+        case nil:
+            reply(to: sender, requestID: message.requestID, .error(.init(.malformed("The request has no body."))))
+        }
+    }
+
+    /// A warning about a peer's bad input: at most one line per peer per second, with how many were held back.
+    mutating func warn(_ peer: [UInt8], _ message: Logger.Message, metadata more: Logger.Metadata = [:]) {
+        guard let held = warnings.allow(peer, at: clock.now) else { return }
+        var metadata = more
+        metadata["peer.id"] = "\(peer.prefix(8).map { String($0, radix: 16) }.joined())"
+        if held > 0 { metadata["peer.held_back_count"] = "\(held)" }
+        logger.warning(message, metadata: metadata)
+    }
+
+    /// A request of commands: answered again if it is a resend (same client id and request id), else submitted.
+    /// `encoded`: each command's bytes as received, when the request was read by ``ClientMessage/decodeBatch(_:)``.
+    private mutating func command(
+        _ commands: [WireCommand],
+        encoded: [ArraySlice<UInt8>]? = nil,
+        from sender: [UInt8],
+        requestID: UInt64,
+        clientID: String
+    ) {
+        if !clientID.isEmpty, let answer = clients.answer(client: clientID, requestID: requestID) {
+            resends += 1
+            output.append(.send(peer: sender, body: answer, delivery: nil))
+            return
+        }
+        // A call's resend while its method runs: answered once it ends, on the connection the resend came from.
+        if calls.count > 0, calls.resent(client: clientID, requestID: requestID, from: sender) {
+            resends += 1
+            return
+        }
+        // Likewise a resend of a command waiting for answers, or queued behind one.
+        if !answers.isEmpty, answers.resent(client: clientID, requestID: requestID, from: sender) {
+            resends += 1
+            return
+        }
+        submit(commands, encoded: encoded, from: sender, requestID: requestID, clientID: clientID)
+    }
+}

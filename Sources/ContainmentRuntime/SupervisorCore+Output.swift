@@ -1,0 +1,102 @@
+import ContainmentBus
+import ContainmentModel
+import Foundation
+import Logging
+
+/// What the core hands out: replies, events stamped with their seq, the step for the loop; and the state as a snapshot.
+extension SupervisorCore {
+    /// The whole state now.
+    mutating func snapshot() -> WireSnapshot {
+        var snapshot = WireSnapshot(
+            state: state,
+            seq: seq,
+            hosts: hosts.values.map { record in
+                .with {
+                    $0.name = record.name
+                    $0.pid = record.pid
+                    $0.up = record.up
+                    $0.failed = record.failed ?? ""
+                    $0.incarnation = record.incarnation
+                    $0.controllers = UInt32(clamping: placement.load[record.name] ?? 0)
+                    $0.pending = UInt32(clamping: record.pending.count)
+                }
+            },
+            hostOf: { self.placement[$0] ?? "" }
+        )
+        snapshot.epoch = epoch
+        snapshot.startedUnixNanos = startedUnixNanos
+        snapshot.waiting = UInt32(clamping: answers.waitingCount)
+        snapshot.subscribers = UInt32(clamping: subscribers)
+        snapshot.refusals = refusals
+        return snapshot
+    }
+
+    /// Keeps a refusal for `status`.
+    mutating func noteRefusal(code: String, message: String, seq: UInt64) {
+        let time = clock.unixNanos
+        refusals.append(
+            .with {
+                $0.seq = seq
+                $0.timeUnixNanos = time
+                $0.code = code
+                $0.message = message
+            }
+        )
+        if refusals.count > Self.refusalsKept { refusals.removeFirst(refusals.count - Self.refusalsKept) }
+    }
+
+    mutating func reply(to peer: [UInt8], requestID: UInt64, _ body: ServerMessage.OneOf_Body) {
+        // A refusal before the rules (a rule violation is noted where its event is published).
+        if case .error(let error) = body, error.seq == 0 {
+            noteRefusal(code: error.code, message: error.message, seq: 0)
+        }
+        let message = ServerMessage.with {
+            $0.requestID = requestID
+            $0.body = body
+        }
+        send(message, to: peer)
+    }
+
+    /// Queues a message to a peer of the ROUTER (handed out by the next ``take()``).
+    mutating func send(_ message: ServerMessage, to peer: [UInt8]) {
+        output.append(.send(peer: peer, body: message.bytes, delivery: nil))
+    }
+
+    /// Stamps an event with the next sequence number and queues it for publication (by the next ``take()``); returns
+    /// its serialized form, from which replies and deliveries carrying it are assembled (``PreEncoded``).
+    @discardableResult
+    mutating func publish(_ event: Event, commandID: UInt64, time: Int64) -> [UInt8] {
+        seq += 1
+        var host = ""
+        if case .controllerCreated(let id, _) = event { host = placement[id] ?? "" }
+        let body = PreEncoded.event(
+            event,
+            seq: seq,
+            timeUnixNanos: time,
+            commandID: commandID,
+            host: host,
+            epoch: epoch
+        )
+        output.append(.publish(topic: PreEncoded.topic(of: event), body: body))
+        return body
+    }
+
+    /// What to do now, handed over and forgotten: the journal records first — nothing in `outgoing` may go out
+    /// before every record is durable (SPEC §14, journal first) — then the events and messages, in order.
+    mutating func take() -> SupervisorStep {
+        let step = output.take()
+        metrics.outbox.record(step.outgoing.count)
+        metrics.observe(controllers: state.controllers.count, hosts: hosts)
+        if step.outgoing.contains(where: \.isPublication) { lastPublished = clock.now }
+        return step
+    }
+
+    /// Takes back a step ``take()`` handed out, once carried out: its lists, emptied, are the next step's (keeping
+    /// their capacity, so a busy supervisor does not allocate them anew every step).
+    mutating func recycle(_ step: consuming SupervisorStep) {
+        output.recycle(step)
+    }
+
+    /// Whether a step is waiting to be taken.
+    var hasOutput: Bool { !output.isEmpty }
+}
