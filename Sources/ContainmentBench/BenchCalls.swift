@@ -6,6 +6,7 @@ import ContainmentModel
 import Foundation
 import Histogram
 import Synchronization
+import ZeroMQ
 
 /// A typed method call beside an `invoke`, one at a time on one `counter` controller of one host: `invoke` of its
 /// string verb `add` is answered once the supervisor journaled it (the host runs it later); `add(_:)`, its typed
@@ -13,11 +14,17 @@ import Synchronization
 ///
 /// Beside them (SPEC §15), a resize of a `form`'s root view, whose code the supervisor asks for its layout and waits
 /// for before it answers, and the same resize of a content controller's, which asks nobody.
+///
+/// And one way, from a caller's send to the method running in the controller's actor (client → supervisor → host →
+/// actor, a typed call timed against the machine's monotonic clock), beside a raw two-hop ZeroMQ relay (client →
+/// relay process → a process that stamps its arrival): what the runtime adds to a command's way to its callback.
 struct CallFigures: Codable, Sendable {
     var invoke: Latency
     var call: Latency
     var unasked: Latency?
     var answered: Latency?
+    var toActor: Latency?
+    var relay: Latency?
 }
 
 extension BenchRunner {
@@ -63,10 +70,85 @@ extension BenchRunner {
             }
             return Latency(histogram)
         }
+        progress("Containment: \(count) calls timed to their method, alternating with a raw two-hop relay")
+        let (toActor, relay) = try oneWay(to: id, system: system, count: count)
         progress("Containment: \(count) resizes of a content controller, then of a form whose code lays it out")
         let unasked = try resizes(of: "plain", kind: .content, host: host, client: client, count: count)
         let answered = try resizes(of: "form", kind: "form", host: host, client: client, count: count)
-        return CallFigures(invoke: Latency(invokes), call: calls, unasked: unasked, answered: answered)
+        return CallFigures(
+            invoke: Latency(invokes),
+            call: calls,
+            unasked: unasked,
+            answered: answered,
+            toActor: toActor,
+            relay: relay
+        )
+    }
+
+    /// From a send to the arrival, one way: a typed call to `id`'s `runsAt()` (its method running in the actor), and
+    /// a message through a raw relay process to a stamping one — alternating, so a burst of load elsewhere on the
+    /// machine weighs on both alike.
+    private func oneWay(
+        to id: ControllerID,
+        system: ContainmentActorSystem,
+        count: Int
+    ) throws -> (toActor: Latency, relay: Latency) {
+        let stampEndpoint = "ipc://\(directory)/stamp.sock"
+        let relayEndpoint = "ipc://\(directory)/relay.sock"
+        let stamp = try BenchProcess(
+            ["bench-peer", "stamp", "--endpoint", stampEndpoint, "--ready-file", directory + "/stamp.ready"],
+            log: directory + "/stamp.log"
+        )
+        defer { stamp.stop() }
+        let relay = try BenchProcess(
+            [
+                "bench-peer", "relay", "--frontend", relayEndpoint, "--backend", stampEndpoint, "--ready-file",
+                directory + "/relay.ready",
+            ],
+            log: directory + "/relay.log"
+        )
+        defer { relay.stop() }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        for (process, ready) in [(stamp, "stamp"), (relay, "relay")] {
+            while !FileManager.default.fileExists(atPath: "\(directory)/\(ready).ready") {
+                guard clock.now < deadline, process.process.isRunning else {
+                    throw LoadError("the \(ready) peer did not start")
+                }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+        }
+        return try Self.blocking {
+            let context = try Context()
+            let client = try context.socket(.dealer)
+            try client.set(.receiveTimeout, to: .seconds(10))
+            try client.connect(relayEndpoint)
+            defer { client.close() }
+            let counter = try CounterController.resolve(id: id, using: system)
+            var toActor = Histogram<UInt64>(
+                highestTrackableValue: 60_000_000_000,
+                numberOfSignificantValueDigits: .three
+            )
+            var relayed = Histogram<UInt64>(
+                highestTrackableValue: 60_000_000_000,
+                numberOfSignificantValueDigits: .three
+            )
+            for round in 0..<(count + count / 10) {
+                let sent = DispatchTime.now().uptimeNanoseconds
+                let ran = try await counter.runsAt()
+                let relaySent = DispatchTime.now().uptimeNanoseconds
+                try client.send([[0]])
+                guard let reply = try client.receive(), let frame = reply.last, frame.count == 8 else {
+                    throw LoadError("the relay did not answer")
+                }
+                let arrived = frame.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                // The first tenth warms up.
+                guard round >= count / 10 else { continue }
+                _ = toActor.record(ran >= sent ? ran - sent : 0)
+                _ = relayed.record(arrived >= relaySent ? arrived - relaySent : 0)
+            }
+            return (Latency(toActor), Latency(relayed))
+        }
     }
 
     /// `count` resizes of the root view of a new `kind` controller, one at a time, each answered once applied — for a
@@ -127,7 +209,22 @@ extension BenchReport {
                 "typed call round trip p99", micros(calls.call.p99), micros(calls.invoke.p99),
                 times(calls.call.p99 / calls.invoke.p99),
             ],
-        ] + answerRows(calls)
+        ] + answerRows(calls) + oneWayRows(calls)
+    }
+
+    /// A command's way to its callback in the controller's actor, beside a raw two-hop relay.
+    static func oneWayRows(_ calls: CallFigures) -> [[String]] {
+        guard let toActor = calls.toActor, let relay = calls.relay else { return [] }
+        return [
+            [
+                "call to its method in the actor p50 (one way)", micros(toActor.p50), micros(relay.p50),
+                times(toActor.p50 / relay.p50),
+            ],
+            [
+                "call to its method in the actor p99", micros(toActor.p99), micros(relay.p99),
+                times(toActor.p99 / relay.p99),
+            ],
+        ]
     }
 
     /// A resize whose layout the form's code answers, beside one that asks nobody.

@@ -106,3 +106,42 @@ struct SubscriberReport: Codable, Sendable {
     /// Measured messages per second (the first one starts the clock).
     var rate: Double { seconds > 0 ? Double(measured - 1) / seconds : 0 }
 }
+
+extension BenchPeers {
+    /// A ROUTER that answers every message with the machine's monotonic time when it received it (8 bytes, little
+    /// endian, `DispatchTime.uptimeNanoseconds`): the far end of the raw two-hop relay.
+    package static func stamp(endpoint: String, readyFile: String?) throws {
+        let context = try Context()
+        let router = try context.socket(.router)
+        try router.set(.receiveTimeout, to: .seconds(1))
+        try router.bind(endpoint)
+        if let readyFile { _ = FileManager.default.createFile(atPath: readyFile, contents: nil) }
+        let parent = getppid()
+        while getppid() == parent {
+            guard let frames = try router.receive(), frames.count >= 2 else { continue }
+            let now = DispatchTime.now().uptimeNanoseconds
+            try router.send(Array(frames.dropLast()) + [withUnsafeBytes(of: now.littleEndian) { Array($0) }])
+        }
+    }
+
+    /// A ROUTER in front of a DEALER: each message from a client goes on to `backend`, each answer back to its client
+    /// — the supervisor's place on a command's way to a host, as raw libzmq.
+    package static func relay(frontend: String, backend: String, readyFile: String?) throws {
+        let context = try Context()
+        let clients = try context.socket(.router)
+        try clients.bind(frontend)
+        let onward = try context.socket(.dealer)
+        try onward.connect(backend)
+        var poller = Poller()
+        poller.register(clients)
+        poller.register(onward)
+        if let readyFile { _ = FileManager.default.createFile(atPath: readyFile, contents: nil) }
+        let parent = getppid()
+        while getppid() == parent {
+            for ready in try poller.poll(timeout: .seconds(1)) {
+                let other = ready.index == 0 ? onward : clients
+                while let frames = try ready.socket.receive(dontWait: true) { try other.send(frames) }
+            }
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import Dispatch
 import ContainmentClient
 import ContainmentModel
 import Distributed
@@ -18,6 +19,13 @@ package distributed actor CounterController: DistributedController {
     package distributed func add(_ amount: Int) -> Int {
         total += amount
         return total
+    }
+
+    /// The machine's monotonic time, in nanoseconds since boot, when the method runs in its actor
+    /// (`DispatchTime.uptimeNanoseconds`: one clock for every process of the machine): `bench calls` measures from a
+    /// caller's send to here.
+    package distributed func runsAt() -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds
     }
 
     /// Its total.

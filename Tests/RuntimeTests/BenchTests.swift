@@ -51,7 +51,7 @@ import Testing
         )
         // Every typed call and every invoke timed answered (a tenth more warmed up first).
         let calls = report["calls"] as? [String: Any]
-        for figure in ["invoke", "call"] {
+        for figure in ["invoke", "call", "toActor", "relay"] {
             #expect((calls?[figure] as? [String: Any])?["count"] as? Int == 200, "calls.\(figure)")
         }
         // Recovery recovers what was written: every event's seq and every controller.

@@ -7,7 +7,7 @@ struct BenchPeerCommand: ParsableCommand {
         commandName: "bench-peer",
         abstract: "The other end of `containment bench`'s measurements (started by bench itself).",
         shouldDisplay: false,
-        subcommands: [Echo.self, Subscribe.self]
+        subcommands: [Echo.self, Subscribe.self, Stamp.self, Relay.self]
     )
 
     struct Echo: ParsableCommand {
@@ -44,5 +44,24 @@ struct BenchPeerCommand: ParsableCommand {
                 highWaterMark: highWaterMark
             )
         }
+    }
+
+    struct Stamp: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Answer every message with its arrival time.")
+
+        @Option(help: "The endpoint to bind.") var endpoint: String
+        @Option(help: "Create this file once bound.") var readyFile: String?
+
+        func run() throws { try BenchPeers.stamp(endpoint: endpoint, readyFile: readyFile) }
+    }
+
+    struct Relay: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pass messages on to a backend and answers back.")
+
+        @Option(help: "The endpoint clients connect to.") var frontend: String
+        @Option(help: "The endpoint to pass messages on to.") var backend: String
+        @Option(help: "Create this file once bound.") var readyFile: String?
+
+        func run() throws { try BenchPeers.relay(frontend: frontend, backend: backend, readyFile: readyFile) }
     }
 }
