@@ -37,10 +37,7 @@ actor ControllerActor {
     private let incarnation: UInt32
     private var restoredSeq: UInt64 = 0
 
-    private let capacity: Int
-    private var mailbox: [Mail] = []
-    private var head = 0
-    private var draining = false
+    private var mailbox: Mailbox<Mail>
     private var waitingForSpace: [CheckedContinuation<Void, Never>] = []
 
     init(
@@ -56,7 +53,7 @@ actor ControllerActor {
         self.id = id
         self.kind = kind
         self.historyLimit = historyLimit
-        capacity = max(1, mailboxCapacity)
+        mailbox = Mailbox(capacity: mailboxCapacity)
         ref = ControllerRef(id: id, runtime: runtime)
         behavior = kinds.behavior(for: kind, controller: ref)
         self.runtime = runtime
@@ -64,23 +61,14 @@ actor ControllerActor {
 
     /// Queues mail in order, waiting while the mailbox is full; the actor handles it in its own time.
     func post(_ mail: Mail) async {
-        while mailbox.count - head >= capacity {
+        while mailbox.isFull {
             await withCheckedContinuation { waitingForSpace.append($0) }
         }
-        mailbox.append(mail)
-        guard !draining else { return }
-        draining = true
-        Task { await self.drain() }
+        if mailbox.post(mail) { Task { await self.drain() } }
     }
 
     private func drain() async {
-        while head < mailbox.count {
-            let mail = mailbox[head]
-            head += 1
-            if head >= 256, head * 2 >= mailbox.count {
-                mailbox.removeFirst(head)
-                head = 0
-            }
+        while let mail = mailbox.next() {
             if !waitingForSpace.isEmpty { waitingForSpace.removeFirst().resume() }
             switch mail {
             case .callback(let wire): await handle(wire)
@@ -105,9 +93,6 @@ actor ControllerActor {
                 behavior = current
             }
         }
-        mailbox.removeAll(keepingCapacity: false)
-        head = 0
-        draining = false
     }
 
     /// How a distributed method's identifier begins (a Swift mangled name): a verb that does not is a string verb.

@@ -76,8 +76,8 @@ extension SupervisorCore {
     /// backlogged, and this and every later delivery to it wait in order until the connection takes them.
     mutating func congested(_ delivery: HostDelivery) {
         guard let record = hosts[delivery.host] else { return }
-        if !record.backlogged {
-            hosts[delivery.host]?.backlogged = true
+        if case .up(let peer, backlogged: false) = record.liveness {
+            hosts[delivery.host]?.liveness = .up(peer: peer, backlogged: true)
             hosts[delivery.host]?.backlogs += 1
             let now = clock.now
             if record.backlogLogged.map({ now - $0 >= Self.backlogLogInterval }) ?? true {
@@ -102,8 +102,8 @@ extension SupervisorCore {
         guard now >= nextBacklogRetry else { return }
         nextBacklogRetry = now + Self.backlogRetry
         for name in hosts.keys.sorted() where hosts[name]?.backlogged == true {
-            guard let record = hosts[name], record.up, let peer = record.routingID else { continue }
-            hosts[name]?.backlogged = false
+            guard let record = hosts[name], case .up(let peer, _) = record.liveness else { continue }
+            hosts[name]?.liveness = .up(peer: peer, backlogged: false)
             hosts[name]?.pending = []
             hosts[name]?.stale = false
             catchUp(name, on: peer, pending: record.pending, stale: record.stale)
@@ -148,9 +148,7 @@ extension SupervisorCore {
             )
         }
         guard let name = hostNames[peer] else { return }
-        hostNames[peer] = nil
-        hosts[name]?.routingID = nil
-        markDown(name, reason: "its connection is gone")
+        markDown(name, reason: "its connection is gone", connectionGone: true)
     }
 
     /// Deliveries to `host` not handed out yet go back to its pending ones (it is down, or registers on another

@@ -77,7 +77,6 @@ extension SupervisorCore {
         // do the actors of a host that missed more callbacks than were kept for it.
         let restore = (restarted && !again && hello.pid != record.pid && hello.lastSeq == 0) || record.stale
         record.pid = hello.pid
-        record.up = true
         record.everConnected = true
         record.verbs = Dictionary(hello.verbs.map { ($0.kind, $0.verbs) }, uniquingKeysWith: { first, _ in first })
         record.questions = Dictionary(
@@ -87,10 +86,8 @@ extension SupervisorCore {
             },
             uniquingKeysWith: { first, _ in first }
         )
-        record.failed = nil
         failedHosts.remove(hello.host)
         record.stale = false
-        record.backlogged = false
         record.lastSeen = clock.now
         // Callbacks of the recovered journal's tail the host may never have got (the previous supervisor died between
         // journaling and sending them), then those kept while it was away. Actors drop a seq they already saw.
@@ -108,7 +105,7 @@ extension SupervisorCore {
         }
         recoveredDeliveries.forget(hello.host)
         let pending = restore ? [] : missed + record.pending
-        record.routingID = sender
+        record.liveness = .up(peer: sender, backlogged: false)
         record.pending = []
         hosts[hello.host] = record
         hostNames[sender] = hello.host
@@ -184,12 +181,11 @@ extension SupervisorCore {
         hosts[name] = record
         withdrawDeliveries(to: name)
         record = hosts[name] ?? record
-        record.up = true
+        record.liveness = .up(peer: sender, backlogged: false)
         let pending = record.pending
         let stale = record.stale
         record.pending = []
         record.stale = false
-        record.backlogged = false
         hosts[name] = record
         publishHostEvent(.hostUp(host: name, pid: Int(record.pid)))
         logger.info("host up again", metadata: ["host.name": "\(name)", "host.restored": "\(stale)"])
@@ -198,9 +194,7 @@ extension SupervisorCore {
 
     mutating func hostLeft(_ name: String, from sender: [UInt8]) {
         guard hostNames[sender] == name else { return }
-        hostNames[sender] = nil
-        hosts[name]?.routingID = nil
-        markDown(name, reason: "said goodbye")
+        markDown(name, reason: "said goodbye", connectionGone: true)
     }
 
     /// Liveness is judged on evidence: the time the supervisor's own loop was held up past its longest sleep (a
@@ -231,18 +225,14 @@ extension SupervisorCore {
     /// A host process the supervisor started ended (`reason`: its exit status or signal): it is down now, without
     /// waiting for its heartbeats to stop.
     mutating func hostExited(_ name: String, reason: String) {
-        if let peer = hosts[name]?.routingID {
-            hostNames[peer] = nil
-            hosts[name]?.routingID = nil
-        }
-        markDown(name, reason: reason)
+        markDown(name, reason: reason, connectionGone: true)
     }
 
     /// The restart policy gave up on a host: `hostFailed`, and commands for its controllers are refused at once.
     mutating func hostFailed(_ name: String, reason: String) {
         guard var record = hosts[name], record.failed == nil else { return }
-        record.failed = reason
-        record.up = false
+        if let peer = record.routingID { hostNames[peer] = nil }
+        record.liveness = .failed(reason)
         hosts[name] = record
         failedHosts.insert(name)
         failCalls(on: name, reason: reason)
@@ -255,9 +245,16 @@ extension SupervisorCore {
         )
     }
 
-    mutating func markDown(_ name: String, reason: String) {
-        guard hosts[name]?.up == true else { return }
-        hosts[name]?.up = false
+    /// A host is down: silent on its connection, or (`connectionGone`) that connection is gone too — then only a new
+    /// Hello brings it back. Its deliveries not sent yet are kept, its calls and questions given up.
+    mutating func markDown(_ name: String, reason: String, connectionGone: Bool = false) {
+        guard let record = hosts[name] else { return }
+        if connectionGone, let peer = record.routingID {
+            hostNames[peer] = nil
+            if !record.up { hosts[name]?.liveness = .away }
+        }
+        guard case .up(let peer, _) = record.liveness else { return }
+        hosts[name]?.liveness = connectionGone ? .away : .silent(peer: peer)
         withdrawDeliveries(to: name)
         failCalls(on: name, reason: reason)
         abandonQuestions(on: name)

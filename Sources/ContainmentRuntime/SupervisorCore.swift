@@ -12,38 +12,6 @@ import Logging
 /// callbacks delivered to the hosts that run the controllers, and answered. A value (its clock aside): the loop
 /// copies it for a checkpoint at the cost of a few reference counts.
 struct SupervisorCore {
-    struct HostRecord {
-        var name: String
-        var routingID: [UInt8]?
-        var pid: Int32 = 0
-        var up = false
-        var lastSeen: ContinuousClock.Instant
-        /// Callbacks for its controllers while it is not connected, delivered when it (re)connects.
-        /// (Each serialized, as `publish` wrote it.)
-        var pending: [[UInt8]] = []
-        /// More callbacks came due while it was away than `pendingDeliveries` keeps: they were dropped, and its actors
-        /// are brought up to date with `restored` when it returns.
-        var stale = false
-        /// Its connection is full (it takes deliveries slower than they come: back-pressure from its actors'
-        /// mailboxes): deliveries wait in `pending`, in order, and are sent again from the next ``tick()`` on.
-        var backlogged = false
-        /// How many times its connection was found full, and when that was last logged (at most one line per
-        /// ``SupervisorCore/backlogLogInterval``).
-        var backlogs = 0
-        var backlogLogged: ContinuousClock.Instant?
-        var everConnected = false
-        /// Registrations from distinct processes (the welcome's `incarnation`).
-        var incarnation: UInt32 = 0
-        /// Given up on by its restart policy (`hostFailed`): commands for its controllers are refused until it
-        /// registers again.
-        var failed: String?
-        /// The verbs its custom kinds expose, by kind, as its last Hello said; `nil` before it registered with this
-        /// supervisor.
-        var verbs: [String: [String]]?
-        /// The questions its kinds' code answers, by kind, as its last Hello said.
-        var questions: [String: Set<Question.Name>] = [:]
-    }
-
     /// A message waiting for the journal records before it to be durable (see ``take()``).
     enum Outgoing {
         /// An event: topic and body, for the PUB.
