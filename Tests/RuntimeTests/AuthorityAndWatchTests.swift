@@ -19,73 +19,75 @@ import Testing
     }
 
     @Test func onlyTheParentSetsTheChildsFrame() async throws {
-        let runtime = try await RuntimeFixture(topology: Self.topology)
-        let watch = try await runtime.startWatch([
-            "--json", "--topic", "runtime/ruleViolation", "--count", "3", "--idle-timeout", "60",
-        ])
-        let before = Self.frame(of: "child", in: try await runtime.treeJSON())
-        #expect(before == [0, 0, 400, 300])
-        for by in ["child", "sibling", "system"] {
-            let rejected = try await runtime.containment("ctl", "set-frame", "child", "10,10,100,100", "--by", by)
-            #expect(rejected.status == 1)
-            #expect(
-                rejected.stderr.hasPrefix(
-                    "frameAuthority: Only parent may set the frame of child's root view; \(by) may not."
+        try await RuntimeFixture.with(topology: Self.topology) { runtime in
+            let watch = try await runtime.startWatch([
+                "--json", "--topic", "runtime/ruleViolation", "--count", "3", "--idle-timeout", "60",
+            ])
+            let before = Self.frame(of: "child", in: try await runtime.treeJSON())
+            #expect(before == [0, 0, 400, 300])
+            for by in ["child", "sibling", "system"] {
+                let rejected = try await runtime.containment("ctl", "set-frame", "child", "10,10,100,100", "--by", by)
+                #expect(rejected.status == 1)
+                #expect(
+                    rejected.stderr.hasPrefix(
+                        "frameAuthority: Only parent may set the frame of child's root view; \(by) may not."
+                    )
                 )
-            )
-            #expect(rejected.stdout.isEmpty)
-        }
-        #expect(Self.frame(of: "child", in: try await runtime.treeJSON()) == before)
-        let json = try await runtime.containment("ctl", "set-frame", "child", "1,1,1,1", "--by", "child", "--json")
-        #expect(json.status == 1)
-        #expect(JSON.object(json.stdout)?["code"] as? String == "frameAuthority")
+                #expect(rejected.stdout.isEmpty)
+            }
+            #expect(Self.frame(of: "child", in: try await runtime.treeJSON()) == before)
+            let json = try await runtime.containment("ctl", "set-frame", "child", "1,1,1,1", "--by", "child", "--json")
+            #expect(json.status == 1)
+            #expect(JSON.object(json.stdout)?["code"] as? String == "frameAuthority")
 
-        // Every rejection was published as a ruleViolation naming the command, the requester, the rule and the error.
-        let violations = try await watch.value.lines.compactMap(JSON.object)
-        #expect(violations.map { $0["by"] as? String } == ["child", "sibling", "system"])
-        for violation in violations {
-            #expect(violation["event"] as? String == "ruleViolation")
-            #expect(violation["command"] as? String == "set-frame")
-            #expect(violation["code"] as? String == "frameAuthority")
-            #expect(violation["controller"] != nil)
-        }
+            // Every rejection was published as a ruleViolation naming the command, the requester, the rule and the error.
+            let violations = try await watch.value.lines.compactMap(JSON.object)
+            #expect(violations.map { $0["by"] as? String } == ["child", "sibling", "system"])
+            for violation in violations {
+                #expect(violation["event"] as? String == "ruleViolation")
+                #expect(violation["command"] as? String == "set-frame")
+                #expect(violation["code"] as? String == "frameAuthority")
+                #expect(violation["controller"] != nil)
+            }
 
-        let accepted = try await runtime.containment("ctl", "set-frame", "child", "-10,10,200,100")
-        #expect(accepted.status == 0, "\(accepted.stderr)")
-        #expect(accepted.eventDescriptions.first == "frameChanged(child) view=child frame=-10,10,200,100 by=parent")
-        #expect(Self.frame(of: "child", in: try await runtime.treeJSON()) == [-10, 10, 200, 100])
-        #expect(try await runtime.stop().status == 0)
+            let accepted = try await runtime.containment("ctl", "set-frame", "child", "-10,10,200,100")
+            #expect(accepted.status == 0, "\(accepted.stderr)")
+            #expect(accepted.eventDescriptions.first == "frameChanged(child) view=child frame=-10,10,200,100 by=parent")
+            #expect(Self.frame(of: "child", in: try await runtime.treeJSON()) == [-10, 10, 200, 100])
+        }
     }
 
     /// A subscriber that joins late, with a snapshot first, ends with the same tree as `tree`: nothing missed or doubled.
     @Test func lateWatchFromStartReconstructsTheTree() async throws {
-        let runtime = try await RuntimeFixture(topology: Self.topology)
-        // History before the subscriber joins.
-        #expect(try await runtime.containment("ctl", "create", "late", "--host", "h0").status == 0)
-        #expect(try await runtime.containment("ctl", "embed", "parent", "late", "--frame", "0,300,800,300").status == 0)
-        let watch = try await runtime.startWatch(["--from-start", "--json", "--idle-timeout", "2"])
-        // Live changes after it joined.
-        #expect(try await runtime.containment("ctl", "unembed", "sibling").status == 0)
-        #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,800,600").status == 0)
-        #expect(try await runtime.containment("ctl", "set-hidden", "child", "true").status == 0)
-        #expect(try await runtime.containment("ctl", "resize", "main", "1024x768").status == 0)
-        let lines = try await watch.value.lines
-        var tree = try #require(lines.first.flatMap(JSON.object)?["snapshot"] as? [String: Any])
-        // The snapshot came before the live changes: all of them arrive as events after it.
-        #expect(lines.contains { $0.contains("\"event\":\"windowResized\"") })
-        #expect(lines.contains { $0.contains("\"event\":\"childRemoved\"") })
-        var seq = tree["seq"] as? Int ?? -1
-        for line in lines.dropFirst() {
-            let event = try #require(JSON.object(line))
-            let eventSeq = try #require(event["seq"] as? Int)
-            #expect(eventSeq == seq + 1, "missed or doubled: \(seq) then \(eventSeq)")
-            seq = eventSeq
-            TreeFold.apply(event, to: &tree)
+        try await RuntimeFixture.with(topology: Self.topology) { runtime in
+            // History before the subscriber joins.
+            #expect(try await runtime.containment("ctl", "create", "late", "--host", "h0").status == 0)
+            #expect(
+                try await runtime.containment("ctl", "embed", "parent", "late", "--frame", "0,300,800,300").status == 0
+            )
+            let watch = try await runtime.startWatch(["--from-start", "--json", "--idle-timeout", "2"])
+            // Live changes after it joined.
+            #expect(try await runtime.containment("ctl", "unembed", "sibling").status == 0)
+            #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,800,600").status == 0)
+            #expect(try await runtime.containment("ctl", "set-hidden", "child", "true").status == 0)
+            #expect(try await runtime.containment("ctl", "resize", "main", "1024x768").status == 0)
+            let lines = try await watch.value.lines
+            var tree = try #require(lines.first.flatMap(JSON.object)?["snapshot"] as? [String: Any])
+            // The snapshot came before the live changes: all of them arrive as events after it.
+            #expect(lines.contains { $0.contains("\"event\":\"windowResized\"") })
+            #expect(lines.contains { $0.contains("\"event\":\"childRemoved\"") })
+            var seq = tree["seq"] as? Int ?? -1
+            for line in lines.dropFirst() {
+                let event = try #require(JSON.object(line))
+                let eventSeq = try #require(event["seq"] as? Int)
+                #expect(eventSeq == seq + 1, "missed or doubled: \(seq) then \(eventSeq)")
+                seq = eventSeq
+                TreeFold.apply(event, to: &tree)
+            }
+            tree["seq"] = seq
+            let now = try await runtime.treeJSON()
+            #expect(NSDictionary(dictionary: tree).isEqual(to: now), "watch: \(tree)\ntree: \(now)")
         }
-        tree["seq"] = seq
-        let now = try await runtime.treeJSON()
-        #expect(NSDictionary(dictionary: tree).isEqual(to: now), "watch: \(tree)\ntree: \(now)")
-        #expect(try await runtime.stop().status == 0)
     }
 }
 

@@ -76,121 +76,134 @@ import Testing
     }
 
     @Test func aKilledHostIsStartedAgainAndItsControllersAnswer() async throws {
-        let runtime = try await RuntimeFixture(topology: Self.topology)
-        let watch = try await runtime.startWatch(["--json", "--idle-timeout", "4"])
-        let old = try #require(Self.hostPID("h1", in: runtime))
-        kill(old, SIGKILL)
-        let state = try await Self.restarted("h1", replacing: old, in: runtime)
-        #expect(state?.up == true && state?.pid != Int(old), "h1 was not started again: \(String(describing: state))")
-        // Its actor begins from the controller's state (the new process's restored actor), with no stale callback,
-        // then gets the callbacks after it.
-        let inspect = try await runtime.containment("inspect", "late")
-        #expect(inspect.status == 0, "\(inspect.stderr)")
-        #expect(inspect.stdout.contains("host process 2, restored from the state at seq"), "\(inspect.stdout)")
-        #expect(inspect.eventDescriptions.isEmpty, "\(inspect.stdout)")
-        #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,50,50", "--quiet").status == 0)
-        let after = try await runtime.callbacks(of: "late") { $0.count >= 4 }
-        // (Its view was not loaded: the frame loads it first.)
-        #expect(
-            after == [
-                "loadView(late)", "viewDidLoad(late)", "viewWillLayoutSubviews(late)", "viewDidLayoutSubviews(late)",
-            ],
-            "\(after)"
-        )
-        let events = try await watch.value.stdout
-        #expect(events.contains("\"reason\":\"killed by signal 9 (SIGKILL)\""), "\(events)")
-        #expect(events.contains("\"event\":\"hostRestarted\""), "\(events)")
-        #expect(try await runtime.stop().status == 0)
+        try await RuntimeFixture.with(topology: Self.topology) { runtime in
+            let watch = try await runtime.startWatch(["--json", "--idle-timeout", "4"])
+            let old = try #require(Self.hostPID("h1", in: runtime))
+            kill(old, SIGKILL)
+            let state = try await Self.restarted("h1", replacing: old, in: runtime)
+            #expect(
+                state?.up == true && state?.pid != Int(old),
+                "h1 was not started again: \(String(describing: state))"
+            )
+            // Its actor begins from the controller's state (the new process's restored actor), with no stale callback,
+            // then gets the callbacks after it.
+            let inspect = try await runtime.containment("inspect", "late")
+            #expect(inspect.status == 0, "\(inspect.stderr)")
+            #expect(inspect.stdout.contains("host process 2, restored from the state at seq"), "\(inspect.stdout)")
+            #expect(inspect.eventDescriptions.isEmpty, "\(inspect.stdout)")
+            #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,50,50", "--quiet").status == 0)
+            let after = try await runtime.callbacks(of: "late") { $0.count >= 4 }
+            // (Its view was not loaded: the frame loads it first.)
+            #expect(
+                after == [
+                    "loadView(late)", "viewDidLoad(late)", "viewWillLayoutSubviews(late)",
+                    "viewDidLayoutSubviews(late)",
+                ],
+                "\(after)"
+            )
+            let events = try await watch.value.stdout
+            #expect(events.contains("\"reason\":\"killed by signal 9 (SIGKILL)\""), "\(events)")
+            #expect(events.contains("\"event\":\"hostRestarted\""), "\(events)")
+        }
     }
 
     @Test func aHostThatKeepsDyingIsGivenUpOnAndItsControllersAreRefusedAtOnce() async throws {
-        let runtime = try await RuntimeFixture(
+        try await RuntimeFixture.with(
+            downReports: "removing its stale pid file",
             topology: Self.topology,
             settings: "maxRestarts: 1\nrestartWindowMs: 60000\n"
-        )
-        for round in 0..<2 {
-            let pid = try #require(Self.hostPID("h1", in: runtime))
-            kill(pid, SIGKILL)
-            if round == 0 { _ = try await Self.restarted("h1", replacing: pid, in: runtime) }
+        ) { runtime in
+            for round in 0..<2 {
+                let pid = try #require(Self.hostPID("h1", in: runtime))
+                kill(pid, SIGKILL)
+                if round == 0 { _ = try await Self.restarted("h1", replacing: pid, in: runtime) }
+            }
+            var refused = try await runtime.containment("ctl", "set-alpha", "late", "0.5")
+            try await Poll.until {
+                refused = try await runtime.containment("ctl", "set-alpha", "late", "0.5")
+                return refused.stderr.contains("has failed")
+            }
+            #expect(refused.status != 0)
+            #expect(
+                refused.stderr.contains("hostUnavailable") && refused.stderr.contains("has failed"),
+                "\(refused.stderr)"
+            )
+            #expect(try await Self.hostState("h1", in: runtime)?.up == false)
+            // Its neighbour on the other host still takes commands.
+            #expect(try await runtime.containment("ctl", "set-alpha", "box", "0.5").status == 0)
+            let log = runtime.logs()
+            #expect(log.contains("restarted 1 times within 60.0 seconds"), "\(log)")
         }
-        var refused = try await runtime.containment("ctl", "set-alpha", "late", "0.5")
-        try await Poll.until {
-            refused = try await runtime.containment("ctl", "set-alpha", "late", "0.5")
-            return refused.stderr.contains("has failed")
-        }
-        #expect(refused.status != 0)
-        #expect(
-            refused.stderr.contains("hostUnavailable") && refused.stderr.contains("has failed"),
-            "\(refused.stderr)"
-        )
-        #expect(try await Self.hostState("h1", in: runtime)?.up == false)
-        // Its neighbour on the other host still takes commands.
-        #expect(try await runtime.containment("ctl", "set-alpha", "box", "0.5").status == 0)
-        let log = runtime.logs()
-        #expect(log.contains("restarted 1 times within 60.0 seconds"), "\(log)")
-        _ = try await runtime.stop()
     }
 
     /// A host that dies at every start (it cannot write its pid file: a directory is in the way) is started again
     /// `maxRestarts` times, then given up on: `hostFailed`, and its controllers refused at once.
     @Test func aHostThatDiesAtStartIsGivenUpOnWithHostFailed() async throws {
-        let runtime = try await RuntimeFixture(
-            topology: Self.topology,
-            settings: "maxRestarts: 2\nrestartWindowMs: 60000\n",
-            requireUp: false
-        ) { run in
+        // h1 cannot write its pid file: a directory is in the way.
+        let blockPidFile: (String) throws -> Void = { run in
             try FileManager.default.createDirectory(atPath: run + "/host-h1.pid", withIntermediateDirectories: true)
         }
-        // up.sh says so at once, and leaves the supervisor serving the rest.
-        #expect(runtime.up.status == 1)
-        #expect(
-            runtime.up.stderr.contains("given up on") && runtime.up.stderr.contains("host.name=h1"),
-            "\(runtime.up.stderr)"
-        )
-        var log = ""
-        try await Poll.until {
-            log = (try? String(contentsOfFile: runtime.runDirectory + "/logs/supervisor.log", encoding: .utf8)) ?? ""
-            return log.contains("host failed")
+        try await RuntimeFixture.with(
+            downReports: "left behind, now removed",
+            topology: Self.topology,
+            settings: "maxRestarts: 2\nrestartWindowMs: 60000\n",
+            requireUp: false,
+            prepare: blockPidFile
+        ) { runtime in
+            // up.sh says so at once, and leaves the supervisor serving the rest.
+            #expect(runtime.up.status == 1)
+            #expect(
+                runtime.up.stderr.contains("given up on") && runtime.up.stderr.contains("host.name=h1"),
+                "\(runtime.up.stderr)"
+            )
+            var log = ""
+            try await Poll.until {
+                log =
+                    (try? String(contentsOfFile: runtime.runDirectory + "/logs/supervisor.log", encoding: .utf8)) ?? ""
+                return log.contains("host failed")
+            }
+            #expect(log.contains("host failed"), "\(runtime.logs())")
+            #expect(log.contains("restarted 2 times within 60.0 seconds"), "\(log)")
+            #expect(log.components(separatedBy: "host started").count - 1 == 4, "h0 once, h1 three times: \(log)")
+            let refused = try await runtime.containment("ctl", "set-alpha", "late", "0.5")
+            #expect(refused.status != 0 && refused.stderr.contains("has failed"), "\(refused.stderr)")
+            #expect(try await runtime.containment("ctl", "set-alpha", "box", "0.5").status == 0)
         }
-        #expect(log.contains("host failed"), "\(runtime.logs())")
-        #expect(log.contains("restarted 2 times within 60.0 seconds"), "\(log)")
-        #expect(log.components(separatedBy: "host started").count - 1 == 4, "h0 once, h1 three times: \(log)")
-        let refused = try await runtime.containment("ctl", "set-alpha", "late", "0.5")
-        #expect(refused.status != 0 && refused.stderr.contains("has failed"), "\(refused.stderr)")
-        #expect(try await runtime.containment("ctl", "set-alpha", "box", "0.5").status == 0)
-        _ = try await runtime.stop()
     }
 
     /// A host stalled (SIGSTOP) while more callbacks come due than the supervisor keeps for it
     /// (`pendingDeliveries`): they are dropped, and when it resumes, the same process's actor is restored from its
     /// controller's state — then gets only the callbacks after it.
     @Test func aHostThatMissedMoreThanIsKeptIsRestoredWhenItReturns() async throws {
-        let runtime = try await RuntimeFixture(
+        try await RuntimeFixture.with(
             topology: Self.topology,
             settings: "pendingDeliveries: 2\nheartbeatIntervalMs: 100\nheartbeatTimeoutMs: 500\n"
-        )
-        let pid = try #require(Self.hostPID("h1", in: runtime))
-        kill(pid, SIGSTOP)
-        var resumed = false
-        defer { if !resumed { kill(pid, SIGCONT) } }
-        #expect(try await Poll.until { try await Self.hostState("h1", in: runtime)?.up == false })
-        // Four callbacks (the frame loads the view, then lays it out) for a host that may be kept two.
-        #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,50,50", "--quiet").status == 0)
-        kill(pid, SIGCONT)
-        resumed = true
-        var inspect = try await runtime.containment("inspect", "late")
-        try await Poll.until {
-            inspect = try await runtime.containment("inspect", "late")
-            return inspect.stdout.contains("restored")
+        ) { runtime in
+            let pid = try #require(Self.hostPID("h1", in: runtime))
+            kill(pid, SIGSTOP)
+            var resumed = false
+            defer { if !resumed { kill(pid, SIGCONT) } }
+            #expect(try await Poll.until { try await Self.hostState("h1", in: runtime)?.up == false })
+            // Four callbacks (the frame loads the view, then lays it out) for a host that may be kept two.
+            #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,50,50", "--quiet").status == 0)
+            kill(pid, SIGCONT)
+            resumed = true
+            var inspect = try await runtime.containment("inspect", "late")
+            try await Poll.until {
+                inspect = try await runtime.containment("inspect", "late")
+                return inspect.stdout.contains("restored")
+            }
+            #expect(inspect.stdout.contains("host process 1, restored from the state at seq"), "\(inspect.stdout)")
+            #expect(inspect.eventDescriptions.isEmpty, "the dropped callbacks are not handled: \(inspect.stdout)")
+            #expect(Self.hostPID("h1", in: runtime) == pid, "the same process")
+            #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,60,60", "--quiet").status == 0)
+            let after = try await runtime.callbacks(of: "late") { $0.count >= 2 }
+            #expect(after == ["viewWillLayoutSubviews(late)", "viewDidLayoutSubviews(late)"], "\(after)")
+            #expect(
+                runtime.logs().contains("more callbacks are due to a host that is away or slow"),
+                "\(runtime.logs())"
+            )
         }
-        #expect(inspect.stdout.contains("host process 1, restored from the state at seq"), "\(inspect.stdout)")
-        #expect(inspect.eventDescriptions.isEmpty, "the dropped callbacks are not handled: \(inspect.stdout)")
-        #expect(Self.hostPID("h1", in: runtime) == pid, "the same process")
-        #expect(try await runtime.containment("ctl", "set-frame", "late", "0,0,60,60", "--quiet").status == 0)
-        let after = try await runtime.callbacks(of: "late") { $0.count >= 2 }
-        #expect(after == ["viewWillLayoutSubviews(late)", "viewDidLayoutSubviews(late)"], "\(after)")
-        #expect(runtime.logs().contains("more callbacks are due to a host that is away or slow"), "\(runtime.logs())")
-        #expect(try await runtime.stop().status == 0)
     }
 
     /// The topology's own settings for a host: a `temporary` host is not started again (runtime.yaml says

@@ -45,57 +45,68 @@ import ZeroMQ
 
     @Test func theSupervisorServesItsCountersHistogramsAndGauges() async throws {
         let port = try await Self.freePort()
-        let runtime = try await RuntimeFixture(topology: DurabilityTests.menu, settings: "metricsPort: \(port)\n")
-        #expect(try await runtime.containment("ctl", "create", "counted", "--kind", "content").status == 0)
-        #expect(try await runtime.containment("ctl", "create", "counted", "--kind", "content").status != 0)
-        #expect(try await runtime.containment("ctl", "set-frame", "second", "0,0,10,10", "--by", "second").status != 0)
-        let url = "http://127.0.0.1:\(port)/metrics"
-        let fetched = try await RuntimeFixture.run("/usr/bin/env", ["curl", "-sS", "--max-time", "5", "-D", "-", url])
-        #expect(fetched.status == 0, "\(fetched.stderr)")
-        #expect(fetched.stdout.lowercased().contains("content-type: text/plain; version=0.0.4"), "\(fetched.stdout)")
-        let samples = Self.samples(fetched.stdout)
-        func value(_ name: String) -> Double { samples[name] ?? -1 }
-        // The topology's commands and the first create were accepted; a duplicate and a frame by the wrong party not.
-        #expect(value("containment_commands_accepted_total") >= 2, "\(fetched.stdout)")
-        #expect(value("containment_commands_rejected_total{code=\"duplicateID\"}") == 1)
-        #expect(value("containment_commands_rejected_total{code=\"frameAuthority\"}") == 1)
-        #expect(value("containment_events_published_total") > 10)
-        #expect(value("containment_journal_bytes_total") > 100)
-        // Histograms: request time, request size, the journal's write, a step's messages.
-        for histogram in [
-            "containment_request_duration_seconds", "containment_request_commands", "containment_journal_write_seconds",
-            "containment_step_messages",
-        ] {
-            #expect(value("\(histogram)_count") >= 1, "\(histogram)")
-            #expect(samples.keys.contains { $0.hasPrefix("\(histogram)_bucket{le=") }, "\(histogram)")
-        }
-        // Gauges: the menu topology's 4 controllers and the one created; its 4 hosts, all up, nothing pending.
-        #expect(value("containment_controllers") == 5)
-        #expect(value("containment_hosts") == 4 && value("containment_hosts_up") == 4)
-        #expect(value("containment_host_pending_deliveries{host=\"menu-host\"}") == 0)
-
-        // Subscribers: none at first, a watch connected, then gone.
-        #expect(value("containment_subscribers") == 0)
-        func subscribers() async throws -> Double {
-            Self.samples(try await RuntimeFixture.run("/usr/bin/env", ["curl", "-sS", "--max-time", "5", url]).stdout)[
-                "containment_subscribers"
-            ] ?? -1
-        }
-        func waitFor(_ count: Double) async throws -> Double {
-            var seen = try await subscribers()
-            try await Poll.until {
-                seen = try await subscribers()
-                return seen == count
+        try await RuntimeFixture.with(topology: DurabilityTests.menu, settings: "metricsPort: \(port)\n") { runtime in
+            #expect(try await runtime.containment("ctl", "create", "counted", "--kind", "content").status == 0)
+            #expect(try await runtime.containment("ctl", "create", "counted", "--kind", "content").status != 0)
+            #expect(
+                try await runtime.containment("ctl", "set-frame", "second", "0,0,10,10", "--by", "second").status != 0
+            )
+            let url = "http://127.0.0.1:\(port)/metrics"
+            let fetched = try await RuntimeFixture.run(
+                "/usr/bin/env",
+                ["curl", "-sS", "--max-time", "5", "-D", "-", url]
+            )
+            #expect(fetched.status == 0, "\(fetched.stderr)")
+            #expect(
+                fetched.stdout.lowercased().contains("content-type: text/plain; version=0.0.4"),
+                "\(fetched.stdout)"
+            )
+            let samples = Self.samples(fetched.stdout)
+            func value(_ name: String) -> Double { samples[name] ?? -1 }
+            // The topology's commands and the first create were accepted; a duplicate and a frame by the wrong party not.
+            #expect(value("containment_commands_accepted_total") >= 2, "\(fetched.stdout)")
+            #expect(value("containment_commands_rejected_total{code=\"duplicateID\"}") == 1)
+            #expect(value("containment_commands_rejected_total{code=\"frameAuthority\"}") == 1)
+            #expect(value("containment_events_published_total") > 10)
+            #expect(value("containment_journal_bytes_total") > 100)
+            // Histograms: request time, request size, the journal's write, a step's messages.
+            for histogram in [
+                "containment_request_duration_seconds", "containment_request_commands",
+                "containment_journal_write_seconds",
+                "containment_step_messages",
+            ] {
+                #expect(value("\(histogram)_count") >= 1, "\(histogram)")
+                #expect(samples.keys.contains { $0.hasPrefix("\(histogram)_bucket{le=") }, "\(histogram)")
             }
-            return seen
+            // Gauges: the menu topology's 4 controllers and the one created; its 4 hosts, all up, nothing pending.
+            #expect(value("containment_controllers") == 5)
+            #expect(value("containment_hosts") == 4 && value("containment_hosts_up") == 4)
+            #expect(value("containment_host_pending_deliveries{host=\"menu-host\"}") == 0)
+
+            // Subscribers: none at first, a watch connected, then gone.
+            #expect(value("containment_subscribers") == 0)
+            func subscribers() async throws -> Double {
+                Self.samples(
+                    try await RuntimeFixture.run("/usr/bin/env", ["curl", "-sS", "--max-time", "5", url]).stdout
+                )[
+                    "containment_subscribers"
+                ] ?? -1
+            }
+            func waitFor(_ count: Double) async throws -> Double {
+                var seen = try await subscribers()
+                try await Poll.until {
+                    seen = try await subscribers()
+                    return seen == count
+                }
+                return seen
+            }
+            // It leaves after one event, which is sent once it is counted: no time in the test.
+            let watch = try await runtime.startWatch(["--count", "1"])
+            #expect(try await waitFor(1) == 1)
+            #expect(try await runtime.containment("ctl", "create", "leaving", "--quiet").status == 0)
+            _ = try await watch.value
+            #expect(try await waitFor(0) == 0)
         }
-        // It leaves after one event, which is sent once it is counted: no time in the test.
-        let watch = try await runtime.startWatch(["--count", "1"])
-        #expect(try await waitFor(1) == 1)
-        #expect(try await runtime.containment("ctl", "create", "leaving", "--quiet").status == 0)
-        _ = try await watch.value
-        #expect(try await waitFor(0) == 0)
-        #expect(try await runtime.stop().status == 0)
     }
 
     @Test func aMetricsPortInUseStopsUpAndSaysWhy() async throws {
@@ -134,47 +145,53 @@ import ZeroMQ
 
     @Test func withoutMetricsPortAScrapeGets503AndTheSupervisorsReason() async throws {
         let port = try await Self.freePort()
-        let runtime = try await RuntimeFixture(topology: DurabilityTests.menu)
-        let pidFile = runtime.runDirectory + "/metrics.pid"
-        let server = Task {
-            try await runtime.run(
-                "/usr/bin/timeout",
-                ["-s", "TERM", "60", RuntimeFixture.webBinary, "metrics", "--port", "\(port)", "--pid-file", pidFile]
-            )
-        }
-        // Its pid file is written once it serves.
-        #expect(try await Poll.until { FileManager.default.fileExists(atPath: pidFile) })
-        let url = "http://127.0.0.1:\(port)/metrics"
-        let fetched = try await RuntimeFixture.run("/usr/bin/env", ["curl", "-sS", "--max-time", "5", "-D", "-", url])
-        #expect(fetched.stdout.hasPrefix("HTTP/1.1 503"), "\(fetched.stdout)\(fetched.stderr)")
-        #expect(fetched.stdout.contains("notConfigured: This supervisor keeps no metrics"), "\(fetched.stdout)")
-        // The typed refusal, through the client itself.
-        let context = try Context()
-        let refusal = { () -> ContainmentError? in
-            do {
-                let endpoint = RuntimeConfig(runDirectory: runtime.runDirectory).commandEndpoint
-                _ = try CommandClient(context: context, endpoint: endpoint).metrics()
-                return nil
-            } catch let error as ContainmentError {
-                return error
-            } catch {
-                return nil
+        try await RuntimeFixture.with(topology: DurabilityTests.menu) { runtime in
+            let pidFile = runtime.runDirectory + "/metrics.pid"
+            let server = Task {
+                try await runtime.run(
+                    "/usr/bin/timeout",
+                    [
+                        "-s", "TERM", "60", RuntimeFixture.webBinary, "metrics", "--port", "\(port)", "--pid-file",
+                        pidFile,
+                    ]
+                )
             }
-        }()
-        context.terminate()
-        #expect(refusal?.code == .notConfigured, "\(String(describing: refusal))")
-        let stopped = try await runtime.run(
-            "/bin/kill",
-            [
-                "-TERM",
-                try String(contentsOfFile: pidFile, encoding: .utf8)
-                    .trimmingCharacters(in: .whitespacesAndNewlines),
-            ]
-        )
-        #expect(stopped.status == 0)
-        let ended = try await server.value
-        #expect(ended.status == 0 && ended.stdout.contains("metrics: \(url)"), "\(ended)")
-        #expect(!FileManager.default.fileExists(atPath: pidFile))
-        #expect(try await runtime.stop().status == 0)
+            // Its pid file is written once it serves.
+            #expect(try await Poll.until { FileManager.default.fileExists(atPath: pidFile) })
+            let url = "http://127.0.0.1:\(port)/metrics"
+            let fetched = try await RuntimeFixture.run(
+                "/usr/bin/env",
+                ["curl", "-sS", "--max-time", "5", "-D", "-", url]
+            )
+            #expect(fetched.stdout.hasPrefix("HTTP/1.1 503"), "\(fetched.stdout)\(fetched.stderr)")
+            #expect(fetched.stdout.contains("notConfigured: This supervisor keeps no metrics"), "\(fetched.stdout)")
+            // The typed refusal, through the client itself.
+            let context = try Context()
+            let refusal = { () -> ContainmentError? in
+                do {
+                    let endpoint = RuntimeConfig(runDirectory: runtime.runDirectory).commandEndpoint
+                    _ = try CommandClient(context: context, endpoint: endpoint).metrics()
+                    return nil
+                } catch let error as ContainmentError {
+                    return error
+                } catch {
+                    return nil
+                }
+            }()
+            context.terminate()
+            #expect(refusal?.code == .notConfigured, "\(String(describing: refusal))")
+            let stopped = try await runtime.run(
+                "/bin/kill",
+                [
+                    "-TERM",
+                    try String(contentsOfFile: pidFile, encoding: .utf8)
+                        .trimmingCharacters(in: .whitespacesAndNewlines),
+                ]
+            )
+            #expect(stopped.status == 0)
+            let ended = try await server.value
+            #expect(ended.status == 0 && ended.stdout.contains("metrics: \(url)"), "\(ended)")
+            #expect(!FileManager.default.fileExists(atPath: pidFile))
+        }
     }
 }

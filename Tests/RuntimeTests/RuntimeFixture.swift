@@ -67,6 +67,40 @@ final class RuntimeFixture: Sendable {
         }
     }
 
+    /// A runtime for the length of `body`: started as ``init(topology:settings:requireUp:prepare:)`` does, and stopped
+    /// by scripts/down.sh when `body` ends, however it ends. down.sh must stop every daemon cleanly (status 0) — or,
+    /// with `downReports`, a test that broke something on purpose (a host killed and left down leaves its pid file),
+    /// clean up and say so: status 1, and that text on its standard error.
+    static func with<Result>(
+        downReports: String? = nil,
+        topology: String,
+        settings: String? = nil,
+        requireUp: Bool = true,
+        prepare: (String) throws -> Void = { _ in },
+        _ body: (RuntimeFixture) async throws -> Result
+    ) async throws -> Result {
+        let runtime = try await RuntimeFixture(
+            topology: topology,
+            settings: settings,
+            requireUp: requireUp,
+            prepare: prepare
+        )
+        let result: Result
+        do {
+            result = try await body(runtime)
+        } catch {
+            _ = try? await runtime.stop()
+            throw error
+        }
+        let stopped = try await runtime.stop()
+        if let downReports {
+            #expect(stopped.status == 1 && stopped.stderr.contains(downReports), "scripts/down.sh: \(stopped.stderr)")
+        } else {
+            #expect(stopped.status == 0, "scripts/down.sh: \(stopped.stderr)")
+        }
+        return result
+    }
+
     /// Stops the runtime with scripts/down.sh; call it at the end of every test. `keep`: leave the run directory (its
     /// logs) for the test to read and remove.
     func stop(keep: Bool = false) async throws -> Output {

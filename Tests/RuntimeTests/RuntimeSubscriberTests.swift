@@ -34,74 +34,71 @@ import Testing
     }
 
     @Test func theStateThenEveryEventAfterItInOrder() async throws {
-        let runtime = try await RuntimeFixture(topology: Self.topology)
-        defer { Task { _ = try? await runtime.stop() } }
-        let subscriber = try RuntimeSubscriber(environment: Self.environment(runtime))
-        defer { subscriber.close() }
-        guard case .state(let tree, let epoch)? = try subscriber.next(timeout: .seconds(5)) else {
-            Issue.record("the first update is not the state")
-            return
+        try await RuntimeFixture.with(topology: Self.topology) { runtime in
+            let subscriber = try RuntimeSubscriber(environment: Self.environment(runtime))
+            defer { subscriber.close() }
+            guard case .state(let tree, let epoch)? = try subscriber.next(timeout: .seconds(5)) else {
+                Issue.record("the first update is not the state")
+                return
+            }
+            #expect(tree.controller("box")?.frame == Rect(x: 0, y: 0, width: 800, height: 600))
+            #expect(epoch >= 1)
+            let client = try RuntimeClient(environment: Self.environment(runtime))
+            try client.perform([.create("menu", kind: "content")], hosts: ["menu": "h0"])
+            try client.perform([Request(.setAlpha(.root("box"), 0.5), by: .controller("box"))])
+            let updates = try Self.updates(subscriber) { updates in
+                Self.events(updates).contains { if case .alphaChanged = $0.1 { true } else { false } }
+            }
+            let events = Self.events(updates)
+            #expect(events.map(\.1.name) == ["controllerCreated", "alphaChanged"])
+            // Gap-free and after the state's seq.
+            #expect(events.map(\.0) == [tree.seq + 1, tree.seq + 2])
         }
-        #expect(tree.controller("box")?.frame == Rect(x: 0, y: 0, width: 800, height: 600))
-        #expect(epoch >= 1)
-        let client = try RuntimeClient(environment: Self.environment(runtime))
-        try client.perform([.create("menu", kind: "content")], hosts: ["menu": "h0"])
-        try client.perform([Request(.setAlpha(.root("box"), 0.5), by: .controller("box"))])
-        let updates = try Self.updates(subscriber) { updates in
-            Self.events(updates).contains { if case .alphaChanged = $0.1 { true } else { false } }
-        }
-        let events = Self.events(updates)
-        #expect(events.map(\.1.name) == ["controllerCreated", "alphaChanged"])
-        // Gap-free and after the state's seq.
-        #expect(events.map(\.0) == [tree.seq + 1, tree.seq + 2])
-        _ = try await runtime.stop()
     }
 
     @Test func aRestartedSupervisorIsFollowedFromANewState() async throws {
-        let runtime = try await RuntimeFixture(topology: Self.topology)
-        defer { Task { _ = try? await runtime.stop() } }
-        let subscriber = try RuntimeSubscriber(environment: Self.environment(runtime))
-        defer { subscriber.close() }
-        guard case .state(_, let first)? = try subscriber.next(timeout: .seconds(5)) else {
-            Issue.record("the first update is not the state")
-            return
+        try await RuntimeFixture.with(topology: Self.topology) { runtime in
+            let subscriber = try RuntimeSubscriber(environment: Self.environment(runtime))
+            defer { subscriber.close() }
+            guard case .state(_, let first)? = try subscriber.next(timeout: .seconds(5)) else {
+                Issue.record("the first update is not the state")
+                return
+            }
+            let pid = try runtime.supervisorPID()
+            kill(pid, SIGKILL)
+            try await runtime.waitUntilGone(pid)
+            #expect(try await runtime.script("up.sh", [runtime.topologyPath]).status == 0)
+            let updates = try Self.updates(subscriber) { updates in
+                updates.contains { if case .state = $0 { true } else { false } }
+            }
+            let notices = updates.compactMap { if case .notice(let text) = $0 { text } else { nil } }
+            #expect(notices.contains { $0.hasPrefix("the supervisor restarted (epoch \(first) → \(first + 1))") })
+            guard case .state(let tree, let epoch)? = updates.last else {
+                Issue.record("no new state after the restart: \(updates)")
+                return
+            }
+            #expect(epoch == first + 1)
+            #expect(tree.controller("box") != nil)
         }
-        let pid = try runtime.supervisorPID()
-        kill(pid, SIGKILL)
-        try await runtime.waitUntilGone(pid)
-        #expect(try await runtime.script("up.sh", [runtime.topologyPath]).status == 0)
-        let updates = try Self.updates(subscriber) { updates in
-            updates.contains { if case .state = $0 { true } else { false } }
-        }
-        let notices = updates.compactMap { if case .notice(let text) = $0 { text } else { nil } }
-        #expect(notices.contains { $0.hasPrefix("the supervisor restarted (epoch \(first) → \(first + 1))") })
-        guard case .state(let tree, let epoch)? = updates.last else {
-            Issue.record("no new state after the restart: \(updates)")
-            return
-        }
-        #expect(epoch == first + 1)
-        #expect(tree.controller("box") != nil)
-        _ = try await runtime.stop()
     }
 
     @Test func theUpdatesAsAnAsyncSequence() async throws {
-        let runtime = try await RuntimeFixture(topology: Self.topology)
-        defer { Task { _ = try? await runtime.stop() } }
-        let client = try RuntimeClient(environment: Self.environment(runtime))
-        var seen: [String] = []
-        for try await update in RuntimeSubscriber.updates(environment: Self.environment(runtime)) {
-            switch update {
-            case .state(let tree, _):
-                seen.append("state \(tree.controllers.count)")
-                try client.perform([.create("late", kind: "content")], hosts: ["late": "h0"])
-            case .event(let event, _):
-                seen.append(event.name)
-            case .notice(let text):
-                seen.append(text)
+        try await RuntimeFixture.with(topology: Self.topology) { runtime in
+            let client = try RuntimeClient(environment: Self.environment(runtime))
+            var seen: [String] = []
+            for try await update in RuntimeSubscriber.updates(environment: Self.environment(runtime)) {
+                switch update {
+                case .state(let tree, _):
+                    seen.append("state \(tree.controllers.count)")
+                    try client.perform([.create("late", kind: "content")], hosts: ["late": "h0"])
+                case .event(let event, _):
+                    seen.append(event.name)
+                case .notice(let text):
+                    seen.append(text)
+                }
+                if seen.last == "controllerCreated" { break }
             }
-            if seen.last == "controllerCreated" { break }
+            #expect(seen == ["state 1", "controllerCreated"])
         }
-        #expect(seen == ["state 1", "controllerCreated"])
-        _ = try await runtime.stop()
     }
 }

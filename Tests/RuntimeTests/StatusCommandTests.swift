@@ -38,58 +38,58 @@ import Testing
     }
 
     @Test func aStalledHostIsDownThenUpAndAKilledOneComesBackAsItsSecondProcess() async throws {
-        let runtime = try await RuntimeFixture(topology: Self.topology)
-        let (healthy, summary) = try await Self.status(runtime) { status, _ in status == 0 }
-        #expect(healthy == 0 && summary["healthy"] as? Bool == true)
-        #expect(Self.host("h1", in: summary)["controllers"] as? Int == 1)
-        #expect((summary["supervisor"] as? [String: Any])?["controllers"] as? Int == 2)
+        try await RuntimeFixture.with(topology: Self.topology) { runtime in
+            let (healthy, summary) = try await Self.status(runtime) { status, _ in status == 0 }
+            #expect(healthy == 0 && summary["healthy"] as? Bool == true)
+            #expect(Self.host("h1", in: summary)["controllers"] as? Int == 1)
+            #expect((summary["supervisor"] as? [String: Any])?["controllers"] as? Int == 2)
 
-        // Stalled past its heartbeats (2 s): down, exit 1; resumed: up again, exit 0.
-        let stalled = try Self.pid(of: "h1", in: runtime)
-        kill(stalled, SIGSTOP)
-        let (degraded, down) = try await Self.status(runtime) { status, _ in status == 1 }
-        kill(stalled, SIGCONT)
-        #expect(degraded == 1 && Self.host("h1", in: down)["state"] as? String == "down")
-        #expect(down["healthy"] as? Bool == false)
-        _ = try await Self.status(runtime) { status, _ in status == 0 }
+            // Stalled past its heartbeats (2 s): down, exit 1; resumed: up again, exit 0.
+            let stalled = try Self.pid(of: "h1", in: runtime)
+            kill(stalled, SIGSTOP)
+            let (degraded, down) = try await Self.status(runtime) { status, _ in status == 1 }
+            kill(stalled, SIGCONT)
+            #expect(degraded == 1 && Self.host("h1", in: down)["state"] as? String == "down")
+            #expect(down["healthy"] as? Bool == false)
+            _ = try await Self.status(runtime) { status, _ in status == 0 }
 
-        // Killed: the supervisor starts it again; status shows its second process, healthy.
-        kill(try Self.pid(of: "h1", in: runtime), SIGKILL)
-        let (restarted, again) = try await Self.status(runtime) { status, summary in
-            status == 0 && Self.host("h1", in: summary)["processes"] as? Int == 2
+            // Killed: the supervisor starts it again; status shows its second process, healthy.
+            kill(try Self.pid(of: "h1", in: runtime), SIGKILL)
+            let (restarted, again) = try await Self.status(runtime) { status, summary in
+                status == 0 && Self.host("h1", in: summary)["processes"] as? Int == 2
+            }
+            #expect(restarted == 0 && Self.host("h1", in: again)["state"] as? String == "up")
+
+            // The human form says the same.
+            let text = try await runtime.containment("status")
+            #expect(text.status == 0 && text.stdout.contains("host h1  up") && text.stdout.hasSuffix("healthy\n"))
         }
-        #expect(restarted == 0 && Self.host("h1", in: again)["state"] as? String == "up")
-
-        // The human form says the same.
-        let text = try await runtime.containment("status")
-        #expect(text.status == 0 && text.stdout.contains("host h1  up") && text.stdout.hasSuffix("healthy\n"))
-        _ = try await runtime.stop()
     }
 
     @Test func itCountsSubscribersAndShowsTheLatestRefusals() async throws {
-        let runtime = try await RuntimeFixture(topology: Self.topology)
-        let (_, quiet) = try await Self.status(runtime) { status, _ in status == 0 }
-        #expect(quiet["subscribers"] as? Int == 0 && (quiet["refusals"] as? [Any])?.isEmpty == true)
+        try await RuntimeFixture.with(topology: Self.topology) { runtime in
+            let (_, quiet) = try await Self.status(runtime) { status, _ in status == 0 }
+            #expect(quiet["subscribers"] as? Int == 0 && (quiet["refusals"] as? [Any])?.isEmpty == true)
 
-        let watch = try await runtime.startWatch(["--count", "1"])
-        _ = try await Self.status(runtime) { _, summary in summary["subscribers"] as? Int == 1 }
+            let watch = try await runtime.startWatch(["--count", "1"])
+            _ = try await Self.status(runtime) { _, summary in summary["subscribers"] as? Int == 1 }
 
-        // A rule violation (its seq) and a refusal before the rules (no seq), oldest first.
-        let violation = try await runtime.containment("ctl", "set-frame", "b", "0,0,1,1", "--by", "b")
-        #expect(violation.status == 1)
-        let unknown = try await runtime.containment("inspect", "nosuch")
-        #expect(unknown.status != 0)
-        _ = try await watch.value  // it saw the ruleViolation and left
-        let (_, summary) = try await Self.status(runtime) { _, summary in summary["subscribers"] as? Int == 0 }
-        let refusals = summary["refusals"] as? [[String: Any]] ?? []
-        #expect(refusals.map { $0["code"] as? String } == ["frameAuthority", "unknownController"], "\(refusals)")
-        #expect((refusals.first?["seq"] as? Int ?? 0) > 0 && refusals.last?["seq"] as? Int == 0)
+            // A rule violation (its seq) and a refusal before the rules (no seq), oldest first.
+            let violation = try await runtime.containment("ctl", "set-frame", "b", "0,0,1,1", "--by", "b")
+            #expect(violation.status == 1)
+            let unknown = try await runtime.containment("inspect", "nosuch")
+            #expect(unknown.status != 0)
+            _ = try await watch.value  // it saw the ruleViolation and left
+            let (_, summary) = try await Self.status(runtime) { _, summary in summary["subscribers"] as? Int == 0 }
+            let refusals = summary["refusals"] as? [[String: Any]] ?? []
+            #expect(refusals.map { $0["code"] as? String } == ["frameAuthority", "unknownController"], "\(refusals)")
+            #expect((refusals.first?["seq"] as? Int ?? 0) > 0 && refusals.last?["seq"] as? Int == 0)
 
-        let text = try await runtime.containment("status")
-        #expect(text.stdout.contains("subscribers 0"), "\(text.stdout)")
-        #expect(text.stdout.contains("last 2 refusals"), "\(text.stdout)")
-        #expect(text.stdout.contains("frameAuthority: Only a may set the frame of b's root view"), "\(text.stdout)")
-        _ = try await runtime.stop()
+            let text = try await runtime.containment("status")
+            #expect(text.stdout.contains("subscribers 0"), "\(text.stdout)")
+            #expect(text.stdout.contains("last 2 refusals"), "\(text.stdout)")
+            #expect(text.stdout.contains("frameAuthority: Only a may set the frame of b's root view"), "\(text.stdout)")
+        }
     }
 
     /// The issue's done-when: a host killed with SIGKILL is down (exit 1) until its next process registers, then the
@@ -100,7 +100,7 @@ import Testing
         // Time under test: the 4 s the second process takes to start (`sleep 4` in the host's program).
         let script =
             "if [ -f \(marker) ]; then sleep 4; fi; touch \(marker); exec \(RuntimeFixture.binary) host \"$@\""
-        let runtime = try await RuntimeFixture(
+        try await RuntimeFixture.with(
             topology: """
                 window: {name: main, width: 800, height: 600, root: a}
                 hosts: [h0, {name: h1, command: [/bin/sh, -c, '\(script)', sh]}]
@@ -108,17 +108,17 @@ import Testing
                   - {id: a, kind: content, host: h0}
                   - {id: b, kind: content, host: h1, parent: a}
                 """
-        )
-        _ = try await Self.status(runtime) { status, _ in status == 0 }
-        kill(try Self.pid(of: "h1", in: runtime), SIGKILL)
-        let (down, summary) = try await Self.status(runtime) { status, _ in status == 1 }
-        #expect(down == 1 && Self.host("h1", in: summary)["state"] as? String == "down", "\(summary)")
-        let text = try await runtime.containment("status")
-        #expect(text.status == 1 && text.stdout.hasSuffix("degraded: h1 down\n"), "\(text.stdout)")
-        let (up, again) = try await Self.status(runtime) { status, summary in
-            status == 0 && Self.host("h1", in: summary)["processes"] as? Int == 2
+        ) { runtime in
+            _ = try await Self.status(runtime) { status, _ in status == 0 }
+            kill(try Self.pid(of: "h1", in: runtime), SIGKILL)
+            let (down, summary) = try await Self.status(runtime) { status, _ in status == 1 }
+            #expect(down == 1 && Self.host("h1", in: summary)["state"] as? String == "down", "\(summary)")
+            let text = try await runtime.containment("status")
+            #expect(text.status == 1 && text.stdout.hasSuffix("degraded: h1 down\n"), "\(text.stdout)")
+            let (up, again) = try await Self.status(runtime) { status, summary in
+                status == 0 && Self.host("h1", in: summary)["processes"] as? Int == 2
+            }
+            #expect(up == 0 && Self.host("h1", in: again)["state"] as? String == "up")
         }
-        #expect(up == 0 && Self.host("h1", in: again)["state"] as? String == "up")
-        _ = try await runtime.stop()
     }
 }

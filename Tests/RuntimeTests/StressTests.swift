@@ -157,59 +157,66 @@ import Testing
     }
 
     @Test func attachesToARunningRuntimeBesideItsOwnControllers() async throws {
-        let fixture = try await RuntimeFixture(
+        try await RuntimeFixture.with(
             topology: """
                 window: {name: main, width: 800, height: 600, root: parent}
                 controllers:
                   - {id: parent, kind: content, host: h0}
                   - {id: child, kind: content, host: h1, parent: parent, embed: [0, 0, 400, 300]}
                 """
-        )
-        let summary = try await Self.stress(
-            ["--attach", "--controllers", "160", "--clients", "4", "--ops", "1500", "--seed", "3", "--prefix", "t"],
-            fixture: fixture
-        )
-        #expect(summary["passed"] as? Bool == true)
-        #expect(summary["hosts"] as? Int == 2)
-        let tree = try await fixture.containment("tree")
-        #expect(tree.stdout.contains("child"), "the topology's controllers are still there")
-        _ = try await fixture.stop()
+        ) { fixture in
+            let summary = try await Self.stress(
+                [
+                    "--attach", "--controllers", "160", "--clients", "4", "--ops", "1500", "--seed", "3", "--prefix",
+                    "t",
+                ],
+                fixture: fixture
+            )
+            #expect(summary["passed"] as? Bool == true)
+            #expect(summary["hosts"] as? Int == 2)
+            let tree = try await fixture.containment("tree")
+            #expect(tree.stdout.contains("child"), "the topology's controllers are still there")
+        }
     }
 
     /// The checks can fail: a host killed in the middle of a run is reported, and the command exits 1.
     @Test func aHostKilledDuringTheRunFailsTheRun() async throws {
-        let fixture = try await RuntimeFixture(
+        try await RuntimeFixture.with(
             topology: """
                 controllers:
                   - {id: lone, kind: content, host: h0}
                   - {id: other, kind: content, host: h1}
                 """
-        )
-        let run = Task {
-            try await fixture.run(
-                RuntimeFixture.binary,
-                ["stress", "--attach", "--controllers", "80", "--clients", "2", "--duration", "4", "--json", "--quiet"]
+        ) { fixture in
+            let run = Task {
+                try await fixture.run(
+                    RuntimeFixture.binary,
+                    [
+                        "stress", "--attach", "--controllers", "80", "--clients", "2", "--duration", "4", "--json",
+                        "--quiet",
+                    ]
+                )
+            }
+            // Time under test: halfway into the 4 s run, while its clients send.
+            try await Task.sleep(for: .seconds(2))
+            let pid = try String(contentsOfFile: fixture.runDirectory + "/host-h1.pid", encoding: .utf8)
+            #expect(
+                try await fixture.run("/bin/kill", ["-KILL", pid.trimmingCharacters(in: .whitespacesAndNewlines)])
+                    .status
+                    == 0
             )
+            let output = try await run.value
+            #expect(output.status == 1, "\(output.stdout)\n\(output.stderr)")
+            let summary = try #require(JSON.object(output.stdout), "stress printed no JSON: \(output.stderr)")
+            #expect(summary["passed"] as? Bool == false)
+            let failed = (summary["checks"] as? [[String: Any]] ?? []).filter { $0["passed"] as? Bool == false }
+            let names = Set(failed.compactMap { $0["name"] as? String })
+            #expect(names.contains("no daemon crashed or leaked"), "failed: \(names)")
+            // The supervisor started the host again (up.sh's hosts are its own): its actors were restored from the
+            // state, so their callbacks since then check out.
+            let checks = summary["checks"] as? [[String: Any]] ?? []
+            let callbacks = checks.first { $0["name"] as? String == "each actor got its callbacks in SPEC order" }
+            #expect(callbacks?["passed"] as? Bool == true, "\(callbacks ?? [:])")
         }
-        // Time under test: halfway into the 4 s run, while its clients send.
-        try await Task.sleep(for: .seconds(2))
-        let pid = try String(contentsOfFile: fixture.runDirectory + "/host-h1.pid", encoding: .utf8)
-        #expect(
-            try await fixture.run("/bin/kill", ["-KILL", pid.trimmingCharacters(in: .whitespacesAndNewlines)]).status
-                == 0
-        )
-        let output = try await run.value
-        #expect(output.status == 1, "\(output.stdout)\n\(output.stderr)")
-        let summary = try #require(JSON.object(output.stdout), "stress printed no JSON: \(output.stderr)")
-        #expect(summary["passed"] as? Bool == false)
-        let failed = (summary["checks"] as? [[String: Any]] ?? []).filter { $0["passed"] as? Bool == false }
-        let names = Set(failed.compactMap { $0["name"] as? String })
-        #expect(names.contains("no daemon crashed or leaked"), "failed: \(names)")
-        // The supervisor started the host again (up.sh's hosts are its own): its actors were restored from the
-        // state, so their callbacks since then check out.
-        let checks = summary["checks"] as? [[String: Any]] ?? []
-        let callbacks = checks.first { $0["name"] as? String == "each actor got its callbacks in SPEC order" }
-        #expect(callbacks?["passed"] as? Bool == true, "\(callbacks ?? [:])")
-        _ = try await fixture.stop()
     }
 }

@@ -65,89 +65,95 @@ import ZeroMQ
     @Test func stalledSubscribersCostABoundedAmountAndAWatchSeesEveryEvent() async throws {
         // The defaults (runtime.yaml's subscriberQueue).
         let queue = RuntimeConfig(runDirectory: "/nonexistent").subscriberQueue
-        let runtime = try await RuntimeFixture(topology: Self.topology)
-        let pid = try Self.supervisorPID(runtime)
-        let requests = 2_000
-        let perRequest = 16
-        // Its events to a file, as a person's watch writes to a terminal (a pipe to this test would hold it back).
-        let printed = runtime.runDirectory + "/watch.json"
-        let ready = runtime.runDirectory + "/watch.ready"
-        let watch = Task {
-            try await runtime.run(
-                "/bin/bash",
-                [
-                    "-c",
-                    "exec \"$CONTAINMENT_BIN\" watch --ready-file '\(ready)' --json --count \(requests * perRequest) "
-                        + "--idle-timeout 20 >'\(printed)'",
-                ]
-            )
-        }
-        #expect(try await Poll.until { FileManager.default.fileExists(atPath: ready) }, "watch never subscribed")
-        let config = RuntimeConfig(runDirectory: runtime.runDirectory)
-        let context = try Context()
-        let stalled = try (0..<20).map {
-            try Subscriber(context: context, endpoint: config.eventEndpoint, index: $0)
-        }
-        for subscriber in stalled { #expect(try subscriber.handshake() == true) }
-        let before = try Self.residentKiB(pid)
+        try await RuntimeFixture.with(topology: Self.topology) { runtime in
+            let pid = try Self.supervisorPID(runtime)
+            let requests = 2_000
+            let perRequest = 16
+            // Its events to a file, as a person's watch writes to a terminal (a pipe to this test would hold it back).
+            let printed = runtime.runDirectory + "/watch.json"
+            let ready = runtime.runDirectory + "/watch.ready"
+            let watch = Task {
+                try await runtime.run(
+                    "/bin/bash",
+                    [
+                        "-c",
+                        "exec \"$CONTAINMENT_BIN\" watch --ready-file '\(ready)' --json --count \(requests * perRequest) "
+                            + "--idle-timeout 20 >'\(printed)'",
+                    ]
+                )
+            }
+            #expect(try await Poll.until { FileManager.default.fileExists(atPath: ready) }, "watch never subscribed")
+            let config = RuntimeConfig(runDirectory: runtime.runDirectory)
+            let context = try Context()
+            let stalled = try (0..<20).map {
+                try Subscriber(context: context, endpoint: config.eventEndpoint, index: $0)
+            }
+            for subscriber in stalled { #expect(try subscriber.handshake() == true) }
+            let before = try Self.residentKiB(pid)
 
-        let commands = (0..<perRequest).map { index in
-            let alpha = index.isMultiple(of: 2) ? 0.25 : 0.75
-            return WireCommand(Request(.setAlpha(.root(ControllerID("b0")), alpha), by: .natural))
-        }
-        do {
-            // (Its socket is closed when it goes, before the context ends.)
-            let client = try CommandClient(context: context, endpoint: config.commandEndpoint, timeout: .seconds(30))
-            for _ in 0..<requests { _ = try client.submit(commands) }
-        }
-        let peak = try Self.residentKiB(pid)
+            let commands = (0..<perRequest).map { index in
+                let alpha = index.isMultiple(of: 2) ? 0.25 : 0.75
+                return WireCommand(Request(.setAlpha(.root(ControllerID("b0")), alpha), by: .natural))
+            }
+            do {
+                // (Its socket is closed when it goes, before the context ends.)
+                let client = try CommandClient(
+                    context: context,
+                    endpoint: config.commandEndpoint,
+                    timeout: .seconds(30)
+                )
+                for _ in 0..<requests { _ = try client.submit(commands) }
+            }
+            let peak = try Self.residentKiB(pid)
 
-        let events = try await watch.value
-        let lines = try String(contentsOfFile: printed, encoding: .utf8)
-        let alphas = lines.split(separator: "\n").filter { $0.contains("\"event\":\"alphaChanged\"") }.count
-        #expect(alphas == requests * perRequest, "watch saw \(alphas) of \(requests * perRequest)")
-        #expect(!events.stderr.contains("lost") && !events.stderr.contains("GAP"), "\(events.stderr.prefix(2000))")
+            let events = try await watch.value
+            let lines = try String(contentsOfFile: printed, encoding: .utf8)
+            let alphas = lines.split(separator: "\n").filter { $0.contains("\"event\":\"alphaChanged\"") }.count
+            #expect(alphas == requests * perRequest, "watch saw \(alphas) of \(requests * perRequest)")
+            #expect(!events.stderr.contains("lost") && !events.stderr.contains("GAP"), "\(events.stderr.prefix(2000))")
 
-        for subscriber in stalled { subscriber.close() }
-        // The memory their queues held is given back a little after they leave (polled for at most 15 s).
-        var after = try Self.residentKiB(pid)
-        try await Poll.until(within: .seconds(15), every: .milliseconds(100)) {
-            after = try Self.residentKiB(pid)
-            return after <= before + 8 * 1024
+            for subscriber in stalled { subscriber.close() }
+            // The memory their queues held is given back a little after they leave (polled for at most 15 s).
+            var after = try Self.residentKiB(pid)
+            try await Poll.until(within: .seconds(15), every: .milliseconds(100)) {
+                after = try Self.residentKiB(pid)
+                return after <= before + 8 * 1024
+            }
+            context.terminate()
+            print("supervisor RSS: \(before) KiB before, \(peak) KiB with 20 stalled subscribers, \(after) KiB after")
+            let bound = 20 * queue * 200 / 1024 + 16 * 1024
+            #expect(peak - before <= bound, "grew \(peak - before) KiB; bound \(bound) KiB")
+            #expect(after <= before + 8 * 1024, "\(after) KiB after the subscribers left; \(before) KiB before")
         }
-        context.terminate()
-        print("supervisor RSS: \(before) KiB before, \(peak) KiB with 20 stalled subscribers, \(after) KiB after")
-        let bound = 20 * queue * 200 / 1024 + 16 * 1024
-        #expect(peak - before <= bound, "grew \(peak - before) KiB; bound \(bound) KiB")
-        #expect(after <= before + 8 * 1024, "\(after) KiB after the subscribers left; \(before) KiB before")
-        #expect(try await runtime.stop().status == 0)
     }
 
     /// At most `maxSubscribers` connect: one more is refused at its handshake (ZAP), and admitted once one leaves.
     @Test func subscribersPastTheLimitAreRefusedAtTheirHandshake() async throws {
-        let runtime = try await RuntimeFixture(topology: Self.topology, settings: "maxSubscribers: 3\n")
-        let config = RuntimeConfig(runDirectory: runtime.runDirectory)
-        let context = try Context()
-        let admitted = try (0..<3).map { try Subscriber(context: context, endpoint: config.eventEndpoint, index: $0) }
-        for subscriber in admitted { #expect(try subscriber.handshake() == true) }
-        let extra = try Subscriber(context: context, endpoint: config.eventEndpoint, index: 3)
-        #expect(try extra.handshake() == false, "a fourth subscriber is refused")
-        // Refused, libzmq does not try again; once one leaves, a new one is admitted.
-        admitted[0].close()
-        var next = try Subscriber(context: context, endpoint: config.eventEndpoint, index: 4)
-        var attempt = 4
-        // Refused while the supervisor had not yet seen the first one leave: a moment later, again.
-        let admittedNext = try await Poll.until {
-            if try next.handshake() == true { return true }
-            next.close()
-            attempt += 1
-            next = try Subscriber(context: context, endpoint: config.eventEndpoint, index: attempt)
-            return false
+        try await RuntimeFixture.with(topology: Self.topology, settings: "maxSubscribers: 3\n") { runtime in
+            let config = RuntimeConfig(runDirectory: runtime.runDirectory)
+            let context = try Context()
+            let admitted = try (0..<3).map {
+                try Subscriber(context: context, endpoint: config.eventEndpoint, index: $0)
+            }
+            for subscriber in admitted { #expect(try subscriber.handshake() == true) }
+            let extra = try Subscriber(context: context, endpoint: config.eventEndpoint, index: 3)
+            #expect(try extra.handshake() == false, "a fourth subscriber is refused")
+            // Refused, libzmq does not try again; once one leaves, a new one is admitted.
+            admitted[0].close()
+            var next = try Subscriber(context: context, endpoint: config.eventEndpoint, index: 4)
+            var attempt = 4
+            // Refused while the supervisor had not yet seen the first one leave: a moment later, again.
+            let admittedNext = try await Poll.until {
+                if try next.handshake() == true { return true }
+                next.close()
+                attempt += 1
+                next = try Subscriber(context: context, endpoint: config.eventEndpoint, index: attempt)
+                return false
+            }
+            #expect(admittedNext, "admitted once one of the three left")
+            for subscriber in admitted.dropFirst() + [extra, next] { subscriber.close() }
+            context.terminate()
+            #expect(runtime.logs().contains("refused a subscriber: maxSubscribers are connected"))
         }
-        #expect(admittedNext, "admitted once one of the three left")
-        for subscriber in admitted.dropFirst() + [extra, next] { subscriber.close() }
-        context.terminate()
-        #expect(runtime.logs().contains("refused a subscriber: maxSubscribers are connected"))
-        #expect(try await runtime.stop().status == 0)
     }
 }

@@ -46,14 +46,14 @@ struct Admission: Sendable {
     static func refusal(
         of body: ClientMessage.OneOf_Body?,
         role: CurveSettings.Role?,
-        registeredAs registered: String?
+        registeredAs registered: @autoclosure () -> String?
     ) -> ContainmentError? {
         guard let role else { return nil }
         switch body {
         case .snapshot, .inspect, .metrics, nil:
             return nil
         case .commands:
-            return refusal(ofCommandsFrom: role, registeredAs: registered)
+            return refusal(ofCommandsFrom: role, registeredAs: registered())
         case .hello(let hello):
             guard case .host(let name) = role else {
                 return ContainmentError(.unauthorized, "Only a host's key registers a host; this one is \(role.name).")
@@ -81,15 +81,17 @@ struct Admission: Sendable {
     }
 
     /// Commands from a peer of `role`: an operator's are taken; a host's only on the connection it registered on
-    /// (`registered`: the host registered on the sender's connection; then as its own controllers); an observer's
-    /// never.
-    static func refusal(ofCommandsFrom role: CurveSettings.Role?, registeredAs registered: String?) -> ContainmentError?
-    {
+    /// (`registered`: the host registered on the sender's connection, looked up only for a host's key), then as its own
+    /// controllers; an observer's never.
+    static func refusal(
+        ofCommandsFrom role: CurveSettings.Role?,
+        registeredAs registered: @autoclosure () -> String?
+    ) -> ContainmentError? {
         switch role {
         case nil, .operator?: return nil
         case .observer?: return ContainmentError(.unauthorized, "An observer reads; it does not act.")
         case .host(let name)?:
-            return registered == name
+            return registered() == name
                 ? nil : ContainmentError(.unauthorized, "Host \(name)'s key acts only once that host is registered.")
         }
     }
