@@ -28,14 +28,11 @@ extension SupervisorCore {
             return error
         }
         let host = sender.flatMap { hostNames[$0] }
-        let prepared: Prepared
-        do {
-            prepared = try prepare(commands, encoded: encoded, host: host, fromClient: sender != nil)
-        } catch {
-            return refuse(error)
+        var prepared: Prepared
+        switch prepare(commands, encoded: encoded, host: host, fromClient: sender != nil) {
+        case .ready(let checked): prepared = checked
+        case .refused(let error): return refuse(error)
         }
-        let requests = prepared.requests
-        var created = prepared.created
         // A command of a sender one of whose commands waits for controllers' code to answer (SPEC §15) waits behind
         // it, in order; everyone else's go on. One that waits keeps the hosts its creations were placed on (their
         // code may be asked already).
@@ -47,7 +44,7 @@ extension SupervisorCore {
             clientID: clientID,
             completes: completes
         )
-        let from = Self.orderingSender(host: host, requests: requests, peer: sender, clientID: clientID)
+        let from = Self.orderingSender(host: host, requests: prepared.requests, peer: sender, clientID: clientID)
         if resumed == nil, !inTurn, answers.holds(from) {
             answers.enqueue(submission, from: from)
             return nil
@@ -57,11 +54,11 @@ extension SupervisorCore {
         do {
             guard
                 let applied = try applyAsking(
-                    requests,
+                    prepared.requests,
                     submission: submission,
                     from: from,
                     resumed: resumed,
-                    created: created,
+                    created: prepared.created,
                     given: &given
                 )
             else { return nil }
@@ -70,7 +67,11 @@ extension SupervisorCore {
             let commandID = nextCommandID
             nextCommandID += 1
             let time = clock.unixNanos
-            publish(state.violation(of: requests[error.index], error: error.error), commandID: commandID, time: time)
+            publish(
+                state.violation(of: prepared.requests[error.index], error: error.error),
+                commandID: commandID,
+                time: time
+            )
             let rejection = RemoteError(error.error, index: error.index, commandID: commandID, seq: seq)
             noteRefusal(code: error.error.code.rawValue, message: error.error.message, seq: seq)
             metrics.reject(error.error.code)
@@ -99,8 +100,8 @@ extension SupervisorCore {
         nextCommandID += 1
         let time = clock.unixNanos
         metrics.accept()
-        let answersJournaled = given.isEmpty ? [] : journaledAnswers(given, events: events, created: &created)
-        for (id, host) in created where !host.isEmpty {
+        let answersJournaled = given.isEmpty ? [] : journaledAnswers(given, events: events, created: &prepared.created)
+        for (id, host) in prepared.created where !host.isEmpty {
             assign(id, to: host)
             if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: clock.now) }
         }
@@ -185,6 +186,8 @@ extension SupervisorCore {
     /// the previous supervisor); so does each timed transition a command starts, unless a later command completes it
     /// first (SPEC §13).
     mutating func scheduleTransitions() {
+        // Most commands start none: the clock is read only when one runs.
+        guard !state.transitions.isEmpty else { return }
         timers.schedule(state.transitions, now: clock.now)
     }
 

@@ -16,6 +16,13 @@ extension SupervisorCore {
         var call: ControllerID?
     }
 
+    /// What the checks found: the batch prepared, or the first refusal. (A result of its own rather than a typed
+    /// throw: the prepared batch is moved to the caller, not copied — `bench core` counts it.)
+    enum Preparation {
+        case ready(Prepared)
+        case refused(RemoteError)
+    }
+
     /// `commands` checked and placed, or the first refusal with its command's index. `host`: the host registered on the
     /// sender's connection, which acts only as its own controllers; `fromClient`: not the supervisor's own (a topology,
     /// a timer), so a host's share of it is bounded.
@@ -24,40 +31,44 @@ extension SupervisorCore {
         encoded: [ArraySlice<UInt8>]?,
         host: String?,
         fromClient: Bool
-    ) throws(RemoteError) -> Prepared {
+    ) -> Preparation {
         var prepared = Prepared(
             journaled: commands,
             journaledBytes: encoded.flatMap { $0.count == commands.count ? $0 : nil }
         )
         var share: [String: Int] = [:]
         var callsInBatch = 0
-        guard !commands.isEmpty else { throw RemoteError(.malformed("The batch holds no command.")) }
+        guard !commands.isEmpty else { return .refused(RemoteError(.malformed("The batch holds no command."))) }
         for (index, wire) in commands.enumerated() {
             let request: Request
             do {
                 request = try wire.request(hostTargets: { name in self.placement.controllers(on: name) })
             } catch {
-                throw RemoteError(error, index: index)
+                return .refused(RemoteError(error, index: index))
             }
             if let host {
                 guard case .controller(let id) = request.by, placement[id] == host else {
-                    throw RemoteError(
-                        ContainmentError(
-                            .unauthorized,
-                            "Host \(host) may act only as a controller it runs, not as \(request.by.description.isEmpty ? "an unnamed party" : request.by.description)."
-                        ),
-                        index: index
+                    return .refused(
+                        RemoteError(
+                            ContainmentError(
+                                .unauthorized,
+                                "Host \(host) may act only as a controller it runs, not as \(request.by.description.isEmpty ? "an unnamed party" : request.by.description)."
+                            ),
+                            index: index
+                        )
                     )
                 }
             }
             if let failed = failedHost(for: request) {
-                throw RemoteError(
-                    ContainmentError(
-                        .hostUnavailable,
-                        "Host \(failed.name), which runs \(failed.controller), has failed (\(failed.reason)); its "
-                            + "controllers take no commands until it is started again."
-                    ),
-                    index: index
+                return .refused(
+                    RemoteError(
+                        ContainmentError(
+                            .hostUnavailable,
+                            "Host \(failed.name), which runs \(failed.controller), has failed (\(failed.reason)); its "
+                                + "controllers take no commands until it is started again."
+                        ),
+                        index: index
+                    )
                 )
             }
             if case .invoke(let id, let verb, _) = request.command {
@@ -65,10 +76,10 @@ extension SupervisorCore {
                     callsInBatch += 1
                     prepared.call = id
                     if let error = refusalOfCall(to: id, created: prepared.created, callsInBatch: callsInBatch) {
-                        throw RemoteError(error, index: index)
+                        return .refused(RemoteError(error, index: index))
                     }
                 } else if let error = unknownVerb(verb, of: id, created: prepared.created) {
-                    throw RemoteError(error, index: index)
+                    return .refused(RemoteError(error, index: index))
                 }
             }
             if case .create(let id, let kind, _) = request.command {
@@ -76,27 +87,31 @@ extension SupervisorCore {
                 if !wire.create.host.isEmpty {
                     assigned = wire.create.host
                     guard hosts[assigned] != nil || config.acceptUnknownHosts else {
-                        throw RemoteError(
-                            ContainmentError(.hostUnavailable, Self.unknownHostMessage(assigned)),
-                            index: index
+                        return .refused(
+                            RemoteError(
+                                ContainmentError(.hostUnavailable, Self.unknownHostMessage(assigned)),
+                                index: index
+                            )
                         )
                     }
                     guard runs(kind, on: assigned) != false else {
-                        throw RemoteError(unknownKind(kind, of: id, on: assigned), index: index)
+                        return .refused(RemoteError(unknownKind(kind, of: id, on: assigned), index: index))
                     }
                 } else if let placed = host ?? leastLoadedHost(running: kind) {
                     assigned = placed
                 } else if hosts.isEmpty {
                     assigned = ""  // a supervisor that runs no host at all: the model alone, no actor
                 } else if hosts.values.contains(where: \.up) {
-                    throw RemoteError(unknownKind(kind, of: id, on: nil), index: index)
+                    return .refused(RemoteError(unknownKind(kind, of: id, on: nil), index: index))
                 } else {
-                    throw RemoteError(
-                        ContainmentError(
-                            .hostUnavailable,
-                            "No host is up to run \(id): start one, or name a host of the topology (--host)."
-                        ),
-                        index: index
+                    return .refused(
+                        RemoteError(
+                            ContainmentError(
+                                .hostUnavailable,
+                                "No host is up to run \(id): start one, or name a host of the topology (--host)."
+                            ),
+                            index: index
+                        )
                     )
                 }
                 prepared.created[id] = assigned
@@ -118,18 +133,20 @@ extension SupervisorCore {
                     return count
                 }(&share[concerned, default: 0])
                 if counted > config.maxHostShare {
-                    throw RemoteError(
-                        ContainmentError(
-                            .limitExceeded,
-                            "The batch concerns host \(concerned) in more than \(config.maxHostShare) commands "
-                                + "(maxHostShare)."
-                        ),
-                        index: index
+                    return .refused(
+                        RemoteError(
+                            ContainmentError(
+                                .limitExceeded,
+                                "The batch concerns host \(concerned) in more than \(config.maxHostShare) commands "
+                                    + "(maxHostShare)."
+                            ),
+                            index: index
+                        )
                     )
                 }
             }
         }
-        return prepared
+        return .ready(prepared)
     }
 
     /// A failed host running the controller a request names or is issued by, if any.
