@@ -82,9 +82,10 @@ extension SupervisorCore {
             let now = clock.now
             if record.backlogLogged.map({ now - $0 >= Self.backlogLogInterval }) ?? true {
                 hosts[delivery.host]?.backlogLogged = now
-                logger.info(
+                output.log(
+                    .info,
                     "a host takes its deliveries slower than they come: they wait",
-                    metadata: ["host.name": "\(delivery.host)", "host.backlog_count": "\(record.backlogs + 1)"]
+                    ["host.name": "\(delivery.host)", "host.backlog_count": "\(record.backlogs + 1)"]
                 )
             }
         }
@@ -120,12 +121,13 @@ extension SupervisorCore {
         }
         hosts[host]?.pending = []
         hosts[host]?.stale = true
-        logger.warning(
+        output.log(
+            .warning,
             """
             more callbacks are due to a host that is away or slow than are kept: they are dropped, and its actors will be \
             restored from their controllers' state when it returns
             """,
-            metadata: ["host.name": "\(host)", "delivery.pending_limit": "\(config.pendingDeliveries)"]
+            ["host.name": "\(host)", "delivery.pending_limit": "\(config.pendingDeliveries)"]
         )
     }
 

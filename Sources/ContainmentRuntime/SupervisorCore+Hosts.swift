@@ -95,9 +95,10 @@ extension SupervisorCore {
         if hello.lastSeq > 0, recoveredDeliveries.truncated,
             let oldest = recoveredDeliveries.oldest(for: hello.host), hello.lastSeq + 1 < oldest
         {
-            logger.warning(
+            output.log(
+                .warning,
                 "a host re-registered behind the recovered deliveries kept; callbacks before the oldest may be lost",
-                metadata: [
+                [
                     "host.name": "\(hello.host)", "host.last_seq": "\(hello.lastSeq)",
                     "delivery.oldest_kept_seq": "\(oldest)",
                 ]
@@ -115,9 +116,10 @@ extension SupervisorCore {
             publishHostEvent(
                 restarted ? .hostRestarted(host: hello.host, pid: pid) : .hostUp(host: hello.host, pid: pid)
             )
-            logger.info(
+            output.log(
+                .info,
                 restarted ? "host restarted" : "host up",
-                metadata: ["host.name": "\(hello.host)", "host.pid": "\(pid)"]
+                ["host.name": "\(hello.host)", "host.pid": "\(pid)"]
             )
         }
         reply(to: sender, requestID: requestID, .welcome(welcome(hello.host, restore: restore)))
@@ -134,9 +136,10 @@ extension SupervisorCore {
             missing.insert(kind.rawValue)
         }
         guard !missing.isEmpty else { return }
-        logger.error(
+        output.log(
+            .error,
             "a host does not run the kinds of some of its controllers: they run as content",
-            metadata: ["host.name": "\(host)", "controller.kinds": "\(missing.sorted().joined(separator: ", "))"]
+            ["host.name": "\(host)", "controller.kinds": "\(missing.sorted().joined(separator: ", "))"]
         )
     }
 
@@ -188,7 +191,7 @@ extension SupervisorCore {
         record.stale = false
         hosts[name] = record
         publishHostEvent(.hostUp(host: name, pid: Int(record.pid)))
-        logger.info("host up again", metadata: ["host.name": "\(name)", "host.restored": "\(stale)"])
+        output.log(.info, "host up again", ["host.name": "\(name)", "host.restored": "\(stale)"])
         catchUp(name, on: sender, pending: pending, stale: stale)
     }
 
@@ -209,9 +212,10 @@ extension SupervisorCore {
         for (name, record) in hosts where record.up {
             hosts[name]?.lastSeen = min(now, record.lastSeen + held)
         }
-        logger.notice(
+        output.log(
+            .notice,
             "the supervisor was held up: its hosts' silence during that time is not counted",
-            metadata: ["supervisor.held_ms": "\(held.milliseconds)"]
+            ["supervisor.held_ms": "\(held.milliseconds)"]
         )
     }
 
@@ -239,9 +243,10 @@ extension SupervisorCore {
         abandonQuestions(on: name)
         updateAnsweringKinds()
         publishHostEvent(.hostFailed(host: name, reason: reason))
-        logger.error(
+        output.log(
+            .error,
             "host failed: not restarted again",
-            metadata: ["host.name": "\(name)", "error.message": "\(reason)"]
+            ["host.name": "\(name)", "error.message": "\(reason)"]
         )
     }
 
@@ -260,7 +265,7 @@ extension SupervisorCore {
         abandonQuestions(on: name)
         updateAnsweringKinds()
         publishHostEvent(.hostDown(host: name, reason: reason))
-        logger.warning("host down", metadata: ["host.name": "\(name)", "error.message": "\(reason)"])
+        output.log(.warning, "host down", ["host.name": "\(name)", "error.message": "\(reason)"])
     }
 }
 

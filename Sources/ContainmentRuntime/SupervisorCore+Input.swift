@@ -131,7 +131,7 @@ extension SupervisorCore {
         var metadata = more
         metadata["peer.id"] = "\(peer.prefix(8).map { String($0, radix: 16) }.joined())"
         if held > 0 { metadata["peer.held_back_count"] = "\(held)" }
-        logger.warning(message, metadata: metadata)
+        output.log(.warning, message, metadata)
     }
 
     /// A request of commands: answered again if it is a resend (same client id and request id), else submitted.

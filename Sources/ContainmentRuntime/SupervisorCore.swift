@@ -33,7 +33,6 @@ struct SupervisorCore {
     let config: RuntimeConfig
     /// What a request may not do, whatever the rules say: its limits, its sender's role.
     let admission: Admission
-    var logger: Logger
     let clock: any SupervisorClock
 
     var state = ContainmentState()
@@ -96,10 +95,9 @@ struct SupervisorCore {
     var lastTick: ContinuousClock.Instant
 
     /// Goes on from what recovery found in the journal: the first record it produces is the start of the new epoch.
-    init(recovery: Recovery, config: RuntimeConfig, clock: any SupervisorClock, logger: Logger) {
+    init(recovery: Recovery, config: RuntimeConfig, clock: any SupervisorClock) {
         self.config = config
         admission = Admission(maxBatch: config.maxBatch, maxTextBytes: config.maxTextBytes)
-        self.logger = logger
         self.clock = clock
         state = recovery.replay.state
         state.animationDuration = Double(config.animationDuration.milliseconds) / 1_000
@@ -140,7 +138,7 @@ struct SupervisorCore {
     mutating func apply(_ topology: Topology) throws {
         expect(hosts: topology.hosts)
         guard !recoveredState else {
-            logger.info("the journal holds the state: the topology's commands are not applied again")
+            output.log(.info, "the journal holds the state: the topology's commands are not applied again")
             return
         }
         try topology.checkLimits(config)

@@ -61,7 +61,7 @@ final class SupervisorLoop {
         self.config = config
         self.logger = logger
         let recovery = try Recovery.run(config: config, logger: logger)
-        core = SupervisorCore(recovery: recovery, config: config, clock: SystemClock(), logger: logger)
+        core = SupervisorCore(recovery: recovery, config: config, clock: SystemClock())
         recordsAtStart = recovery.checkpointRecords + recovery.records
         recordsAtCheckpoint = recovery.checkpointRecords
         checkpointer = Checkpointer(directory: config.journalPath, retain: config.journalRetain, logger: logger)
@@ -74,7 +74,9 @@ final class SupervisorLoop {
             segmentBytes: config.journalSegmentBytes
         )
         // The start record: journaled before the sockets are bound, so nothing is served under an epoch not on disk.
-        for record in core.take().records { try journal.append(serialized: record) }
+        let start = core.take()
+        Self.say(start.logs, to: logger)
+        for record in start.records { try journal.append(serialized: record) }
         try journal.flush()
         router = try context.socket(.router)
         publisher = try context.socket(.pub)
@@ -260,6 +262,8 @@ final class SupervisorLoop {
     func flush() {
         guard failure == nil else { return }
         let step = core.take()
+        // What the core decided is worth saying, first: it stands even if the journal cannot take the step.
+        Self.say(step.logs, to: logger)
         let started = stepStarted
         stepStarted = nil
         do {
@@ -333,6 +337,11 @@ final class SupervisorLoop {
         core.recycle(step)
         // What a peer gone produced (a host down, inspects answered) goes out now, not at the next wake-up.
         if core.hasOutput { flush() }
+    }
+
+    /// Logs the lines a step of the core holds.
+    private static func say(_ logs: [SupervisorLog], to logger: Logger) {
+        for line in logs { logger.log(level: line.level, line.message, metadata: line.metadata) }
     }
 
     /// The journal cannot be written: stop (fail-stop, docs/DURABILITY.md). What the failed records stand for is

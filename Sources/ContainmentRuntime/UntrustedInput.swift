@@ -72,13 +72,7 @@ extension SupervisorCore {
     /// A core over an empty journal that logs nothing, on the system clock, with host h0 registered from
     /// ``quietHostPeer``: what the fuzzing entry points and `bench core` drive.
     static func quiet(config: RuntimeConfig, clients: ClientReplies) -> SupervisorCore {
-        let logger = Logger(label: "quiet") { _ in SwiftLogNoOpLogHandler() }
-        var core = SupervisorCore(
-            recovery: Recovery(clients: clients),
-            config: config,
-            clock: SystemClock(),
-            logger: logger
-        )
+        var core = SupervisorCore(recovery: Recovery(clients: clients), config: config, clock: SystemClock())
         core.expect(hosts: ["h0"])
         core.handle(
             .message([

@@ -40,7 +40,6 @@ import Testing
         config.acceptUnknownHosts = true
         return config
     }()
-    static let logger = Logger(label: "core-test") { _ in SwiftLogNoOpLogHandler() }
 
     /// A core over an empty journal (or `recovery`), its start record taken.
     static func core(
@@ -48,7 +47,7 @@ import Testing
         recovery: Recovery = Recovery(clients: ClientReplies(window: 64, clients: 64)),
         config: RuntimeConfig = config
     ) throws -> (SupervisorCore, startRecord: Containment_V1_JournalRecord) {
-        var core = SupervisorCore(recovery: recovery, config: config, clock: clock, logger: logger)
+        var core = SupervisorCore(recovery: recovery, config: config, clock: clock)
         let start = core.take()
         #expect(start.outgoing.isEmpty)
         let record = try Containment_V1_JournalRecord(serializedBytes: try #require(start.records.first))
@@ -72,11 +71,14 @@ import Testing
         var messages: [(peer: [UInt8], message: ServerMessage)] = []
         var heartbeats: [Containment_V1_EventHeartbeat] = []
         var bodies: [[UInt8]] = []
+        /// What the core asks the loop to log: level and message.
+        var logs: [String] = []
     }
 
     static func decode(_ step: SupervisorStep) throws -> Decoded {
         var decoded = Decoded()
         decoded.records = try step.records.map { try Containment_V1_JournalRecord(serializedBytes: $0) }
+        decoded.logs = step.logs.map { "\($0.level): \($0.message)" }
         for outgoing in step.outgoing {
             switch outgoing {
             case .publish(_, let body): decoded.events.append(try WireEvent.decode(body))
@@ -212,6 +214,7 @@ import Testing
         core.handle(.message([hostPeer, Self.hello("h0")]))
         var step = try Self.decode(core.take())
         #expect(step.events.map(\.name) == ["hostUp"] && step.records.count == 1 && step.records[0].firstSeq == 1)
+        #expect(step.logs == ["info: host up"])
         #expect(step.messages.first?.message.body == .welcome(step.messages[0].message.welcome))
 
         clock.advance(Self.config.heartbeatTimeout - .milliseconds(1))
@@ -222,6 +225,8 @@ import Testing
         Self.pass(Self.config.heartbeatTimeout + .milliseconds(1), clock, &core)
         step = try Self.decode(core.take())
         #expect(step.events.map(\.name) == ["hostDown"] && step.records.count == 1)
+        // The core says what to log; the loop logs it.
+        #expect(step.logs == ["warning: host down"])
 
         // An idle PUB: one heartbeat per interval, with the epoch and the latest seq, and no record.
         clock.advance(Self.config.heartbeatInterval)
