@@ -30,4 +30,19 @@ import Testing
         #expect(lines > 500, "the scan counted \(lines) lines: is it reading Sources/containment?")
         #expect(lines < 1_500, "Sources/containment holds \(lines) lines")
     }
+
+    /// The supervisor's core is made of parts with one job each, none of them a file of more than 300 lines: the
+    /// core's own extensions (`SupervisorCore*.swift`) and its values (`Supervisor/`).
+    @Test func theSupervisorCoresPartsAreEachUnder300Lines() throws {
+        let runtime = RuntimeFixture.repository.appendingPathComponent("Sources/ContainmentRuntime")
+        let files = (FileManager.default.enumerator(atPath: runtime.path)?.compactMap { $0 as? String } ?? [])
+            .filter { ($0.hasPrefix("SupervisorCore") || $0.hasPrefix("Supervisor/")) && $0.hasSuffix(".swift") }
+        #expect(files.count >= 10, "the scan found \(files): is it reading Sources/ContainmentRuntime?")
+        for file in files {
+            let lines =
+                try String(contentsOf: runtime.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            #expect(lines < 300, "\(file) holds \(lines) lines")
+        }
+    }
 }
