@@ -92,7 +92,7 @@ extension SupervisorCore {
         undelivered(delivery)
     }
 
-    /// Whether deliveries to `host` wait (see ``congested(_:)``): the loop keeps them without trying to send them.
+    /// Whether deliveries to `host` wait (see ``congested(_:)``): the core keeps them for it instead of sending them.
     func isBacklogged(_ host: String) -> Bool { hosts[host]?.backlogged == true }
 
     /// Backlogged hosts that are connected get what waits for them again, in one delivery — or, when more waited than
