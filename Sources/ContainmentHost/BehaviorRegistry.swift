@@ -65,13 +65,13 @@ public struct BehaviorRegistry: Sendable {
     public var kinds: [Kind] { makers.keys.sorted().map { Kind($0) } }
 
     /// Every kind it runs, with its verbs (none for most), as a Hello carries them.
-    package var registeredVerbs: [Containment_V1_KindVerbs] {
+    package var offers: [KindOffer] {
         Set(makers.keys).union(verbs.keys).sorted().map { kind in
-            .with {
-                $0.kind = kind
-                $0.verbs = verbs[kind] ?? []
-                $0.questions = (answering[kind] ?? []).map(\.rawValue).sorted()
-            }
+            KindOffer(
+                kind: kind,
+                verbs: verbs[kind] ?? [],
+                questions: (answering[kind] ?? []).map(\.rawValue).sorted()
+            )
         }
     }
 

@@ -12,10 +12,10 @@ import ContainmentRuntime
 actor ControllerActor {
     /// What a mailbox holds: a callback, or an `inspect` answered once every callback before it was handled.
     enum Mail: Sendable {
-        case callback(WireEvent)
-        case report(host: String, reply: @Sendable (Containment_V1_InspectReply) async -> Void)
+        case callback(DeliveredEvent)
+        case report(host: String, reply: @Sendable (InspectReport) async -> Void)
         /// Begin from this state, as of event `seq` (the host process replaces one that died).
-        case restore(Containment_V1_ControllerState, seq: UInt64)
+        case restore(WelcomedController, seq: UInt64)
         /// A question to its code (SPEC §15), answered to the supervisor under `id`.
         case question(Question, id: UInt64)
     }
@@ -26,7 +26,7 @@ actor ControllerActor {
     private let ref: ControllerRef
     private let runtime: HostRuntime
     /// The last `historyLimit` callbacks received, oldest first.
-    private(set) var received: [WireEvent] = []
+    private(set) var received: [DeliveredEvent] = []
     private let historyLimit: Int
     /// Every callback received since the actor was made.
     private(set) var digest = CallbackDigest()
@@ -77,9 +77,7 @@ actor ControllerActor {
                 var current = behavior
                 let answer = await current.answer(question, controller: ref)
                 behavior = current
-                await runtime.outbox.send(
-                    .with { $0.answer = Containment_V1_Answer(id: questionID, controller: id, answer) }
-                )
+                await runtime.outbox.send(.answer(questionID: questionID, controller: id, answer))
             case .restore(let state, let seq):
                 // What it received before is superseded by the state: its digest and history count from here.
                 lastSeq = max(lastSeq, seq)
@@ -87,7 +85,7 @@ actor ControllerActor {
                 digest = CallbackDigest()
                 received.removeAll()
                 // The supervisor's state decodes unless it is damaged; a behavior then begins without it.
-                guard let state = try? state.model() else { continue }
+                guard let state = state.state() else { continue }
                 var current = behavior
                 await current.restored(state, controller: ref)
                 behavior = current
@@ -98,7 +96,7 @@ actor ControllerActor {
     /// How a distributed method's identifier begins (a Swift mangled name): a verb that does not is a string verb.
     static let methodPrefix = "$s"
 
-    private func handle(_ wire: WireEvent) async {
+    private func handle(_ wire: DeliveredEvent) async {
         guard wire.seq > lastSeq else { return }
         lastSeq = wire.seq
         digest.add(seq: wire.seq)
@@ -117,7 +115,7 @@ actor ControllerActor {
                     RemoteError(ContainmentError(.unknownVerb, "\(id), a \(kind), has no typed methods."))
                 )
             }
-            await runtime.outbox.send(MethodCallMessage.result(seq: wire.seq, controller: id, outcome))
+            await runtime.outbox.send(.callResult(seq: wire.seq, controller: id, outcome))
             return
         }
         // The drain handles one mail at a time, so no other callback of this controller runs meanwhile.
@@ -127,15 +125,13 @@ actor ControllerActor {
     }
 
     /// What `inspect` answers.
-    private func report(host: String) -> Containment_V1_InspectReply {
-        .with {
-            $0.controller = id.rawValue
-            $0.host = host
-            $0.callbacks = received
-            $0.receivedCount = digest.count
-            $0.receivedDigest = digest.hash
-            $0.incarnation = incarnation
-            $0.restoredSeq = restoredSeq
-        }
+    private func report(host: String) -> InspectReport {
+        var report = InspectReport(controller: id, host: host)
+        report.callbacks = received
+        report.receivedCount = digest.count
+        report.receivedDigest = digest.hash
+        report.incarnation = incarnation
+        report.restoredSeq = restoredSeq
+        return report
     }
 }

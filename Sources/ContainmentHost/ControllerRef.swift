@@ -20,13 +20,7 @@ public struct ControllerRef: Sendable {
     /// Applies commands as one transaction, issued by this controller; returns the events or throws the rejection.
     @discardableResult
     public func perform(_ commands: [Command]) async throws(RemoteError) -> [Event] {
-        let wires = commands.map { WireCommand(Request($0, by: .controller(id))) }
-        let reply = await runtime.request(.with { $0.commands = .with { $0.commands = wires } })
-        switch reply.body {
-        case .accepted(let accepted): return try accepted.modelEvents()
-        case .error(let error): throw RemoteError(error)
-        default: throw RemoteError(.malformed("The supervisor answered a command with something else."))
-        }
+        try await runtime.request(.perform(commands.map { Request($0, by: .controller(id)) })).events()
     }
 
     public func addChild(_ child: ControllerID) async throws(RemoteError) {
@@ -161,16 +155,6 @@ public struct ControllerRef: Sendable {
 
     /// The whole tree now: every controller and every loaded view.
     public func snapshot() async throws(RemoteError) -> TreeSnapshot {
-        let reply = await runtime.request(.with { $0.snapshot = Containment_V1_SnapshotRequest() })
-        switch reply.body {
-        case .snapshot(let snapshot):
-            do {
-                return try snapshot.model()
-            } catch {
-                throw RemoteError(error)
-            }
-        case .error(let error): throw RemoteError(error)
-        default: throw RemoteError(.malformed("The supervisor answered a snapshot request with something else."))
-        }
+        try await runtime.request(.snapshot).snapshot()
     }
 }

@@ -83,9 +83,7 @@ struct HostCallTransport: MethodCallTransport {
     let caller: ControllerID
 
     func call(_ target: ControllerID, method: String, arguments: [String]) async throws(RemoteError) -> String {
-        let reply = await runtime.request(
-            MethodCallMessage.request(target, method: method, arguments: arguments, by: .controller(caller))
-        )
-        return try MethodCallMessage.outcome(of: reply)
+        try await runtime.request(.call(target, method: method, arguments: arguments, by: .controller(caller)))
+            .callOutcome()
     }
 }

@@ -9,13 +9,13 @@ import ZeroMQ
 /// Work the host loop hands to the dispatcher, in the order it arrived.
 enum HostJob: Sendable {
     /// The supervisor's welcome: the controllers this host runs (and whether new actors begin from their state).
-    case adopt(Containment_V1_Welcome)
+    case adopt(HostWelcome)
     /// Callbacks, creations and destructions, in event order.
-    case deliver([WireEvent])
+    case deliver([DeliveredEvent])
     /// A forwarded inspect: answer with the controller's callbacks.
     case inspect(requestID: UInt64, controller: ControllerID)
     /// A question to a controller's code (SPEC §15).
-    case question(Containment_V1_Question)
+    case question(AskedQuestion)
 }
 
 /// How many jobs the host loop handed the dispatcher that it has not finished: the loop stops reading the supervisor's
@@ -65,7 +65,7 @@ final class HostLoop {
 
     let name: String
     /// The verbs its kinds expose, told in every Hello.
-    let verbs: [Containment_V1_KindVerbs]
+    let kinds: [KindOffer]
     let config: RuntimeConfig
     let logger: Logger
     let dealer: Socket
@@ -94,11 +94,11 @@ final class HostLoop {
         runtime: HostRuntime,
         jobs: AsyncStream<HostJob>.Continuation,
         queued: QueuedJobs,
-        verbs: [Containment_V1_KindVerbs] = [],
+        kinds: [KindOffer] = [],
         logger: Logger
     ) throws {
         self.name = name
-        self.verbs = verbs
+        self.kinds = kinds
         self.queued = queued
         self.config = config
         self.logger = logger
@@ -158,22 +158,11 @@ final class HostLoop {
         if case .greeting(_, let backoff) = registration {
             registration = .greeting(lastHello: clock.now, backoff: backoff)
         }
-        send(
-            .with {
-                $0.requestID = Self.helloID
-                $0.hello = .with {
-                    $0.host = name
-                    $0.pid = getpid()
-                    $0.protocolVersion = protocolVersion
-                    $0.lastSeq = lastDelivered
-                    $0.verbs = verbs
-                }
-            }
-        )
+        send(.hello(requestID: Self.helloID, host: name, pid: getpid(), lastSeq: lastDelivered, kinds: kinds))
     }
 
     private func sendGoodbye() {
-        send(.with { $0.goodbye = .with { $0.host = name } })
+        send(.goodbye(host: name))
         logger.info("host said goodbye", metadata: ["host.name": "\(name)"])
     }
 
@@ -189,12 +178,12 @@ final class HostLoop {
         case .registered(let lastBeat):
             if now - lastBeat >= config.heartbeatInterval {
                 registration = .registered(lastBeat: now)
-                send(.with { $0.heartbeat = .with { $0.host = name } })
+                send(.heartbeat(host: name))
             }
         }
     }
 
-    private func send(_ message: ClientMessage) {
+    private func send(_ message: HostOutbound) {
         do {
             _ = try dealer.send([message.bytes], dontWait: true)
         } catch {
@@ -204,7 +193,7 @@ final class HostLoop {
 
     private func drainDealer() throws(ZMQError) {
         while queued.count < Self.maxQueuedJobs, let frames = try dealer.receive(dontWait: true) {
-            guard frames.count == 1, let message = try? ServerMessage.decode(frames[0]) else {
+            guard frames.count == 1, let message = try? HostInbound(decoding: frames[0]) else {
                 logger.warning("dropped a malformed message from the supervisor")
                 continue
             }
@@ -212,8 +201,8 @@ final class HostLoop {
         }
     }
 
-    private func handle(_ message: ServerMessage) {
-        switch message.body {
+    private func handle(_ message: HostInbound) {
+        switch message {
         case .welcome(let welcome):
             registration = .registered(lastBeat: clock.now)
             logger.info(
@@ -221,28 +210,29 @@ final class HostLoop {
                 metadata: ["host.name": "\(name)", "controller.count": "\(welcome.controllers.count)"]
             )
             queue(.adopt(welcome))
-        case .delivery(let delivery):
-            for event in delivery.events where event.seq > lastDelivered { lastDelivered = event.seq }
-            queue(.deliver(delivery.events))
-        case .inspect(let request):
-            queue(.inspect(requestID: message.requestID, controller: ControllerID(request.controller)))
+        case .delivery(let events):
+            for event in events where event.seq > lastDelivered { lastDelivered = event.seq }
+            queue(.deliver(events))
+        case .inspect(let requestID, let controller):
+            queue(.inspect(requestID: requestID, controller: controller))
         case .question(let question):
             queue(.question(question))
-        case .error(let error)
-        where message.requestID == 0 && error.code == ContainmentError.Code.hostUnavailable.rawValue:
+        case .reply(let reply) where reply.requestID == 0 && reply.refusal?.error.code == .hostUnavailable:
             // The supervisor does not know us (it restarted): register again — once, however many heartbeats queued
             // while it was away are refused; `tick` says hello again (with backoff) if no welcome comes.
             guard case .registered = registration else { return }
             registration = .greeting(lastHello: nil, backoff: config.heartbeatInterval)
             hello()
-        case .error(let error) where message.requestID == Self.helloID:
-            logger.error(
-                "the supervisor refused this host",
-                metadata: ["error.code": "\(error.code)", "error.message": "\(error.message)"]
-            )
-        default:
-            if !runtime.replies.resume(message) {
-                logger.debug("dropped a reply nobody waits for", metadata: ["request.id": "\(message.requestID)"])
+        case .reply(let reply) where reply.requestID == Self.helloID:
+            if let refusal = reply.refusal?.error {
+                logger.error(
+                    "the supervisor refused this host",
+                    metadata: ["error.code": "\(refusal.code)", "error.message": "\(refusal.message)"]
+                )
+            }
+        case .reply(let reply):
+            if !runtime.replies.resume(reply) {
+                logger.debug("dropped a reply nobody waits for", metadata: ["request.id": "\(reply.requestID)"])
             }
         }
     }

@@ -20,11 +20,9 @@ final class HostRuntime: Sendable {
 
     /// Sends a request through the host's connection and waits for its reply — at most ``timeout``, then it is
     /// answered `timeout`; a cancelled task's request is answered `timeout` at once. A late reply is dropped.
-    func request(_ message: ClientMessage) async -> ServerMessage {
-        var numbered = message
-        numbered.requestID = replies.nextID()
-        let id = numbered.requestID
-        let outgoing = numbered
+    func request(_ request: HostRequest) async -> HostReply {
+        let id = replies.nextID()
+        let outgoing = HostOutbound.request(requestID: id, request)
         let outbox = outbox
         let replies = replies
         let timeout = timeout
@@ -51,7 +49,7 @@ final class HostRuntime: Sendable {
 
 /// Replies awaited by request id; the host loop resumes them as they arrive.
 final class PendingReplies: Sendable {
-    private let waiting = Mutex<[UInt64: CheckedContinuation<ServerMessage, Never>]>([:])
+    private let waiting = Mutex<[UInt64: CheckedContinuation<HostReply, Never>]>([:])
     /// Ids from 2^32 up, so they never meet the loop's own (hello, heartbeat) or the supervisor's forwarded ones.
     private let next = Mutex<UInt64>(1 << 32)
 
@@ -65,26 +63,21 @@ final class PendingReplies: Sendable {
         }
     }
 
-    func register(_ id: UInt64, _ continuation: CheckedContinuation<ServerMessage, Never>) {
+    func register(_ id: UInt64, _ continuation: CheckedContinuation<HostReply, Never>) {
         waiting.withLock { $0[id] = continuation }
     }
 
     /// Resumes the request `message` answers; false when nobody waits for it.
-    func resume(_ message: ServerMessage) -> Bool {
-        guard let continuation = waiting.withLock({ $0.removeValue(forKey: message.requestID) }) else { return false }
-        continuation.resume(returning: message)
+    func resume(_ reply: HostReply) -> Bool {
+        guard let continuation = waiting.withLock({ $0.removeValue(forKey: reply.requestID) }) else { return false }
+        continuation.resume(returning: reply)
         return true
     }
 
     /// Answers request `id` with `error`, if it still waits (its deadline passed, or its task was cancelled).
     func fail(_ id: UInt64, _ error: ContainmentError) {
         guard let continuation = waiting.withLock({ $0.removeValue(forKey: id) }) else { return }
-        continuation.resume(
-            returning: .with {
-                $0.requestID = id
-                $0.body = .error(.init(error))
-            }
-        )
+        continuation.resume(returning: .failed(requestID: id, error))
     }
 
     /// Answers every waiting request with `error` (the host is stopping).
@@ -94,12 +87,7 @@ final class PendingReplies: Sendable {
             return waiting
         }
         for (id, continuation) in all {
-            continuation.resume(
-                returning: .with {
-                    $0.requestID = id
-                    $0.body = .error(.init(error))
-                }
-            )
+            continuation.resume(returning: .failed(requestID: id, error))
         }
     }
 }
@@ -116,7 +104,7 @@ actor Outbox {
         self.socket = socket
     }
 
-    func send(_ message: ClientMessage) {
+    func send(_ message: HostOutbound) {
         _ = try? socket.send(LoopMail.forward(message.bytes).frames)
     }
 

@@ -68,7 +68,7 @@ package struct HostService: Service {
                         runtime: runtime,
                         jobs: continuation,
                         queued: queued,
-                        verbs: kinds.registeredVerbs,
+                        kinds: kinds.offers,
                         logger: logger
                     ).run()
                 } catch {
@@ -124,10 +124,10 @@ struct Dispatcher {
                 // give this host stop, missing ones are made — restored from their state when this process replaces
                 // one that died.
                 if welcome.incarnation > 0 { incarnation = welcome.incarnation }
-                let kept = Set(welcome.controllers.map { ControllerID($0.id) })
+                let kept = Set(welcome.controllers.map(\.id))
                 for id in actors.keys where !kept.contains(id) { actors[id] = nil }
                 for controller in welcome.controllers {
-                    let id = ControllerID(controller.id)
+                    let id = controller.id
                     let made = adopt(id, kind: controller.kind)
                     // Restored: new actors, and those of a host brought up to date (it missed too many callbacks).
                     if welcome.restore, let actor = made ?? actors[id] {
@@ -136,8 +136,8 @@ struct Dispatcher {
                 }
             case .deliver(let events):
                 for event in events {
-                    let id = ControllerID(event.controller)
-                    guard let kind = EventKind(name: event.name) else {
+                    let id = event.controller
+                    guard let kind = event.eventKind else {
                         logger.warning(
                             "dropped a delivery of an unknown kind",
                             metadata: ["event.name": "\(event.name)"]
@@ -145,7 +145,7 @@ struct Dispatcher {
                         continue
                     }
                     switch HostDelivery(kind) {
-                    case .makeActor: adopt(id, kind: event.kind)
+                    case .makeActor: adopt(id, kind: event.controllerKind)
                     case .endActor: actors[id] = nil
                     case .callback: await actors[id]?.post(.callback(event))
                     case .notForHosts:
@@ -158,35 +158,22 @@ struct Dispatcher {
             case .question(let question):
                 // Asked in the middle of a command that may create the controller: its actor is made now if need be
                 // (its controllerCreated, delivered once the command is applied, finds it made).
-                let id = ControllerID(question.controller)
-                guard let model = try? question.model(), let actor = actors[id] ?? adopt(id, kind: question.kind)
-                else {
-                    await runtime.outbox.send(
-                        .with { $0.answer = Containment_V1_Answer(id: question.id, controller: id, .nothing) }
-                    )
+                let id = question.controller
+                guard let model = question.question, let actor = actors[id] ?? adopt(id, kind: question.kind) else {
+                    await runtime.outbox.send(.answer(questionID: question.id, controller: id, .nothing))
                     continue
                 }
                 await actor.post(.question(model, id: question.id))
             case .inspect(let requestID, let id):
                 let outbox = runtime.outbox
-                let answer: @Sendable (Containment_V1_InspectReply) async -> Void = { report in
-                    await outbox.send(
-                        .with {
-                            $0.requestID = requestID
-                            $0.inspectReply = report
-                        }
-                    )
+                let answer: @Sendable (InspectReport) async -> Void = { report in
+                    await outbox.send(.inspected(requestID: requestID, report))
                 }
                 if let actor = actors[id] {
                     // Answered by the actor after every callback delivered to it before.
                     await actor.post(.report(host: runtime.name, reply: answer))
                 } else {
-                    await answer(
-                        .with {
-                            $0.controller = id.rawValue
-                            $0.host = runtime.name
-                        }
-                    )
+                    await answer(InspectReport(controller: id, host: runtime.name))
                 }
             }
         }

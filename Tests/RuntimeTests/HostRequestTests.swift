@@ -18,21 +18,21 @@ import ZeroMQ
 
     @Test func aRequestWithoutAReplyIsAnsweredTimeoutAtItsDeadline() async throws {
         let (context, runtime) = try Self.unanswered(timeout: .milliseconds(100))
-        let reply = await runtime.request(.with { $0.snapshot = Containment_V1_SnapshotRequest() })
-        #expect(reply.error.code == "timeout", "\(reply)")
-        #expect(reply.error.message.contains("No reply from the supervisor"))
+        let refusal = try #require(await runtime.request(.snapshot).refusal?.error)
+        #expect(refusal.code == .timeout, "\(refusal)")
+        #expect(refusal.message.contains("No reply from the supervisor"))
         await runtime.outbox.close()
         context.terminate()
     }
 
     @Test func aCancelledRequestIsAnsweredAtOnce() async throws {
         let (context, runtime) = try Self.unanswered(timeout: .seconds(60))
-        let task = Task { await runtime.request(.with { $0.snapshot = Containment_V1_SnapshotRequest() }) }
+        let task = Task { await runtime.request(.snapshot) }
         // Cancelled while it waits for its reply (its 60 s deadline far off).
         #expect(try await Poll.until { runtime.replies.waitingCount == 1 })
         task.cancel()
-        let reply = await task.value
-        #expect(reply.error.code == "timeout" && reply.error.message.contains("cancelled"), "\(reply)")
+        let refusal = try #require(await task.value.refusal?.error)
+        #expect(refusal.code == .timeout && refusal.message.contains("cancelled"), "\(refusal)")
         await runtime.outbox.close()
         context.terminate()
     }

@@ -1,0 +1,281 @@
+import ContainmentModel
+
+// A host's side of the protocol (docs/PROTOCOL.md), typed: what a host sends the supervisor (`HostOutbound`) and
+// what it receives (`HostInbound`), in model types. The host names no generated type; this file is its codec.
+
+/// A kind a host runs, with the string verbs its code answers and the questions it answers (SPEC §15), as a Hello
+/// tells them.
+package struct KindOffer: Equatable, Sendable {
+    package let kind: String
+    package let verbs: [String]
+    package let questions: [String]
+
+    package init(kind: String, verbs: [String], questions: [String]) {
+        self.kind = kind
+        self.verbs = verbs
+        self.questions = questions
+    }
+}
+
+/// A request an actor of a host makes of the supervisor.
+package enum HostRequest: Sendable {
+    /// Commands as one transaction (each request says who issues it).
+    case perform([Request])
+    /// A typed method call, whose reply carries the method's outcome.
+    case call(ControllerID, method: String, arguments: [String], by: Party)
+    /// The whole tree.
+    case snapshot
+}
+
+/// What a host sends the supervisor.
+package enum HostOutbound: Sendable {
+    /// Registration: the host, its pid, the highest seq delivered to it so far, and the kinds it runs.
+    case hello(requestID: UInt64, host: String, pid: Int32, lastSeq: UInt64, kinds: [KindOffer])
+    case heartbeat(host: String)
+    case goodbye(host: String)
+    /// An actor's request, numbered by its host.
+    case request(requestID: UInt64, HostRequest)
+    /// A controller's answer to question `questionID` (SPEC §15).
+    case answer(questionID: UInt64, controller: ControllerID, Answer)
+    /// A typed method's outcome, for the call whose `verbInvoked` event is `seq`.
+    case callResult(seq: UInt64, controller: ControllerID, Result<String, RemoteError>)
+    /// What a forwarded `inspect` asked.
+    case inspected(requestID: UInt64, InspectReport)
+
+    /// The message's bytes, one frame.
+    package var bytes: [UInt8] { message.bytes }
+
+    var message: ClientMessage {
+        switch self {
+        case .hello(let requestID, let host, let pid, let lastSeq, let kinds):
+            .with {
+                $0.requestID = requestID
+                $0.hello = .with {
+                    $0.host = host
+                    $0.pid = pid
+                    $0.protocolVersion = protocolVersion
+                    $0.lastSeq = lastSeq
+                    $0.verbs = kinds.map { offer in
+                        .with {
+                            $0.kind = offer.kind
+                            $0.verbs = offer.verbs
+                            $0.questions = offer.questions
+                        }
+                    }
+                }
+            }
+        case .heartbeat(let host): .with { $0.heartbeat = .with { $0.host = host } }
+        case .goodbye(let host): .with { $0.goodbye = .with { $0.host = host } }
+        case .request(let requestID, .perform(let requests)):
+            .with {
+                $0.requestID = requestID
+                $0.commands = .with { $0.commands = requests.map { WireCommand($0) } }
+            }
+        case .request(let requestID, .call(let target, let method, let arguments, let party)):
+            MethodCallMessage.request(target, method: method, arguments: arguments, by: party).numbered(requestID)
+        case .request(let requestID, .snapshot):
+            .with {
+                $0.requestID = requestID
+                $0.snapshot = .init()
+            }
+        case .answer(let questionID, let controller, let answer):
+            .with { $0.answer = Containment_V1_Answer(id: questionID, controller: controller, answer) }
+        case .callResult(let seq, let controller, let outcome):
+            MethodCallMessage.result(seq: seq, controller: controller, outcome)
+        case .inspected(let requestID, let report):
+            .with {
+                $0.requestID = requestID
+                $0.inspectReply = report.wire
+            }
+        }
+    }
+}
+
+extension ClientMessage {
+    fileprivate func numbered(_ requestID: UInt64) -> ClientMessage {
+        var message = self
+        message.requestID = requestID
+        return message
+    }
+}
+
+/// One event delivered to a host: decoded as far as the host's dispatch needs, its model form read on demand (by the
+/// controller's actor, so events of different controllers decode concurrently).
+package struct DeliveredEvent: Sendable {
+    let wire: WireEvent
+
+    init(_ wire: WireEvent) { self.wire = wire }
+
+    /// An event of the model, delivered as event `seq` (tests and benchmarks deliver without a supervisor).
+    package init(_ event: Event, seq: UInt64) {
+        self.init(WireEvent(event, seq: seq, timeUnixNanos: 0, commandID: 0))
+    }
+
+    package var seq: UInt64 { wire.seq }
+    /// The controller it is for.
+    package var controller: ControllerID { ControllerID(wire.controller) }
+    /// Its name on the wire (`viewWillAppear`, …).
+    package var name: String { wire.name }
+    /// Its kind, nil for a name this build does not know.
+    package var eventKind: EventKind? { EventKind(name: wire.name) }
+    /// The controller's kind, for a `controllerCreated`.
+    package var controllerKind: String { wire.kind }
+
+    /// The event in model types.
+    package func model() throws(ContainmentError) -> Event { try wire.model() }
+}
+
+/// What an `inspect` of a controller answers: the callbacks its actor received and how it began.
+package struct InspectReport: Sendable {
+    package var controller: ControllerID
+    package var host: String
+    /// The most recent callbacks, oldest first.
+    package var callbacks: [DeliveredEvent] = []
+    /// Every callback received, counted and hashed (``CallbackDigest``).
+    package var receivedCount: UInt64 = 0
+    package var receivedDigest: UInt64 = 0
+    /// The host process's incarnation, and the seq its actor was restored from (0: it saw every callback).
+    package var incarnation: UInt32 = 0
+    package var restoredSeq: UInt64 = 0
+
+    package init(controller: ControllerID, host: String) {
+        self.controller = controller
+        self.host = host
+    }
+
+    var wire: Containment_V1_InspectReply {
+        .with {
+            $0.controller = controller.rawValue
+            $0.host = host
+            $0.callbacks = callbacks.map(\.wire)
+            $0.receivedCount = receivedCount
+            $0.receivedDigest = receivedDigest
+            $0.incarnation = incarnation
+            $0.restoredSeq = restoredSeq
+        }
+    }
+}
+
+/// A controller the supervisor's welcome gives a host: its id and kind, and its state to begin from.
+package struct WelcomedController: Sendable {
+    let wire: Containment_V1_ControllerState
+
+    init(_ wire: Containment_V1_ControllerState) { self.wire = wire }
+
+    package var id: ControllerID { ControllerID(wire.id) }
+    package var kind: String { wire.kind }
+    /// Its state in model types; nil when it does not decode (damaged: a behavior then begins without it).
+    package func state() -> ControllerState? { try? wire.model() }
+}
+
+/// The supervisor's welcome: the controllers a host runs, and whether new actors begin from their state.
+package struct HostWelcome: Sendable {
+    package let controllers: [WelcomedController]
+    /// New actors (and those of a host brought up to date) begin from their state, as of event `seq`.
+    package let restore: Bool
+    package let seq: UInt64
+    /// The host process's incarnation (0: not told).
+    package let incarnation: UInt32
+}
+
+/// A question to a controller's code (SPEC §15), to be answered under `id`.
+package struct AskedQuestion: Sendable {
+    package let id: UInt64
+    package let controller: ControllerID
+    /// The controller's kind: a question may come before the controller's creation is delivered.
+    package let kind: String
+    /// The question in model types; nil when it does not decode (it is answered with nothing).
+    package let question: Question?
+}
+
+/// The supervisor's reply to a host's request (or an error not asked for, request id 0).
+package struct HostReply: Sendable {
+    let message: ServerMessage
+
+    init(_ message: ServerMessage) { self.message = message }
+
+    /// A reply the host makes itself: the request failed before the supervisor answered (timeout, stopping).
+    package static func failed(requestID: UInt64, _ error: ContainmentError) -> HostReply {
+        HostReply(
+            .with {
+                $0.requestID = requestID
+                $0.body = .error(.init(error))
+            }
+        )
+    }
+
+    package var requestID: UInt64 { message.requestID }
+
+    /// The refusal it carries, if it is one.
+    package var refusal: RemoteError? {
+        if case .error(let error) = message.body { return RemoteError(error) }
+        return nil
+    }
+
+    /// The events of the accepted commands, or the refusal.
+    package func events() throws(RemoteError) -> [Event] {
+        switch message.body {
+        case .accepted(let accepted): return try accepted.modelEvents()
+        case .error(let error): throw RemoteError(error)
+        default: throw RemoteError(.malformed("The supervisor answered a command with something else."))
+        }
+    }
+
+    /// The tree, or the refusal.
+    package func snapshot() throws(RemoteError) -> TreeSnapshot {
+        switch message.body {
+        case .snapshot(let snapshot):
+            do {
+                return try snapshot.model()
+            } catch {
+                throw RemoteError(error)
+            }
+        case .error(let error): throw RemoteError(error)
+        default: throw RemoteError(.malformed("The supervisor answered a snapshot request with something else."))
+        }
+    }
+
+    /// A typed call's outcome (JSON text), or its error.
+    package func callOutcome() throws(RemoteError) -> String { try MethodCallMessage.outcome(of: message) }
+}
+
+/// What the supervisor sends a host.
+package enum HostInbound: Sendable {
+    case welcome(HostWelcome)
+    /// Callbacks, creations and destructions, in event order.
+    case delivery([DeliveredEvent])
+    /// A forwarded `inspect` of `controller`, answered under `requestID`.
+    case inspect(requestID: UInt64, controller: ControllerID)
+    case question(AskedQuestion)
+    /// A reply to one of the host's requests, or an error it did not ask for (request id 0).
+    case reply(HostReply)
+
+    /// Decodes one frame from the supervisor (`malformed` when it is not a message).
+    package init(decoding bytes: [UInt8]) throws(ContainmentError) {
+        let message = try ServerMessage.decode(bytes)
+        switch message.body {
+        case .welcome(let welcome):
+            self = .welcome(
+                HostWelcome(
+                    controllers: welcome.controllers.map(WelcomedController.init),
+                    restore: welcome.restore,
+                    seq: welcome.seq,
+                    incarnation: welcome.incarnation
+                )
+            )
+        case .delivery(let delivery): self = .delivery(delivery.events.map(DeliveredEvent.init))
+        case .inspect(let request):
+            self = .inspect(requestID: message.requestID, controller: ControllerID(request.controller))
+        case .question(let question):
+            self = .question(
+                AskedQuestion(
+                    id: question.id,
+                    controller: ControllerID(question.controller),
+                    kind: question.kind,
+                    question: try? question.model()
+                )
+            )
+        default: self = .reply(HostReply(message))
+        }
+    }
+}
