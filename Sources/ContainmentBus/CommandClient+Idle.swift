@@ -25,12 +25,12 @@ extension CommandClient {
         let deadline = ContinuousClock.now + timeout
         var reason = "nothing checked yet"
         while true {
-            let before = try snapshot()
+            let before = try snapshot().wire
             if let moving = Self.moving(before) {
                 reason = moving
             } else {
                 try inspectEveryController(of: before)
-                let after = try snapshot()
+                let after = try snapshot().wire
                 if after.seq == before.seq, Self.moving(after) == nil { return .idle(seq: before.seq) }
                 reason = "controllers' code issued commands (seq \(before.seq) → \(after.seq))"
                 if ContinuousClock.now < deadline { continue }

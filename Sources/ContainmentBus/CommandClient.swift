@@ -105,11 +105,38 @@ public final class CommandClient {
         }
     }
 
+    /// Submits requests as one transaction; returns what was accepted or throws the rejection. `hosts` places the
+    /// controllers a `create` makes (without one the supervisor picks the least loaded host that runs its kind).
+    public func submit(_ requests: [Request], hosts: [ControllerID: String] = [:]) throws(RemoteError) -> Acceptance {
+        let wires = requests.map { request in
+            if case .create(let id, _, _) = request.command { return WireCommand(request, host: hosts[id]) }
+            return WireCommand(request)
+        }
+        return Acceptance(try submit(wires))
+    }
+
+    /// Calls `method` (a distributed target's identifier) on `target` with `arguments` (each one JSON text), issued by
+    /// `party`; returns the method's result or throws its error (the call refused, the method's own, its host gone).
+    public func call(
+        _ target: ControllerID,
+        method: String,
+        arguments: [String],
+        by party: Party
+    ) throws(RemoteError) -> String {
+        let reply: ServerMessage
+        do {
+            reply = try request(MethodCallMessage.request(target, method: method, arguments: arguments, by: party))
+        } catch {
+            throw RemoteError(error)
+        }
+        return try MethodCallMessage.outcome(of: reply)
+    }
+
     /// The whole state at the latest sequence number.
-    public func snapshot() throws(ContainmentError) -> WireSnapshot {
+    public func snapshot() throws(ContainmentError) -> BusSnapshot {
         let reply = try request(.with { $0.snapshot = Containment_V1_SnapshotRequest() })
         switch reply.body {
-        case .snapshot(let snapshot): return snapshot
+        case .snapshot(let snapshot): return BusSnapshot(snapshot)
         case .error(let error): throw RemoteError(error).error
         default: throw .malformed("The supervisor answered a snapshot request with something else.")
         }
@@ -126,10 +153,10 @@ public final class CommandClient {
     }
 
     /// The callbacks one controller's actor received, in order, as its host reports them.
-    public func inspect(_ controller: ControllerID) throws(ContainmentError) -> Containment_V1_InspectReply {
+    public func inspect(_ controller: ControllerID) throws(ContainmentError) -> InspectReport {
         let reply = try request(.with { $0.inspect = .with { $0.controller = controller.rawValue } })
         switch reply.body {
-        case .inspectReply(let inspected): return inspected
+        case .inspectReply(let inspected): return InspectReport(inspected)
         case .error(let error): throw RemoteError(error).error
         default: throw .malformed("The supervisor answered an inspect request with something else.")
         }
@@ -165,6 +192,34 @@ extension Containment_V1_Error {
 
 extension Containment_V1_Accepted {
     /// The events the accepted commands caused, in model types (an event that does not decode: `malformed`).
+    public func modelEvents() throws(RemoteError) -> [Event] {
+        var models: [Event] = []
+        models.reserveCapacity(events.count)
+        for event in events {
+            do {
+                models.append(try event.model())
+            } catch {
+                throw RemoteError(error)
+            }
+        }
+        return models
+    }
+}
+
+/// What an accepted transaction answers: its command id, the events it caused and (a typed call) the method's result.
+public struct Acceptance: Sendable {
+    public let commandID: UInt64
+    public let events: [BusEvent]
+    /// A typed method's result (JSON text); nil for other commands.
+    public let result: String?
+
+    init(_ wire: Containment_V1_Accepted) {
+        commandID = wire.commandID
+        events = wire.events.map(BusEvent.init)
+        result = wire.hasResult ? wire.result : nil
+    }
+
+    /// The events in model types (an event that does not decode: `malformed`).
     public func modelEvents() throws(RemoteError) -> [Event] {
         var models: [Event] = []
         models.reserveCapacity(events.count)

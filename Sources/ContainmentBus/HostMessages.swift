@@ -99,48 +99,31 @@ extension ClientMessage {
     }
 }
 
-/// One event delivered to a host: decoded as far as the host's dispatch needs, its model form read on demand (by the
-/// controller's actor, so events of different controllers decode concurrently).
-package struct DeliveredEvent: Sendable {
-    let wire: WireEvent
-
-    init(_ wire: WireEvent) { self.wire = wire }
-
-    /// An event of the model, delivered as event `seq` (tests and benchmarks deliver without a supervisor).
-    package init(_ event: Event, seq: UInt64) {
-        self.init(WireEvent(event, seq: seq, timeUnixNanos: 0, commandID: 0))
-    }
-
-    package var seq: UInt64 { wire.seq }
-    /// The controller it is for.
-    package var controller: ControllerID { ControllerID(wire.controller) }
-    /// Its name on the wire (`viewWillAppear`, …).
-    package var name: String { wire.name }
-    /// Its kind, nil for a name this build does not know.
-    package var eventKind: EventKind? { EventKind(name: wire.name) }
-    /// The controller's kind, for a `controllerCreated`.
-    package var controllerKind: String { wire.kind }
-
-    /// The event in model types.
-    package func model() throws(ContainmentError) -> Event { try wire.model() }
-}
-
 /// What an `inspect` of a controller answers: the callbacks its actor received and how it began.
-package struct InspectReport: Sendable {
-    package var controller: ControllerID
-    package var host: String
+public struct InspectReport: Sendable {
+    public var controller: ControllerID
+    public var host: String
     /// The most recent callbacks, oldest first.
-    package var callbacks: [DeliveredEvent] = []
+    public var callbacks: [BusEvent] = []
     /// Every callback received, counted and hashed (``CallbackDigest``).
-    package var receivedCount: UInt64 = 0
-    package var receivedDigest: UInt64 = 0
+    public var receivedCount: UInt64 = 0
+    public var receivedDigest: UInt64 = 0
     /// The host process's incarnation, and the seq its actor was restored from (0: it saw every callback).
-    package var incarnation: UInt32 = 0
-    package var restoredSeq: UInt64 = 0
+    public var incarnation: UInt32 = 0
+    public var restoredSeq: UInt64 = 0
 
-    package init(controller: ControllerID, host: String) {
+    public init(controller: ControllerID, host: String) {
         self.controller = controller
         self.host = host
+    }
+
+    init(_ wire: Containment_V1_InspectReply) {
+        self.init(controller: ControllerID(wire.controller), host: wire.host)
+        callbacks = wire.callbacks.map(BusEvent.init)
+        receivedCount = wire.receivedCount
+        receivedDigest = wire.receivedDigest
+        incarnation = wire.incarnation
+        restoredSeq = wire.restoredSeq
     }
 
     var wire: Containment_V1_InspectReply {
@@ -243,7 +226,7 @@ package struct HostReply: Sendable {
 package enum HostInbound: Sendable {
     case welcome(HostWelcome)
     /// Callbacks, creations and destructions, in event order.
-    case delivery([DeliveredEvent])
+    case delivery([BusEvent])
     /// A forwarded `inspect` of `controller`, answered under `requestID`.
     case inspect(requestID: UInt64, controller: ControllerID)
     case question(AskedQuestion)
@@ -263,7 +246,7 @@ package enum HostInbound: Sendable {
                     incarnation: welcome.incarnation
                 )
             )
-        case .delivery(let delivery): self = .delivery(delivery.events.map(DeliveredEvent.init))
+        case .delivery(let delivery): self = .delivery(delivery.events.map(BusEvent.init))
         case .inspect(let request):
             self = .inspect(requestID: message.requestID, controller: ControllerID(request.controller))
         case .question(let question):

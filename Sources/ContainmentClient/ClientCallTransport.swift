@@ -38,20 +38,18 @@ final class ClientCallTransport: MethodCallTransport {
     }
 
     func call(_ target: ControllerID, method: String, arguments: [String]) async throws(RemoteError) -> String {
-        let message = MethodCallMessage.request(target, method: method, arguments: arguments, by: .system)
-        let reply: Result<ServerMessage, ContainmentError>
+        let outcome: Result<String, RemoteError>
         do {
-            reply = try await runOnThread(named: "containment-call") { [self] in
+            outcome = try await runOnThread(named: "containment-call") { [self] in
                 self.connection.withLock { client in
-                    Result { () throws(ContainmentError) in try client.request(message) }
+                    Result { () throws(RemoteError) in
+                        try client.call(target, method: method, arguments: arguments, by: .system)
+                    }
                 }
             }
         } catch {
             throw RemoteError(ContainmentError(.hostUnavailable, "The call could not be made: \(error)."))
         }
-        switch reply {
-        case .success(let reply): return try MethodCallMessage.outcome(of: reply)
-        case .failure(let error): throw RemoteError(error)
-        }
+        return try outcome.get()
     }
 }

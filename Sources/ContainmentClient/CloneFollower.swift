@@ -11,9 +11,9 @@ import ContainmentBus
 package struct CloneFollower {
     package enum Output {
         /// The whole state to go on from (only with `fromStart`).
-        case snapshot(WireSnapshot)
+        case snapshot(BusSnapshot)
         /// An event after the state (or a live one).
-        case event(WireEvent)
+        case event(BusEvent)
         /// The events up to this seq are skipped for good: a gap said in a notice (without `fromStart`).
         case skipped(through: UInt64)
         /// A sentence for the reader: a gap caught up, the supervisor restarted.
@@ -23,7 +23,7 @@ package struct CloneFollower {
     package let fromStart: Bool
     /// Whether a gap in the seqs is looked for (not when only some topics are subscribed).
     package let checkGaps: Bool
-    private let takeSnapshot: () throws -> WireSnapshot
+    private let takeSnapshot: () throws -> BusSnapshot
     package private(set) var epoch: UInt64?
     package private(set) var lastSeq: UInt64?
     private var outputs: [Output] = []
@@ -37,7 +37,7 @@ package struct CloneFollower {
         fromStart: Bool,
         checkGaps: Bool,
         joinWait: Duration = .zero,
-        snapshot: @escaping () throws -> WireSnapshot
+        snapshot: @escaping () throws -> BusSnapshot
     ) {
         self.fromStart = fromStart
         self.checkGaps = checkGaps
@@ -82,7 +82,7 @@ package struct CloneFollower {
         outputs.append(.snapshot(snapshot))
     }
 
-    package mutating func heartbeat(_ beat: Containment_V1_EventHeartbeat) throws {
+    package mutating func heartbeat(_ beat: BusHeartbeat) throws {
         if let epoch, beat.epoch != epoch {
             try restarted(epoch, beat.epoch)
         } else if let lastSeq, beat.seq > lastSeq, checkGaps {
@@ -118,7 +118,7 @@ package struct CloneFollower {
         }
     }
 
-    package mutating func receive(_ event: WireEvent) throws {
+    package mutating func receive(_ event: BusEvent) throws {
         if let epoch, event.epoch != epoch {
             try restarted(epoch, event.epoch)
             if fromStart, event.seq <= lastSeq ?? 0 { return }

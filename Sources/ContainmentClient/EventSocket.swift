@@ -13,8 +13,8 @@ package final class EventSocket {
     /// What one receive brought.
     package enum Received {
         /// An event, with its bytes as published.
-        case event(WireEvent, bytes: [UInt8])
-        case heartbeat(Containment_V1_EventHeartbeat)
+        case event(BusEvent, bytes: [UInt8])
+        case heartbeat(BusHeartbeat)
         /// Frames that are not an event or a heartbeat (not two frames, or bytes that do not decode).
         case undecodable
         /// The supervisor refused this subscriber at its handshake: final.
@@ -48,7 +48,7 @@ package final class EventSocket {
         try monitor.connect(monitorEndpoint)
         try subscriber.connect(endpoint)
         for prefix in topics.isEmpty ? [""] : topics { try subscriber.subscribe(prefix) }
-        if !topics.isEmpty { try subscriber.subscribe(String(decoding: WireEvent.heartbeatTopic, as: UTF8.self)) }
+        if !topics.isEmpty { try subscriber.subscribe(Publication.heartbeatTopic) }
         try subscriber.set(.receiveTimeout, to: wake)
     }
 
@@ -57,13 +57,11 @@ package final class EventSocket {
         guard let frames = try receiveFrames() else {
             return try refusedSinceLastLook() ? .refused : .nothing
         }
-        guard frames.count == 2 else { return .undecodable }
-        if frames[0] == WireEvent.heartbeatTopic {
-            guard let beat = try? Containment_V1_EventHeartbeat(serializedBytes: frames[1]) else { return .undecodable }
-            return .heartbeat(beat)
+        switch Publication(frames: frames) {
+        case .event(let event): return .event(event, bytes: frames[1])
+        case .heartbeat(let beat): return .heartbeat(beat)
+        case nil: return .undecodable
         }
-        guard let event = try? WireEvent.decode(frames[1]) else { return .undecodable }
-        return .event(event, bytes: frames[1])
     }
 
     /// The next message's frames as published, undecoded (`nil` after the receive timeout): for an instrument that

@@ -9,7 +9,7 @@ package struct EventWatch {
     package enum Output {
         /// The state before the live events (with `fromStart`; again after a restart or a gap too wide to bridge).
         case snapshot(TreeView)
-        case event(WireEvent)
+        case event(BusEvent)
         /// Events missing from the stream (a slow subscriber): their seqs.
         case gap(ClosedRange<UInt64>)
         /// Something to tell the reader on the side (a supervisor silent or heard again, a re-snapshot).
@@ -150,13 +150,13 @@ package struct EventWatch {
             for item in outputs where !done {
                 switch item {
                 case .snapshot(let snapshot):
-                    let tree = TreeView(snapshot: snapshot)
+                    let tree = snapshot.tree
                     lastSeq = tree.seq
                     output(.snapshot(tree))
                 case .event(let event):
                     if checkGaps, let last = lastSeq, event.seq > last + 1 { output(.gap(last + 1...event.seq - 1)) }
                     lastSeq = max(lastSeq ?? 0, event.seq)
-                    guard controllers.isEmpty || controllers.contains(event.controller) else { continue }
+                    guard controllers.isEmpty || controllers.contains(event.controller.rawValue) else { continue }
                     output(.event(event))
                     shown += 1
                 case .skipped(let seq): lastSeq = seq

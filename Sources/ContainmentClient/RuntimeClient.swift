@@ -52,11 +52,7 @@ public final class RuntimeClient {
     /// topology each; without one the supervisor picks the least loaded host that runs its kind.
     @discardableResult
     public func perform(_ requests: [Request], hosts: [ControllerID: String] = [:]) throws(RemoteError) -> [Event] {
-        let wires = requests.map { request in
-            if case .create(let id, _, _) = request.command { return WireCommand(request, host: hosts[id]) }
-            return WireCommand(request)
-        }
-        return try client.submit(wires).modelEvents()
+        try client.submit(requests, hosts: hosts).modelEvents()
     }
 
     /// Applies `commands`, issued by the system (an operator's commands, as `ctl`'s), as one transaction.

@@ -43,7 +43,7 @@ package struct RuntimeStatus: Sendable {
     package var healthy: Bool { hosts.allSatisfy { $0.state == "up" } }
 
     /// The status the snapshot and `config`'s run directory show, `now`.
-    package init(snapshot: WireSnapshot, config: RuntimeConfig, now: Date = Date()) {
+    package init(snapshot: BusSnapshot, config: RuntimeConfig, now: Date = Date()) {
         pid = (try? String(contentsOfFile: "\(config.runDirectory)/supervisor.pid", encoding: .utf8))
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let segments = ((try? FileManager.default.contentsOfDirectory(atPath: config.journalPath)) ?? [])
@@ -55,7 +55,7 @@ package struct RuntimeStatus: Sendable {
         epoch = snapshot.epoch
         seq = snapshot.seq
         uptimeSeconds = max(0, now.timeIntervalSince1970 - Double(snapshot.startedUnixNanos) / 1e9)
-        controllers = snapshot.controllers.count
+        controllers = snapshot.controllerIDs.count
         hosts = snapshot.hosts.sorted { $0.name < $1.name }.map { host in
             Host(
                 name: host.name,

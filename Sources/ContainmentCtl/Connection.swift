@@ -30,7 +30,7 @@ package struct Connection {
 extension Connection {
     /// The whole state now; a failure is one line `code: message` on standard error and its exit status (3 when no
     /// supervisor answers).
-    package func snapshot() throws -> WireSnapshot {
+    package func snapshot() throws -> BusSnapshot {
         do {
             return try client.snapshot()
         } catch {

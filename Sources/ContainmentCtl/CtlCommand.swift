@@ -64,7 +64,7 @@ protocol CtlVerb: AsyncParsableCommand {
 extension CtlVerb {
     func run() async throws {
         let connection = try Connection(options.runtime)
-        let requests = try self.requests { try TreeView(snapshot: connection.snapshot()) }
+        let requests = try self.requests { try connection.snapshot().tree }
         try submit(requests.map { Placed($0) }, through: connection, options: options)
     }
 }
@@ -78,12 +78,21 @@ struct Placed: Equatable {
         self.request = request
         self.host = host
     }
+
+    /// The hosts named for the controllers the creates among `placed` make.
+    static func hosts(of placed: [Placed]) -> [ControllerID: String] {
+        var hosts: [ControllerID: String] = [:]
+        for item in placed {
+            if case .create(let id, _, _) = item.request.command, let host = item.host { hosts[id] = host }
+        }
+        return hosts
+    }
 }
 
 /// Sends requests as one transaction and prints the outcome.
 func submit(_ commands: [Placed], through connection: Connection, options: CtlOptions) throws {
     do {
-        let accepted = try connection.client.submit(commands.map { WireCommand($0.request, host: $0.host) })
+        let accepted = try connection.client.submit(commands.map(\.request), hosts: Placed.hosts(of: commands))
         if !options.quiet {
             if options.json {
                 print(JSONText.encode(["commandId": accepted.commandID, "events": accepted.events.map(\.jsonObject)]))

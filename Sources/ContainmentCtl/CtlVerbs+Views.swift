@@ -88,7 +88,7 @@ extension CtlVerbs {
 
         func run() async throws {
             let connection = try Connection(options.runtime)
-            let commands = try placedRequests { try TreeView(snapshot: connection.snapshot()) }
+            let commands = try placedRequests { try connection.snapshot().tree }
             try submit(commands, through: connection, options: options)
         }
 

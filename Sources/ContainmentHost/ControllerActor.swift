@@ -12,7 +12,7 @@ import ContainmentRuntime
 actor ControllerActor {
     /// What a mailbox holds: a callback, or an `inspect` answered once every callback before it was handled.
     enum Mail: Sendable {
-        case callback(DeliveredEvent)
+        case callback(BusEvent)
         case report(host: String, reply: @Sendable (InspectReport) async -> Void)
         /// Begin from this state, as of event `seq` (the host process replaces one that died).
         case restore(WelcomedController, seq: UInt64)
@@ -26,7 +26,7 @@ actor ControllerActor {
     private let ref: ControllerRef
     private let runtime: HostRuntime
     /// The last `historyLimit` callbacks received, oldest first.
-    private(set) var received: [DeliveredEvent] = []
+    private(set) var received: [BusEvent] = []
     private let historyLimit: Int
     /// Every callback received since the actor was made.
     private(set) var digest = CallbackDigest()
@@ -96,7 +96,7 @@ actor ControllerActor {
     /// How a distributed method's identifier begins (a Swift mangled name): a verb that does not is a string verb.
     static let methodPrefix = "$s"
 
-    private func handle(_ wire: DeliveredEvent) async {
+    private func handle(_ wire: BusEvent) async {
         guard wire.seq > lastSeq else { return }
         lastSeq = wire.seq
         digest.add(seq: wire.seq)

@@ -11,7 +11,7 @@ enum HostJob: Sendable {
     /// The supervisor's welcome: the controllers this host runs (and whether new actors begin from their state).
     case adopt(HostWelcome)
     /// Callbacks, creations and destructions, in event order.
-    case deliver([DeliveredEvent])
+    case deliver([BusEvent])
     /// A forwarded inspect: answer with the controller's callbacks.
     case inspect(requestID: UInt64, controller: ControllerID)
     /// A question to a controller's code (SPEC §15).

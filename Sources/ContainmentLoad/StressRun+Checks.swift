@@ -19,7 +19,7 @@ extension StressRun {
         for (id, digest) in expected.sorted(by: { $0.key < $1.key }) {
             let host = hostOf[id] ?? ""
             let got: CallbackDigest
-            var recent: [WireEvent] = []
+            var recent: [BusEvent] = []
             do {
                 guard !unreachable.contains(host) else {
                     throw ContainmentError(.hostUnavailable, "host \(host) did not answer")

@@ -109,7 +109,7 @@ public struct StressRun {
         // supervisor's timers, once any question their completion asks is answered: the final tree is after them.
         var snapshot = try control.snapshot()
         let settled = clock.now + .seconds(30)
-        while !snapshot.transitions.isEmpty, clock.now < settled {
+        while snapshot.transitionCount > 0, clock.now < settled {
             Thread.sleep(forTimeInterval: 0.02)
             snapshot = try control.snapshot()
         }

@@ -288,34 +288,17 @@ struct StressVerifier {
     }
 
     /// The replayed state against the supervisor's final snapshot.
-    func compare(_ snapshot: WireSnapshot) -> StressCheck {
+    func compare(_ snapshot: BusSnapshot) -> StressCheck {
         let hostOf = replay.hostOf
-        let mine = WireSnapshot(state: replay.state, seq: snapshot.seq, hosts: snapshot.hosts) { hostOf[$0] ?? "" }
-        var failures: [String] = []
-        if mine.controllers != snapshot.controllers {
-            let theirs = Dictionary(snapshot.controllers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            for controller in mine.controllers where theirs[controller.id] != controller {
-                failures.append("controller \(controller.id) differs")
-                if failures.count >= 5 { break }
-            }
-            if mine.controllers.count != snapshot.controllers.count {
-                failures.append(
-                    "\(mine.controllers.count) controllers replayed, \(snapshot.controllers.count) in the tree"
-                )
-            }
-        }
-        if mine.views != snapshot.views {
-            failures.append("the views differ (\(mine.views.count) vs \(snapshot.views.count))")
-        }
-        if mine.windows != snapshot.windows { failures.append("the windows differ") }
-        if mine.transitions != snapshot.transitions { failures.append("the running transitions differ") }
+        var failures = snapshot.differences(from: replay.state) { hostOf[$0] ?? "" }
         let structure = checker.check(replay.state, autoOnly: false)
         failures += structure.prefix(5).map { "invariant: \($0)" }
         return StressCheck(
             name: "journal replay = the final tree",
             passed: failures.isEmpty,
             detail: failures.isEmpty
-                ? "\(mine.controllers.count) controllers, \(mine.views.count) views, \(mine.windows.count) windows equal"
+                ? "\(replay.state.controllers.count) controllers, \(replay.state.views.count) views, "
+                    + "\(replay.state.windows.count) windows equal"
                 : "\(failures.count) differences",
             failures: failures
         )

@@ -29,12 +29,12 @@ struct PingCommand: AsyncParsableCommand {
         if let controller {
             target = controller
         } else {
-            guard let first = try client.snapshot().controllers.first?.id else {
+            guard let first = try client.snapshot().controllerIDs.first?.rawValue else {
                 throw ValidationError("the tree is empty: name a --controller or create one")
             }
             target = first
         }
-        let command = WireCommand(Request(.loadView(ControllerID(target)), by: .natural))
+        let command = Request(.loadView(ControllerID(target)), by: .natural)
         _ = try? client.submit([command])
         let clock = ContinuousClock()
         var samples: [Duration] = []

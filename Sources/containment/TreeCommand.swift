@@ -32,9 +32,9 @@ struct TreeCommand: AsyncParsableCommand {
     func run() async throws {
         let connection = try Connection(runtime)
         let snapshot = try connection.snapshot()
-        let tree = TreeView(snapshot: snapshot)
+        let tree = snapshot.tree
         if svg {
-            print(WindowDrawing(snapshot: snapshot).svg())
+            print(snapshot.drawing.svg())
         } else if dot {
             print(tree.dot())
         } else {

@@ -1,4 +1,4 @@
-import ContainmentBus
+@testable import ContainmentBus
 import ContainmentModel
 import ContainmentRuntime
 import Foundation
@@ -252,7 +252,7 @@ extension RuntimeFixture {
         let endpoint = RuntimeConfig(runDirectory: runDirectory).commandEndpoint
         // The client (and its socket) is gone when the closure returns, before the context ends.
         let snapshot = try { () throws -> WireSnapshot in
-            try CommandClient(context: context, endpoint: endpoint).snapshot()
+            try CommandClient(context: context, endpoint: endpoint).snapshot().wire
         }()
         context.terminate()
         return snapshot

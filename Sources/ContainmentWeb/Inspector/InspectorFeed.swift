@@ -68,18 +68,18 @@ final class InspectorFeed: Sendable {
         return await withCheckedContinuation { answer in inspections.withLock { $0.append((controller, answer)) } }
     }
 
-    static func inspected(_ reply: Containment_V1_InspectReply) -> String {
+    static func inspected(_ reply: InspectReport) -> String {
         JSONText.encode([
-            "controller": reply.controller, "host": reply.host, "received": reply.receivedCount,
+            "controller": reply.controller.rawValue, "host": reply.host, "received": reply.receivedCount,
             "digest": String(reply.receivedDigest, radix: 16), "restoredSeq": reply.restoredSeq,
             "callbacks": reply.callbacks.map(\.jsonObject),
         ])
     }
 
     /// The page's state from a snapshot: `{"seq", "epoch", "tree", "svg"}`.
-    static func state(_ snapshot: WireSnapshot) -> String {
-        let tree = TreeView(snapshot: snapshot).json()
-        let svg = JSONText.encodeString(WindowDrawing(snapshot: snapshot).svg())
+    static func state(_ snapshot: BusSnapshot) -> String {
+        let tree = snapshot.tree.json()
+        let svg = JSONText.encodeString(snapshot.drawing.svg())
         return "{\"seq\":\(snapshot.seq),\"epoch\":\(snapshot.epoch),\"tree\":\(tree),\"svg\":\(svg)}"
     }
 
