@@ -83,7 +83,9 @@ extension BusSnapshot {
                 if differences.count >= 5 { break }
             }
             if mine.controllers.count != wire.controllers.count {
-                differences.append("\(mine.controllers.count) controllers replayed, \(wire.controllers.count) in the tree")
+                differences.append(
+                    "\(mine.controllers.count) controllers replayed, \(wire.controllers.count) in the tree"
+                )
             }
         }
         if mine.views != wire.views {
