@@ -59,7 +59,7 @@ package enum BenchPeers {
                 ready = true
                 _ = FileManager.default.createFile(atPath: readyFile, contents: nil)
             }
-            if frames.first == WireEvent.heartbeatTopic {
+            if frames.first == Publication.heartbeatFrame {
                 // The supervisor's idle heartbeat: as good as a receive timeout for telling the stream ended.
                 if first != nil, now - last >= .milliseconds(Int64(idleMs)) { break }
                 if first == nil, now - started > .milliseconds(Int64(maxWaitMs)) { break }

@@ -61,6 +61,8 @@ package enum Publication: Sendable {
 
     /// The topic a subscriber to certain events also subscribes to, to hear heartbeats.
     package static let heartbeatTopic = String(decoding: WireEvent.heartbeatTopic, as: UTF8.self)
+    /// The heartbeat's topic frame.
+    package static let heartbeatFrame = WireEvent.heartbeatTopic
 
     /// Decodes a publication's two frames; nil when they are not an event or a heartbeat.
     package init?(frames: [[UInt8]]) {

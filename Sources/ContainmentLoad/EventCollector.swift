@@ -88,7 +88,7 @@ final class EventCollector: Sendable {
 
     private func collect(_ socket: EventSocket) {
         while !stop.load(ordering: .relaxed) {
-            guard let frames = try? socket.receiveFrames(), frames.count == 2, frames[0] != WireEvent.heartbeatTopic
+            guard let frames = try? socket.receiveFrames(), frames.count == 2, frames[0] != Publication.heartbeatFrame
             else {
                 continue
             }

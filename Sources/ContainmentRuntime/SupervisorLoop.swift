@@ -297,7 +297,7 @@ final class SupervisorLoop {
                     logger.error("cannot publish an event", metadata: ["error.message": "\(error)"])
                 }
             case .heartbeat(let body):
-                _ = try? publisher.send([WireEvent.heartbeatTopic, body], dontWait: true)
+                _ = try? publisher.send([Publication.heartbeatFrame, body], dontWait: true)
             case .send(let peer, let body, let delivery):
                 // Deliveries to a backlogged host keep their order: behind those already waiting.
                 if let delivery, congested.contains(delivery.host) {
