@@ -64,6 +64,15 @@ package enum Publication: Sendable {
     /// The heartbeat's topic frame.
     package static let heartbeatFrame = WireEvent.heartbeatTopic
 
+    /// A heartbeat's body: the epoch, the latest seq, the time.
+    package static func heartbeatBody(epoch: UInt64, seq: UInt64, timeUnixNanos: Int64) -> [UInt8] {
+        Containment_V1_EventHeartbeat.with {
+            $0.epoch = epoch
+            $0.seq = seq
+            $0.timeUnixNanos = timeUnixNanos
+        }.bytes
+    }
+
     /// Decodes a publication's two frames; nil when they are not an event or a heartbeat.
     package init?(frames: [[UInt8]]) {
         guard frames.count == 2 else { return nil }

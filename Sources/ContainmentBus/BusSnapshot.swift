@@ -19,6 +19,24 @@ public struct BusSnapshot: Sendable {
         public let controllers: UInt32
         /// Callbacks waiting for it (it is down, or slow to read).
         public let pending: UInt32
+
+        package init(
+            name: String,
+            pid: Int32,
+            up: Bool,
+            failed: String,
+            incarnation: UInt32,
+            controllers: UInt32,
+            pending: UInt32
+        ) {
+            self.name = name
+            self.pid = pid
+            self.up = up
+            self.failed = failed
+            self.incarnation = incarnation
+            self.controllers = controllers
+            self.pending = pending
+        }
     }
 
     /// A refusal the supervisor made recently.
@@ -28,6 +46,57 @@ public struct BusSnapshot: Sendable {
         public let timeUnixNanos: Int64
         public let code: String
         public let message: String
+
+        package init(seq: UInt64, timeUnixNanos: Int64, code: String, message: String) {
+            self.seq = seq
+            self.timeUnixNanos = timeUnixNanos
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// The supervisor's state as a snapshot: the tree after event `seq` (`hostOf` each controller's host) and the
+    /// runtime around it.
+    package init(
+        state: ContainmentState,
+        seq: UInt64,
+        epoch: UInt64,
+        startedUnixNanos: Int64,
+        waiting: Int,
+        subscribers: Int,
+        hosts: [Host],
+        refusals: [Refusal],
+        hostOf: (ControllerID) -> String
+    ) {
+        var wire = WireSnapshot(
+            state: state,
+            seq: seq,
+            hosts: hosts.map { host in
+                .with {
+                    $0.name = host.name
+                    $0.pid = host.pid
+                    $0.up = host.up
+                    $0.failed = host.failed
+                    $0.incarnation = host.incarnation
+                    $0.controllers = host.controllers
+                    $0.pending = host.pending
+                }
+            },
+            hostOf: hostOf
+        )
+        wire.epoch = epoch
+        wire.startedUnixNanos = startedUnixNanos
+        wire.waiting = UInt32(clamping: waiting)
+        wire.subscribers = UInt32(clamping: subscribers)
+        wire.refusals = refusals.map { refusal in
+            .with {
+                $0.seq = refusal.seq
+                $0.timeUnixNanos = refusal.timeUnixNanos
+                $0.code = refusal.code
+                $0.message = refusal.message
+            }
+        }
+        self.init(wire)
     }
 
     public var seq: UInt64 { wire.seq }

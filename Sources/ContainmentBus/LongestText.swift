@@ -13,6 +13,11 @@ public struct LongestText: SwiftProtobuf.Visitor {
         return visitor.bytes
     }
 
+    /// The longest text of a batch: its client id and its commands'.
+    public static func of(_ commands: [WireCommand], clientID: String) -> Int {
+        commands.reduce(clientID.utf8.count) { longest, command in max(longest, of(command)) }
+    }
+
     public mutating func visitSingularStringField(value: String, fieldNumber: Int) throws {
         bytes = max(bytes, value.utf8.count)
     }

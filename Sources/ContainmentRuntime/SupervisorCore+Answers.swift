@@ -83,8 +83,13 @@ extension SupervisorCore {
             return nil
         }
         let id = answers.makeID()
-        let message = ServerMessage.with { $0.question = Containment_V1_Question(question, id: id, kind: kind) }
-        output.append(.send(peer: peer, body: message.bytes, delivery: nil))
+        output.append(
+            .send(
+                peer: peer,
+                body: SupervisorMessage.question(question, id: id, kind: kind).bytes(requestID: 0),
+                delivery: nil
+            )
+        )
         return id
     }
 
@@ -99,17 +104,17 @@ extension SupervisorCore {
 
     /// A host's answer: kept for the command that waits for it; a command with all its answers is applied again at
     /// the next ``tick()``. An answer nobody waits for (late, after the deadline; or forged) is dropped.
-    mutating func answered(_ answer: Containment_V1_Answer, from sender: [UInt8]) {
-        guard let host = hostNames[sender], let asked = answers.questions[answer.id], asked.host == host,
-            asked.question.controller.rawValue == answer.controller
+    mutating func answered(_ answer: QuestionAnswer, from sender: [UInt8]) {
+        guard let host = hostNames[sender], let asked = answers.questions[answer.questionID], asked.host == host,
+            asked.question.controller == answer.controller
         else {
-            warn(sender, "dropped an answer no command waits for", metadata: ["question.id": "\(answer.id)"])
+            warn(sender, "dropped an answer no command waits for", metadata: ["question.id": "\(answer.questionID)"])
             return
         }
         let given: Answer
-        do {
-            given = try answer.model()
-        } catch {
+        switch answer.answer {
+        case .success(let answer): given = answer
+        case .failure(let error):
             warn(
                 sender,
                 "took a malformed answer as nothing",
@@ -117,7 +122,7 @@ extension SupervisorCore {
             )
             given = .nothing
         }
-        answers.answer(answer.id, with: given)
+        answers.answer(answer.questionID, with: given)
     }
 
     /// `host` went down or was replaced: what it was asked will not be answered — nothing, at once.

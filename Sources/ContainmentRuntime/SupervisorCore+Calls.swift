@@ -65,9 +65,9 @@ extension SupervisorCore {
 
     /// A host's answer to a call: relayed to the caller and remembered for its resends. An answer for no waiting call
     /// (late, after its host was given up on; or forged) is dropped.
-    mutating func callAnswered(_ result: Containment_V1_CallResult, from sender: [UInt8]) {
+    mutating func callAnswered(_ result: CallAnswer, from sender: [UInt8]) {
         guard let host = hostNames[sender], let call = calls.bySeq[result.seq], call.host == host,
-            call.controller.rawValue == result.controller
+            call.controller == result.controller
         else {
             warn(sender, "dropped a call result no call waits for", metadata: ["event.seq": "\(result.seq)"])
             return
@@ -82,19 +82,12 @@ extension SupervisorCore {
                 events: call.events,
                 result: value
             )
-        case .error(var error):
-            error.commandID = call.commandID
-            answer =
-                ServerMessage.with {
-                    $0.requestID = call.requestID
-                    $0.body = .error(error)
-                }.bytes
+        case .error(let error):
+            let error = RemoteError(error.error, index: error.index, commandID: call.commandID, seq: error.seq)
+            answer = SupervisorMessage.refused(error).bytes(requestID: call.requestID)
         case nil:
-            answer =
-                ServerMessage.with {
-                    $0.requestID = call.requestID
-                    $0.body = .error(.init(.malformed("The host answered the call with no outcome.")))
-                }.bytes
+            answer = SupervisorMessage.refused(.malformed("The host answered the call with no outcome."))
+                .bytes(requestID: call.requestID)
         }
         output.append(.send(peer: call.peer, body: answer, delivery: nil))
         clients.remember(client: call.clientID, requestID: call.requestID, answer: answer)
@@ -112,10 +105,7 @@ extension SupervisorCore {
                 ),
                 commandID: call.commandID
             )
-            let answer = ServerMessage.with {
-                $0.requestID = call.requestID
-                $0.body = .error(.init(error))
-            }.bytes
+            let answer = SupervisorMessage.refused(error).bytes(requestID: call.requestID)
             output.append(.send(peer: call.peer, body: answer, delivery: nil))
             clients.remember(client: call.clientID, requestID: call.requestID, answer: answer)
         }

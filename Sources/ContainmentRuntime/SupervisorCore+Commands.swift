@@ -24,7 +24,7 @@ extension SupervisorCore {
         /// Refused before the model judged it: nothing changed, nothing to remember.
         func refuse(_ error: RemoteError) -> RemoteError {
             metrics.reject(error.error.code)
-            if let sender { reply(to: sender, requestID: requestID, .error(.init(error))) }
+            if let sender { reply(to: sender, requestID: requestID, .refused(error)) }
             return error
         }
         let host = sender.flatMap { hostNames[$0] }
@@ -87,10 +87,7 @@ extension SupervisorCore {
                 }.bytes
             )
             if let sender {
-                let answer = ServerMessage.with {
-                    $0.requestID = requestID
-                    $0.body = .error(.init(rejection))
-                }.bytes
+                let answer = SupervisorMessage.refused(rejection).bytes(requestID: requestID)
                 output.append(.send(peer: sender, body: answer, delivery: nil))
                 clients.remember(client: clientID, requestID: requestID, answer: answer)
             }

@@ -56,10 +56,9 @@ extension SupervisorCore {
     /// else what waited for it, in one delivery.
     mutating func catchUp(_ name: String, on peer: [UInt8], pending: [[UInt8]], stale: Bool) {
         if stale {
-            let restoring = welcome(name, restore: true)
-            let message = ServerMessage.with { $0.body = .welcome(restoring) }
+            let restoring = welcome(name, restore: true).bytes(requestID: 0)
             output.append(
-                .send(peer: peer, body: message.bytes, delivery: HostDelivery(host: name, events: [], restores: true))
+                .send(peer: peer, body: restoring, delivery: HostDelivery(host: name, events: [], restores: true))
             )
         } else if !pending.isEmpty {
             sendDelivery(pending, to: name)
@@ -139,12 +138,10 @@ extension SupervisorCore {
             reply(
                 to: pending.client,
                 requestID: pending.requestID,
-                .error(
-                    .init(
-                        ContainmentError(
-                            .hostUnavailable,
-                            "The host running \(pending.controller) is gone (its connection closed)."
-                        )
+                .refused(
+                    ContainmentError(
+                        .hostUnavailable,
+                        "The host running \(pending.controller) is gone (its connection closed)."
                     )
                 )
             )

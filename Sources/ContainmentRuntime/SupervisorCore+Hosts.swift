@@ -6,19 +6,17 @@ extension SupervisorCore {
     // MARK: Registration and liveness
 
     /// A host registers (again): it gets its controllers, then every callback it missed.
-    mutating func welcome(_ hello: Containment_V1_Hello, from sender: [UInt8], requestID: UInt64) {
+    mutating func welcome(_ hello: HostHello, from sender: [UInt8], requestID: UInt64) {
         guard hello.protocolVersion == protocolVersion else {
             reply(
                 to: sender,
                 requestID: requestID,
-                .error(
-                    .init(.malformed("Protocol \(hello.protocolVersion) is not spoken here (\(protocolVersion) is)."))
-                )
+                .refused(.malformed("Protocol \(hello.protocolVersion) is not spoken here (\(protocolVersion) is)."))
             )
             return
         }
         guard ContainmentState.isValidName(hello.host) else {
-            reply(to: sender, requestID: requestID, .error(.init(.malformed("\"\(hello.host)\" is not a host name."))))
+            reply(to: sender, requestID: requestID, .refused(.malformed("\"\(hello.host)\" is not a host name.")))
             return
         }
         // Only the hosts it expects (the topology's, the journal's) unless the configuration accepts any: else any
@@ -32,7 +30,7 @@ extension SupervisorCore {
             reply(
                 to: sender,
                 requestID: requestID,
-                .error(.init(ContainmentError(.unauthorized, Self.unknownHostMessage(hello.host))))
+                .refused(ContainmentError(.unauthorized, Self.unknownHostMessage(hello.host)))
             )
             return
         }
@@ -47,13 +45,11 @@ extension SupervisorCore {
             reply(
                 to: sender,
                 requestID: requestID,
-                .error(
-                    .init(
-                        ContainmentError(
-                            .unauthorized,
-                            "Host \(hello.host) is registered on another connection, which is alive: a second "
-                                + "registration is refused."
-                        )
+                .refused(
+                    ContainmentError(
+                        .unauthorized,
+                        "Host \(hello.host) is registered on another connection, which is alive: a second "
+                            + "registration is refused."
                     )
                 )
             )
@@ -78,9 +74,9 @@ extension SupervisorCore {
         let restore = (restarted && !again && hello.pid != record.pid && hello.lastSeq == 0) || record.stale
         record.pid = hello.pid
         record.everConnected = true
-        record.verbs = Dictionary(hello.verbs.map { ($0.kind, $0.verbs) }, uniquingKeysWith: { first, _ in first })
+        record.verbs = Dictionary(hello.kinds.map { ($0.kind, $0.verbs) }, uniquingKeysWith: { first, _ in first })
         record.questions = Dictionary(
-            hello.verbs.compactMap { entry in
+            hello.kinds.compactMap { entry in
                 let questions = Set(entry.questions.compactMap(Question.Name.init(rawValue:)))
                 return questions.isEmpty ? nil : (entry.kind, questions)
             },
@@ -122,7 +118,7 @@ extension SupervisorCore {
                 ["host.name": "\(hello.host)", "host.pid": "\(pid)"]
             )
         }
-        reply(to: sender, requestID: requestID, .welcome(welcome(hello.host, restore: restore)))
+        reply(to: sender, requestID: requestID, welcome(hello.host, restore: restore))
         if !pending.isEmpty { sendDelivery(pending, to: hello.host) }
         warnOfUnrunKinds(on: hello.host)
     }
@@ -150,19 +146,18 @@ extension SupervisorCore {
     }
 
     /// What a host is welcomed with: its controllers' state, and whether its actors begin from it.
-    mutating func welcome(_ host: String, restore: Bool) -> Containment_V1_Welcome {
+    mutating func welcome(_ host: String, restore: Bool) -> SupervisorMessage {
         let owned = placement.controllers(on: host).compactMap { state.controllers[$0] }.sorted {
             $0.serial < $1.serial
         }
-        return .with {
-            $0.controllers = owned.map {
-                Containment_V1_ControllerState($0, host: host, view: state.views[$0.rootView])
-            }
-            $0.heartbeatIntervalMs = UInt32(clamping: config.heartbeatInterval.milliseconds)
-            $0.restore = restore
-            $0.seq = seq
-            $0.incarnation = hosts[host]?.incarnation ?? 0
-        }
+        return .welcome(
+            host: host,
+            controllers: owned.map { ($0, state.views[$0.rootView]) },
+            heartbeatInterval: config.heartbeatInterval,
+            restore: restore,
+            seq: seq,
+            incarnation: hosts[host]?.incarnation ?? 0
+        )
     }
 
     /// A heartbeat. From a connection that never registered (the supervisor restarted since): ask it to say hello.
@@ -172,7 +167,7 @@ extension SupervisorCore {
             reply(
                 to: sender,
                 requestID: 0,
-                .error(.init(ContainmentError(.hostUnavailable, "Host \(name) is not registered here: send Hello.")))
+                .refused(ContainmentError(.hostUnavailable, "Host \(name) is not registered here: send Hello."))
             )
             return
         }

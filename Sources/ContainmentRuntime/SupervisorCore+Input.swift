@@ -53,7 +53,7 @@ extension SupervisorCore {
             reply(
                 to: sender,
                 requestID: 0,
-                .error(.init(.malformed("A request is exactly one frame; got \(frames.count - 1).")))
+                .refused(.malformed("A request is exactly one frame; got \(frames.count - 1)."))
             )
             return
         }
@@ -61,10 +61,13 @@ extension SupervisorCore {
             // A text is no longer than the command holding it: a batch of short commands is not measured.
             var longestPart = batch.clientID.utf8.count
             for command in batch.encoded where command.count > longestPart { longestPart = command.count }
-            if let error = admission.exceedsLimits(batch.commands, clientID: batch.clientID, bytes: longestPart)
+            let limitBroken = admission.exceedsLimits(count: batch.commands.count, bytes: longestPart) {
+                LongestText.of(batch.commands, clientID: batch.clientID)
+            }
+            if let error = limitBroken
                 ?? Admission.refusal(ofCommandsFrom: role, registeredAs: hostNames[sender])
             {
-                reply(to: sender, requestID: batch.requestID, .error(.init(error)))
+                reply(to: sender, requestID: batch.requestID, .refused(error))
                 return
             }
             command(
@@ -76,52 +79,52 @@ extension SupervisorCore {
             )
             return
         }
-        let message: ClientMessage
+        let request: InboundRequest
         do {
-            message = try ClientMessage.decode(frames[1])
+            request = try InboundRequest(decoding: frames[1])
         } catch {
             warn(sender, "dropped an undecodable request", metadata: ["error.message": "\(error.message)"])
-            reply(to: sender, requestID: 0, .error(.init(error)))
+            reply(to: sender, requestID: 0, .refused(error))
             return
         }
-        let commands: [WireCommand] = if case .commands(let batch) = message.body { batch.commands } else { [] }
-        if let error = admission.exceedsLimits(commands, clientID: "", whole: message, bytes: frames[1].count)
-            ?? Admission.refusal(of: message.body, role: role, registeredAs: hostNames[sender])
+        let requestID = request.requestID
+        if let error = admission.exceedsLimits(request, bytes: frames[1].count)
+            ?? Admission.refusal(of: request.body, role: role, registeredAs: hostNames[sender])
         {
-            reply(to: sender, requestID: message.requestID, .error(.init(error)))
+            reply(to: sender, requestID: requestID, .refused(error))
             return
         }
-        switch message.body {
-        case .commands(let batch):
-            command(batch.commands, from: sender, requestID: message.requestID, clientID: message.clientID)
+        switch request.body {
+        case .commands:
+            command(request.commands, from: sender, requestID: requestID, clientID: request.clientID)
         case .snapshot:
-            reply(to: sender, requestID: message.requestID, .snapshot(snapshot()))
+            reply(to: sender, requestID: requestID, .snapshot(snapshot()))
         case .hello(let hello):
-            welcome(hello, from: sender, requestID: message.requestID)
-        case .heartbeat(let heartbeat):
-            beat(heartbeat.host, from: sender)
-        case .goodbye(let goodbye):
-            hostLeft(goodbye.host, from: sender)
-        case .inspect(let request):
-            forwardInspect(request, from: sender, requestID: message.requestID)
-        case .inspectReply(let inspected):
-            relayInspect(inspected, requestID: message.requestID, from: sender)
-        case .callResult(let result):
-            callAnswered(result, from: sender)
+            welcome(hello, from: sender, requestID: requestID)
+        case .heartbeat(let host):
+            beat(host, from: sender)
+        case .goodbye(let host):
+            hostLeft(host, from: sender)
+        case .inspect(let controller):
+            forwardInspect(controller, from: sender, requestID: requestID)
+        case .inspected(let report):
+            relayInspect(report, requestID: requestID, from: sender)
+        case .callAnswer(let answer):
+            callAnswered(answer, from: sender)
         case .answer(let answer):
             answered(answer, from: sender)
         case .metrics:
             if let metricsText {
-                reply(to: sender, requestID: message.requestID, .metrics(.with { $0.text = Data(metricsText()) }))
+                reply(to: sender, requestID: requestID, .metrics(metricsText()))
             } else {
                 let error = ContainmentError(
                     .notConfigured,
                     "This supervisor keeps no metrics: set metricsPort in runtime.yaml (and restart it)."
                 )
-                reply(to: sender, requestID: message.requestID, .error(.init(error)))
+                reply(to: sender, requestID: requestID, .refused(error))
             }
-        case nil:
-            reply(to: sender, requestID: message.requestID, .error(.init(.malformed("The request has no body."))))
+        case .empty:
+            reply(to: sender, requestID: requestID, .refused(.malformed("The request has no body.")))
         }
     }
 

@@ -6,60 +6,48 @@ import Logging
 /// What the core hands out: replies, events stamped with their seq, the step for the loop; and the state as a snapshot.
 extension SupervisorCore {
     /// The whole state now.
-    mutating func snapshot() -> WireSnapshot {
-        var snapshot = WireSnapshot(
+    mutating func snapshot() -> BusSnapshot {
+        BusSnapshot(
             state: state,
             seq: seq,
+            epoch: epoch,
+            startedUnixNanos: startedUnixNanos,
+            waiting: answers.waitingCount,
+            subscribers: subscribers,
             hosts: hosts.values.map { record in
-                .with {
-                    $0.name = record.name
-                    $0.pid = record.pid
-                    $0.up = record.up
-                    $0.failed = record.failed ?? ""
-                    $0.incarnation = record.incarnation
-                    $0.controllers = UInt32(clamping: placement.load[record.name] ?? 0)
-                    $0.pending = UInt32(clamping: record.pending.count)
-                }
+                BusSnapshot.Host(
+                    name: record.name,
+                    pid: record.pid,
+                    up: record.up,
+                    failed: record.failed ?? "",
+                    incarnation: record.incarnation,
+                    controllers: UInt32(clamping: placement.load[record.name] ?? 0),
+                    pending: UInt32(clamping: record.pending.count)
+                )
             },
+            refusals: refusals,
             hostOf: { self.placement[$0] ?? "" }
         )
-        snapshot.epoch = epoch
-        snapshot.startedUnixNanos = startedUnixNanos
-        snapshot.waiting = UInt32(clamping: answers.waitingCount)
-        snapshot.subscribers = UInt32(clamping: subscribers)
-        snapshot.refusals = refusals
-        return snapshot
     }
 
     /// Keeps a refusal for `status`.
     mutating func noteRefusal(code: String, message: String, seq: UInt64) {
         let time = clock.unixNanos
-        refusals.append(
-            .with {
-                $0.seq = seq
-                $0.timeUnixNanos = time
-                $0.code = code
-                $0.message = message
-            }
-        )
+        refusals.append(BusSnapshot.Refusal(seq: seq, timeUnixNanos: time, code: code, message: message))
         if refusals.count > Self.refusalsKept { refusals.removeFirst(refusals.count - Self.refusalsKept) }
     }
 
-    mutating func reply(to peer: [UInt8], requestID: UInt64, _ body: ServerMessage.OneOf_Body) {
+    mutating func reply(to peer: [UInt8], requestID: UInt64, _ message: SupervisorMessage) {
         // A refusal before the rules (a rule violation is noted where its event is published).
-        if case .error(let error) = body, error.seq == 0 {
-            noteRefusal(code: error.code, message: error.message, seq: 0)
+        if let refusal = message.refusal, refusal.seq == 0 {
+            noteRefusal(code: refusal.error.code.rawValue, message: refusal.error.message, seq: 0)
         }
-        let message = ServerMessage.with {
-            $0.requestID = requestID
-            $0.body = body
-        }
-        send(message, to: peer)
+        send(message.bytes(requestID: requestID), to: peer)
     }
 
-    /// Queues a message to a peer of the ROUTER (handed out by the next ``take()``).
-    mutating func send(_ message: ServerMessage, to peer: [UInt8]) {
-        output.append(.send(peer: peer, body: message.bytes, delivery: nil))
+    /// Queues a message's bytes to a peer of the ROUTER (handed out by the next ``take()``).
+    mutating func send(_ bytes: [UInt8], to peer: [UInt8]) {
+        output.append(.send(peer: peer, body: bytes, delivery: nil))
     }
 
     /// Stamps an event with the next sequence number and queues it for publication (by the next ``take()``); returns

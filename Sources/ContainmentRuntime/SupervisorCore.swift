@@ -53,7 +53,7 @@ struct SupervisorCore {
     /// Inspects forwarded to the hosts that run their controllers, until answered.
     var inspects = InspectForwarding()
     /// The latest refusals since this supervisor started, oldest first, for `status` (at most `refusalsKept`).
-    var refusals: [Containment_V1_Refusal] = []
+    var refusals: [BusSnapshot.Refusal] = []
     static let refusalsKept = 10
     /// Connections to the event socket now, as the loop's socket monitor counts them (`status`).
     var subscribers = 0
@@ -176,12 +176,7 @@ struct SupervisorCore {
         let now = clock.now
         guard now - lastPublished >= config.heartbeatInterval, !output.holdsPublication else { return }
         lastPublished = now
-        let beat = Containment_V1_EventHeartbeat.with {
-            $0.epoch = epoch
-            $0.seq = seq
-            $0.timeUnixNanos = clock.unixNanos
-        }
-        output.append(.heartbeat(beat.bytes))
+        output.append(.heartbeat(Publication.heartbeatBody(epoch: epoch, seq: seq, timeUnixNanos: clock.unixNanos)))
     }
 
     /// How long the loop may sleep: until the next transition completes or the next heartbeat check.

@@ -7,39 +7,65 @@ import Testing
 /// The values the supervisor's core is made of, each with one job, on their own: admission, inspect forwarding,
 /// placement and the transition timers.
 @Suite struct SupervisorPartsTests {
-    static func create(_ id: String, title: String = "") -> WireCommand {
-        var properties = ControllerProperties()
-        if !title.isEmpty { properties.title = title }
-        return WireCommand(.system(.create(ControllerID(id), kind: .content, properties: properties)))
-    }
-
     @Test func admissionRefusesWhatBreaksALimitNamingTheLimitNotTheInput() {
         let admission = Admission(maxBatch: 2, maxTextBytes: 16)
-        let three = ["a", "b", "c"].map { Self.create($0) }
-        #expect(admission.exceedsLimits(three, clientID: "", bytes: 10)?.code == .limitExceeded)
-        #expect(admission.exceedsLimits(Array(three.prefix(2)), clientID: "", bytes: 10) == nil)
-        let long = String(repeating: "x", count: 17)
-        let refusal = admission.exceedsLimits([Self.create("a", title: long)], clientID: "", bytes: 100)
+        #expect(admission.exceedsLimits(count: 3, bytes: 10, longestText: { 0 })?.code == .limitExceeded)
+        #expect(admission.exceedsLimits(count: 2, bytes: 10, longestText: { 0 }) == nil)
+        let refusal = admission.exceedsLimits(count: 1, bytes: 100, longestText: { 17 })
         #expect(refusal?.code == .limitExceeded)
-        #expect(refusal?.message.contains("maxTextBytes") == true && refusal?.message.contains(long) == false)
-        #expect(admission.exceedsLimits([Self.create("a")], clientID: long, bytes: 100)?.code == .limitExceeded)
+        #expect(refusal?.message.contains("maxTextBytes") == true && refusal?.message.contains("17 bytes") == true)
+        #expect(admission.exceedsLimits(count: 1, bytes: 100, longestText: { 16 }) == nil)
         // Within `bytes` of the limit a request cannot hold a longer text: not measured.
-        #expect(admission.exceedsLimits([Self.create("a", title: long)], clientID: "", bytes: 16) == nil)
+        var measured = false
+        #expect(
+            admission.exceedsLimits(count: 1, bytes: 16) {
+                measured = true
+                return 17
+            } == nil
+        )
+        #expect(!measured)
+    }
+
+    /// A request's texts are measured at any depth, its client id among them, and never echoed.
+    @Test func admissionMeasuresEveryTextOfADecodedRequest() throws {
+        let admission = Admission(maxBatch: 2, maxTextBytes: 16)
+        let long = String(repeating: "x", count: 17)
+        var properties = ControllerProperties()
+        properties.title = long
+        let titled = HostOutbound.request(
+            requestID: 1,
+            .perform([.system(.create("a", kind: .content, properties: properties))])
+        )
+        let refusal = admission.exceedsLimits(try InboundRequest(decoding: titled.bytes), bytes: 100)
+        #expect(refusal?.code == .limitExceeded && refusal?.message.contains(long) == false)
+        let short = HostOutbound.request(requestID: 1, .perform([.system(.create("a", kind: .content))]))
+        #expect(admission.exceedsLimits(try InboundRequest(decoding: short.bytes), bytes: 100) == nil)
+        let goodbye = HostOutbound.goodbye(host: long)
+        #expect(
+            admission.exceedsLimits(try InboundRequest(decoding: goodbye.bytes), bytes: 100)?.code == .limitExceeded
+        )
     }
 
     @Test func admissionAllowsEachRoleWhatItMayDo() {
-        let commands = ClientMessage.OneOf_Body.commands(.init())
+        let commands = InboundRequest.Body.commands
         #expect(Admission.refusal(of: commands, role: nil, registeredAs: nil) == nil, "no CURVE: no roles")
         #expect(Admission.refusal(of: commands, role: .operator, registeredAs: nil) == nil)
         #expect(Admission.refusal(of: commands, role: .observer, registeredAs: nil)?.code == .unauthorized)
-        #expect(Admission.refusal(of: .snapshot(.init()), role: .observer, registeredAs: nil) == nil)
+        #expect(Admission.refusal(of: .snapshot, role: .observer, registeredAs: nil) == nil)
         #expect(Admission.refusal(of: commands, role: .host("h1"), registeredAs: nil)?.code == .unauthorized)
         #expect(Admission.refusal(of: commands, role: .host("h1"), registeredAs: "h1") == nil)
-        let hello = ClientMessage.OneOf_Body.hello(.with { $0.host = "h2" })
+        let hello = InboundRequest.Body.hello(HostHello(host: "h2", pid: 1, protocolVersion: 1, lastSeq: 0, kinds: []))
         #expect(Admission.refusal(of: hello, role: .host("h1"), registeredAs: nil)?.code == .unauthorized)
         #expect(Admission.refusal(of: hello, role: .host("h2"), registeredAs: nil) == nil)
         #expect(Admission.refusal(of: hello, role: .operator, registeredAs: nil)?.code == .unauthorized)
-        #expect(Admission.refusal(of: .answer(.init()), role: .observer, registeredAs: nil)?.code == .unauthorized)
+        let answer = InboundRequest.Body.answer(
+            QuestionAnswer(questionID: 1, controller: "a", answer: .success(.nothing))
+        )
+        #expect(Admission.refusal(of: answer, role: .observer, registeredAs: nil)?.code == .unauthorized)
+        #expect(
+            Admission.refusal(of: .heartbeat(host: "h2"), role: .host("h1"), registeredAs: nil)?.code == .unauthorized
+        )
+        #expect(Admission.refusal(of: .heartbeat(host: "h1"), role: .host("h1"), registeredAs: nil) == nil)
     }
 
     @Test func anInspectIsRelayedOnlyFromTheHostAskedAndOnlyOnce() {

@@ -7,29 +7,19 @@ struct Admission: Sendable {
     let maxBatch: Int
     let maxTextBytes: Int
 
-    /// The limit a request breaks (`maxBatch`, `maxTextBytes`), as the error to answer — naming the limit, never
-    /// echoing the input; `nil` within them. `whole`: the decoded request, all of whose texts are measured; `bytes`:
-    /// a bound on its texts' length, its size or its longest part's (a request no longer than `maxTextBytes` cannot
-    /// hold a longer text, so its texts are not measured).
-    func exceedsLimits(
-        _ commands: [WireCommand],
-        clientID: String,
-        whole: ClientMessage? = nil,
-        bytes: Int
-    ) -> ContainmentError? {
-        if commands.count > maxBatch {
+    /// The limit a batch of `count` commands breaks (`maxBatch`, `maxTextBytes`), as the error to answer — naming the
+    /// limit, never echoing the input; `nil` within them. `bytes`: a bound on its texts' length, its size or its
+    /// longest part's (a request no longer than `maxTextBytes` cannot hold a longer text, so its texts are not
+    /// measured); `longestText` measures them.
+    func exceedsLimits(count: Int, bytes: Int, longestText: () -> Int) -> ContainmentError? {
+        if count > maxBatch {
             return ContainmentError(
                 .limitExceeded,
-                "The request holds \(commands.count) commands; at most \(maxBatch) (maxBatch) are taken in one."
+                "The request holds \(count) commands; at most \(maxBatch) (maxBatch) are taken in one."
             )
         }
         guard bytes > maxTextBytes else { return nil }
-        var longest = clientID.utf8.count
-        if let whole {
-            longest = max(longest, LongestText.of(whole))
-        } else {
-            for command in commands { longest = max(longest, LongestText.of(command)) }
-        }
+        let longest = longestText()
         guard longest <= maxTextBytes else {
             return ContainmentError(
                 .limitExceeded,
@@ -44,13 +34,13 @@ struct Admission: Sendable {
     /// inspects, events); a host's key registers that host only, and acts only once registered, as its controllers;
     /// an operator acts as any party but registers no host.
     static func refusal(
-        of body: ClientMessage.OneOf_Body?,
+        of body: InboundRequest.Body,
         role: CurveSettings.Role?,
         registeredAs registered: @autoclosure () -> String?
     ) -> ContainmentError? {
         guard let role else { return nil }
         switch body {
-        case .snapshot, .inspect, .metrics, nil:
+        case .snapshot, .inspect, .metrics, .empty:
             return nil
         case .commands:
             return refusal(ofCommandsFrom: role, registeredAs: registered())
@@ -62,19 +52,18 @@ struct Admission: Sendable {
                 return ContainmentError(.unauthorized, "This key registers host \(name) only.")
             }
             return nil
-        case .heartbeat(let beat):
-            return role == .host(beat.host)
-                ? nil : ContainmentError(.unauthorized, "Only host \(beat.host)'s key beats for it.")
-        case .goodbye(let goodbye):
-            return role == .host(goodbye.host)
-                ? nil : ContainmentError(.unauthorized, "Only host \(goodbye.host)'s key says its goodbye.")
-        case .inspectReply:
+        case .heartbeat(let host):
+            return role == .host(host) ? nil : ContainmentError(.unauthorized, "Only host \(host)'s key beats for it.")
+        case .goodbye(let host):
+            return role == .host(host)
+                ? nil : ContainmentError(.unauthorized, "Only host \(host)'s key says its goodbye.")
+        case .inspected:
             guard case .host = role else { return ContainmentError(.unauthorized, "Only a host answers an inspect.") }
             return nil
         case .answer:
             guard case .host = role else { return ContainmentError(.unauthorized, "Only a host answers a question.") }
             return nil
-        case .callResult:
+        case .callAnswer:
             guard case .host = role else { return ContainmentError(.unauthorized, "Only a host answers a call.") }
             return nil
         }
@@ -94,5 +83,12 @@ struct Admission: Sendable {
             return registered() == name
                 ? nil : ContainmentError(.unauthorized, "Host \(name)'s key acts only once that host is registered.")
         }
+    }
+}
+
+extension Admission {
+    /// The limit a decoded request breaks: its commands' count, its texts' length (`bytes`: its size).
+    func exceedsLimits(_ request: InboundRequest, bytes: Int) -> ContainmentError? {
+        exceedsLimits(count: request.commands.count, bytes: bytes, longestText: { request.longestText })
     }
 }

@@ -55,19 +55,18 @@ struct InspectForwarding {
 }
 
 extension SupervisorCore {
-    mutating func forwardInspect(_ request: Containment_V1_InspectRequest, from client: [UInt8], requestID: UInt64) {
-        let id = ControllerID(request.controller)
+    mutating func forwardInspect(_ id: ControllerID, from client: [UInt8], requestID: UInt64) {
         guard state.controllers[id] != nil, let host = placement[id] else {
             let message =
                 state.controllers[id] == nil ? "There is no controller \(id)." : "No host runs \(id)."
-            reply(to: client, requestID: requestID, .error(.init(ContainmentError(.unknownController, message))))
+            reply(to: client, requestID: requestID, .refused(ContainmentError(.unknownController, message)))
             return
         }
         guard let record = hosts[host], record.up, let peer = record.routingID else {
             reply(
                 to: client,
                 requestID: requestID,
-                .error(.init(ContainmentError(.hostUnavailable, "Host \(host), which runs \(id), is not connected.")))
+                .refused(ContainmentError(.hostUnavailable, "Host \(host), which runs \(id), is not connected."))
             )
             return
         }
@@ -80,22 +79,16 @@ extension SupervisorCore {
                 deadline: clock.now + config.requestTimeout
             )
         )
-        send(
-            .with {
-                $0.requestID = forwardID
-                $0.body = .inspect(request)
-            },
-            to: peer
-        )
+        send(SupervisorMessage.inspect(id).bytes(requestID: forwardID), to: peer)
     }
 
     /// A host's answer goes back to the client that asked, if it comes from the host that was asked.
-    mutating func relayInspect(_ inspected: Containment_V1_InspectReply, requestID: UInt64, from sender: [UInt8]) {
+    mutating func relayInspect(_ inspected: InspectReport, requestID: UInt64, from sender: [UInt8]) {
         guard let pending = inspects.relay(requestID, from: sender) else {
             warn(sender, "dropped an inspect reply nobody asked that peer for")
             return
         }
-        reply(to: pending.client, requestID: pending.requestID, .inspectReply(inspected))
+        reply(to: pending.client, requestID: pending.requestID, .inspected(inspected))
     }
 
     /// Inspects a host did not answer in time get a `timeout` error.
@@ -104,9 +97,7 @@ extension SupervisorCore {
             reply(
                 to: pending.client,
                 requestID: pending.requestID,
-                .error(
-                    .init(ContainmentError(.timeout, "The host running \(pending.controller) did not answer in time."))
-                )
+                .refused(ContainmentError(.timeout, "The host running \(pending.controller) did not answer in time."))
             )
         }
     }

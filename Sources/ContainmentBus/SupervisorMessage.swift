@@ -1,0 +1,76 @@
+import Foundation
+import ContainmentModel
+
+/// A message the supervisor sends a peer of its command socket — a reply to a request, or a message to a host (its
+/// welcome, a forwarded inspect, a question) — in model and bus types; ``bytes(requestID:)`` encodes it.
+/// Command replies and deliveries, the hot path, are assembled from pre-encoded events (``PreEncoded``) instead.
+package struct SupervisorMessage: Sendable {
+    let body: ServerMessage.OneOf_Body
+
+    /// A refusal: the error, and where in the sequence it was judged (0: before the rules).
+    package static func refused(_ error: RemoteError) -> Self { Self(body: .error(Containment_V1_Error(error))) }
+
+    package static func refused(_ error: ContainmentError) -> Self { refused(RemoteError(error)) }
+
+    package static func snapshot(_ snapshot: BusSnapshot) -> Self { Self(body: .snapshot(snapshot.wire)) }
+
+    /// The metrics, as Prometheus text.
+    package static func metrics(_ text: [UInt8]) -> Self { Self(body: .metrics(.with { $0.text = Data(text) })) }
+
+    /// A host's report, relayed to the client that asked.
+    package static func inspected(_ report: InspectReport) -> Self { Self(body: .inspectReply(report.wire)) }
+
+    /// An inspect of `controller`, forwarded to its host.
+    package static func inspect(_ controller: ControllerID) -> Self {
+        Self(body: .inspect(.with { $0.controller = controller.rawValue }))
+    }
+
+    /// A question to a controller's code (SPEC §15), to be answered under `id`; `kind`: the controller's, which may
+    /// not be created on its host yet.
+    package static func question(_ question: Question, id: UInt64, kind: Kind?) -> Self {
+        Self(body: .question(Containment_V1_Question(question, id: id, kind: kind)))
+    }
+
+    /// A host's welcome: the controllers it runs (each with its root view), and whether its actors begin from their
+    /// state, as of event `seq`.
+    package static func welcome(
+        host: String,
+        controllers: [(Controller, View?)],
+        heartbeatInterval: Duration,
+        restore: Bool,
+        seq: UInt64,
+        incarnation: UInt32
+    ) -> Self {
+        Self(
+            body: .welcome(
+                .with {
+                    $0.controllers = controllers.map { Containment_V1_ControllerState($0.0, host: host, view: $0.1) }
+                    $0.heartbeatIntervalMs = UInt32(clamping: heartbeatInterval.milliseconds)
+                    $0.restore = restore
+                    $0.seq = seq
+                    $0.incarnation = incarnation
+                }
+            )
+        )
+    }
+
+    /// The refusal it carries, if it is one.
+    package var refusal: RemoteError? {
+        if case .error(let error) = body { return RemoteError(error) }
+        return nil
+    }
+
+    /// The message with its request id (0 for one no request asked for), one frame.
+    package func bytes(requestID: UInt64) -> [UInt8] {
+        ServerMessage.with {
+            $0.requestID = requestID
+            $0.body = body
+        }.bytes
+    }
+}
+
+extension Duration {
+    fileprivate var milliseconds: Int64 {
+        components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}
