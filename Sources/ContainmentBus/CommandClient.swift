@@ -108,11 +108,7 @@ public final class CommandClient {
     /// Submits requests as one transaction; returns what was accepted or throws the rejection. `hosts` places the
     /// controllers a `create` makes (without one the supervisor picks the least loaded host that runs its kind).
     public func submit(_ requests: [Request], hosts: [ControllerID: String] = [:]) throws(RemoteError) -> Acceptance {
-        let wires = requests.map { request in
-            if case .create(let id, _, _) = request.command { return WireCommand(request, host: hosts[id]) }
-            return WireCommand(request)
-        }
-        return Acceptance(try submit(wires))
+        Acceptance(try submit(ClientRequest.wires(requests, hosts: hosts)))
     }
 
     /// Calls `method` (a distributed target's identifier) on `target` with `arguments` (each one JSON text), issued by

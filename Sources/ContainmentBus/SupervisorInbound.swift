@@ -74,10 +74,10 @@ package struct InboundRequest: Sendable {
 
     package var requestID: UInt64 { message.requestID }
     package var clientID: String { message.clientID }
-    /// The commands of a `commands` request, as received (empty for any other).
-    package var commands: [WireCommand] {
-        if case .commands(let batch) = message.body { return batch.commands }
-        return []
+    /// The commands of a `commands` request, as received (none for any other).
+    package var commands: ReceivedCommands {
+        if case .commands(let batch) = message.body { return ReceivedCommands(batch.commands) }
+        return ReceivedCommands([WireCommand]())
     }
     /// The length of its longest text, in bytes (an id, a name, a title): what `maxTextBytes` bounds.
     package var longestText: Int { LongestText.of(message) }

@@ -148,7 +148,6 @@ extension SupervisorCore {
         if let transition = submission.completes, !state.transitions.contains(transition) { return }
         submit(
             submission.commands,
-            encoded: submission.encoded,
             from: submission.sender,
             requestID: submission.requestID,
             clientID: submission.clientID,
@@ -169,18 +168,13 @@ extension SupervisorCore {
         var made: Set<ControllerID> = []
         for case .controllerCreated(let id, _) in events where created[id] == nil { made.insert(id) }
         return given.sorted { $0.key.description < $1.key.description }.map { question, answer in
-            var record = Containment_V1_GivenAnswer(question, answer)
-            for index in record.commands.indices {
-                guard case .create(let create)? = record.commands[index].kind else { continue }
-                let id = ControllerID(create.id)
-                guard made.contains(id) else { continue }
-                let kind = Kind(create.kind)
+            JournalRecords.givenAnswer(question, answer) { id, kind in
+                guard made.contains(id) else { return nil }
                 let asker = placement[question.controller] ?? created[question.controller] ?? ""
                 let host = runs(kind, on: asker) == true ? asker : leastLoadedHost(running: kind) ?? ""
                 created[id] = host
-                record.commands[index].create.host = host
+                return host
             }
-            return record.bytes
         }
     }
 

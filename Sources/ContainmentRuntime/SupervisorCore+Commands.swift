@@ -7,12 +7,11 @@ extension SupervisorCore {
     /// model: a `ruleViolation` event for the rule broken, its seq reserved in the journal. Either way the answer is
     /// sent to `sender` (when given) and remembered under `clientID` (exactly once); a rejection is also returned.
     ///
-    /// A host may only act as the controllers it runs; a client (ctl) may act as anyone. `encoded`: the commands'
-    /// bytes as received, journaled as they are unless the supervisor changed the command (a create's host).
+    /// A host may only act as the controllers it runs; a client (ctl) may act as anyone. The commands are journaled
+    /// as received unless the supervisor changed one (a create's host).
     @discardableResult
     mutating func submit(
-        _ commands: [WireCommand],
-        encoded: [ArraySlice<UInt8>]? = nil,
+        _ commands: ReceivedCommands,
         from sender: [UInt8]?,
         requestID: UInt64 = 0,
         clientID: String = "",
@@ -29,7 +28,7 @@ extension SupervisorCore {
         }
         let host = sender.flatMap { hostNames[$0] }
         var prepared: Prepared
-        switch prepare(commands, encoded: encoded, host: host, fromClient: sender != nil) {
+        switch prepare(commands, host: host, fromClient: sender != nil) {
         case .ready(let checked): prepared = checked
         case .refused(let error): return refuse(error)
         }
@@ -37,8 +36,7 @@ extension SupervisorCore {
         // it, in order; everyone else's go on. One that waits keeps the hosts its creations were placed on (their
         // code may be asked already).
         let submission = AnswerWaits.Submission(
-            commands: prepared.journaled,
-            encoded: prepared.journaledBytes,
+            commands: prepared.commands,
             sender: sender,
             requestID: requestID,
             clientID: clientID,
@@ -76,15 +74,14 @@ extension SupervisorCore {
             noteRefusal(code: error.error.code.rawValue, message: error.error.message, seq: seq)
             metrics.reject(error.error.code)
             journalAppend(
-                Containment_V1_JournalRecord.with {
-                    $0.commandID = commandID
-                    $0.timeUnixNanos = time
-                    $0.firstSeq = seq
-                    $0.eventCount = 1
-                    $0.clientID = clientID
-                    $0.requestID = requestID
-                    $0.rejection = Containment_V1_Error(rejection)
-                }.bytes
+                JournalRecords.rejection(
+                    commandID: commandID,
+                    timeUnixNanos: time,
+                    seq: seq,
+                    clientID: clientID,
+                    requestID: requestID,
+                    rejection
+                )
             )
             if let sender {
                 let answer = SupervisorMessage.refused(rejection).bytes(requestID: requestID)
@@ -108,7 +105,7 @@ extension SupervisorCore {
                 commandID: commandID,
                 timeUnixNanos: time,
                 // A closure: a key path here is projected generically.
-                commands: prepared.journaledBytes ?? prepared.journaled.map { $0.bytes[...] },
+                commands: prepared.commands.journaled,
                 firstSeq: firstSeq,
                 eventCount: UInt32(clamping: events.count),
                 clientID: clientID,
@@ -153,20 +150,7 @@ extension SupervisorCore {
     mutating func publishHostEvent(_ event: Event) {
         let time = clock.unixNanos
         publish(event, commandID: 0, time: time)
-        journalAppend(
-            Containment_V1_JournalRecord.with {
-                $0.timeUnixNanos = time
-                $0.firstSeq = seq
-                $0.eventCount = 1
-                if case .hostUp(let host, let pid) = event {
-                    $0.host = host
-                    $0.pid = Int32(clamping: pid)
-                } else if case .hostRestarted(let host, let pid) = event {
-                    $0.host = host
-                    $0.pid = Int32(clamping: pid)
-                }
-            }.bytes
-        )
+        journalAppend(JournalRecords.hostEvent(event, seq: seq, timeUnixNanos: time))
     }
 
     /// Records which host runs a controller (`nil`: none any more).
@@ -194,7 +178,7 @@ extension SupervisorCore {
                 running.parent,
                 .completeTransition(in: running.parent, from: running.from, to: running.to)
             )
-            submit([WireCommand(request)], from: nil, completes: running)
+            submit(ReceivedCommands([request]), from: nil, completes: running)
         }
     }
 }

@@ -57,12 +57,10 @@ extension SupervisorCore {
             )
             return
         }
-        if let batch = ClientMessage.decodeBatch(frames[1]) {
+        if let batch = ReceivedBatch(frames[1]) {
             // A text is no longer than the command holding it: a batch of short commands is not measured.
-            var longestPart = batch.clientID.utf8.count
-            for command in batch.encoded where command.count > longestPart { longestPart = command.count }
-            let limitBroken = admission.exceedsLimits(count: batch.commands.count, bytes: longestPart) {
-                LongestText.of(batch.commands, clientID: batch.clientID)
+            let limitBroken = admission.exceedsLimits(count: batch.commands.count, bytes: batch.longestPart) {
+                batch.commands.longestText(clientID: batch.clientID)
             }
             if let error = limitBroken
                 ?? Admission.refusal(ofCommandsFrom: role, registeredAs: hostNames[sender])
@@ -70,13 +68,7 @@ extension SupervisorCore {
                 reply(to: sender, requestID: batch.requestID, .refused(error))
                 return
             }
-            command(
-                batch.commands,
-                encoded: batch.encoded,
-                from: sender,
-                requestID: batch.requestID,
-                clientID: batch.clientID
-            )
+            command(batch.commands, from: sender, requestID: batch.requestID, clientID: batch.clientID)
             return
         }
         let request: InboundRequest
@@ -138,10 +130,8 @@ extension SupervisorCore {
     }
 
     /// A request of commands: answered again if it is a resend (same client id and request id), else submitted.
-    /// `encoded`: each command's bytes as received, when the request was read by ``ClientMessage/decodeBatch(_:)``.
     private mutating func command(
-        _ commands: [WireCommand],
-        encoded: [ArraySlice<UInt8>]? = nil,
+        _ commands: ReceivedCommands,
         from sender: [UInt8],
         requestID: UInt64,
         clientID: String
@@ -161,6 +151,6 @@ extension SupervisorCore {
             resends += 1
             return
         }
-        submit(commands, encoded: encoded, from: sender, requestID: requestID, clientID: clientID)
+        submit(commands, from: sender, requestID: requestID, clientID: clientID)
     }
 }

@@ -8,9 +8,8 @@ extension SupervisorCore {
     /// its creations are placed on, and its typed call if any.
     struct Prepared {
         var requests: [Request] = []
-        var journaled: [WireCommand]
-        /// The bytes of each command as journaled: as received, or serialized again once changed here.
-        var journaledBytes: [ArraySlice<UInt8>]?
+        /// The commands as journaled: as received, each create naming the host it was placed on.
+        var commands: ReceivedCommands
         var created = IDTable<ControllerID, String>()
         /// A typed method call in the batch: its controller (at most one call per batch).
         var call: ControllerID?
@@ -26,23 +25,15 @@ extension SupervisorCore {
     /// `commands` checked and placed, or the first refusal with its command's index. `host`: the host registered on the
     /// sender's connection, which acts only as its own controllers; `fromClient`: not the supervisor's own (a topology,
     /// a timer), so a host's share of it is bounded.
-    func prepare(
-        _ commands: [WireCommand],
-        encoded: [ArraySlice<UInt8>]?,
-        host: String?,
-        fromClient: Bool
-    ) -> Preparation {
-        var prepared = Prepared(
-            journaled: commands,
-            journaledBytes: encoded.flatMap { $0.count == commands.count ? $0 : nil }
-        )
+    func prepare(_ commands: ReceivedCommands, host: String?, fromClient: Bool) -> Preparation {
+        var prepared = Prepared(commands: commands)
         var share: [String: Int] = [:]
         var callsInBatch = 0
         guard !commands.isEmpty else { return .refused(RemoteError(.malformed("The batch holds no command."))) }
-        for (index, wire) in commands.enumerated() {
+        for index in commands.indices {
             let request: Request
             do {
-                request = try wire.request(hostTargets: { name in self.placement.controllers(on: name) })
+                request = try commands.request(at: index, hostTargets: { name in self.placement.controllers(on: name) })
             } catch {
                 return .refused(RemoteError(error, index: index))
             }
@@ -72,7 +63,7 @@ extension SupervisorCore {
                 )
             }
             if case .invoke(let id, let verb, _) = request.command {
-                if case .invoke(let invoke)? = wire.kind, invoke.call {
+                if commands.isCall(at: index) {
                     callsInBatch += 1
                     prepared.call = id
                     if let error = refusalOfCall(to: id, created: prepared.created, callsInBatch: callsInBatch) {
@@ -84,8 +75,8 @@ extension SupervisorCore {
             }
             if case .create(let id, let kind, _) = request.command {
                 let assigned: String
-                if !wire.create.host.isEmpty {
-                    assigned = wire.create.host
+                if let named = commands.namedHost(at: index) {
+                    assigned = named
                     guard hosts[assigned] != nil || config.acceptUnknownHosts else {
                         return .refused(
                             RemoteError(
@@ -115,10 +106,7 @@ extension SupervisorCore {
                     )
                 }
                 prepared.created[id] = assigned
-                if prepared.journaled[index].create.host != assigned {
-                    prepared.journaled[index].create.host = assigned
-                    prepared.journaledBytes?[index] = prepared.journaled[index].bytes[...]
-                }
+                prepared.commands.name(host: assigned, at: index)
             }
             prepared.requests.append(request)
             // A host's share of a client's batch: the commands that create one of its controllers or name one as

@@ -112,12 +112,7 @@ struct SupervisorCore {
         lastPublished = clock.now
         nextBacklogRetry = clock.now
         lastTick = clock.now
-        output.journal(
-            Containment_V1_JournalRecord.with {
-                $0.epoch = epoch
-                $0.timeUnixNanos = clock.unixNanos
-            }.bytes
-        )
+        output.journal(JournalRecords.start(epoch: epoch, timeUnixNanos: clock.unixNanos))
         // Hosts that registered before: a new process of one is restored, the same process is not.
         for (name, registration) in recovery.registrations {
             var record = HostRecord(name: name, lastSeen: clock.now)

@@ -40,12 +40,12 @@ public enum SupervisorCoreBenchmark {
         )
         let clients = 4
         let ids = (0..<clients).map { ControllerID("b\($0)") }
-        var setup: [WireCommand] = []
-        for id in ids {
-            setup.append(WireCommand(.system(.create(id, kind: .content)), host: "h0"))
-            setup.append(WireCommand(Request(.loadView(id), by: .natural)))
-        }
-        core.handle(.message([[9], ClientMessage.with { $0.commands = .with { $0.commands = setup } }.bytes]))
+        let setup = ids.flatMap { id in [.system(.create(id, kind: .content)), Request(.loadView(id), by: .natural)] }
+        core.handle(
+            .message([
+                [9], ClientRequest.commands(setup, hosts: Dictionary(uniqueKeysWithValues: ids.map { ($0, "h0") })),
+            ])
+        )
         _ = core.take()
         // Each client's requests without their request id (field 1, prepended per request, as a client numbers
         // them): one beginning from alpha 0.25, one from 0.75, so that every command changes the alpha.
@@ -53,9 +53,9 @@ public enum SupervisorCoreBenchmark {
             [0, 1].map { first in
                 let commands = (0..<commandsPerRequest).map { index in
                     let alpha = (index + first).isMultiple(of: 2) ? 0.25 : 0.75
-                    return WireCommand(Request(.setAlpha(.root(id), alpha), by: .natural))
+                    return Request(.setAlpha(.root(id), alpha), by: .natural)
                 }
-                return ClientMessage.with { $0.commands = .with { $0.commands = commands } }.bytes
+                return ClientRequest.commands(commands)
             }
         }
         let peers: [[UInt8]] = (0..<clients).map { [0, 0, 1, UInt8($0)] }

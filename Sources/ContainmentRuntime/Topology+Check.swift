@@ -3,12 +3,8 @@ import ContainmentModel
 
 extension Topology {
     /// The topology as the supervisor applies it: ``requests()`` as commands, each create naming its host.
-    func commands() -> [WireCommand] {
-        requests().map { request, host in
-            var wire = WireCommand(request, host: host)
-            if request.by == .natural { wire.by = "" }
-            return wire
-        }
+    func commands() -> ReceivedCommands {
+        ReceivedCommands(placed: requests().map { (request: $0.0, host: $0.1) })
     }
 
     /// What the supervisor refuses of a topology before it applies anything: a host name a host could not register
@@ -28,19 +24,20 @@ extension Topology {
             }
         }
         var bytes = 0
-        for (index, command) in commands().enumerated() {
+        let commands = commands()
+        for index in commands.indices {
             // Journaled as one record (one transaction): no larger than a journal record may be.
-            bytes += (try? command.serializedBytes() as [UInt8])?.count ?? 0
+            bytes += commands.size(at: index)
             guard bytes <= JournalFormat.maxRecord / 2 else {
                 throw ConfigError(
                     "the topology is too large to apply as one transaction (over \(JournalFormat.maxRecord / 2 >> 20) "
                         + "MiB of commands): split it, or create the rest with ctl"
                 )
             }
-            let longest = LongestText.of(command)
+            let longest = commands.longestText(at: index)
             guard longest <= config.maxTextBytes else {
                 throw ConfigError(
-                    "command \(index + 1) (\(Self.describe(command))) holds a text \(longest) bytes long; at most "
+                    "command \(index + 1) (\(Self.describe(index, of: commands))) holds a text \(longest) bytes long; at most "
                         + "\(config.maxTextBytes) (maxTextBytes) are taken"
                 )
             }
@@ -54,9 +51,9 @@ extension Topology {
         try checkLimits(config)
         let commands = commands()
         var requests: [Request] = []
-        for (index, command) in commands.enumerated() {
+        for index in commands.indices {
             do {
-                requests.append(try command.request(hostTargets: { _ in [] }))
+                requests.append(try commands.request(at: index, hostTargets: { _ in [] }))
             } catch {
                 throw Self.refusal(index: index, of: commands, error)
             }
@@ -71,8 +68,8 @@ extension Topology {
     }
 
     /// Why a topology is refused: the command (its number and what it does) and the rule it breaks.
-    static func refusal(index: Int, of commands: [WireCommand], _ error: ContainmentError) -> ConfigError {
-        let what = commands.indices.contains(index) ? Self.describe(commands[index]) : "?"
+    static func refusal(index: Int, of commands: ReceivedCommands, _ error: ContainmentError) -> ConfigError {
+        let what = commands.indices.contains(index) ? Self.describe(index, of: commands) : "?"
         return ConfigError(
             "the topology is refused, and nothing of it applied: its command \(index + 1) of \(commands.count) "
                 + "(\(what)) breaks a rule — \(error.code): \(error.message)"
@@ -80,14 +77,17 @@ extension Topology {
     }
 
     /// A command in a few words: its verb and subject, its party.
-    static func describe(_ command: WireCommand) -> String {
-        guard let request = try? command.request(hostTargets: { _ in [] }) else { return "an undecodable command" }
+    static func describe(_ index: Int, of commands: ReceivedCommands) -> String {
+        guard let request = try? commands.request(at: index, hostTargets: { _ in [] }) else {
+            return "an undecodable command"
+        }
         var text = request.command.name
         if let subject = request.command.subject {
             let id = subject.rawValue
             text += " " + (id.utf8.count > 64 ? String(id.prefix(32)) + "…" : id)
         }
-        if !command.by.isEmpty { text += " by \(command.by.prefix(64))" }
+        let party = commands.party(at: index)
+        if !party.isEmpty { text += " by \(party.prefix(64))" }
         return text
     }
 }

@@ -16,13 +16,16 @@ public enum UntrustedInput {
         config.maxBatch = 64
         var core = SupervisorCore.quiet(config: config, clients: ClientReplies(window: 8, clients: 8))
         let host = SupervisorCore.quietHostPeer
-        let setup: [WireCommand] = [
-            WireCommand(.system(.create("a", kind: .content)), host: "h0"),
-            WireCommand(.system(.create("b", kind: .content)), host: "h1"),
-            WireCommand(.system(.attachWindow("w", root: "a", size: Size(width: 100, height: 100)))),
-            WireCommand(Request(.addChild("b", to: "a"), by: .natural)),
-        ]
-        core.handle(.message([[9], ClientMessage.with { $0.commands = .with { $0.commands = setup } }.bytes]))
+        let setup = ClientRequest.commands(
+            [
+                .system(.create("a", kind: .content)),
+                .system(.create("b", kind: .content)),
+                .system(.attachWindow("w", root: "a", size: Size(width: 100, height: 100))),
+                Request(.addChild("b", to: "a"), by: .natural),
+            ],
+            hosts: ["a": "h0", "b": "h1"]
+        )
+        core.handle(.message([[9], setup]))
         _ = core.take()
         // The bytes, from a client and from the registered host; then time passes.
         core.handle(.message([[7], bytes]))
@@ -74,19 +77,8 @@ extension SupervisorCore {
     static func quiet(config: RuntimeConfig, clients: ClientReplies) -> SupervisorCore {
         var core = SupervisorCore(recovery: Recovery(clients: clients), config: config, clock: SystemClock())
         core.expect(hosts: ["h0"])
-        core.handle(
-            .message([
-                quietHostPeer,
-                ClientMessage.with {
-                    $0.requestID = 1
-                    $0.hello = .with {
-                        $0.host = "h0"
-                        $0.pid = 1
-                        $0.protocolVersion = protocolVersion
-                    }
-                }.bytes,
-            ])
-        )
+        let hello = HostOutbound.hello(requestID: 1, host: "h0", pid: 1, lastSeq: 0, kinds: [])
+        core.handle(.message([quietHostPeer, hello.bytes]))
         return core
     }
 }

@@ -21,8 +21,7 @@ struct AnswerWaits {
 
     /// A command as ``SupervisorCore/submit(_:encoded:from:requestID:clientID:resumed:)`` takes it.
     struct Submission {
-        var commands: [WireCommand]
-        var encoded: [ArraySlice<UInt8>]?
+        var commands: ReceivedCommands
         var sender: [UInt8]?
         var requestID: UInt64
         var clientID: String

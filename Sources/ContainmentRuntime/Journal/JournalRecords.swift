@@ -1,0 +1,69 @@
+import ContainmentBus
+import ContainmentModel
+
+/// The journal's records as the supervisor writes them (docs/DURABILITY.md), one function per kind; the accepted
+/// command's record, the hot path, is assembled from its commands' bytes (``PreEncoded/journalRecord``).
+enum JournalRecords {
+    /// A supervisor began serving: its epoch.
+    static func start(epoch: UInt64, timeUnixNanos: Int64) -> [UInt8] {
+        Containment_V1_JournalRecord.with {
+            $0.epoch = epoch
+            $0.timeUnixNanos = timeUnixNanos
+        }.bytes
+    }
+
+    /// A command the model refused: its `ruleViolation` event's seq reserved, and the refusal remembered for the
+    /// client's resends.
+    static func rejection(
+        commandID: UInt64,
+        timeUnixNanos: Int64,
+        seq: UInt64,
+        clientID: String,
+        requestID: UInt64,
+        _ rejection: RemoteError
+    ) -> [UInt8] {
+        Containment_V1_JournalRecord.with {
+            $0.commandID = commandID
+            $0.timeUnixNanos = timeUnixNanos
+            $0.firstSeq = seq
+            $0.eventCount = 1
+            $0.clientID = clientID
+            $0.requestID = requestID
+            $0.rejection = Containment_V1_Error(rejection)
+        }.bytes
+    }
+
+    /// A host event's seq reserved (so a restarted supervisor never reuses it); a host that came up or restarted
+    /// with its pid (its registration, recovered).
+    static func hostEvent(_ event: Event, seq: UInt64, timeUnixNanos: Int64) -> [UInt8] {
+        Containment_V1_JournalRecord.with {
+            $0.timeUnixNanos = timeUnixNanos
+            $0.firstSeq = seq
+            $0.eventCount = 1
+            if case .hostUp(let host, let pid) = event {
+                $0.host = host
+                $0.pid = Int32(clamping: pid)
+            } else if case .hostRestarted(let host, let pid) = event {
+                $0.host = host
+                $0.pid = Int32(clamping: pid)
+            }
+        }.bytes
+    }
+
+    /// An answer a command was applied with, as its record holds it; each controller one of its creates makes runs on
+    /// the host `placing` names for it (its id and kind), which the journaled create names.
+    static func givenAnswer(
+        _ question: Question,
+        _ answer: Answer,
+        placing: (ControllerID, Kind) -> String?
+    ) -> [UInt8] {
+        var record = Containment_V1_GivenAnswer(question, answer)
+        for index in record.commands.indices {
+            guard case .create(let create)? = record.commands[index].kind,
+                let host = placing(ControllerID(create.id), Kind(create.kind))
+            else { continue }
+            record.commands[index].create.host = host
+        }
+        return record.bytes
+    }
+}
