@@ -1,6 +1,7 @@
 import ContainmentBus
 import ContainmentLoad
 import ContainmentRuntime
+import ContainmentWorkload
 import Foundation
 import ZeroMQ
 
@@ -58,7 +59,9 @@ package enum Bench {
             eventBytes: BenchMessages.event(seq: 1_000_000).count
         )
         if mode == .codec {
-            let codec = try CodecFigure.measure(steps: settings.modelCommands)
+            let codec = try CodecFigure.measure(
+                steps: ModelThroughput(seed: 1, count: settings.modelCommands, poolSize: 300).steps
+            )
             return try printAlone(
                 options.json,
                 codec,
@@ -148,7 +151,9 @@ package enum Bench {
         runner.progress("the supervisor's core alone")
         let core = CoreFigures.measure(settings)
         runner.progress("the codec: hand-written and SwiftProtobuf")
-        let codec = try CodecFigure.measure(steps: settings.modelCommands)
+        let codec = try CodecFigure.measure(
+            steps: ModelThroughput(seed: 1, count: settings.modelCommands, poolSize: 300).steps
+        )
         let (raw, runtime) = try runner.commands()
         let creation = try runner.creation()
         let hostCallbacks = try runner.hostCallbacks()

@@ -43,10 +43,10 @@ extension BenchRunner {
             timeout: .seconds(60)
         )
         let id: ControllerID = "tally"
-        _ = try client.submit([WireCommand(.system(.create(id, kind: "counter")), host: host)])
+        _ = try client.submit([.system(.create(id, kind: "counter"))], hosts: [id: host])
         let count = settings.roundTrips
         progress("Containment: \(count) invokes of a counter's verb, one at a time")
-        let invoke = [WireCommand(Request(.invoke(id, verb: "add", arguments: ["1"]), by: .system))]
+        let invoke = [Request(.invoke(id, verb: "add", arguments: ["1"]), by: .system)]
         var invokes = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
         let clock = ContinuousClock()
         for round in 0..<(count + count / 10) {
@@ -160,12 +160,12 @@ extension BenchRunner {
         client: CommandClient,
         count: Int
     ) throws -> Latency {
-        _ = try client.submit([WireCommand(.system(.create(id, kind: kind)), host: host)])
+        _ = try client.submit([.system(.create(id, kind: kind))], hosts: [id: host])
         var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
         let clock = ContinuousClock()
         for round in 0..<(count + count / 10) {
             let frame = Rect(x: 0, y: 0, width: round % 2 == 0 ? 320 : 640, height: 480)
-            let resize = [WireCommand(.system(.setFrame(.root(id), frame)))]
+            let resize = [Request.system(.setFrame(.root(id), frame))]
             let start = clock.now
             _ = try client.submit(resize)
             if round >= count / 10 { _ = histogram.record((clock.now - start).nanoseconds) }

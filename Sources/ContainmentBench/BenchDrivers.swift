@@ -21,10 +21,7 @@ enum BenchMessages {
     /// `ClientMessage{commands}` without its request id, for alpha 0.25 and 0.75.
     private static func tails(client: Int) -> [[UInt8]] {
         let id = ControllerID(controller(client))
-        return [0.25, 0.75].map { alpha in
-            ClientMessage.with {
-                $0.commands = .with { $0.commands = [WireCommand(Request(.setAlpha(.root(id), alpha), by: .natural))] }
-            }.bytes
+        return [0.25, 0.75].map { alpha in ClientRequest.commands([Request(.setAlpha(.root(id), alpha), by: .natural)])
         }
     }
 
@@ -39,9 +36,9 @@ enum BenchMessages {
     static func batchTail(client: Int, size: Int) -> [UInt8] {
         let id = ControllerID(controller(client))
         let commands = (0..<size).map { index in
-            WireCommand(Request(.setAlpha(.root(id), index.isMultiple(of: 2) ? 0.25 : 0.75), by: .natural))
+            Request(.setAlpha(.root(id), index.isMultiple(of: 2) ? 0.25 : 0.75), by: .natural)
         }
-        return ClientMessage.with { $0.commands = .with { $0.commands = commands } }.bytes
+        return ClientRequest.commands(commands)
     }
 
     /// A message whose field 1 (a varint: `request_id`, `seq`) is `value`, followed by `tail`: field 1 comes first in
@@ -60,35 +57,27 @@ enum BenchMessages {
     }
 
     /// The event such a command publishes, as the supervisor stamps it (seq left out: see ``event(seq:)``).
-    static let alphaChanged: WireEvent = {
+    static let alphaChanged: Event = {
         let id = ControllerID(controller(0))
-        return WireEvent(
-            .alphaChanged(view: .root(id), alpha: 0.75, by: .controller(id)),
-            seq: 0,
-            timeUnixNanos: 1_700_000_000_000_000_000,
-            commandID: 1_234_567
-        )
+        return .alphaChanged(view: .root(id), alpha: 0.75, by: .controller(id))
     }()
 
     /// The topic the supervisor publishes that event under.
-    static let eventTopic = Array(alphaChanged.topic.utf8)
+    static let eventTopic = PreEncoded.topic(of: alphaChanged)
 
     /// The event's bytes without its seq: field 1 comes first in the encoding, so a seq is prepended cheaply.
-    private static let eventTail = alphaChanged.bytes
+    private static let eventTail = PreEncoded.event(
+        alphaChanged,
+        seq: 0,
+        timeUnixNanos: 1_700_000_000_000_000_000,
+        commandID: 1_234_567
+    )
 
     /// A real `alphaChanged` event with sequence number `seq`.
     static func event(seq: UInt64) -> [UInt8] { withField1(seq, eventTail) }
 
     /// The reply the supervisor sends to ``request(client:sequence:)``: accepted, with its one event.
-    static let reply: [UInt8] = ServerMessage.with {
-        $0.requestID = 123_456
-        $0.accepted = .with {
-            $0.commandID = 1_234_567
-            var event = alphaChanged
-            event.seq = 2_345_678
-            $0.events = [event]
-        }
-    }.bytes
+    static let reply = PreEncoded.accepted(requestID: 123_456, commandID: 1_234_567, events: [event(seq: 2_345_678)])
 
     /// Whether a reply accepts its command: its body is `ServerMessage.accepted` (field 10). Read with
     /// ``ProtobufScan``, the same way for the supervisor's replies and the echo's.

@@ -79,10 +79,10 @@ extension BenchRunner {
         let client = try CommandClient(context: context, endpoint: endpoint, timeout: .seconds(30))
         for index in 0..<settings.clients {
             let id = ControllerID(BenchMessages.controller(index))
-            _ = try client.submit([
-                WireCommand(.system(.create(id, kind: .content)), host: "h0"),
-                WireCommand(Request(.loadView(id), by: .natural)),
-            ])
+            _ = try client.submit(
+                [.system(.create(id, kind: .content)), Request(.loadView(id), by: .natural)],
+                hosts: [id: "h0"]
+            )
         }
     }
 }

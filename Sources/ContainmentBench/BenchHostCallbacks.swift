@@ -57,15 +57,16 @@ extension BenchRunner {
         let small = Rect(x: 0, y: 0, width: 100, height: 100)
         let large = Rect(x: 0, y: 0, width: 101, height: 100)
         for start in stride(from: 0, to: actors, by: 100) {
-            let commands = ids[start..<min(actors, start + 100)].flatMap { id in
+            let created = ids[start..<min(actors, start + 100)]
+            let commands = created.flatMap { id in
                 [
-                    WireCommand(.system(.create(id, kind: Kind(kind))), host: host),
-                    WireCommand(Request(.loadView(id), by: .natural)),
-                    WireCommand(Request(.setFrame(.root(id), small), by: .natural)),
+                    .system(.create(id, kind: Kind(kind))),
+                    Request(.loadView(id), by: .natural),
+                    Request(.setFrame(.root(id), small), by: .natural),
                 ]
             }
             do {
-                _ = try client.submit(commands)
+                _ = try client.submit(commands, hosts: Dictionary(uniqueKeysWithValues: created.map { ($0, host) }))
             } catch {
                 throw LoadError("creating the \(kind) controllers: \(error)")
             }
@@ -88,13 +89,10 @@ extension BenchRunner {
                 let batch = (0..<count).map { offset in
                     let index = (nextCommand + offset) % actors
                     wide[index].toggle()
-                    return WireCommand(Request(.setFrame(.root(ids[index]), wide[index] ? large : small), by: .natural))
+                    return Request(.setFrame(.root(ids[index]), wide[index] ? large : small), by: .natural)
                 }
                 nextCommand += count
-                return ClientMessage.with {
-                    $0.requestID = UInt64(sequence + 1)
-                    $0.commands = .with { $0.commands = batch }
-                }.bytes
+                return ClientRequest.commands(batch, requestID: UInt64(sequence + 1))
             },
             accepted: BenchMessages.isAccepted
         )
@@ -127,14 +125,10 @@ extension BenchRunner {
             .total(ids.count),
             request: { _, sequence in
                 defer { next += 1 }
-                return ClientMessage.with {
-                    $0.requestID = UInt64(sequence + 1)
-                    $0.inspect = .with { $0.controller = ids[next].rawValue }
-                }.bytes
+                return ClientRequest.inspect(ids[next], requestID: UInt64(sequence + 1))
             },
             accepted: { frame in
-                guard let reply = try? ServerMessage.decode(frame), case .inspectReply(let inspected) = reply.body
-                else {
+                guard case .reply(let reply)? = try? HostInbound(decoding: frame), let inspected = reply.report else {
                     failure = failure ?? "an inspect was not answered with the actor's report"
                     return false
                 }

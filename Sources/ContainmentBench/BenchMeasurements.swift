@@ -269,7 +269,7 @@ struct BenchRunner {
             highWaterMark: 0
         )
         // A destroy of nobody is rejected and publishes a ruleViolation (under runtime/): the warm-up.
-        let nobody = WireCommand(.system(.destroy(ControllerID("bench-nobody"))))
+        let nobody = Request.system(.destroy(ControllerID("bench-nobody")))
         try group.waitUntilReady { _ = try? client.submit([nobody]) }
         // Each request a batch of set_alpha commands, each publishing an event: the event path is what is driven.
         let tails = (0..<settings.clients).map {
@@ -311,16 +311,14 @@ struct BenchRunner {
             request: { _, _ in
                 let first = next * batch
                 next += 1
-                let commands = (first..<min(total, first + batch)).map { index in
-                    WireCommand(
-                        .system(.create(ControllerID("n\(index)"), kind: .content)),
-                        host: hosts[index % hosts.count]
-                    )
-                }
-                return ClientMessage.with {
-                    $0.requestID = UInt64(next)
-                    $0.commands = .with { $0.commands = commands }
-                }.bytes
+                let indices = first..<min(total, first + batch)
+                return ClientRequest.commands(
+                    indices.map { .system(.create(ControllerID("n\($0)"), kind: .content)) },
+                    hosts: Dictionary(
+                        uniqueKeysWithValues: indices.map { (ControllerID("n\($0)"), hosts[$0 % hosts.count]) }
+                    ),
+                    requestID: UInt64(next)
+                )
             },
             accepted: BenchMessages.isAccepted
         )

@@ -195,6 +195,12 @@ package struct HostReply: Sendable {
         return nil
     }
 
+    /// The actor's report it carries, if it answers an inspect.
+    package var report: InspectReport? {
+        if case .inspectReply(let reply) = message.body { return InspectReport(reply) }
+        return nil
+    }
+
     /// The events of the accepted commands, or the refusal.
     package func events() throws(RemoteError) -> [Event] {
         switch message.body {

@@ -113,6 +113,14 @@ package enum ClientRequest {
         }.bytes
     }
 
+    /// An inspect of `controller`'s actor.
+    package static func inspect(_ controller: ControllerID, requestID: UInt64) -> [UInt8] {
+        ClientMessage.with {
+            $0.requestID = requestID
+            $0.inspect = .with { $0.controller = controller.rawValue }
+        }.bytes
+    }
+
     /// `requests` encoded, each create naming the host `hosts` gives its controller.
     static func wires(_ requests: [Request], hosts: [ControllerID: String]) -> [WireCommand] {
         requests.map { request in

@@ -1,29 +1,32 @@
-import ContainmentBus
-import ContainmentLoad
 import ContainmentModel
-import ContainmentWorkload
 import Foundation
 
 /// The hand-written protobuf paths (the supervisor's `PreEncoded` and `ClientMessage.decodeBatch`, the clients'
 /// `ProtobufScan`) beside SwiftProtobuf doing the same work on the same messages, one thread, no sockets: a hand-written path is kept only while this
 /// figure shows it pays (docs/BENCH.md, "One codec").
 ///
-/// The messages are those of the model's recorded random stream (``ModelThroughput``): every step as a request, the
-/// events of every accepted step, their replies and journal records. Each pair is checked to produce the same bytes
+/// The messages are those of a stream of steps (`bench` gives the model's recorded random stream): every step as a
+/// request, the events of every accepted step, their replies and journal records. It lives with the codec it
+/// measures: `bench codec` reports it. Each pair is checked to produce the same bytes
 /// (or the same commands) before it is timed; the median of three passes of each.
-struct CodecFigure: Codable, Sendable {
-    struct Pair: Codable, Sendable {
+package struct CodecFigure: Codable, Sendable {
+    package struct Pair: Codable, Sendable {
         /// What is done, once per `unit`.
-        var work: String
-        var unit: String
-        var count: Int
-        var handWrittenPerSecond: Double
-        var swiftProtobufPerSecond: Double
+        package var work: String
+        package var unit: String
+        package var count: Int
+        package var handWrittenPerSecond: Double
+        package var swiftProtobufPerSecond: Double
         /// Hand-written / SwiftProtobuf.
-        var speedup: Double
+        package var speedup: Double
     }
 
-    var pairs: [Pair]
+    package var pairs: [Pair]
+
+    /// A hand-written path that does not produce what SwiftProtobuf does: the figure is not measured.
+    package struct Mismatch: Error, CustomStringConvertible {
+        package let description: String
+    }
 
     /// The inputs: requests, and per accepted step its events and commands.
     private struct Messages {
@@ -39,8 +42,9 @@ struct CodecFigure: Codable, Sendable {
         var encoded: [ArraySlice<UInt8>]
     }
 
-    static func measure(steps: Int) throws -> CodecFigure {
-        let messages = Self.messages(of: ModelThroughput(seed: 1, count: steps, poolSize: 300))
+    /// Measures the pairs on `steps`, each a transaction of the model's requests.
+    package static func measure(steps: [[Request]]) throws(Mismatch) -> CodecFigure {
+        let messages = Self.messages(of: steps)
         let wireEvents = messages.events.enumerated().map {
             WireEvent($1, seq: UInt64($0 + 1), timeUnixNanos: 1, commandID: 0)
         }
@@ -52,8 +56,10 @@ struct CodecFigure: Codable, Sendable {
         // A request: its request id and commands.
         for (index, request) in messages.requests.enumerated() {
             let fast = ClientMessage.decodeBatch(request)?.commands
-            let slow = try ClientMessage(serializedBytes: request).commands.commands
-            guard fast == slow else { throw LoadError("decodeBatch differs from SwiftProtobuf on request \(index)") }
+            let slow = (try? ClientMessage(serializedBytes: request))?.commands.commands
+            guard let slow, fast == slow else {
+                throw Mismatch(description: "decodeBatch differs from SwiftProtobuf on request \(index)")
+            }
         }
         pairs.append(
             pair("decode a request", "requests", messages.requests.count) {
@@ -71,7 +77,7 @@ struct CodecFigure: Codable, Sendable {
 
         // An event, to publish.
         guard encoded == wireEvents.map({ $0.bytes }) else {
-            throw LoadError("PreEncoded.event differs from SwiftProtobuf")
+            throw Mismatch(description: "PreEncoded.event differs from SwiftProtobuf")
         }
         pairs.append(
             pair("encode an event", "events", messages.events.count) {
@@ -155,10 +161,10 @@ struct CodecFigure: Codable, Sendable {
     }
 
     /// The stream's steps as requests, and the events and commands of the accepted ones.
-    private static func messages(of stream: ModelThroughput) -> Messages {
+    private static func messages(of steps: [[Request]]) -> Messages {
         var messages = Messages()
         var state = ContainmentState()
-        for (index, step) in stream.steps.enumerated() {
+        for (index, step) in steps.enumerated() {
             let commands = step.map { WireCommand($0) }
             messages.requests.append(
                 ClientMessage.with {
@@ -188,9 +194,9 @@ struct CodecFigure: Codable, Sendable {
         _ writer: String,
         fast: (Int, Accepted) -> [UInt8],
         slow: (Int, Accepted) -> [UInt8]
-    ) throws -> Pair {
+    ) throws(Mismatch) -> Pair {
         for (step, accepted) in messages.accepted.enumerated() where fast(step, accepted) != slow(step, accepted) {
-            throw LoadError("\(writer) differs from SwiftProtobuf at step \(step)")
+            throw Mismatch(description: "\(writer) differs from SwiftProtobuf at step \(step)")
         }
         return pair(work, unit, messages.accepted.count) {
             messages.accepted.enumerated().reduce(0) { $0 + fast($1.offset, $1.element).count }
@@ -220,7 +226,10 @@ struct CodecFigure: Codable, Sendable {
             slowTimes.append(clock.now - start)
             precondition(fastSum == slowSum, "\(work): the hand-written and SwiftProtobuf paths disagree")
         }
-        func rate(_ times: [Duration]) -> Double { Double(count) / times.sorted()[1].seconds }
+        func rate(_ times: [Duration]) -> Double {
+            let median = times.sorted()[1].components
+            return Double(count) / (Double(median.seconds) + Double(median.attoseconds) / 1e18)
+        }
         let (fast, slow) = (rate(fastTimes), rate(slowTimes))
         return Pair(
             work: work,
