@@ -113,6 +113,21 @@ package enum ClientRequest {
         }.bytes
     }
 
+    /// A typed call of `method` on `target` (see ``MethodCallMessage/request(_:method:arguments:by:)``).
+    package static func call(
+        _ target: ControllerID,
+        method: String,
+        arguments: [String],
+        by party: Party,
+        requestID: UInt64,
+        clientID: String
+    ) -> [UInt8] {
+        var message = MethodCallMessage.request(target, method: method, arguments: arguments, by: party)
+        message.requestID = requestID
+        message.clientID = clientID
+        return message.bytes
+    }
+
     /// An inspect of `controller`'s actor.
     package static func inspect(_ controller: ControllerID, requestID: UInt64) -> [UInt8] {
         ClientMessage.with {

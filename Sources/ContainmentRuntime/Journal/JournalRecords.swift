@@ -2,10 +2,12 @@ import ContainmentBus
 import ContainmentModel
 
 /// The journal's records as the supervisor writes them (docs/DURABILITY.md), one function per kind; the accepted
-/// command's record, the hot path, is assembled from its commands' bytes (``PreEncoded/journalRecord``).
-enum JournalRecords {
+/// command's record, the hot path, is assembled from its commands' bytes (``PreEncoded/journalRecord``); `commands`
+/// writes one for what makes records without a supervisor (the fuzz seeds, tests).
+
+package enum JournalRecords {
     /// A supervisor began serving: its epoch.
-    static func start(epoch: UInt64, timeUnixNanos: Int64) -> [UInt8] {
+    package static func start(epoch: UInt64, timeUnixNanos: Int64) -> [UInt8] {
         Containment_V1_JournalRecord.with {
             $0.epoch = epoch
             $0.timeUnixNanos = timeUnixNanos
@@ -14,7 +16,7 @@ enum JournalRecords {
 
     /// A command the model refused: its `ruleViolation` event's seq reserved, and the refusal remembered for the
     /// client's resends.
-    static func rejection(
+    package static func rejection(
         commandID: UInt64,
         timeUnixNanos: Int64,
         seq: UInt64,
@@ -35,7 +37,7 @@ enum JournalRecords {
 
     /// A host event's seq reserved (so a restarted supervisor never reuses it); a host that came up or restarted
     /// with its pid (its registration, recovered).
-    static func hostEvent(_ event: Event, seq: UInt64, timeUnixNanos: Int64) -> [UInt8] {
+    package static func hostEvent(_ event: Event, seq: UInt64, timeUnixNanos: Int64) -> [UInt8] {
         Containment_V1_JournalRecord.with {
             $0.timeUnixNanos = timeUnixNanos
             $0.firstSeq = seq
@@ -52,7 +54,7 @@ enum JournalRecords {
 
     /// An answer a command was applied with, as its record holds it; each controller one of its creates makes runs on
     /// the host `placing` names for it (its id and kind), which the journaled create names.
-    static func givenAnswer(
+    package static func givenAnswer(
         _ question: Question,
         _ answer: Answer,
         placing: (ControllerID, Kind) -> String?
@@ -65,5 +67,24 @@ enum JournalRecords {
             record.commands[index].create.host = host
         }
         return record.bytes
+    }
+
+    /// An accepted command's record: its commands (each create naming its host), the seqs of its events, the answers
+    /// it was applied with.
+    package static func commands(
+        _ placed: [(request: Request, host: String?)],
+        commandID: UInt64,
+        firstSeq: UInt64,
+        eventCount: UInt32,
+        answers: [(Question, Answer)] = []
+    ) -> [UInt8] {
+        PreEncoded.journalRecord(
+            commandID: commandID,
+            timeUnixNanos: 0,
+            commands: ReceivedCommands(placed: placed).journaled,
+            firstSeq: firstSeq,
+            eventCount: eventCount,
+            answers: answers.map { givenAnswer($0.0, $0.1, placing: { _, _ in nil }) }
+        )
     }
 }
