@@ -6,7 +6,7 @@ import ContainmentModel
 public struct BusEvent: Sendable {
     let wire: WireEvent
 
-    init(_ wire: WireEvent) { self.wire = wire }
+    package init(_ wire: WireEvent) { self.wire = wire }
 
     /// An event of the model, as event `seq` (tests and benchmarks deliver without a supervisor).
     package init(_ event: Event, seq: UInt64) {
@@ -23,6 +23,8 @@ public struct BusEvent: Sendable {
     public var epoch: UInt64 { wire.epoch }
     /// The command that caused it.
     public var commandID: UInt64 { wire.commandID }
+    /// When it was sequenced.
+    public var timeUnixNanos: Int64 { wire.timeUnixNanos }
     /// The controller it is about.
     public var controller: ControllerID { ControllerID(wire.controller) }
     /// Its name on the wire (`viewWillAppear`, …).
@@ -41,6 +43,10 @@ public struct BusEvent: Sendable {
     public var json: String { wire.json }
     /// One human line: the seq and the event as the model describes it.
     public var line: String { wire.line }
+    /// Its bytes, as published.
+    package var bytes: [UInt8] { wire.bytes }
+    /// Whether the supervisor sends it to the host that runs its controller (``HostDelivery``).
+    package var isDelivered: Bool { WireEvent.isDelivered(wire.name) }
 }
 
 /// The PUB's heartbeat, sent when no event went out for a heartbeat interval: the latest seq and the epoch.

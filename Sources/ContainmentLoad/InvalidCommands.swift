@@ -7,7 +7,7 @@ import ContainmentWorkload
 struct InvalidCommands: Sendable {
     /// What to send, and whether the client's replica of its part of the tree can predict the answer.
     struct Pick {
-        var wires: [WireCommand]
+        var commands: [ClientCommand]
         /// The requests, when the replica judges them; `nil` for a command that names another client's controllers
         /// or cannot be decoded, which only the global replay judges.
         var requests: [Request]?
@@ -28,7 +28,7 @@ struct InvalidCommands: Sendable {
             // any) is in that client's part of the tree. Never allowed.
             let target = foreign.randomElement(using: &rng)!
             let request = Request.by(mine, .setFrame(.root(target), Rect(x: 1, y: 2, width: 30, height: 40)))
-            return Pick(wires: [WireCommand(request)], requests: nil)
+            return Pick(commands: [ClientCommand(request)], requests: nil)
         case 1:
             let ghost = ControllerID("\(prefix)-ghost\(Int.random(in: 0..<1000, using: &rng))")
             return judged([Request(.addChild(ghost, to: mine), by: .controller(mine))])
@@ -46,11 +46,11 @@ struct InvalidCommands: Sendable {
             ])
         default:
             // A command with no kind: refused before the model sees it.
-            return Pick(wires: [WireCommand()], requests: nil)
+            return Pick(commands: [.withoutKind], requests: nil)
         }
     }
 
     private func judged(_ requests: [Request]) -> Pick {
-        Pick(wires: requests.map { WireCommand($0) }, requests: requests)
+        Pick(commands: requests.map { ClientCommand($0) }, requests: requests)
     }
 }

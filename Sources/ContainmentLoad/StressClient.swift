@@ -13,7 +13,7 @@ struct StressOperation: Sendable {
     }
 
     var client: Int
-    var commands: [WireCommand]
+    var commands: [ClientCommand]
     var outcome: Outcome
 }
 
@@ -82,7 +82,7 @@ struct StressClient: Sendable {
         while true {
             let requests = generator.next(in: replica)
             if !requests.isEmpty {
-                return InvalidCommands.Pick(wires: requests.map { WireCommand($0) }, requests: requests)
+                return InvalidCommands.Pick(commands: requests.map { ClientCommand($0) }, requests: requests)
             }
         }
     }
@@ -103,14 +103,14 @@ struct StressClient: Sendable {
             let started = clock.now
             let outcome: StressOperation.Outcome
             do {
-                let accepted = try Self.submit(pick.wires, through: client)
+                let accepted = try Self.submit(pick.commands, through: client)
                 outcome = .accepted(
                     commandID: accepted.commandID,
                     eventCount: accepted.events.count,
                     eventHash: EventHash.of(accepted.events.map(\.bytes))
                 )
             } catch let error where error.commandID == 0 && Self.isTransport(error) {
-                result.transportFailures.append("\(pick.wires.map(\.kindName)): \(error)")
+                result.transportFailures.append("\(pick.commands.map(\.kindName)): \(error)")
                 progress.failed()
                 if result.transportFailures.count >= 3 { break }
                 continue
@@ -119,25 +119,25 @@ struct StressClient: Sendable {
             }
             result.latencies.append(UInt64((clock.now - started).nanoseconds))
             check(pick, predicted: predicted, outcome: outcome, into: &result)
-            result.operations.append(StressOperation(client: index, commands: pick.wires, outcome: outcome))
+            result.operations.append(StressOperation(client: index, commands: pick.commands, outcome: outcome))
             progress.count(accepted: { if case .accepted = outcome { true } else { false } }())
             done += 1
         }
         return result
     }
 
-    /// Submits `wires`; a refusal for want of a host, before the model judged anything (a supervisor just restarted,
+    /// Submits `commands`; a refusal for want of a host, before the model judged anything (a supervisor just restarted,
     /// its hosts not registered again yet), is tried again for up to ``hostWait``: nothing was applied, so nothing
     /// can be applied twice.
     static func submit(
-        _ wires: [WireCommand],
+        _ commands: [ClientCommand],
         through client: CommandClient
-    ) throws(RemoteError) -> Containment_V1_Accepted {
+    ) throws(RemoteError) -> Acceptance {
         let clock = ContinuousClock()
         let giveUp = clock.now + hostWait
         while true {
             do {
-                return try client.submit(wires)
+                return try client.submit(commands)
             } catch let error where error.commandID == 0 && error.error.code == .hostUnavailable && clock.now < giveUp {
                 Thread.sleep(forTimeInterval: 0.05)
             }
@@ -155,7 +155,7 @@ struct StressClient: Sendable {
     /// for commands naming other clients' controllers.
     private mutating func predict(_ pick: InvalidCommands.Pick) -> Prediction {
         guard let requests = pick.requests else {
-            return pick.wires.contains { $0.kind == nil } ? .rejected(.malformed, 0) : .unjudged
+            return pick.commands.contains(where: \.lacksKind) ? .rejected(.malformed, 0) : .unjudged
         }
         do {
             _ = try replica.apply(batch: requests)
@@ -191,7 +191,7 @@ struct StressClient: Sendable {
             result.raced += 1
             return
         case (.unjudged, .accepted):
-            result.breaches.append("\(pick.wires.map(\.kindName)) by \(pick.wires.map(\.by)) was accepted")
+            result.breaches.append("\(pick.commands.map(\.kindName)) by \(pick.commands.map(\.party)) was accepted")
             return
         case (.unjudged, .rejected): agrees = true
         case (.accepted, .accepted): agrees = true
@@ -202,16 +202,8 @@ struct StressClient: Sendable {
         guard !agrees else { return }
         result.mispredictions += 1
         if result.mispredicted.count < 5 {
-            result.mispredicted.append("\(pick.wires.map(\.kindName)): replica said \(predicted), got \(outcome)")
+            result.mispredicted.append("\(pick.commands.map(\.kindName)): replica said \(predicted), got \(outcome)")
         }
-    }
-}
-
-extension WireCommand {
-    /// The command's kind as its protobuf field spells it (for messages).
-    var kindName: String {
-        guard let kind else { return "(none)" }
-        return String(describing: kind).split(separator: "(").first.map(String.init) ?? "?"
     }
 }
 

@@ -1,5 +1,6 @@
 import ContainmentBus
 import ContainmentModel
+import ContainmentRuntime
 
 /// The checks a run makes beside the replay: every actor's callbacks, the subscribers, the clients' replicas, and the
 /// daemons' health.
@@ -117,14 +118,14 @@ extension StressRun {
     /// SPEC §14, exactly once across restarts: every reply a client saw `accepted` is a record of the recovered
     /// journal (the same command id), and no request (client id, request id) was journaled twice.
     static func exactlyOnceCheck(
-        records: [Containment_V1_JournalRecord],
+        records: [JournalEntry],
         results: [StressClientResult],
         restarts: Int
     ) -> StressCheck {
         var journaled = Set<UInt64>()
         var requests: [String: Set<UInt64>] = [:]
         var twice: [String] = []
-        for record in records where !record.commands.isEmpty || record.hasRejection {
+        for record in records where record.holdsCommands || record.isRejection {
             journaled.insert(record.commandID)
             guard !record.clientID.isEmpty else { continue }
             if !requests[record.clientID, default: []].insert(record.requestID).inserted {

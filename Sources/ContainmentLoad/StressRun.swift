@@ -63,12 +63,12 @@ public struct StressRun {
             creations = pools.enumerated().map { index, pool in pool.creations(seed: command.seed &+ UInt64(index)) }
         }
         command.note("creating \(creations.map(\.count).reduce(0, +)) controllers over \(hostNames.count) hosts")
-        let wires = creations.joined().enumerated().map { index, request in
-            WireCommand(request, host: hostNames[index % hostNames.count])
+        let commands = creations.joined().enumerated().map { index, request in
+            ClientCommand(request, host: hostNames[index % hostNames.count])
         }
-        for start in stride(from: 0, to: wires.count, by: 250) {
+        for start in stride(from: 0, to: commands.count, by: 250) {
             do {
-                _ = try control.submit(Array(wires[start..<min(start + 250, wires.count)]))
+                _ = try control.submit(Array(commands[start..<min(start + 250, commands.count)]))
             } catch {
                 throw LoadError("creating the controllers failed: \(error) (is --prefix \(command.prefix) in use?)")
             }
@@ -120,7 +120,7 @@ public struct StressRun {
         }
         let seen = collectors.map { $0.finish() }
         command.note("checking \(finalSeq - checkFrom + 1) events against the model")
-        let records = try JournalReplay.records(at: config.journalPath)
+        let records = try JournalReplay.entries(at: config.journalPath)
         let restarts = local?.supervisorRestarts ?? 0
         let hostKills = local?.hostKills ?? 0
         var verifier = StressVerifier(
@@ -130,10 +130,9 @@ public struct StressRun {
             restarts: restarts > 0
         )
         verifier.run(records: records, operations: results.flatMap(\.operations))
-        let answers = records.flatMap(\.answers)
         var checks = verifier.checks(
-            records: records.count { !$0.commands.isEmpty },
-            answers: (answers.count, answers.count(where: \.timedOut))
+            records: records.count(where: \.holdsCommands),
+            answers: (records.reduce(0) { $0 + $1.answerCount }, records.reduce(0) { $0 + $1.timedOutAnswers })
         )
         checks.append(verifier.compare(snapshot))
         checks.append(Self.subscriberCheck(seen, from: checkFrom, to: finalSeq, restarts: restarts))
@@ -182,7 +181,7 @@ public struct StressRun {
     /// Sends creations of a probe controller until every subscriber sees events; returns the seq of the first event
     /// after that, from which every subscriber must see everything.
     private func probe(_ control: CommandClient, _ collectors: [EventCollector]) throws -> UInt64 {
-        let probe = WireCommand(.system(.create(ControllerID("\(command.prefix)-probe"), kind: .content)))
+        let probe = Request.system(.create(ControllerID("\(command.prefix)-probe"), kind: .content))
         func send() throws -> UInt64 {
             do {
                 return try control.submit([probe]).events.first?.seq ?? 0
@@ -203,7 +202,7 @@ public struct StressRun {
 
     /// Sends probes (refused creations, each publishing a `ruleViolation`) until every subscriber has seen one.
     private func settle(_ control: CommandClient, _ collectors: [EventCollector]) throws {
-        let probe = WireCommand(.system(.create(ControllerID("\(command.prefix)-probe"), kind: .content)))
+        let probe = Request.system(.create(ControllerID("\(command.prefix)-probe"), kind: .content))
         let deadline = clock.now + .seconds(30)
         while clock.now < deadline {
             let seq: UInt64

@@ -92,7 +92,7 @@ struct StressVerifier {
     }
 
     /// Replays `records` and judges `operations`, in sequence order.
-    mutating func run(records: [Containment_V1_JournalRecord], operations: [StressOperation]) {
+    mutating func run(records: [JournalEntry], operations: [StressOperation]) {
         var accepted: [UInt64: StressOperation] = [:]
         var rejected: [(seq: UInt64, operation: StressOperation)] = []
         for operation in operations {
@@ -105,7 +105,7 @@ struct StressVerifier {
         rejected.sort { $0.seq < $1.seq }
         var next = rejected.startIndex
         for record in records {
-            guard !record.commands.isEmpty else {
+            guard record.holdsCommands else {
                 // A start, a rejection or host events: the replay counts their seqs and epoch; nothing to judge. The
                 // rejections before a start are judged first: their ruleViolations carry the previous epoch.
                 if record.epoch != 0 {
@@ -134,8 +134,8 @@ struct StressVerifier {
         judgeLost()
     }
 
-    private mutating func replayRecord(_ record: Containment_V1_JournalRecord, client: StressOperation?) -> Bool {
-        let wires: [WireEvent]
+    private mutating func replayRecord(_ record: JournalEntry, client: StressOperation?) -> Bool {
+        let wires: [BusEvent]
         // The state before the record: the properties its events are judged by (events do not carry the ones a
         // controller is created with).
         let before = replay.state
@@ -175,15 +175,7 @@ struct StressVerifier {
         follow(wires)
         if let client, case .accepted(_, let count, let hash) = client.outcome {
             replies.checked += 1
-            var journaled = record.commands
-            guard journaled.count == client.commands.count else {
-                replies.fail("command \(record.commandID): the journal holds other commands than the client sent")
-                return true
-            }
-            for index in journaled.indices where journaled[index].create.host != client.commands[index].create.host {
-                journaled[index].create.host = client.commands[index].create.host
-            }
-            if journaled != client.commands {
+            if !record.journals(client.commands) {
                 replies.fail("command \(record.commandID): the journal holds other commands than the client sent")
             } else if count != wires.count || hash != EventHash.of(wires.map(\.bytes)) {
                 replies.fail(
@@ -195,14 +187,14 @@ struct StressVerifier {
     }
 
     /// Keeps each actor's expected digest: every callback delivered to it since its creation.
-    private mutating func follow(_ wires: [WireEvent]) {
-        for wire in wires where WireEvent.isDelivered(wire.name) {
-            let id = ControllerID(wire.controller)
-            switch wire.name {
-            case "controllerCreated":
+    private mutating func follow(_ wires: [BusEvent]) {
+        for wire in wires where wire.isDelivered {
+            let id = wire.controller
+            switch wire.eventKind {
+            case .controllerCreated:
                 expectedDigests[id] = CallbackDigest()
                 callbackSeqs[id] = []
-            case "controllerDestroyed":
+            case .controllerDestroyed:
                 expectedDigests[id] = nil
                 callbackSeqs[id] = nil
             default:
@@ -236,13 +228,18 @@ struct StressVerifier {
             }
             return
         }
-        guard var expected = try? WireEvent.decode(published) else {
+        guard let seen = try? BusEvent(decoding: published) else {
             events.fail("ruleViolation \(seq) does not decode")
             return
         }
-        let time = expected.timeUnixNanos
-        expected = WireEvent(violation, seq: seq, timeUnixNanos: time, commandID: got.commandID, epoch: replay.epoch)
-        if expected.bytes != published {
+        let expected = PreEncoded.event(
+            violation,
+            seq: seq,
+            timeUnixNanos: seen.timeUnixNanos,
+            commandID: got.commandID,
+            epoch: replay.epoch
+        )
+        if expected != published {
             events.fail("ruleViolation \(seq): published \(describe(published)), the model says otherwise")
         }
     }
@@ -250,9 +247,9 @@ struct StressVerifier {
     /// Refused before the model: decoding the same commands must fail the same way.
     private mutating func judgeUndecodable(_ operation: StressOperation, _ got: RemoteError) {
         replies.checked += 1
-        for (index, wire) in operation.commands.enumerated() {
+        for (index, command) in operation.commands.enumerated() {
             do {
-                _ = try wire.request()
+                _ = try command.request()
             } catch {
                 if error.code != got.error.code || index != got.index {
                     replies.fail(
@@ -268,7 +265,7 @@ struct StressVerifier {
     }
 
     private func describe(_ payload: [UInt8]) -> String {
-        guard let event = try? WireEvent.decode(payload) else { return "(undecodable)" }
+        guard let event = try? BusEvent(decoding: payload) else { return "(undecodable)" }
         return "\(event.name) \(event.controller)"
     }
 

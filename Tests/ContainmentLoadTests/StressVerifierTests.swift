@@ -1,9 +1,9 @@
 import ContainmentBus
 import ContainmentModel
-import ContainmentRuntime
 import Testing
 
 @testable import ContainmentLoad
+@testable import ContainmentRuntime
 
 /// The replay's checks against hand-made histories: what the supervisor would have journaled and published, with
 /// one thing wrong at a time. Each must be caught, and the untouched history must pass.
@@ -35,7 +35,7 @@ import Testing
             seq += UInt64(events.count)
         }
         var replay = JournalReplay()
-        let published = try records.flatMap { try replay.apply($0) }.map(\.bytes)
+        let published = try records.flatMap { try replay.apply($0) }.map(\.bytes)  // the journal's own replay
         return (records, published)
     }
 
@@ -58,7 +58,7 @@ import Testing
             finalSeq: UInt64(published.count),
             reference: seen(published)
         )
-        verifier.run(records: records, operations: operations)
+        verifier.run(records: records.map(JournalEntry.init), operations: operations)
         return verifier.checks(records: records.count)
     }
 
@@ -68,7 +68,7 @@ import Testing
         let events = Array(published[Int(last.firstSeq - 1)...])
         return StressOperation(
             client: 0,
-            commands: last.commands,
+            commands: Self.requests[records.count - 1].map { ClientCommand($0) },
             outcome: .accepted(commandID: last.commandID, eventCount: events.count, eventHash: EventHash.of(events))
         )
     }
@@ -108,7 +108,7 @@ import Testing
         // A client was told "frameAuthority" for the parent's own frame change, after the last record.
         let wrong = StressOperation(
             client: 0,
-            commands: [WireCommand(.by("box", .setFrame(.root("a"), Rect(x: 1, y: 1, width: 5, height: 5))))],
+            commands: [ClientCommand(.by("box", .setFrame(.root("a"), Rect(x: 1, y: 1, width: 5, height: 5))))],
             outcome: .rejected(
                 RemoteError(
                     ContainmentError(.frameAuthority, "no"),
@@ -128,7 +128,7 @@ import Testing
         let last = records[3]
         let reply = StressOperation(
             client: 0,
-            commands: last.commands,
+            commands: Self.requests[3].map { ClientCommand($0) },
             outcome: .accepted(commandID: last.commandID, eventCount: Int(last.eventCount), eventHash: 42)
         )
         let checks = Self.verify(records, published, operations: [reply])

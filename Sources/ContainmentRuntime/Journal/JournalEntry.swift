@@ -1,0 +1,53 @@
+import ContainmentBus
+import ContainmentModel
+
+/// One record of the journal, read (docs/DURABILITY.md): what it accounts for, for the tools that check a journal
+/// against what clients and subscribers saw (`stress`); ``JournalReplay`` replays it through the model.
+public struct JournalEntry: Sendable {
+    let record: Containment_V1_JournalRecord
+
+    init(_ record: Containment_V1_JournalRecord) { self.record = record }
+
+    public var commandID: UInt64 { record.commandID }
+    public var clientID: String { record.clientID }
+    public var requestID: UInt64 { record.requestID }
+    /// The seq of its first event, and how many it accounts for.
+    public var firstSeq: UInt64 { record.firstSeq }
+    public var eventCount: UInt32 { record.eventCount }
+    /// A supervisor's start: its epoch (0: not a start).
+    public var epoch: UInt64 { record.epoch }
+    /// It journals accepted commands.
+    public var holdsCommands: Bool { !record.commands.isEmpty }
+    /// It journals a command the model refused.
+    public var isRejection: Bool { record.hasRejection }
+    /// The answers of controllers' code it was applied with (SPEC §15), and how many of them timed out.
+    public var answerCount: Int { record.answers.count }
+    public var timedOutAnswers: Int { record.answers.count(where: \.timedOut) }
+
+    /// Whether its commands are those a client sent, but for the host a create names (the supervisor fills it in).
+    package func journals(_ sent: [ClientCommand]) -> Bool {
+        guard record.commands.count == sent.count else { return false }
+        return zip(record.commands, sent).allSatisfy { journaled, sent in
+            var journaled = journaled
+            if case .create = journaled.kind { journaled.create.host = sent.wire.create.host }
+            return journaled == sent.wire
+        }
+    }
+}
+
+extension JournalReplay {
+    /// Every record of the journal in `directory`, in order, read (throws on damage; a torn tail is left out).
+    public static func entries(at directory: String) throws -> [JournalEntry] {
+        try records(at: directory).map(JournalEntry.init)
+    }
+
+    /// Applies one record: the events it publishes, numbered from its `firstSeq`, as published.
+    package mutating func apply(_ entry: JournalEntry) throws(Mismatch) -> [BusEvent] {
+        try apply(entry.record).map(BusEvent.init)
+    }
+
+    /// What the model answers at this point to commands that were rejected (``judgeRejected(_:)``).
+    package mutating func judgeRejected(_ commands: [ClientCommand]) -> (RemoteError, Event?)? {
+        judgeRejected(commands.map(\.wire))
+    }
+}
