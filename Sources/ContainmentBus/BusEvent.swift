@@ -3,7 +3,7 @@ import ContainmentModel
 /// One event as the bus carries it — published to subscribers, delivered to a host, returned in an `accepted` reply
 /// or an `inspect` report: its seq, epoch and controller read at once, its model form, JSON and line on demand (so
 /// events of different controllers decode where they are used, concurrently).
-public struct BusEvent: Sendable {
+public struct BusEvent: Sendable, Equatable {
     let wire: WireEvent
 
     package init(_ wire: WireEvent) { self.wire = wire }

@@ -228,7 +228,7 @@ package struct HostReply: Sendable {
     package func callOutcome() throws(RemoteError) -> String { try MethodCallMessage.outcome(of: message) }
 }
 
-/// What the supervisor sends a host.
+/// What the supervisor sends a host (and, as replies, any client).
 package enum HostInbound: Sendable {
     case welcome(HostWelcome)
     /// Callbacks, creations and destructions, in event order.
@@ -267,4 +267,33 @@ package enum HostInbound: Sendable {
         default: self = .reply(HostReply(message))
         }
     }
+}
+
+extension HostReply {
+    /// What an accepted request's reply carries: its command id, events and (a typed call) result.
+    package var acceptance: Acceptance? {
+        if case .accepted(let accepted) = message.body { return Acceptance(accepted) }
+        return nil
+    }
+}
+
+extension HostInbound {
+    /// The request id it answers (0: a message no request asked for).
+    package var requestID: UInt64 {
+        switch self {
+        case .reply(let reply): reply.requestID
+        case .inspect(let requestID, _): requestID
+        case .welcome, .delivery, .question: 0
+        }
+    }
+    /// The refusal, when it is one.
+    package var refusal: RemoteError? { if case .reply(let reply) = self { reply.refusal } else { nil } }
+    /// The accepted reply, when it is one.
+    package var acceptance: Acceptance? { if case .reply(let reply) = self { reply.acceptance } else { nil } }
+    /// The welcome, when it is one.
+    package var welcome: HostWelcome? { if case .welcome(let welcome) = self { welcome } else { nil } }
+    /// The events of a delivery (none for another message).
+    package var delivered: [BusEvent] { if case .delivery(let events) = self { events } else { [] } }
+    /// The question, when it is one.
+    package var asked: AskedQuestion? { if case .question(let question) = self { question } else { nil } }
 }

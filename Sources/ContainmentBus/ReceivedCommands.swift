@@ -113,6 +113,15 @@ package enum ClientRequest {
         }.bytes
     }
 
+    /// Commands as they are (``ClientCommand``: a request with its host, or one with no kind), as one transaction.
+    package static func commands(_ commands: [ClientCommand], requestID: UInt64, clientID: String = "") -> [UInt8] {
+        ClientMessage.with {
+            $0.requestID = requestID
+            $0.clientID = clientID
+            $0.commands = .with { $0.commands = commands.map(\.wire) }
+        }.bytes
+    }
+
     /// A typed call of `method` on `target` (see ``MethodCallMessage/request(_:method:arguments:by:)``).
     package static func call(
         _ target: ControllerID,

@@ -10,7 +10,7 @@ import Testing
 @Suite struct IsolationTests {
     typealias Core = SupervisorCoreTests
 
-    static func refusal(_ step: SupervisorStep, to peer: [UInt8]) throws -> (ServerMessage, bytes: Int) {
+    static func refusal(_ step: SupervisorStep, to peer: [UInt8]) throws -> (HostInbound, bytes: Int) {
         let sent = try Core.decode(step)
         let index = try #require(sent.messages.firstIndex { $0.peer == peer })
         return (sent.messages[index].message, sent.bodies[index].count)
@@ -25,13 +25,13 @@ import Testing
         _ = core.take()
         core.handle(.message([impostor, Core.hello("h0", id: 7, pid: 100)]))
         let (answer, _) = try Self.refusal(core.take(), to: impostor)
-        #expect(answer.requestID == 7 && answer.error.code == "unauthorized", "\(answer)")
-        #expect(answer.error.message.contains("registered on another connection"))
+        #expect(answer.requestID == 7 && answer.refusal?.error.code == .unauthorized, "\(answer)")
+        #expect(answer.refusal?.error.message.contains("registered on another connection") == true)
         // The real host still gets the callbacks of its controllers; the impostor nothing.
         core.handle(.message([Core.peer, Core.request([Core.create("a", host: "h0")], id: 1)]))
         let step = try Core.decode(core.take())
         #expect(
-            step.messages.filter { $0.peer == real }.map { $0.message.delivery.events.map(\.name) } == [
+            step.messages.filter { $0.peer == real }.map { $0.message.delivered.map(\.name) } == [
                 ["controllerCreated"]
             ]
         )
@@ -42,7 +42,7 @@ import Testing
         _ = core.take()
         core.handle(.message([impostor, Core.hello("h0", id: 8, pid: 101)]))
         let (welcome, _) = try Self.refusal(core.take(), to: impostor)
-        #expect(welcome.welcome.controllers.map(\.id) == ["a"])
+        #expect(welcome.welcome?.controllers.map(\.id) == ["a"])
     }
 
     @Test func anOversizedTextIsRefusedWithoutBeingEchoed() throws {
@@ -52,9 +52,9 @@ import Testing
         let step = core.take()
         #expect(step.records.isEmpty, "nothing journaled")
         let (answer, bytes) = try Self.refusal(step, to: Core.peer)
-        #expect(answer.requestID == 3 && answer.error.code == "limitExceeded")
+        #expect(answer.requestID == 3 && answer.refusal?.error.code == .limitExceeded)
         #expect(
-            answer.error.message
+            answer.refusal?.error.message
                 == "A text of the request (an id, a name or a title) is 100000 bytes long; at most 256 (maxTextBytes) are taken."
         )
         #expect(bytes < 300, "the answer does not echo the id")
@@ -63,13 +63,13 @@ import Testing
         let short = (0..<40).map { Core.create("s\($0)") }
         core.handle(.message([Core.peer, Core.request(short + [Core.create(long)] + short, id: 5)]))
         let (longOne, _) = try Self.refusal(core.take(), to: Core.peer)
-        #expect(longOne.requestID == 5 && longOne.error.code == "limitExceeded")
+        #expect(longOne.requestID == 5 && longOne.refusal?.error.code == .limitExceeded)
         core.handle(.message([Core.peer, Core.request(short, id: 6)]))
         #expect(core.take().records.count == 1, "short texts in a long request: accepted")
         // A host name too.
         core.handle(.message([[9], Core.hello(huge, id: 4)]))
         let (hello, _) = try Self.refusal(core.take(), to: [9])
-        #expect(hello.error.code == "limitExceeded" && core.hosts.isEmpty)
+        #expect(hello.refusal?.error.code == .limitExceeded && core.hosts.isEmpty)
     }
 
     @Test func aBatchOverItsLimitsIsRefusedWhole() throws {
@@ -82,18 +82,20 @@ import Testing
         let eleven = (0..<11).map { Core.create("c\($0)") }
         core.handle(.message([Core.peer, Core.request(eleven, id: 1)]))
         let (tooMany, _) = try Self.refusal(core.take(), to: Core.peer)
-        #expect(tooMany.error.code == "limitExceeded")
-        #expect(tooMany.error.message == "The request holds 11 commands; at most 10 (maxBatch) are taken in one.")
+        #expect(tooMany.refusal?.error.code == .limitExceeded)
+        #expect(
+            tooMany.refusal?.error.message == "The request holds 11 commands; at most 10 (maxBatch) are taken in one."
+        )
         // Four creations on one host: over its share.
         core.handle(.message([Core.peer, Core.request((0..<4).map { Core.create("d\($0)", host: "h0") }, id: 2)]))
         let step = core.take()
         #expect(step.records.isEmpty)
         let (share, _) = try Self.refusal(step, to: Core.peer)
-        #expect(share.error.code == "limitExceeded" && share.error.index == 3)
-        #expect(share.error.message == "The batch concerns host h0 in more than 3 commands (maxHostShare).")
+        #expect(share.refusal?.error.code == .limitExceeded && share.refusal?.index == 3)
+        #expect(share.refusal?.error.message == "The batch concerns host h0 in more than 3 commands (maxHostShare).")
         #expect(core.state.controllers.isEmpty)
         core.handle(.message([Core.peer, Core.request((0..<3).map { Core.create("d\($0)", host: "h0") }, id: 3)]))
-        #expect(try Self.refusal(core.take(), to: Core.peer).0.accepted.events.count == 3)
+        #expect(try Self.refusal(core.take(), to: Core.peer).0.acceptance?.events.count == 3)
     }
 
     @Test func warningsAboutOnePeerAreRateLimited() {

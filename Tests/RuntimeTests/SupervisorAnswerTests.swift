@@ -22,7 +22,7 @@ import Testing
     /// The scene, and its journal records so far.
     static func sceneWithRecords(
         _ clock: Core.ManualClock
-    ) throws -> (core: SupervisorCore, records: [Containment_V1_JournalRecord]) {
+    ) throws -> (core: SupervisorCore, records: [JournalEntry]) {
         let made = try Core.core(clock)
         var core = made.0
         core.handle(.message([hostPeer, hello("h0")]))
@@ -34,32 +34,19 @@ import Testing
     /// The replies and questions of a step: its messages but the deliveries of callbacks.
     static func answers(_ step: Core.Decoded) -> [[UInt8]] {
         step.messages.filter {
-            if case .delivery? = $0.message.body { false } else { true }
+            if case .delivery = $0.message { false } else { true }
         }.map(\.peer)
     }
 
     static func hello(_ host: String, pid: Int32 = 4242) -> [UInt8] {
-        ClientMessage.with {
-            $0.requestID = 1
-            $0.hello = .with {
-                $0.host = host
-                $0.pid = pid
-                $0.protocolVersion = protocolVersion
-                $0.verbs = [
-                    .with {
-                        $0.kind = "form"
-                        $0.questions = ["loadView", "viewWillLayoutSubviews"]
-                    }
-                ]
-            }
-        }.bytes
+        let form = KindOffer(kind: "form", verbs: [], questions: ["loadView", "viewWillLayoutSubviews"])
+        return HostOutbound.hello(requestID: 1, host: host, pid: pid, lastSeq: 0, kinds: [form]).bytes
     }
 
-    static let loadF = WireCommand(Request(.loadView("f"), by: .natural))
+    static let loadF = ClientCommand(Request(.loadView("f"), by: .natural))
 
     static func answer(_ id: UInt64, _ commands: [Command]) -> [UInt8] {
-        ClientMessage.with { $0.answer = Containment_V1_Answer(id: id, controller: "f", Answer(commands: commands)) }
-            .bytes
+        HostOutbound.answer(questionID: id, controller: "f", Answer(commands: commands)).bytes
     }
 
     static let header = ViewID(owner: "f", name: "header")
@@ -72,7 +59,8 @@ import Testing
         #expect(asked.records.isEmpty && asked.events.isEmpty, "nothing is applied while it waits")
         let question = try #require(asked.messages.first)
         #expect(question.peer == Self.hostPeer && asked.messages.count == 1)
-        #expect(try question.message.question.model() == .loadView("f") && question.message.question.kind == "form")
+        let first = try #require(question.message.asked)
+        #expect(first.question == .loadView("f") && first.kind == "form")
 
         // Another client's command comes meanwhile: it goes on. The same client's next one waits behind its first.
         core.handle(.message([[7], Core.request([Core.create("x")], id: 1, client: "client-b")]))
@@ -83,7 +71,7 @@ import Testing
 
         core.handle(
             .message([
-                Self.hostPeer, Self.answer(question.message.question.id, [.addSubview(Self.header, to: .root("f"))]),
+                Self.hostPeer, Self.answer(first.id, [.addSubview(Self.header, to: .root("f"))]),
             ])
         )
         core.tick()
@@ -92,7 +80,7 @@ import Testing
             applied.events.map(\.name) == ["loadView", "viewInserted", "viewDidLoad", "controllerCreated"],
             "the answer's commands before viewDidLoad, then the command behind"
         )
-        #expect(applied.records.count == 2 && applied.records[0].answers.count == 1)
+        #expect(applied.records.count == 2 && applied.records[0].answerCount == 1)
         #expect(Self.answers(applied) == [Core.peer, Core.peer], "answered in order")
         #expect(core.state.views[Self.header] != nil)
 
@@ -107,7 +95,7 @@ import Testing
         let clock = Core.ManualClock()
         var core = try Self.scene(clock)
         core.handle(.message([Core.peer, Core.request([Self.loadF], id: 2)]))
-        let question = try #require(try Core.decode(core.take()).messages.first?.message.question)
+        let question = try #require(try Core.decode(core.take()).messages.first?.message.asked)
         Core.pass(core.config.answerTimeout - .milliseconds(1), clock, &core)
         #expect(try Core.decode(core.take()).records.isEmpty, "it still waits")
         Core.pass(.milliseconds(1), clock, &core)
@@ -117,7 +105,7 @@ import Testing
                 "loadView(f)", "answerTimedOut(f) question=loadView", "viewDidLoad(f)",
             ]
         )
-        #expect(applied.records.first?.answers.first?.timedOut == true)
+        #expect(applied.records.first?.timedOutAnswers == 1)
         // The late answer finds nothing waiting: dropped.
         core.handle(.message([Self.hostPeer, Self.answer(question.id, [.addSubview(Self.header, to: .root("f"))])]))
         core.tick()
@@ -130,11 +118,11 @@ import Testing
         var core = try Self.scene(clock)
         core.handle(.message([Core.peer, Core.request([Self.loadF], id: 2)]))
         _ = core.take()
-        core.handle(.message([Self.hostPeer, ClientMessage.with { $0.goodbye = .with { $0.host = "h0" } }.bytes]))
+        core.handle(.message([Self.hostPeer, HostOutbound.goodbye(host: "h0").bytes]))
         core.tick()
         let applied = try Core.decode(core.take())
         #expect(applied.events.map(\.name) == ["hostDown", "loadView", "answerTimedOut", "viewDidLoad"])
-        #expect(applied.messages.last?.message.accepted.events.count == 3)
+        #expect(applied.messages.last?.message.acceptance?.events.count == 3)
     }
 
     @Test func anAnswerFromAnotherPeerIsDroppedAndAResendIsAnsweredOnce() throws {
@@ -143,7 +131,7 @@ import Testing
         core.handle(.message([[5], Self.hello("h1")]))
         _ = core.take()
         core.handle(.message([Core.peer, Core.request([Self.loadF], id: 2)]))
-        let question = try #require(try Core.decode(core.take()).messages.first?.message.question)
+        let question = try #require(try Core.decode(core.take()).messages.first?.message.asked)
         // h1 does not run f: its answer is not taken.
         core.handle(.message([[5], Self.answer(question.id, [.addSubview(Self.header, to: .root("f"))])]))
         core.tick()
@@ -162,33 +150,32 @@ import Testing
         let clock = Core.ManualClock()
         var core = try Self.scene(clock)
         // h0 acts as f: f's code is busy with this very command, so its loadView is not asked.
-        let own = WireCommand(Request(.loadView("f"), by: .controller("f")))
+        let own = ClientCommand(Request(.loadView("f"), by: .controller("f")))
         core.handle(.message([Self.hostPeer, Core.request([own], id: 2)]))
         let applied = try Core.decode(core.take())
         #expect(applied.events.map(\.name) == ["loadView", "answerTimedOut", "viewDidLoad"])
-        #expect(!applied.messages.contains { if case .question? = $0.message.body { true } else { false } })
+        #expect(!applied.messages.contains { if case .question = $0.message { true } else { false } })
     }
 
     @Test func aControllerCreatedByTheAskingCommandIsAskedWithItsKindAndKeepsItsHost() throws {
         let clock = Core.ManualClock()
         var core = try Self.scene(clock)
-        let batch = [Core.create("g", kind: "form"), WireCommand(Request(.loadView("g"), by: .natural))]
+        let batch = [Core.create("g", kind: "form"), ClientCommand(Request(.loadView("g"), by: .natural))]
         core.handle(.message([Core.peer, Core.request(batch, id: 2)]))
         let asked = try Core.decode(core.take())
-        let question = try #require(asked.messages.first?.message.question)
+        let question = try #require(asked.messages.first?.message.asked)
         #expect(question.controller == "g" && question.kind == "form" && asked.messages.first?.peer == Self.hostPeer)
         #expect(core.state.controllers["g"] == nil, "not created while it waits")
         core.handle(
             .message([
                 Self.hostPeer,
-                ClientMessage.with { $0.answer = Containment_V1_Answer(id: question.id, controller: "g", .nothing) }
-                    .bytes,
+                HostOutbound.answer(questionID: question.id, controller: "g", .nothing).bytes,
             ])
         )
         core.tick()
         let applied = try Core.decode(core.take())
         let record = try #require(applied.records.first)
-        #expect(record.commands.first?.create.host == "h0" && record.answers.count == 1)
+        #expect(record.createdHosts.first?.1 == "h0" && record.answerCount == 1)
         #expect(core.hostOf["g"] == "h0")
     }
 }

@@ -46,30 +46,28 @@ import Testing
         _ clock: ManualClock,
         recovery: Recovery = Recovery(clients: ClientReplies(window: 64, clients: 64)),
         config: RuntimeConfig = config
-    ) throws -> (SupervisorCore, startRecord: Containment_V1_JournalRecord) {
+    ) throws -> (SupervisorCore, startRecord: JournalEntry) {
         var core = SupervisorCore(recovery: recovery, config: config, clock: clock)
-        let start = core.take()
-        #expect(start.outgoing.isEmpty)
-        let record = try Containment_V1_JournalRecord(serializedBytes: try #require(start.records.first))
+        let start = try core.take().actions()
+        guard start.count == 1, case .journal(let record) = start[0] else {
+            throw ContainmentError(.malformed, "a core starts with its start record alone: \(start)")
+        }
         return (core, record)
     }
 
-    static func request(_ commands: [WireCommand], id: UInt64, client: String = "client-a") -> [UInt8] {
-        ClientMessage.with {
-            $0.requestID = id
-            $0.clientID = client
-            $0.commands = .with { $0.commands = commands }
-        }.bytes
+    static func request(_ commands: [ClientCommand], id: UInt64, client: String = "client-a") -> [UInt8] {
+        ClientRequest.commands(commands, requestID: id, clientID: client)
     }
 
     static let peer: [UInt8] = [0, 1, 2, 3]
 
-    /// The step's records decoded, its events (published, by seq) and the messages to each peer.
+    /// The step's actions by kind: its records, its events (published, by seq) and the messages to each peer.
     struct Decoded {
-        var records: [Containment_V1_JournalRecord] = []
-        var events: [WireEvent] = []
-        var messages: [(peer: [UInt8], message: ServerMessage)] = []
-        var heartbeats: [Containment_V1_EventHeartbeat] = []
+        var records: [JournalEntry] = []
+        var events: [BusEvent] = []
+        var messages: [(peer: [UInt8], message: HostInbound)] = []
+        var heartbeats: [BusHeartbeat] = []
+        /// The messages' bytes, as the loop sends them.
         var bodies: [[UInt8]] = []
         /// What the core asks the loop to log: level and message.
         var logs: [String] = []
@@ -77,23 +75,21 @@ import Testing
 
     static func decode(_ step: SupervisorStep) throws -> Decoded {
         var decoded = Decoded()
-        decoded.records = try step.records.map { try Containment_V1_JournalRecord(serializedBytes: $0) }
         decoded.logs = step.logs.map { "\($0.level): \($0.message)" }
-        for outgoing in step.outgoing {
-            switch outgoing {
-            case .publish(_, let body): decoded.events.append(try WireEvent.decode(body))
-            case .heartbeat(let body):
-                decoded.heartbeats.append(try Containment_V1_EventHeartbeat(serializedBytes: body))
-            case .send(let peer, let body, _):
-                decoded.messages.append((peer, try ServerMessage(serializedBytes: body)))
-                decoded.bodies.append(body)
+        for action in try step.actions() {
+            switch action {
+            case .journal(let record): decoded.records.append(record)
+            case .publish(let event): decoded.events.append(event)
+            case .heartbeat(let beat): decoded.heartbeats.append(beat)
+            case .send(let peer, let message): decoded.messages.append((peer, message))
             }
         }
+        for case .send(_, let body, _) in step.outgoing { decoded.bodies.append(body) }
         return decoded
     }
 
-    static func create(_ id: String, host: String = "", kind: Kind = .content) -> WireCommand {
-        WireCommand(.system(.create(ControllerID(id), kind: kind)), host: host.isEmpty ? nil : host)
+    static func create(_ id: String, host: String = "", kind: Kind = .content) -> ClientCommand {
+        ClientCommand(.system(.create(ControllerID(id), kind: kind)), host: host.isEmpty ? nil : host)
     }
 
     @Test func aCommandIsJournaledBeforeAnythingItProducesAndItsRecordAccountsForEverySeq() throws {
@@ -104,7 +100,8 @@ import Testing
         #expect(start.epoch == 1 && start.timeUnixNanos == clock.unixNanos)
         core.handle(
             .message([
-                Self.peer, Self.request([Self.create("a"), WireCommand(Request(.loadView("a"), by: .natural))], id: 7),
+                Self.peer,
+                Self.request([Self.create("a"), ClientCommand(Request(.loadView("a"), by: .natural))], id: 7),
             ])
         )
         let step = try Self.decode(core.take())
@@ -116,7 +113,7 @@ import Testing
         #expect(step.events.allSatisfy { $0.epoch == 1 && $0.commandID == 1 && $0.timeUnixNanos == clock.unixNanos })
         let reply = try #require(step.messages.last)
         #expect(reply.peer == Self.peer && reply.message.requestID == 7)
-        #expect(reply.message.accepted.commandID == 1 && reply.message.accepted.events == step.events)
+        #expect(reply.message.acceptance?.commandID == 1 && reply.message.acceptance?.events == step.events)
         // Nothing is left for the next step.
         let empty = core.take()
         #expect(empty.records.isEmpty && empty.outgoing.isEmpty)
@@ -137,8 +134,8 @@ import Testing
         // Another client's identical request is its own: applied (and refused, the controller exists).
         core.handle(.message([Self.peer, Self.request([Self.create("a")], id: 1, client: "client-b")]))
         let other = try Self.decode(core.take())
-        #expect(other.records.first?.hasRejection == true)
-        #expect(other.messages.first?.message.error.code == "duplicateID")
+        #expect(other.records.first?.isRejection == true)
+        #expect(other.messages.first?.message.refusal?.error.code == .duplicateID)
     }
 
     /// A verb is checked against what the controller's host registered; a host that has not registered with this
@@ -147,40 +144,42 @@ import Testing
         var core = try Self.core(ManualClock()).0
         core.handle(.message([Self.peer, Self.request([Self.create("a", host: "h1")], id: 1)]))
         _ = core.take()
-        let invoke = WireCommand(.system(.invoke("a", verb: "add", arguments: ["b"])))
+        let invoke = ClientCommand(.system(.invoke("a", verb: "add", arguments: ["b"])))
         core.handle(.message([Self.peer, Self.request([invoke], id: 2)]))
         let away = try Self.decode(core.take())
         #expect(away.records.isEmpty && away.events.isEmpty)
-        #expect(away.messages.first?.message.error.code == "hostUnavailable")
+        #expect(away.messages.first?.message.refusal?.error.code == .hostUnavailable)
         let host: [UInt8] = [7, 7]
         core.handle(.message([host, Self.hello("h1", pid: 9, verbs: ["content": ["add"]])]))
         _ = core.take()
         core.handle(.message([Self.peer, Self.request([invoke], id: 3)]))
         let called = try Self.decode(core.take())
         #expect(called.events.map(\.name) == ["verbInvoked"] && called.records.count == 1)
-        let other = WireCommand(.system(.invoke("a", verb: "shuffle")))
-        core.handle(.message([Self.peer, Self.request([WireCommand(.system(.loadView("a"))), other], id: 4)]))
+        let other = ClientCommand(.system(.invoke("a", verb: "shuffle")))
+        core.handle(.message([Self.peer, Self.request([ClientCommand(.system(.loadView("a"))), other], id: 4)]))
         let unknown = try Self.decode(core.take())
         #expect(unknown.records.isEmpty && unknown.events.isEmpty)
-        #expect(unknown.messages.first?.message.error.code == "unknownVerb")
-        #expect(unknown.messages.first?.message.error.index == 1)
+        #expect(unknown.messages.first?.message.refusal?.error.code == .unknownVerb)
+        #expect(unknown.messages.first?.message.refusal?.index == 1)
         #expect(
-            unknown.messages.first?.message.error.message
+            unknown.messages.first?.message.refusal?.error.message
                 == "a, a content run by host h1, has no verb shuffle; its verbs: add."
         )
     }
 
     @Test func aRejectionIsJournaledWithTheSeqOfItsViolation() throws {
         var core = try Self.core(ManualClock()).0
-        core.handle(.message([Self.peer, Self.request([WireCommand(.system(.destroy("ghost")))], id: 3)]))
+        core.handle(.message([Self.peer, Self.request([ClientCommand(.system(.destroy("ghost")))], id: 3)]))
         let step = try Self.decode(core.take())
         let record = try #require(step.records.first)
         let violation = try #require(step.events.first)
         #expect(violation.name == "ruleViolation" && violation.seq == 1)
-        #expect(record.hasRejection && record.firstSeq == 1 && record.eventCount == 1 && record.commandID == 1)
-        let error = try #require(step.messages.first?.message.error)
-        #expect(error.code == "unknownController" && error.seq == 1 && error.commandID == 1)
-        #expect(record.rejection == error)
+        #expect(record.isRejection && record.firstSeq == 1 && record.eventCount == 1 && record.commandID == 1)
+        let error = try #require(step.messages.first?.message.refusal)
+        #expect(error.error.code == .unknownController && error.seq == 1 && error.commandID == 1)
+        let journaled = try #require(record.rejection)
+        #expect(journaled.error == error.error && journaled.index == error.index && journaled.seq == error.seq)
+        #expect(journaled.commandID == error.commandID)
     }
 
     static func hello(
@@ -190,21 +189,8 @@ import Testing
         pid: Int32 = 4242,
         verbs: [String: [String]] = [:]
     ) -> [UInt8] {
-        ClientMessage.with {
-            $0.requestID = id
-            $0.hello = .with {
-                $0.host = host
-                $0.pid = pid
-                $0.protocolVersion = protocolVersion
-                $0.lastSeq = lastSeq
-                $0.verbs = verbs.sorted { $0.key < $1.key }.map { kind, names in
-                    .with {
-                        $0.kind = kind
-                        $0.verbs = names
-                    }
-                }
-            }
-        }.bytes
+        let kinds = verbs.sorted { $0.key < $1.key }.map { KindOffer(kind: $0.key, verbs: $0.value, questions: []) }
+        return HostOutbound.hello(requestID: id, host: host, pid: pid, lastSeq: lastSeq, kinds: kinds).bytes
     }
 
     @Test func hostsAreDeclaredDownAfterTheirTimeoutAndAnIdlePubBeats() throws {
@@ -215,10 +201,10 @@ import Testing
         var step = try Self.decode(core.take())
         #expect(step.events.map(\.name) == ["hostUp"] && step.records.count == 1 && step.records[0].firstSeq == 1)
         #expect(step.logs == ["info: host up"])
-        #expect(step.messages.first?.message.body == .welcome(step.messages[0].message.welcome))
+        #expect(step.messages.first?.message.welcome != nil)
 
         clock.advance(Self.config.heartbeatTimeout - .milliseconds(1))
-        core.handle(.message([hostPeer, ClientMessage.with { $0.heartbeat = .with { $0.host = "h0" } }.bytes]))
+        core.handle(.message([hostPeer, HostOutbound.heartbeat(host: "h0").bytes]))
         core.tick()
         step = try Self.decode(core.take())
         #expect(step.events.isEmpty, "a beat in time keeps it up")
@@ -269,16 +255,16 @@ import Testing
         core.handle(.message([[9], Self.hello("made-up")]))
         var step = try Self.decode(core.take())
         #expect(step.records.isEmpty && step.events.isEmpty)
-        #expect(step.messages.map(\.message.error.code) == ["unauthorized"])
-        #expect(step.messages.first?.message.error.message.contains("acceptUnknownHosts") == true)
+        #expect(step.messages.map { $0.message.refusal?.error.code } == [.unauthorized])
+        #expect(step.messages.first?.message.refusal?.error.message.contains("acceptUnknownHosts") == true)
         #expect(core.hosts["made-up"] == nil)
         core.handle(.message([Self.peer, Self.request([Self.create("a", host: "made-up")], id: 1)]))
         step = try Self.decode(core.take())
-        #expect(step.messages.map(\.message.error.code) == ["hostUnavailable"] && step.records.isEmpty)
+        #expect(step.messages.map { $0.message.refusal?.error.code } == [.hostUnavailable] && step.records.isEmpty)
         // No host up: a create without a host is refused rather than placed on an absent one.
         core.handle(.message([Self.peer, Self.request([Self.create("b")], id: 2)]))
         step = try Self.decode(core.take())
-        #expect(step.messages.map(\.message.error.code) == ["hostUnavailable"] && step.records.isEmpty)
+        #expect(step.messages.map { $0.message.refusal?.error.code } == [.hostUnavailable] && step.records.isEmpty)
         // h1 up: placed there, though h0 (expected, down) runs fewer.
         core.handle(.message([[1], Self.hello("h1")]))
         _ = core.take()
@@ -288,11 +274,11 @@ import Testing
         _ = core.take()
         #expect(core.hostOf[ControllerID("c")] == "h1" && core.hostOf[ControllerID("d")] == "h1")
         // h1 leaves: nothing is up, so nothing is placed.
-        core.handle(.message([[1], ClientMessage.with { $0.goodbye = .with { $0.host = "h1" } }.bytes]))
+        core.handle(.message([[1], HostOutbound.goodbye(host: "h1").bytes]))
         _ = core.take()
         core.handle(.message([Self.peer, Self.request([Self.create("e")], id: 5)]))
         step = try Self.decode(core.take())
-        #expect(step.messages.map(\.message.error.code) == ["hostUnavailable"])
+        #expect(step.messages.map { $0.message.refusal?.error.code } == [.hostUnavailable])
     }
 
     /// A controller of a custom kind goes only to a host whose code runs it: placed on one that registered the kind,
@@ -316,16 +302,16 @@ import Testing
         core.handle(.message([Self.peer, Self.request([Self.create("g2", host: "h1", kind: "grid")], id: 2)]))
         var step = try Self.decode(core.take())
         #expect(step.records.isEmpty && step.events.isEmpty)
-        #expect(step.messages.map(\.message.error.code) == ["unknownKind"])
+        #expect(step.messages.map { $0.message.refusal?.error.code } == [.unknownKind])
         #expect(
-            step.messages.first?.message.error.message
+            step.messages.first?.message.refusal?.error.message
                 == "Host h1 does not run kind grid, so g2 cannot be created; the custom kinds registered (besides the "
                 + "standard ones): h1: editor. A host registers a kind in its BehaviorRegistry."
         )
         core.handle(.message([Self.peer, Self.request([Self.create("t1", kind: "timeline")], id: 3)]))
         step = try Self.decode(core.take())
         #expect(
-            step.messages.first?.message.error.message
+            step.messages.first?.message.refusal?.error.message
                 == "No host that is up runs kind timeline, so t1 cannot be created; the custom kinds registered "
                 + "(besides the standard ones): h0: grid, stack; h1: editor. A host registers a kind in its "
                 + "BehaviorRegistry."
@@ -334,7 +320,7 @@ import Testing
         core.handle(.message([Self.peer, Self.request([Self.create("t2", kind: "gird")], id: 6)]))
         step = try Self.decode(core.take())
         #expect(
-            step.messages.first?.message.error.message.hasSuffix(
+            step.messages.first?.message.refusal?.error.message.hasSuffix(
                 "registers a kind in its BehaviorRegistry. Did you mean \"grid\"?"
             ) == true
         )
@@ -349,7 +335,7 @@ import Testing
             ])
         )
         step = try Self.decode(core.take())
-        #expect(step.records.count == 1 && step.messages.first?.message.error.code == "")
+        #expect(step.records.count == 1 && step.messages.first { $0.peer == Self.peer }?.message.acceptance != nil)
         #expect(core.hostOf[ControllerID("n1")] == "h1" && core.hostOf[ControllerID("g3")] == "later")
     }
 
@@ -368,7 +354,7 @@ import Testing
         core.handle(.message([[2], Self.hello("h0", lastSeq: 0, id: 2)]))
         let back = try Self.decode(core.take())
         #expect(back.messages.map(\.peer) == [[2], [2]])
-        #expect(back.messages[1].message.delivery.events.map(\.name) == ["controllerCreated"])
+        #expect(back.messages[1].message.delivered.map(\.name) == ["controllerCreated"])
         #expect(back.events.map(\.name) == ["hostRestarted"])
     }
 
@@ -384,8 +370,8 @@ import Testing
         let step = try Self.decode(core.take())
         let deliveries = step.messages.filter { $0.peer != Self.peer }
         #expect(deliveries.map(\.peer) == [[2], [1]])
-        #expect(deliveries.map { $0.message.delivery.events.map(\.controller) } == [["a", "c"], ["b", "d"]])
-        #expect(deliveries.map { $0.message.delivery.events.map(\.seq) } == [[3, 5], [4, 6]])
+        #expect(deliveries.map { $0.message.delivered.map(\.controller) } == [["a", "c"], ["b", "d"]])
+        #expect(deliveries.map { $0.message.delivered.map(\.seq) } == [[3, 5], [4, 6]])
     }
 
     /// The answers remembered per client: the latest `window` of each, the least recently active client forgotten
@@ -416,7 +402,7 @@ import Testing
         first.handle(.message([[1], Self.hello("h0")]))
         records += try Self.decode(first.take()).records
         let load = Self.request(
-            [Self.create("a", host: "h0"), WireCommand(Request(.loadView("a"), by: .natural))],
+            [Self.create("a", host: "h0"), ClientCommand(Request(.loadView("a"), by: .natural))],
             id: 1
         )
         first.handle(.message([Self.peer, load]))
@@ -424,7 +410,7 @@ import Testing
         records += loaded.records
         first.handle(
             .message([
-                Self.peer, Self.request([WireCommand(Request(.setAlpha(.root("a"), 0.5), by: .natural))], id: 2),
+                Self.peer, Self.request([ClientCommand(Request(.setAlpha(.root("a"), 0.5), by: .natural))], id: 2),
             ])
         )
         records += try Self.decode(first.take()).records
@@ -449,7 +435,7 @@ import Testing
         let created = try #require(loaded.events.first { $0.name == "controllerCreated" })
         second.handle(.message([[3], Self.hello("h0", lastSeq: created.seq)]))
         let welcome = try Self.decode(second.take())
-        let redelivered = try #require(welcome.messages.last?.message.delivery.events)
+        let redelivered = try #require(welcome.messages.last?.message.delivered)
         let callbacks = loaded.events.filter { $0.seq > created.seq && $0.name != "controllerCreated" }
         #expect(redelivered == callbacks.filter { ["loadView", "viewDidLoad"].contains($0.name) })
         #expect(redelivered.allSatisfy { $0.epoch == 1 }, "as first sent")
@@ -468,22 +454,14 @@ import Testing
         core.handle(.message([hostPeer, Self.hello("h0")]))
         core.handle(.message([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)]))
         _ = core.take()
-        core.handle(
-            .message([
-                Self.peer,
-                ClientMessage.with {
-                    $0.requestID = 9
-                    $0.inspect = .with { $0.controller = "a" }
-                }.bytes,
-            ])
-        )
+        core.handle(.message([Self.peer, ClientRequest.inspect("a", requestID: 9)]))
         let forwarded = try Self.decode(core.take())
         #expect(forwarded.messages.map(\.peer) == [hostPeer])
         // The loop reports that the message could not reach the host.
         core.handle(.unreachable(peer: hostPeer, delivery: nil))
         let step = try Self.decode(core.take())
         let answer = try #require(step.messages.first { $0.peer == Self.peer })
-        #expect(answer.message.requestID == 9 && answer.message.error.code == "hostUnavailable")
+        #expect(answer.message.requestID == 9 && answer.message.refusal?.error.code == .hostUnavailable)
         #expect(step.events.map(\.name) == ["hostDown"] && step.records.count == 1)
         #expect(core.hosts["h0"]?.up == false && core.inspects.isEmpty)
     }
@@ -497,13 +475,16 @@ import Testing
         core.handle(.message([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)]))
         _ = core.take()
         core.handle(.hostExited("h0", reason: "killed by signal 9 (SIGKILL)"))
-        core.handle(.message([Self.peer, Self.request([WireCommand(Request(.loadView("a"), by: .natural))], id: 2)]))
+        core.handle(.message([Self.peer, Self.request([ClientCommand(Request(.loadView("a"), by: .natural))], id: 2)]))
         _ = core.take()
         core.handle(.message([[3], Self.hello("h0", lastSeq: 0, id: 3, pid: 5000)]))
         let step = try Self.decode(core.take())
         let welcome = try #require(step.messages.first { $0.peer == [3] }?.message.welcome)
         #expect(welcome.restore && welcome.incarnation == 2 && welcome.seq == core.seq)
-        #expect(welcome.controllers.first?.viewLoaded == true, "the state includes what happened while it was down")
+        #expect(
+            welcome.controllers.first?.state()?.viewLoaded == true,
+            "the state includes what happened while it was down"
+        )
         #expect(step.messages.filter { $0.peer == [3] }.count == 1, "no stale delivery")
         #expect(step.events.map(\.name) == ["hostRestarted"])
     }
@@ -543,7 +524,7 @@ import Testing
         config.pendingDeliveries = 2
         var core = try Self.core(clock, config: config).0
         let hostPeer: [UInt8] = [1]
-        let beat = ClientMessage.with { $0.heartbeat = .with { $0.host = "h0" } }.bytes
+        let beat = HostOutbound.heartbeat(host: "h0").bytes
         core.handle(.message([hostPeer, Self.hello("h0")]))
         _ = core.take()
         func away() {
@@ -562,7 +543,7 @@ import Testing
         let back = try Self.decode(core.take())
         #expect(back.events.map(\.name) == ["hostUp"])
         let delivered = back.messages.filter { $0.peer == hostPeer }.map(\.message)
-        #expect(delivered.map { $0.delivery.events.map(\.controller) } == [["a", "b"]])
+        #expect(delivered.map { $0.delivered.map(\.controller) } == [["a", "b"]])
 
         // Away again; three more callbacks than it may keep: dropped, the host is stale.
         away()
@@ -571,7 +552,7 @@ import Testing
                 Self.peer,
                 Self.request(
                     [
-                        Self.create("c", host: "h0"), WireCommand(Request(.loadView("a"), by: .natural)),
+                        Self.create("c", host: "h0"), ClientCommand(Request(.loadView("a"), by: .natural)),
                     ],
                     id: 2
                 ),
@@ -587,7 +568,7 @@ import Testing
         let welcome = try #require(toHost.first?.welcome)
         #expect(welcome.restore && welcome.seq == core.seq && welcome.incarnation == 1)
         #expect(welcome.controllers.map(\.id) == ["a", "b", "c"])
-        #expect(welcome.controllers.first?.viewLoaded == true, "the state includes what it missed")
+        #expect(welcome.controllers.first?.state()?.viewLoaded == true, "the state includes what it missed")
         #expect(core.hosts["h0"]?.stale == false)
 
         // Stale again, and back on a new connection of the same process: restored all the same.
@@ -605,7 +586,7 @@ import Testing
         core.handle(.message([[2], Self.hello("h0", lastSeq: 3, id: 2)]))
         let again = try Self.decode(core.take())
         let messages = again.messages.filter { $0.peer == [2] }.map(\.message)
-        #expect(messages.count == 1 && messages.first?.welcome.restore == true)
+        #expect(messages.count == 1 && messages.first?.welcome?.restore == true)
     }
 
     /// A host whose connection is full (the loop's send would block) is backlogged: that delivery and every later one
@@ -637,7 +618,7 @@ import Testing
         let again = deliveries(step)
         #expect(again.count == 1 && !core.isBacklogged("h0"))
         let sent = try Self.decode(step).messages.filter { $0.peer == hostPeer }.map(\.message)
-        #expect(sent.map { $0.delivery.events.map(\.controller) } == [["a", "b", "c"]])
+        #expect(sent.map { $0.delivered.map(\.controller) } == [["a", "b", "c"]])
         #expect(core.hosts["h0"]?.up == true, "a slow host is not down")
 
         // Full again, and more waits than is kept: on the next tick, the welcome that restores it.
@@ -656,7 +637,7 @@ import Testing
         core.tick()
         let restoring = try Self.decode(core.take()).messages.filter { $0.peer == hostPeer }
         #expect(restoring.count == 1)
-        #expect(restoring.first?.message.welcome.restore == true)
-        #expect(restoring.first?.message.welcome.controllers.map(\.id) == ["a", "b", "c", "d", "e"])
+        #expect(restoring.first?.message.welcome?.restore == true)
+        #expect(restoring.first?.message.welcome?.controllers.map(\.id) == ["a", "b", "c", "d", "e"])
     }
 }

@@ -8,6 +8,15 @@ public struct JournalEntry: Sendable {
 
     init(_ record: Containment_V1_JournalRecord) { self.record = record }
 
+    /// A record's bytes, read (`malformed` when they are not a record).
+    package init(decoding bytes: [UInt8]) throws(ContainmentError) {
+        do {
+            record = try Containment_V1_JournalRecord(serializedBytes: bytes)
+        } catch {
+            throw .malformed("not a journal record: \(error)")
+        }
+    }
+
     public var commandID: UInt64 { record.commandID }
     public var clientID: String { record.clientID }
     public var requestID: UInt64 { record.requestID }
@@ -16,8 +25,22 @@ public struct JournalEntry: Sendable {
     public var eventCount: UInt32 { record.eventCount }
     /// A supervisor's start: its epoch (0: not a start).
     public var epoch: UInt64 { record.epoch }
-    /// It journals accepted commands.
+    public var timeUnixNanos: Int64 { record.timeUnixNanos }
+    /// It journals accepted commands: how many.
     public var holdsCommands: Bool { !record.commands.isEmpty }
+    public var commandCount: Int { record.commands.count }
+    /// A host's registration it journals with its host event (hostUp, hostRestarted): the host and its pid.
+    public var host: String { record.host }
+    public var pid: Int32 { record.pid }
+    /// The hosts its creates name for their controllers, in order.
+    public var createdHosts: [(ControllerID, String)] {
+        record.commands.compactMap { command in
+            guard case .create(let create)? = command.kind else { return nil }
+            return (ControllerID(create.id), create.host)
+        }
+    }
+    /// The refusal of a command the model refused.
+    public var rejection: RemoteError? { record.hasRejection ? RemoteError(record.rejection) : nil }
     /// It journals a command the model refused.
     public var isRejection: Bool { record.hasRejection }
     /// The answers of controllers' code it was applied with (SPEC §15), and how many of them timed out.

@@ -96,6 +96,9 @@ struct Recovery {
     }
 
     /// Replays one record, remembering the answer its client got.
+    /// Applies one record read (``JournalEntry``).
+    mutating func apply(_ entry: JournalEntry) throws(JournalReplay.Mismatch) { try apply(entry.record) }
+
     mutating func apply(_ record: Containment_V1_JournalRecord) throws(JournalReplay.Mismatch) {
         if !record.commands.isEmpty { commandRecords += 1 }
         if !record.host.isEmpty {
