@@ -19,10 +19,10 @@ extension SupervisorCore {
         resumed: AnswerWaits.Resumed? = nil,
         inTurn: Bool = false
     ) -> RemoteError? {
-        if resumed == nil { metrics.request(commands: commands.count) }
+        if resumed == nil { output.countRequest(commands: commands.count) }
         /// Refused before the model judged it: nothing changed, nothing to remember.
         func refuse(_ error: RemoteError) -> RemoteError {
-            metrics.reject(error.error.code)
+            output.countRejected(error.error.code)
             if let sender { reply(to: sender, requestID: requestID, .refused(error)) }
             return error
         }
@@ -72,7 +72,7 @@ extension SupervisorCore {
             )
             let rejection = RemoteError(error.error, index: error.index, commandID: commandID, seq: seq)
             noteRefusal(code: error.error.code.rawValue, message: error.error.message, seq: seq)
-            metrics.reject(error.error.code)
+            output.countRejected(error.error.code)
             journalAppend(
                 JournalRecords.rejection(
                     commandID: commandID,
@@ -93,7 +93,7 @@ extension SupervisorCore {
         let commandID = nextCommandID
         nextCommandID += 1
         let time = clock.unixNanos
-        metrics.accept()
+        output.countAccepted()
         let answersJournaled = given.isEmpty ? [] : journaledAnswers(given, events: events, created: &prepared.created)
         for (id, host) in prepared.created where !host.isEmpty {
             assign(id, to: host)

@@ -35,7 +35,6 @@ extension SupervisorCore {
         case .hostExited(let name, let reason): hostExited(name, reason: reason)
         case .hostFailed(let name, let reason): hostFailed(name, reason: reason)
         case .subscribers(let count):
-            metrics.subscribers(count)
             subscribers = count
         }
     }

@@ -73,8 +73,6 @@ extension SupervisorCore {
     /// before every record is durable (SPEC §14, journal first) — then the events and messages, in order.
     mutating func take() -> SupervisorStep {
         let step = output.take()
-        metrics.outbox.record(step.outgoing.count)
-        metrics.observe(controllers: state.controllers.count, hosts: hosts)
         if step.outgoing.contains(where: \.isPublication) { lastPublished = clock.now }
         return step
     }

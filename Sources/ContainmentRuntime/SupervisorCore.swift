@@ -39,8 +39,6 @@ struct SupervisorCore {
     var seq: UInt64 = 0
     var nextCommandID: UInt64 = 1
     var hosts: [String: HostRecord] = [:]
-    /// What it counts (``SupervisorMetrics``): commands accepted and rejected, request sizes, the state's gauges.
-    var metrics = SupervisorMetrics()
     /// The hosts whose `failed` is set: commands for their controllers are refused (usually none, so a command's check
     /// costs nothing).
     var failedHosts: Set<String> = []

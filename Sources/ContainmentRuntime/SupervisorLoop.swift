@@ -13,6 +13,8 @@ final class SupervisorLoop {
     let config: RuntimeConfig
     let logger: Logger
     var core: SupervisorCore
+    /// The supervisor's metrics (swift-metrics): counted here, from each step and each write, not in the core.
+    var metrics = SupervisorMetrics()
     let router: Socket
     let publisher: Socket
     /// The publisher's connections as they come and go (a socket monitor), counted as its subscribers: at most
@@ -101,7 +103,7 @@ final class SupervisorLoop {
         try publisher.monitor(Self.publisherMonitorEndpoint, events: [.accepted, .disconnected])
         publisherMonitor = try context.socket(.pair)
         try publisherMonitor.connect(Self.publisherMonitorEndpoint)
-        core.metrics.subscribers(0)
+        metrics.subscribers(0)
         try router.bind(config.commandEndpoint)
         try publisher.bind(config.eventEndpoint)
         // ipc sockets are the owner's only (docs/SECURITY.md): another user cannot connect to them.
@@ -218,7 +220,10 @@ final class SupervisorLoop {
             }
             changed = true
         }
-        if changed { core.handle(.subscribers(subscribers)) }
+        if changed {
+            metrics.subscribers(subscribers)
+            core.handle(.subscribers(subscribers))
+        }
     }
 
     /// How long after a subscriber left its queue's memory is given back: a few heartbeats (the idle PUB's sends are
@@ -264,6 +269,8 @@ final class SupervisorLoop {
         let step = core.take()
         // What the core decided is worth saying, first: it stands even if the journal cannot take the step.
         Self.say(step.logs, to: logger)
+        metrics.count(step.tally, messages: step.outgoing.count)
+        metrics.observe(controllers: core.state.controllers.count, hosts: core.hosts)
         let started = stepStarted
         stepStarted = nil
         do {
@@ -275,8 +282,8 @@ final class SupervisorLoop {
             let writing = clock.now
             try journal.flush()
             if !step.records.isEmpty {
-                core.metrics.journalWrite.record(duration: clock.now - writing)
-                core.metrics.journalBytes.increment(by: bytes)
+                metrics.journalWrite.record(duration: clock.now - writing)
+                metrics.journalBytes.increment(by: bytes)
             }
         } catch {
             fail(error)
@@ -290,7 +297,7 @@ final class SupervisorLoop {
         for message in step.outgoing {
             switch message {
             case .publish(let topic, let body):
-                core.metrics.eventsPublished.increment()
+                metrics.eventsPublished.increment()
                 do {
                     _ = try publisher.send([topic, body])
                 } catch {
@@ -308,7 +315,7 @@ final class SupervisorLoop {
                     let sent = try router.send([peer, body], dontWait: true)
                     // A reply: the time since the step's first message came (decoding, the model, the journal).
                     if sent, delivery == nil, let started {
-                        core.metrics.requestDuration.record(duration: clock.now - started)
+                        metrics.requestDuration.record(duration: clock.now - started)
                     }
                     guard sent else {
                         // Its pipe is full: a slow host waits for its deliveries; a client not reading its replies

@@ -29,10 +29,13 @@ struct SupervisorMetrics {
     /// Connections to the events socket: subscribers (and any peer still in its handshake).
     func subscribers(_ count: Int) { subscriberCount.record(count) }
 
-    /// A request of `commands` commands arrived.
-    func request(commands: Int) { requestCommands.record(commands) }
-
-    func accept() { accepted.increment() }
+    /// What a step's requests came to, and how many messages it sends.
+    mutating func count(_ tally: SupervisorTally, messages: Int) {
+        for size in tally.requestSizes { requestCommands.record(size) }
+        if tally.accepted > 0 { accepted.increment(by: tally.accepted) }
+        for code in tally.rejected { reject(code) }
+        outbox.record(messages)
+    }
 
     mutating func reject(_ code: ContainmentError.Code) {
         if let counter = rejected[code.rawValue] {

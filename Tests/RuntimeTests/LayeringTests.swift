@@ -45,4 +45,21 @@ import Testing
             #expect(lines < 300, "\(file) holds \(lines) lines")
         }
     }
+
+    /// The core decides; the loop logs and counts: no file of the core imports swift-metrics or makes a `Logger` (it
+    /// puts its log lines and its tally in its step).
+    @Test func theCoreNeitherLogsNorCounts() throws {
+        let runtime = RuntimeFixture.repository.appendingPathComponent("Sources/ContainmentRuntime")
+        let files =
+            (FileManager.default.enumerator(atPath: runtime.path)?.compactMap { $0 as? String } ?? [])
+            .filter { ($0.hasPrefix("SupervisorCore+") || $0.hasPrefix("Supervisor/")) && $0.hasSuffix(".swift") }
+            + ["SupervisorCore.swift"]
+        #expect(files.count >= 10, "the scan found \(files): is it reading Sources/ContainmentRuntime?")
+        for file in files {
+            let text = try String(contentsOf: runtime.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("import Metrics"), "\(file) imports swift-metrics")
+            #expect(!text.contains("Logger("), "\(file) makes a Logger")
+            #expect(!text.contains("SupervisorMetrics"), "\(file) holds the metrics")
+        }
+    }
 }

@@ -69,6 +69,8 @@ import Testing
         var heartbeats: [BusHeartbeat] = []
         /// The messages' bytes, as the loop sends them.
         var bodies: [[UInt8]] = []
+        /// What its requests came to, for the loop's metrics.
+        var tally = SupervisorTally()
         /// What the core asks the loop to log: level and message.
         var logs: [String] = []
     }
@@ -76,6 +78,7 @@ import Testing
     static func decode(_ step: SupervisorStep) throws -> Decoded {
         var decoded = Decoded()
         decoded.logs = step.logs.map { "\($0.level): \($0.message)" }
+        decoded.tally = step.tally
         for action in try step.actions() {
             switch action {
             case .journal(let record): decoded.records.append(record)
@@ -114,9 +117,11 @@ import Testing
         let reply = try #require(step.messages.last)
         #expect(reply.peer == Self.peer && reply.message.requestID == 7)
         #expect(reply.message.acceptance?.commandID == 1 && reply.message.acceptance?.events == step.events)
+        // What the loop's metrics count: one request of two commands, accepted.
+        #expect(step.tally == SupervisorTally(requestSizes: [2], accepted: 1, rejected: []))
         // Nothing is left for the next step.
         let empty = core.take()
-        #expect(empty.records.isEmpty && empty.outgoing.isEmpty)
+        #expect(empty.records.isEmpty && empty.outgoing.isEmpty && empty.tally == SupervisorTally())
     }
 
     @Test func aResendIsAnsweredWithTheFirstAnswerAndNotAppliedAgain() throws {
@@ -159,6 +164,7 @@ import Testing
         core.handle(.message([Self.peer, Self.request([ClientCommand(.system(.loadView("a"))), other], id: 4)]))
         let unknown = try Self.decode(core.take())
         #expect(unknown.records.isEmpty && unknown.events.isEmpty)
+        #expect(unknown.tally == SupervisorTally(requestSizes: [2], accepted: 0, rejected: [.unknownVerb]))
         #expect(unknown.messages.first?.message.refusal?.error.code == .unknownVerb)
         #expect(unknown.messages.first?.message.refusal?.index == 1)
         #expect(
@@ -174,6 +180,7 @@ import Testing
         let record = try #require(step.records.first)
         let violation = try #require(step.events.first)
         #expect(violation.name == "ruleViolation" && violation.seq == 1)
+        #expect(step.tally == SupervisorTally(requestSizes: [1], accepted: 0, rejected: [.unknownController]))
         #expect(record.isRejection && record.firstSeq == 1 && record.eventCount == 1 && record.commandID == 1)
         let error = try #require(step.messages.first?.message.refusal)
         #expect(error.error.code == .unknownController && error.seq == 1 && error.commandID == 1)

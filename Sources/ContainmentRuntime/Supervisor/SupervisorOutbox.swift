@@ -1,3 +1,4 @@
+import ContainmentModel
 import Logging
 
 /// The step the core is building: journal records, and the events and messages that may go out only once those records
@@ -13,6 +14,8 @@ struct SupervisorOutbox {
     private var spare = SupervisorStep(records: [], outgoing: [])
     /// Lines for the log since the last ``take()``: the core decides what is worth saying, the loop says it.
     private(set) var logs: [SupervisorLog] = []
+    /// What the requests since the last ``take()`` came to, for the loop's metrics.
+    private(set) var tally = SupervisorTally()
 
     var isEmpty: Bool { records.isEmpty && outgoing.isEmpty && logs.isEmpty }
     /// An event or a heartbeat is waiting for the PUB.
@@ -26,15 +29,23 @@ struct SupervisorOutbox {
         logs.append(SupervisorLog(level: level, message: message, metadata: metadata))
     }
 
+    /// A request of `commands` commands arrived.
+    mutating func countRequest(commands: Int) { tally.requestSizes.append(commands) }
+    /// A transaction was accepted.
+    mutating func countAccepted() { tally.accepted += 1 }
+    /// A request was refused (by the model, or before it).
+    mutating func countRejected(_ code: ContainmentError.Code) { tally.rejected.append(code) }
+
     /// What to do now, handed over and forgotten.
     mutating func take() -> SupervisorStep {
-        var step = SupervisorStep(records: records, outgoing: outgoing)
+        var step = SupervisorStep(records: records, outgoing: outgoing, tally: tally)
         if !logs.isEmpty {
             step.logs = logs
             logs = []
         }
         records = spare.records
         outgoing = spare.outgoing
+        tally = spare.tally
         spare = SupervisorStep(records: [], outgoing: [])
         return step
     }
@@ -43,6 +54,9 @@ struct SupervisorOutbox {
     mutating func recycle(_ step: consuming SupervisorStep) {
         step.records.removeAll(keepingCapacity: true)
         step.outgoing.removeAll(keepingCapacity: true)
+        step.tally.requestSizes.removeAll(keepingCapacity: true)
+        step.tally.accepted = 0
+        step.tally.rejected.removeAll(keepingCapacity: true)
         step.logs = []
         spare = step
     }
@@ -61,11 +75,22 @@ struct SupervisorOutbox {
     }
 }
 
-/// What the core hands the loop: journal records to make durable, then what may go out; and what to log.
+/// What the core hands the loop: journal records to make durable, then what may go out; what to log, and what to
+/// count.
 struct SupervisorStep {
     var records: [[UInt8]]
     var outgoing: [SupervisorCore.Outgoing]
+    var tally = SupervisorTally()
     var logs: [SupervisorLog] = []
+}
+
+/// What the requests of a step came to: the loop's metrics count it (the core keeps none).
+struct SupervisorTally: Equatable {
+    /// The commands of each request, in order.
+    var requestSizes: [Int] = []
+    var accepted = 0
+    /// The code of each refusal, in order.
+    var rejected: [ContainmentError.Code] = []
 }
 
 /// A line the core asks the loop to log.
