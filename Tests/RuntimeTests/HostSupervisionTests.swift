@@ -209,7 +209,9 @@ import Testing
     /// The topology's own settings for a host: a `temporary` host is not started again (runtime.yaml says
     /// `permanent`), a `remote` one is never started by the supervisor — it registers when it is started elsewhere.
     @Test func aHostsTopologyEntrySetsItsRestartPolicyOrMarksItRemote() async throws {
-        let runtime = try await RuntimeFixture(
+        // h1, killed and left down, leaves its pid file: down.sh removes it and says so.
+        let remote = try await RuntimeFixture.with(
+            downReports: "removing its stale pid file",
             topology: """
                 hosts: [h0, {name: h1, restart: temporary}, {name: far, remote: true}]
                 controllers:
@@ -217,35 +219,40 @@ import Testing
                   - {id: late, kind: content, host: h1}
                   - {id: away, kind: content, host: far}
                 """
-        )
-        #expect(Self.hostPID("far", in: runtime) == nil, "a remote host is not started")
-        #expect(try await Self.hostState("far", in: runtime)?.up == false)
-        let refused = try await runtime.containment("inspect", "away")
-        #expect(refused.status != 0 && refused.stderr.contains("hostUnavailable"), "\(refused.stderr)")
-        // Started elsewhere (here, by hand), it registers and answers.
-        let remote = Process()
-        remote.executableURL = URL(fileURLWithPath: RuntimeFixture.binary)
-        remote.arguments = ["host", "--name", "far", "--pid-file", runtime.runDirectory + "/host-far.pid"]
-        remote.environment = ProcessInfo.processInfo.environment.merging(
-            ["CONTAINMENT_RUN_DIR": runtime.runDirectory],
-            uniquingKeysWith: { _, new in new }
-        )
-        try remote.run()
-        #expect(try await runtime.containment("wait", "--hosts", "far", "--timeout", "20").status == 0)
-        #expect(try await runtime.containment("inspect", "away").status == 0)
+        ) { runtime in
+            #expect(Self.hostPID("far", in: runtime) == nil, "a remote host is not started")
+            #expect(try await Self.hostState("far", in: runtime)?.up == false)
+            let refused = try await runtime.containment("inspect", "away")
+            #expect(refused.status != 0 && refused.stderr.contains("hostUnavailable"), "\(refused.stderr)")
+            // Started elsewhere (here, by hand), it registers and answers.
+            let remote = Process()
+            remote.executableURL = URL(fileURLWithPath: RuntimeFixture.binary)
+            remote.arguments = ["host", "--name", "far", "--pid-file", runtime.runDirectory + "/host-far.pid"]
+            remote.environment = ProcessInfo.processInfo.environment.merging(
+                ["CONTAINMENT_RUN_DIR": runtime.runDirectory],
+                uniquingKeysWith: { _, new in new }
+            )
+            try remote.run()
+            #expect(try await runtime.containment("wait", "--hosts", "far", "--timeout", "20").status == 0)
+            #expect(try await runtime.containment("inspect", "away").status == 0)
 
-        // h1 is temporary: killed, it stays down; h0 (permanent, runtime.yaml's default) comes back.
-        let h1 = try #require(Self.hostPID("h1", in: runtime))
-        let h0 = try #require(Self.hostPID("h0", in: runtime))
-        kill(h1, SIGKILL)
-        kill(h0, SIGKILL)
-        let state = try await Self.restarted("h0", replacing: h0, in: runtime)
-        #expect(state?.up == true && state?.pid != Int(h0), "h0 was not started again: \(String(describing: state))")
-        #expect(try await Self.hostState("h1", in: runtime)?.up == false)
-        let log = runtime.logs()
-        #expect(log.components(separatedBy: "host started").count - 1 == 3, "h0 twice, h1 once: \(log)")
-        #expect(log.contains("host.name=h1") && log.contains("restart.decision=leave"), "\(log)")
-        _ = try await runtime.stop()
+            // h1 is temporary: killed, it stays down; h0 (permanent, runtime.yaml's default) comes back.
+            let h1 = try #require(Self.hostPID("h1", in: runtime))
+            let h0 = try #require(Self.hostPID("h0", in: runtime))
+            kill(h1, SIGKILL)
+            kill(h0, SIGKILL)
+            let state = try await Self.restarted("h0", replacing: h0, in: runtime)
+            #expect(
+                state?.up == true && state?.pid != Int(h0),
+                "h0 was not started again: \(String(describing: state))"
+            )
+            #expect(try await Self.hostState("h1", in: runtime)?.up == false)
+            let log = runtime.logs()
+            #expect(log.components(separatedBy: "host started").count - 1 == 3, "h0 twice, h1 once: \(log)")
+            #expect(log.contains("host.name=h1") && log.contains("restart.decision=leave"), "\(log)")
+            return remote
+        }
+        // The remote host, stopped by down.sh with the rest, is gone.
         remote.waitUntilExit()
     }
 
@@ -254,52 +261,52 @@ import Testing
     /// past `pendingDeliveries`, drops them to restore it later — instead of buffering without bound. Every command
     /// is still answered, the neighbour host still works, and the slow host still stops at once.
     @Test func aSlowHostIsBackloggedNotBufferedWithoutBound() async throws {
-        let runtime = try await RuntimeFixture(
+        // However slow its host, down.sh stops everything without killing anything (status 0, at the end of `with`).
+        try await RuntimeFixture.with(
             topology: """
                 controllers:
                   - {id: s, kind: slow, host: h1}
                   - {id: f, kind: content, host: h0}
                 """,
             settings: "mailboxCapacity: 1\npendingDeliveries: 1000\n"
-        )
-        let (context, dealer) = try runtime.rawDealer()
-        let total = 20_000
-        var answered = 0
-        var accepted = 0
-        func receive() throws {
-            guard let reply = try dealer.receiveServerMessage() else { throw FixtureError("no reply in 5 s") }
-            answered += 1
-            if case .accepted = reply.body { accepted += 1 }
-        }
-        for index in 0..<total {
-            while index - answered >= 500 { try receive() }
-            let command = WireCommand(
-                Request(
-                    .setFrame(.root("s"), Rect(x: 0, y: 0, width: 100 + Double(index % 2), height: 100)),
-                    by: .natural
+        ) { runtime in
+            let (context, dealer) = try runtime.rawDealer()
+            let total = 20_000
+            var answered = 0
+            var accepted = 0
+            func receive() throws {
+                guard let reply = try dealer.receiveServerMessage() else { throw FixtureError("no reply in 5 s") }
+                answered += 1
+                if case .accepted = reply.body { accepted += 1 }
+            }
+            for index in 0..<total {
+                while index - answered >= 500 { try receive() }
+                let command = WireCommand(
+                    Request(
+                        .setFrame(.root("s"), Rect(x: 0, y: 0, width: 100 + Double(index % 2), height: 100)),
+                        by: .natural
+                    )
                 )
+                try dealer.send(
+                    ClientMessage.with {
+                        $0.requestID = UInt64(index + 1)
+                        $0.commands = .with { $0.commands = [command] }
+                    }.bytes
+                )
+            }
+            while answered < total { try receive() }
+            dealer.close()
+            context.terminate()
+            #expect(accepted == total)
+            let log = runtime.logs()
+            #expect(
+                log.contains("host.backlog_count=1 host.name=h1") && log.contains("slower than they come: they wait"),
+                "\(log)"
             )
-            try dealer.send(
-                ClientMessage.with {
-                    $0.requestID = UInt64(index + 1)
-                    $0.commands = .with { $0.commands = [command] }
-                }.bytes
-            )
+            #expect(log.contains("more callbacks are due to a host that is away or slow"), "\(log)")
+            #expect(try await Self.hostState("h1", in: runtime)?.up == true, "a slow host is not down")
+            #expect(try await runtime.containment("ctl", "set-alpha", "f", "0.5", "--quiet").status == 0)
+            #expect(try await runtime.containment("inspect", "f").status == 0)
         }
-        while answered < total { try receive() }
-        dealer.close()
-        context.terminate()
-        #expect(accepted == total)
-        let log = runtime.logs()
-        #expect(
-            log.contains("host.backlog_count=1 host.name=h1") && log.contains("slower than they come: they wait"),
-            "\(log)"
-        )
-        #expect(log.contains("more callbacks are due to a host that is away or slow"), "\(log)")
-        #expect(try await Self.hostState("h1", in: runtime)?.up == true, "a slow host is not down")
-        #expect(try await runtime.containment("ctl", "set-alpha", "f", "0.5", "--quiet").status == 0)
-        #expect(try await runtime.containment("inspect", "f").status == 0)
-        let stop = try await runtime.stop()
-        #expect(stop.status == 0, "nothing had to be killed: \(stop.stderr)")
     }
 }

@@ -96,11 +96,17 @@ import Testing
     }
 
     @Test func withLogFormatJSONEveryDaemonWritesJSONLines() async throws {
-        let runtime = try await RuntimeFixture(topology: DurabilityTests.menu, settings: "logFormat: json\n")
-        #expect(try await runtime.containment("ctl", "create", "logged", "--kind", "content").status == 0)
-        #expect(try await runtime.stop(keep: true).status == 0)
-        let directory = runtime.runDirectory + "/logs"
-        defer { try? FileManager.default.removeItem(atPath: runtime.runDirectory) }
+        // The logs are read once every daemon stopped (their last lines are about stopping).
+        let runDirectory = try await RuntimeFixture.with(
+            keep: true,
+            topology: DurabilityTests.menu,
+            settings: "logFormat: json\n"
+        ) { (runtime: RuntimeFixture) async throws -> String in
+            #expect(try await runtime.containment("ctl", "create", "logged", "--kind", "content").status == 0)
+            return runtime.runDirectory
+        }
+        let directory = runDirectory + "/logs"
+        defer { try? FileManager.default.removeItem(atPath: runDirectory) }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         #expect(files.contains("supervisor.log") && files.contains { $0.hasPrefix("host-") }, "\(files)")
         var messages: Set<String> = []

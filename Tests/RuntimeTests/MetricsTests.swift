@@ -129,18 +129,17 @@ import ZeroMQ
             try await Poll.until { FileManager.default.fileExists(atPath: ready) },
             "the port holder never listened"
         )
-        let runtime = try await RuntimeFixture(
+        // It stopped by itself, leaving nothing behind: down.sh (at the end of `with`) finds nothing to stop or clean.
+        try await RuntimeFixture.with(
             topology: DurabilityTests.menu,
             settings: "metricsPort: \(port)\n",
             requireUp: false
-        )
-        // containment-web metrics cannot listen: up.sh says why, and stops what it started.
-        #expect(runtime.up.status == 1)
-        #expect(runtime.up.stderr.contains("up: containment-web metrics did not start"), "\(runtime.up.stderr)")
-        #expect(runtime.up.stderr.contains("Address already in use"), "\(runtime.up.stderr)\n\(runtime.logs())")
-        // It stopped by itself, leaving nothing behind: down.sh finds nothing to stop or clean.
-        let down = try await runtime.stop()
-        #expect(down.status == 0, "\(down.stdout)\(down.stderr)")
+        ) { runtime in
+            // containment-web metrics cannot listen: up.sh says why, and stops what it started.
+            #expect(runtime.up.status == 1)
+            #expect(runtime.up.stderr.contains("up: containment-web metrics did not start"), "\(runtime.up.stderr)")
+            #expect(runtime.up.stderr.contains("Address already in use"), "\(runtime.up.stderr)\n\(runtime.logs())")
+        }
     }
 
     @Test func withoutMetricsPortAScrapeGets503AndTheSupervisorsReason() async throws {

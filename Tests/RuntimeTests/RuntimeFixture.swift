@@ -40,8 +40,9 @@ final class RuntimeFixture: Sendable {
 
     /// Starts the runtime for a topology given as YAML text, with runtime settings given as YAML text.
     /// `prepare` runs on the run directory before `up.sh`; with `requireUp` false, `up.sh` may fail (a host that
-    /// cannot start).
-    init(
+    /// cannot start). Private: a test gets a runtime through ``with(downReports:keep:topology:settings:requireUp:prepare:_:)``,
+    /// which stops it however the test ends.
+    private init(
         topology: String,
         settings: String? = nil,
         requireUp: Bool = true,
@@ -70,9 +71,11 @@ final class RuntimeFixture: Sendable {
     /// A runtime for the length of `body`: started as ``init(topology:settings:requireUp:prepare:)`` does, and stopped
     /// by scripts/down.sh when `body` ends, however it ends. down.sh must stop every daemon cleanly (status 0) — or,
     /// with `downReports`, a test that broke something on purpose (a host killed and left down leaves its pid file),
-    /// clean up and say so: status 1, and that text on its standard error.
+    /// clean up and say so: status 1, and that text on its standard error. `keep`: leave the run directory (its
+    /// logs, written until the daemons stopped) for the test to read and remove after.
     static func with<Result>(
         downReports: String? = nil,
+        keep: Bool = false,
         topology: String,
         settings: String? = nil,
         requireUp: Bool = true,
@@ -92,7 +95,7 @@ final class RuntimeFixture: Sendable {
             _ = try? await runtime.stop()
             throw error
         }
-        let stopped = try await runtime.stop()
+        let stopped = try await runtime.stop(keep: keep)
         if let downReports {
             #expect(stopped.status == 1 && stopped.stderr.contains(downReports), "scripts/down.sh: \(stopped.stderr)")
         } else {
