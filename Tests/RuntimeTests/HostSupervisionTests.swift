@@ -77,7 +77,11 @@ import Testing
 
     @Test func aKilledHostIsStartedAgainAndItsControllersAnswer() async throws {
         try await RuntimeFixture.with(topology: Self.topology) { runtime in
-            let watch = try await runtime.startWatch(["--json", "--idle-timeout", "4"])
+            // The two host events the kill causes, however long they take under load (60 s: the bound if they never come).
+            let watch = try await runtime.startWatch([
+                "--json", "--topic", "runtime/hostDown", "--topic", "runtime/hostRestarted", "--count", "2",
+                "--idle-timeout", "60",
+            ])
             let old = try #require(Self.hostPID("h1", in: runtime))
             kill(old, SIGKILL)
             let state = try await Self.restarted("h1", replacing: old, in: runtime)
