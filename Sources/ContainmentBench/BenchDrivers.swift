@@ -41,20 +41,9 @@ enum BenchMessages {
         return ClientRequest.commands(commands)
     }
 
-    /// A message whose field 1 (a varint: `request_id`, `seq`) is `value`, followed by `tail`: field 1 comes first in
-    /// SwiftProtobuf's encoding, so this is the encoding of the message with that field set.
-    static func withField1(_ value: UInt64, _ tail: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = [0x08]
-        bytes.reserveCapacity(tail.count + 11)
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-        bytes.append(contentsOf: tail)
-        return bytes
-    }
+    /// A message whose field 1 (a varint: `request_id`, `seq`) is `value`, followed by `tail` (the bus's one varint
+    /// writer).
+    static func withField1(_ value: UInt64, _ tail: [UInt8]) -> [UInt8] { PreEncoded.withField1(value, tail) }
 
     /// The event such a command publishes, as the supervisor stamps it (seq left out: see ``event(seq:)``).
     static let alphaChanged: Event = {

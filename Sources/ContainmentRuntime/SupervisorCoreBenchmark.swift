@@ -61,16 +61,9 @@ public enum SupervisorCoreBenchmark {
         let peers: [[UInt8]] = (0..<clients).map { [0, 0, 1, UInt8($0)] }
         let messages: [[UInt8]] = (0..<requests).map { index in
             let sequence = index / clients
-            var bytes: [UInt8] = [0x08]
-            var id = UInt64(sequence + 1)
-            while id >= 0x80 {
-                bytes.append(UInt8(truncatingIfNeeded: id) | 0x80)
-                id >>= 7
-            }
-            bytes.append(UInt8(id))
             // An even count ends where the next begins from: each request begins from 0.25.
-            bytes.append(contentsOf: tails[index % clients][commandsPerRequest.isMultiple(of: 2) ? 0 : sequence & 1])
-            return bytes
+            let tail = tails[index % clients][commandsPerRequest.isMultiple(of: 2) ? 0 : sequence & 1]
+            return PreEncoded.withField1(UInt64(sequence + 1), tail)
         }
         let firstSeq = core.seq
         let clock = ContinuousClock()

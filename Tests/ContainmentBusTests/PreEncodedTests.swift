@@ -80,4 +80,18 @@ struct JournalRecordEncodingTests {
             #expect(direct == expected)
         }
     }
+
+    /// A numbered message, as the benches send one many times: the request id prepended to the rest is the encoding of
+    /// the message with that id, for one-byte and longer varints.
+    @Test func aNumberedMessageIsTheMessageWithItsRequestID() throws {
+        let tail = ClientRequest.commands([Request(.loadView("a"), by: .natural)])
+        for id: UInt64 in [1, 127, 128, 300, 1 << 35] {
+            let numbered = try ClientMessage.decode(PreEncoded.withField1(id, tail))
+            #expect(numbered.requestID == id && numbered.commands.commands.count == 1)
+            #expect(
+                PreEncoded.withField1(id, tail)
+                    == ClientRequest.commands([Request(.loadView("a"), by: .natural)], requestID: id)
+            )
+        }
+    }
 }
