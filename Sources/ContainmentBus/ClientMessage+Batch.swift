@@ -8,7 +8,7 @@ extension ClientMessage {
     /// `commands` field in order (SwiftProtobuf merges a repeated message field into the one already set) — with
     /// each command's bytes as received (`encoded`, slices of `bytes`: no copy), which the supervisor journals without
     /// serializing it again.
-    public static func decodeBatch(
+    static func decodeBatch(
         _ bytes: [UInt8]
     ) -> (requestID: UInt64, clientID: String, commands: [WireCommand], encoded: [ArraySlice<UInt8>])? {
         let span = bytes.span.bytes

@@ -6,7 +6,7 @@ extension PreEncoded {
     ///
     /// As SwiftProtobuf writes it: fields in field-number order, proto3 defaults (0, empty, false, a double whose bit
     /// pattern is 0) left out, a set `optional` field or message field written even when it holds its default.
-    public static func event(
+    package static func event(
         _ event: Event,
         seq: UInt64,
         timeUnixNanos: Int64,
@@ -204,7 +204,7 @@ extension PreEncoded {
 
     /// The topic frame `event` is published under, `CATEGORY/NAME/CONTROLLER`: what `WireEvent.topic` is for its
     /// wire form.
-    public static func topic(of event: Event) -> [UInt8] {
+    package static func topic(of event: Event) -> [UInt8] {
         // Always in range: one prefix per case, in the order of the cases (`rawValue` is the position).
         var topic = EventKind.topicPrefixes[event.eventKind.rawValue]
         if let controller = event.controller { topic.append(contentsOf: controller.rawValue.utf8) }

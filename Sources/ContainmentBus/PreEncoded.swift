@@ -1,9 +1,9 @@
 /// The messages the supervisor sends most, assembled from events it has already serialized (to publish them): byte
 /// for byte what SwiftProtobuf writes for the same message — fields in field-number order, proto3 defaults left out,
 /// a set `oneof` message written even when empty — without encoding every event a second and a third time.
-public enum PreEncoded {
+package enum PreEncoded {
     /// `ServerMessage{request_id, accepted: {command_id, events}}`, the events given serialized.
-    public static func accepted(
+    package static func accepted(
         requestID: UInt64,
         commandID: UInt64,
         events: [[UInt8]],
@@ -21,7 +21,7 @@ public enum PreEncoded {
     }
 
     /// `ServerMessage{delivery: {events}}` (request id 0), the events given serialized.
-    public static func delivery(events: [[UInt8]]) -> [UInt8] {
+    package static func delivery(events: [[UInt8]]) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(events.reduce(0) { $0 + $1.count + 3 })
         for event in events { appendField(1, event, to: &body) }
@@ -88,7 +88,7 @@ extension PreEncoded {
     /// `JournalRecord{command_id, time_unix_nanos, commands, first_seq, event_count}`, the commands given as
     /// SwiftProtobuf serializes each (slices: of the request as received, or of a command's own bytes): byte for byte
     /// the record's own encoding, without sizing every command twice.
-    public static func journalRecord(
+    package static func journalRecord(
         commandID: UInt64,
         timeUnixNanos: Int64,
         commands: [ArraySlice<UInt8>],

@@ -1,9 +1,9 @@
 /// A minimal reader of a protobuf message's top-level fields, so clients and subscribers find the one field they
 /// need (a reply's body, an event's seq) without decoding and allocating the whole message.
-public enum ProtobufScan {
+package enum ProtobufScan {
     /// Calls `visit` with each top-level field's number and, for a varint, its value; false if the bytes are not a
     /// well-formed message.
-    public static func fields(of bytes: [UInt8], _ visit: (_ field: UInt64, _ varint: UInt64?) -> Void) -> Bool {
+    package static func fields(of bytes: [UInt8], _ visit: (_ field: UInt64, _ varint: UInt64?) -> Void) -> Bool {
         var reader = FieldReader(end: bytes.count, bits: 64)
         while reader.offset < bytes.count {
             guard let tag = reader.varint(bytes), tag >> 3 != 0 else { return false }
@@ -28,7 +28,7 @@ public enum ProtobufScan {
     }
 
     /// The varint field 1 of a message (an event's `seq`), if the message is well formed and has it.
-    public static func field1(of bytes: [UInt8]) -> UInt64? {
+    package static func field1(of bytes: [UInt8]) -> UInt64? {
         var first: UInt64?
         let valid = fields(of: bytes) { field, value in
             if field == 1, first == nil { first = value }

@@ -1,4 +1,4 @@
-import ContainmentBus
+@testable import ContainmentBus
 import ContainmentModel
 import Testing
 
