@@ -186,22 +186,6 @@ extension Containment_V1_Error {
     }
 }
 
-extension Containment_V1_Accepted {
-    /// The events the accepted commands caused, in model types (an event that does not decode: `malformed`).
-    public func modelEvents() throws(RemoteError) -> [Event] {
-        var models: [Event] = []
-        models.reserveCapacity(events.count)
-        for event in events {
-            do {
-                models.append(try event.model())
-            } catch {
-                throw RemoteError(error)
-            }
-        }
-        return models
-    }
-}
-
 /// What an accepted transaction answers: its command id, the events it caused and (a typed call) the method's result.
 public struct Acceptance: Sendable {
     public let commandID: UInt64

@@ -204,7 +204,7 @@ package struct HostReply: Sendable {
     /// The events of the accepted commands, or the refusal.
     package func events() throws(RemoteError) -> [Event] {
         switch message.body {
-        case .accepted(let accepted): return try accepted.modelEvents()
+        case .accepted(let accepted): return try Acceptance(accepted).modelEvents()
         case .error(let error): throw RemoteError(error)
         default: throw RemoteError(.malformed("The supervisor answered a command with something else."))
         }
