@@ -36,6 +36,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The replicated journal's store (journal: etcd): etcd's gRPC API, in ContainmentEtcd only, which the
+        // `containment` executable links (docs/DURABILITY.md says why gRPC and not etcd's JSON gateway).
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
         // `containment bench` only: latency percentiles.
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // Tests only: runs the daemons, scripts and clients as real processes.
@@ -82,6 +87,20 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // etcd's v3 API over gRPC (proto/etcd/, trimmed from etcd's own; generated code committed): the runtime's
+        // `EtcdStore`, given to the supervisor by the `containment` executable.
+        .target(
+            name: "ContainmentEtcd",
+            dependencies: [
+                "ContainmentRuntime",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             swiftSettings: strict
         ),
@@ -182,6 +201,7 @@ let package = Package(
             dependencies: [
                 "ContainmentBench",
                 "ContainmentCtl",
+                "ContainmentEtcd",
                 "ContainmentModel",
                 "ContainmentBus",
                 "ContainmentClient",
@@ -248,6 +268,7 @@ let package = Package(
             dependencies: [
                 "ContainmentBus",
                 "ContainmentClient",
+                "ContainmentEtcd",
                 "ContainmentTestKit",
                 "ContainmentHost",
                 "ContainmentModel",

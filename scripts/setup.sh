@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the build needs and the machine lacks: libzmq's headers (libzmq3-dev), pkg-config, curl (and, as root,
-# iproute2 for the network-namespace test), through apt,
+# Installs what the build needs and the machine lacks: libzmq's headers (libzmq3-dev), pkg-config, curl, etcd (the
+# replicated journal's store) and, as root, iproute2 for the network-namespace test, through apt,
 # with sudo when not root. Safe to run again: it installs nothing that is already there.
 set -euo pipefail
 
@@ -9,6 +9,8 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists libzmq 2>/dev/null; then missing+=(libzmq3-dev); fi
 # `curl` for the test that reads the supervisor's /metrics over HTTP.
 command -v curl >/dev/null 2>&1 || missing+=(curl)
+# `etcd` for the replicated journal (journal: etcd, scripts/etcd.sh) and its tests.
+command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
 # `ip` for the network-namespace test (scripts/test-netns.sh), which needs root anyway.
 if [ "$(id -u)" -eq 0 ] && ! command -v ip >/dev/null 2>&1; then missing+=(iproute2); fi
 

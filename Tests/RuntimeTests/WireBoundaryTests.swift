@@ -4,16 +4,17 @@ import Testing
 /// Issue 28: the wire stays at the edges. ContainmentBus is the one codec (its typed messages: `HostInbound`,
 /// `HostOutbound`, `BusEvent`, `BusSnapshot`, `InspectReport`, `Acceptance`), and the journal's own format files
 /// (`ContainmentRuntime/Journal/`, whose records and checkpoints are protobuf) are the only other code that names a
-/// generated type. Everything an app builds on and every command reads model and bus types only.
+/// generated type; etcd's API (generated too, with gRPC) is named in ContainmentEtcd only. Everything an app builds on
+/// and every command reads model and bus types only.
 ///
 /// Tests may name generated types: they forge raw frames and tamper with records on purpose.
 @Suite struct WireBoundaryTests {
     /// A generated protobuf type, by its name or an alias of the bus, or SwiftProtobuf itself. Comments are skipped.
     static let wireName =
-        #"\b(Containment_V1_\w+|WireCommand|WireEvent|WireSnapshot|ClientMessage|ServerMessage)\b|^\s*import SwiftProtobuf"#
+        #"\b(Containment_V1_\w+|WireCommand|WireEvent|WireSnapshot|ClientMessage|ServerMessage|Etcdserverpb_\w+|Mvccpb_\w+)\b|^\s*import (SwiftProtobuf|GRPC\w*)"#
 
-    /// Where the wire belongs.
-    static let edges = ["ContainmentBus/", "ContainmentRuntime/Journal/"]
+    /// Where the wire belongs: ours, and etcd's (its gRPC API, behind the runtime's `EtcdStore`).
+    static let edges = ["ContainmentBus/", "ContainmentRuntime/Journal/", "ContainmentEtcd/"]
 
     /// Every Swift file under Sources/ that names a wire type outside a comment, as `Target/path`.
     static func namingTheWire() throws -> (scanned: Int, naming: Set<String>) {

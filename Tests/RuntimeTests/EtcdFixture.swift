@@ -1,0 +1,89 @@
+import Foundation
+import ContainmentEtcd
+import ContainmentRuntime
+import Testing
+
+/// A real etcd cluster for one test: `scripts/etcd.sh` starts its members (each a process on loopback ports no other
+/// test was given) in a fresh directory, and stops them when the test ends, however it ends.
+struct EtcdFixture: Sendable {
+    let directory: String
+    let clientPorts: [Int]
+    let peerPorts: [Int]
+
+    var endpoints: [String] { clientPorts.map { "http://127.0.0.1:\($0)" } }
+
+    /// The runtime.yaml lines of `journal: etcd` on this cluster, under `prefix`.
+    func settings(prefix: String = "/containment/test", leaseSeconds: Int = 2) -> String {
+        """
+        journal: etcd
+        etcd:
+          endpoints: [\(endpoints.joined(separator: ", "))]
+          prefix: \(prefix)
+          leaseSeconds: \(leaseSeconds)
+
+        """
+    }
+
+    func client(requestTimeout: Duration = .seconds(2)) throws -> GRPCEtcdStore {
+        var settings = EtcdSettings(endpoints: endpoints)
+        settings.requestTimeout = requestTimeout
+        return try GRPCEtcdStore(settings: settings)
+    }
+
+    /// The pid of member `number` (from 1), while it runs.
+    func pid(ofMember number: Int) throws -> Int32 {
+        let text = try String(contentsOfFile: "\(directory)/member\(number).pid", encoding: .utf8)
+        return try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    /// Sends `signal` to member `number`.
+    func signal(_ signal: Int32, member number: Int) throws {
+        #expect(kill(try pid(ofMember: number), signal) == 0)
+    }
+
+    /// Starts the members that are not running (after a kill), as the cluster they were.
+    func start() async throws {
+        let started = try await RuntimeFixture.run(
+            "/bin/bash",
+            [
+                RuntimeFixture.repository.appendingPathComponent("scripts/etcd.sh").path, "start", directory,
+                clientPorts.map(String.init).joined(separator: ","), peerPorts.map(String.init).joined(separator: ","),
+            ]
+        )
+        guard started.status == 0 else { throw FixtureError("scripts/etcd.sh start failed: \(started.stderr)") }
+    }
+
+    func stop() async throws {
+        _ = try await RuntimeFixture.run(
+            "/bin/bash",
+            [RuntimeFixture.repository.appendingPathComponent("scripts/etcd.sh").path, "stop", directory]
+        )
+    }
+
+    /// A cluster of `members` for the length of `body`, removed after it.
+    static func with<Result>(
+        members: Int = 3,
+        _ body: (EtcdFixture) async throws -> Result
+    ) async throws -> Result {
+        var clients: [Int] = []
+        var peers: [Int] = []
+        for _ in 0..<members {
+            clients.append(try await MetricsTests.freePort())
+            peers.append(try await MetricsTests.freePort())
+        }
+        let directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("etcd-test-\(UUID().uuidString.prefix(8))")
+            .path
+        let cluster = EtcdFixture(directory: directory, clientPorts: clients, peerPorts: peers)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            try await cluster.start()
+            let result = try await body(cluster)
+            try await cluster.stop()
+            return result
+        } catch {
+            try? await cluster.stop()
+            throw error
+        }
+    }
+}
