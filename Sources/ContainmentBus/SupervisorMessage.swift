@@ -6,6 +6,23 @@ import ContainmentModel
 /// Command replies and deliveries, the hot path, are assembled from pre-encoded events (``PreEncoded``) instead.
 package struct SupervisorMessage: Sendable {
     let body: ServerMessage.OneOf_Body
+    /// With a `notLeader` refusal: the leader's command endpoint ("" while none leads).
+    var leader = ""
+
+    /// A standby's answer to any request (`journal: etcd`): it does not lead; `leader` does (nil: no one yet).
+    package static func notLeader(standby name: String, leader: (name: String, endpoint: String)?) -> Self {
+        let message =
+            leader.map { "Supervisor \(name) stands by; \($0.name) leads at \($0.endpoint): send the request there." }
+            ?? "Supervisor \(name) stands by, and no supervisor leads yet (a failover is under way): try again shortly."
+        var refusal = refused(ContainmentError(.notLeader, message))
+        refusal.leader = leader?.endpoint ?? ""
+        return refusal
+    }
+
+    /// The request id of a request's bytes (0 when it has none, or they are not a request).
+    package static func requestID(of request: [UInt8]) -> UInt64 {
+        ProtobufScan.field1(of: request) ?? 0
+    }
 
     /// A refusal: the error, and where in the sequence it was judged (0: before the rules).
     package static func refused(_ error: RemoteError) -> Self { Self(body: .error(Containment_V1_Error(error))) }
@@ -65,6 +82,7 @@ package struct SupervisorMessage: Sendable {
         ServerMessage.with {
             $0.requestID = requestID
             $0.body = body
+            $0.leader = leader
         }.bytes
     }
 }

@@ -102,6 +102,10 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
         public static let unknownWindow = Code("unknownWindow")
         /// A request for what this runtime was not set up to serve: the metrics without `metricsPort`.
         public static let notConfigured = Code("notConfigured")
+        /// A standby supervisor of a replicated runtime (`journal: etcd`) answered: the leader serves, and the refusal
+        /// names its endpoint (``RemoteError/leader``); or a leader that lost etcd's majority refuses what it cannot
+        /// journal.
+        public static let notLeader = Code("notLeader")
 
         /// Every code, in the order SPEC.md introduces them.
         public static let all: [Code] = [
@@ -112,7 +116,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
             .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch, .duplicateController,
             .notRelated, .unsupportedOrientation, .unknownVerb, .unknownKind, .methodFailed,
             .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .limitExceeded, .unknownView,
-            .unknownWindow, .notConfigured,
+            .unknownWindow, .notConfigured, .notLeader,
         ]
 
         /// The code named `rawValue`, if it is one of ``all``.

@@ -8,9 +8,10 @@ public final class RunLock: Sendable {
     public let path: String
     private let descriptor: Int32
 
-    /// Takes the lock, or throws naming the process that holds it.
-    public init(runDirectory: String) throws(ConfigError) {
-        path = runDirectory + "/supervisor.lock"
+    /// Takes the lock, or throws naming the process that holds it. `name`: one of a replicated runtime's supervisors,
+    /// which may share a run directory, one lock each (`supervisor-NAME.lock`).
+    public init(runDirectory: String, name: String? = nil) throws(ConfigError) {
+        path = runDirectory + (name.map { "/supervisor-\($0).lock" } ?? "/supervisor.lock")
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw ConfigError("Cannot open the lock file \(path) (errno \(errno)).")

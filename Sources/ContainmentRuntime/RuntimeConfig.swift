@@ -80,6 +80,15 @@ public struct RuntimeConfig: Sendable, Equatable {
     /// CURVE on both sockets, with the keys and the allow-list (`curve` in runtime.yaml); `nil`: no CURVE.
     public var curve: CurveSettings?
 
+    /// Where the journal lives: the directory `journalPath` (default), or etcd (`journal: etcd` and an `etcd` section;
+    /// docs/DURABILITY.md, "Replicated").
+    public var journalStore = JournalStore.directory
+    /// With `journal: etcd`, the supervisors that share this runtime (runtime.yaml `supervisors`): one leads, the others
+    /// stand by. Empty: one supervisor, on `command` and `events`.
+    public var supervisors: [SupervisorEntry] = []
+    /// Which of ``supervisors`` this process is (`supervisor --name`), once chosen with ``selecting(supervisor:)``.
+    public var supervisorName: String?
+
     /// The file these settings were read from, absolute (`nil`: the defaults): the supervisor passes it on to the
     /// hosts it starts.
     public var path: String?
@@ -134,7 +143,8 @@ public struct RuntimeConfig: Sendable, Equatable {
         func expand(_ value: String) -> String { value.replacingOccurrences(of: "{run}", with: run) }
         if let value = file.command { config.commandEndpoint = expand(value) }
         if let value = file.events { config.eventEndpoint = expand(value) }
-        if let value = file.journal { config.journalPath = expand(value) }
+        if let value = file.journal, value != "etcd" { config.journalPath = expand(value) }
+        try config.readReplication(file.journal, file.etcd, file.supervisors, path: path, expand: expand)
         /// `value` when it is within `range` (what it feeds can take: a socket option, a timer, memory); a clear
         /// error naming the key, the range and why otherwise.
         func within(_ range: ClosedRange<Int>, _ key: String, _ value: Int?, _ why: String = "") throws -> Int? {
@@ -269,11 +279,13 @@ public struct RuntimeConfig: Sendable, Equatable {
         var curve = KeySchema("curve", CurveEntry.CodingKeys.self)
         curve.items["allow"] = KeySchema("an allow entry", AllowEntry.CodingKeys.self)
         top.mappings["curve"] = curve
+        top.mappings["etcd"] = KeySchema("etcd", EtcdEntry.CodingKeys.self)
+        top.items["supervisors"] = KeySchema("a supervisor", SupervisorFileEntry.CodingKeys.self, nameKey: "name")
         return top
     }()
 
     /// The keys of `Config/runtime.yaml`.
-    private struct File: Decodable {
+    struct File: Decodable {
         var command: String?
         var events: String?
         var journal: String?
@@ -294,6 +306,8 @@ public struct RuntimeConfig: Sendable, Equatable {
         var insecure: Bool?
         var acceptUnknownHosts: Bool?
         var curve: CurveEntry?
+        var etcd: EtcdEntry?
+        var supervisors: [SupervisorFileEntry]?
 
         var hostRestart: String?
         var maxRestarts: Int?
@@ -315,11 +329,11 @@ public struct RuntimeConfig: Sendable, Equatable {
             case maxMessageBytes, maxTextBytes, maxBatch, maxHostShare, subscriberQueue, maxSubscribers, insecure
             case acceptUnknownHosts, curve, hostRestart, maxRestarts, restartWindowMs, journalSync, logFormat
             case metricsPort, metricsBind, journalSyncIntervalMs, journalSegmentBytes, checkpointEvery, journalRetain
-            case dedupWindow, dedupClients
+            case dedupWindow, dedupClients, etcd, supervisors
         }
     }
 
-    private struct CurveEntry: Decodable {
+    struct CurveEntry: Decodable {
         var server: String?
         var client: String?
         var host: String?
@@ -330,7 +344,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         }
     }
 
-    private struct AllowEntry: Decodable {
+    struct AllowEntry: Decodable {
         var key: String
         var role: String
 

@@ -29,8 +29,10 @@ final class SupervisorLoop {
     /// The ZAP domain of the publisher's handshakes, which tells them from the command socket's.
     static let eventsDomain = "events"
     static let publisherMonitorEndpoint = "inproc://containment.publisher-monitor"
-    let journal: JournalWriter
-    let checkpointer: Checkpointer
+    let journal: any JournalAppender
+    let checkpointer: any CheckpointWriting
+    /// With `journal: etcd`: this supervisor's leadership, which must still hold for anything to go out.
+    let leadership: EtcdLeadership?
     /// Records the journal held at start (the checkpoint's and those replayed after it), and the record count at the
     /// last checkpoint.
     let recordsAtStart: Int
@@ -58,16 +60,14 @@ final class SupervisorLoop {
     private let allow: [CurveKey: CurveSettings.Role]
 
     /// `allow`: with `config.curve`, the keys admitted and their roles (``CurveSettings/allowList(hosts:)``).
-    init(context: Context, config: RuntimeConfig, logger: Logger, allow: [CurveKey: CurveSettings.Role] = [:]) throws {
-        self.allow = allow
-        self.config = config
-        self.logger = logger
+    convenience init(
+        context: Context,
+        config: RuntimeConfig,
+        logger: Logger,
+        allow: [CurveKey: CurveSettings.Role] = [:]
+    ) throws {
         let recovery = try Recovery.run(config: config, logger: logger)
-        core = SupervisorCore(recovery: recovery, config: config, clock: SystemClock())
-        recordsAtStart = recovery.checkpointRecords + recovery.records
-        recordsAtCheckpoint = recovery.checkpointRecords
-        checkpointer = Checkpointer(directory: config.journalPath, retain: config.journalRetain, logger: logger)
-        journal = try JournalWriter(
+        let journal = try JournalWriter(
             directory: config.journalPath,
             segment: recovery.segment,
             size: recovery.endOffset,
@@ -75,6 +75,39 @@ final class SupervisorLoop {
             syncInterval: config.journalSyncInterval,
             segmentBytes: config.journalSegmentBytes
         )
+        try self.init(
+            context: context,
+            config: config,
+            logger: logger,
+            allow: allow,
+            recovery: recovery,
+            journal: journal,
+            checkpointer: Checkpointer(directory: config.journalPath, retain: config.journalRetain, logger: logger),
+            leadership: nil
+        )
+    }
+
+    /// Serves from `recovery`, writing to `journal` (and its checkpoints through `checkpointer`); with `leadership`
+    /// (`journal: etcd`), only while it holds.
+    init(
+        context: Context,
+        config: RuntimeConfig,
+        logger: Logger,
+        allow: [CurveKey: CurveSettings.Role],
+        recovery: Recovery,
+        journal: any JournalAppender,
+        checkpointer: any CheckpointWriting,
+        leadership: EtcdLeadership?
+    ) throws {
+        self.allow = allow
+        self.config = config
+        self.logger = logger
+        self.leadership = leadership
+        core = SupervisorCore(recovery: recovery, config: config, clock: SystemClock())
+        recordsAtStart = recovery.checkpointRecords + recovery.records
+        recordsAtCheckpoint = recovery.checkpointRecords
+        self.checkpointer = checkpointer
+        self.journal = journal
         // The start record: journaled before the sockets are bound, so nothing is served under an epoch not on disk.
         let start = core.take()
         Self.say(start.logs, to: logger)
@@ -287,6 +320,12 @@ final class SupervisorLoop {
             }
         } catch {
             fail(error)
+            return
+        }
+        // A leader whose lease may have lapsed (it was frozen, or cut off from etcd) says nothing more: a standby may
+        // lead by now.
+        if let leadership, !leadership.isValid {
+            fail(JournalFailure(description: "etcd: this supervisor's lease lapsed: it no longer leads"))
             return
         }
         // After the step's messages went out: a checkpoint never stands for deliveries that were not sent.

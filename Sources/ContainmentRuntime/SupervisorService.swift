@@ -15,6 +15,8 @@ public struct SupervisorService: Service {
     let startHosts: Bool
     /// The metrics as Prometheus text, when they are kept (`metricsPort`): what a `metrics` request is answered.
     let metricsText: (@Sendable () -> [UInt8])?
+    /// With `journal: etcd`: the store etcd is reached through (the `containment` executable gives ContainmentEtcd's).
+    let etcdStore: (@Sendable (EtcdSettings) throws -> any EtcdStore)?
 
     public init(
         config: RuntimeConfig,
@@ -30,6 +32,26 @@ public struct SupervisorService: Service {
         self.logger = logger
         self.startHosts = startHosts
         self.metricsText = metricsText
+        etcdStore = nil
+    }
+
+    /// A supervisor that may journal to etcd (`journal: etcd`) through `etcdStore`.
+    package init(
+        config: RuntimeConfig,
+        topology: Topology?,
+        pidFile: String?,
+        logger: Logger,
+        startHosts: Bool = false,
+        metricsText: (@Sendable () -> [UInt8])? = nil,
+        etcdStore: @escaping @Sendable (EtcdSettings) throws -> any EtcdStore
+    ) {
+        self.config = config
+        self.topology = topology
+        self.pidFile = pidFile
+        self.logger = logger
+        self.startHosts = startHosts
+        self.metricsText = metricsText
+        self.etcdStore = etcdStore
     }
 
     public func run() async throws {
@@ -37,8 +59,18 @@ public struct SupervisorService: Service {
         try RunDirectory.prepare(config.runDirectory)
         // One supervisor per run directory: taken before anything in it is touched, held until everything this
         // supervisor made is removed again.
-        let lock = try RunLock(runDirectory: config.runDirectory)
+        let lock = try RunLock(runDirectory: config.runDirectory, name: config.supervisorName)
         defer { lock.release() }
+        if case .etcd(let settings) = config.journalStore {
+            guard let etcdStore else {
+                throw ConfigError(
+                    "journal: etcd is served by the containment executable's supervisor (it links etcd's client); "
+                        + "this one journals to a directory only."
+                )
+            }
+            try await runReplicated(store: try etcdStore(settings), settings: settings)
+            return
+        }
         let context = try Context()
         let config = config
         let topology = topology
@@ -87,6 +119,66 @@ public struct SupervisorService: Service {
         RunDirectory.removeSocket(config.commandEndpoint)
         RunDirectory.removeSocket(config.eventEndpoint)
         if let failure { throw failure }
+    }
+}
+
+extension SupervisorService {
+    /// A supervisor of a replicated runtime: standby and leader in turn (``ReplicatedSupervisor``) until stopped.
+    private func runReplicated(store: any EtcdStore, settings: EtcdSettings) async throws {
+        let context = try Context()
+        let stopping = StopFlag()
+        defer { store.close() }
+        let (config, topology, startHosts, logger, pidFile, metricsText) = (
+            config, topology, startHosts, logger, pidFile, metricsText
+        )
+        do {
+            try await withTaskCancellationHandler {
+                try await withGracefulShutdownHandler {
+                    try await runOnThread(named: "supervisor") {
+                        let allow = try config.curve?.allowList(hosts: topology?.hosts ?? []) ?? [:]
+                        let supervisor = ReplicatedSupervisor(
+                            context: context,
+                            config: config,
+                            store: store,
+                            settings: settings,
+                            logger: logger,
+                            stopping: stopping,
+                            onStandby: {
+                                if let pidFile { try RunDirectory.writePID(to: pidFile) }
+                            },
+                            onLeading: { loop, recovery in
+                                loop.core.metricsText = metricsText
+                                if let topology, !recovery.holdsState { try loop.apply(topology) }
+                                if startHosts, let topology {
+                                    let hosts = HostSupervisor(topology: topology, config: config, logger: logger)
+                                    hosts.startAll()
+                                    loop.hostSupervisor = hosts
+                                }
+                            }
+                        )
+                        defer { if let pidFile { RunDirectory.removePID(pidFile) } }
+                        try supervisor.run(allow: allow)
+                    }
+                } onGracefulShutdown: {
+                    logger.info("supervisor stopping")
+                    stopping.set()
+                    context.shutdown()
+                }
+            } onCancel: {
+                stopping.set()
+                context.shutdown()
+            }
+        } catch {
+            context.shutdown()
+            context.terminate()
+            RunDirectory.removeSocket(config.commandEndpoint)
+            RunDirectory.removeSocket(config.eventEndpoint)
+            throw error
+        }
+        context.shutdown()
+        context.terminate()
+        RunDirectory.removeSocket(config.commandEndpoint)
+        RunDirectory.removeSocket(config.eventEndpoint)
     }
 }
 

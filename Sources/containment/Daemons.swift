@@ -1,6 +1,8 @@
 import ArgumentParser
+import ContainmentEtcd
 import ContainmentHost
 import ContainmentRuntime
+import Foundation
 import Logging
 import ServiceLifecycle
 
@@ -23,8 +25,22 @@ struct SupervisorCommand: AsyncParsableCommand {
     )
     var startHosts = false
 
+    @Option(
+        help: """
+            Which of runtime.yaml's supervisors this is (journal: etcd): it binds that one's endpoints, stands by, and             leads when no other does.
+            """
+    )
+    var name: String?
+
     func run() async throws {
-        let config = try daemon.config()
+        var config = try daemon.config()
+        if let name = name ?? ProcessInfo.processInfo.environment["CONTAINMENT_SUPERVISOR"] {
+            do {
+                config = try config.selecting(supervisor: name)
+            } catch let error as ConfigError {
+                throw ValidationError(error.description)
+            }
+        }
         let logger = daemon.logger("containment.supervisor", format: config.logFormat)
         // Before the supervisor makes its metrics: they bind to the backend bootstrapped then.
         let metricsText = config.metricsPort > 0 ? MetricsBootstrap.start() : nil
@@ -41,7 +57,8 @@ struct SupervisorCommand: AsyncParsableCommand {
                 pidFile: daemon.pidFile,
                 logger: logger,
                 startHosts: startHosts,
-                metricsText: metricsText
+                metricsText: metricsText,
+                etcdStore: { try GRPCEtcdStore(settings: $0) }
             ),
             logger: logger
         )

@@ -13,7 +13,8 @@ struct EtcdFixture: Sendable {
     var endpoints: [String] { clientPorts.map { "http://127.0.0.1:\($0)" } }
 
     /// The runtime.yaml lines of `journal: etcd` on this cluster, under `prefix`.
-    func settings(prefix: String = "/containment/test", leaseSeconds: Int = 2) -> String {
+    /// The lease is 3 s, not the 2 s default: under a whole test run's load a renewal may come late.
+    func settings(prefix: String = "/containment/test", leaseSeconds: Int = 3) -> String {
         """
         journal: etcd
         etcd:
@@ -24,7 +25,9 @@ struct EtcdFixture: Sendable {
         """
     }
 
-    func client(requestTimeout: Duration = .seconds(2)) throws -> GRPCEtcdStore {
+    /// A client; its timeout long, so that under a whole test run's load a request is not sent twice (see
+    /// `EtcdStore`).
+    func client(requestTimeout: Duration = .seconds(10)) throws -> GRPCEtcdStore {
         var settings = EtcdSettings(endpoints: endpoints)
         settings.requestTimeout = requestTimeout
         return try GRPCEtcdStore(settings: settings)

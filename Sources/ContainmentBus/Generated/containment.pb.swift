@@ -2628,6 +2628,10 @@ public nonisolated struct Containment_V1_ServerMessage: Sendable {
     set {body = .metrics(newValue)}
   }
 
+  /// With an `error` notLeader (a standby of a replicated runtime answered): the leader's command endpoint, "" while
+  /// none leads. Send the request there.
+  public var leader: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -7574,7 +7578,7 @@ nonisolated extension Containment_V1_Error: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ServerMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{2}\u{9}accepted\0\u{1}error\0\u{1}snapshot\0\u{1}welcome\0\u{1}delivery\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}question\0\u{1}metrics\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{1}leader\0\u{2}\u{8}accepted\0\u{1}error\0\u{1}snapshot\0\u{1}welcome\0\u{1}delivery\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}question\0\u{1}metrics\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7583,6 +7587,7 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.requestID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.leader) }()
       case 10: try {
         var v: Containment_V1_Accepted?
         var hadOneofValue = false
@@ -7713,6 +7718,9 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
     if self.requestID != 0 {
       try visitor.visitSingularUInt64Field(value: self.requestID, fieldNumber: 1)
     }
+    if !self.leader.isEmpty {
+      try visitor.visitSingularStringField(value: self.leader, fieldNumber: 2)
+    }
     switch self.body {
     case .accepted?: try {
       guard case .accepted(let v)? = self.body else { preconditionFailure() }
@@ -7758,6 +7766,7 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
   public static func ==(lhs: Containment_V1_ServerMessage, rhs: Containment_V1_ServerMessage) -> Bool {
     if lhs.requestID != rhs.requestID {return false}
     if lhs.body != rhs.body {return false}
+    if lhs.leader != rhs.leader {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

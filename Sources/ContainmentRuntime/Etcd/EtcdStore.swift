@@ -98,6 +98,10 @@ package protocol EtcdWatch: Sendable {
 /// The part of etcd's v3 API the replicated journal uses (docs/DURABILITY.md, "Replicated"), as blocking calls that a
 /// daemon's own thread may make: the runtime defines it and the `containment` executable gives it an implementation
 /// (ContainmentEtcd, over gRPC), so the libraries an app links carry no gRPC.
+///
+/// A request a member does not answer in time is sent to the next member: one whose answer was lost may so be
+/// applied twice. Every caller allows for it — an append or a campaign whose comparison then fails reads back
+/// whether the key is its own; puts of the same value and deletes are the same done twice.
 package protocol EtcdStore: Sendable {
     /// The keys from `key` up to `end` (not included; `nil`: `key` alone), at most `limit` (0: all), in key order;
     /// whether more are past the limit; the cluster's revision.

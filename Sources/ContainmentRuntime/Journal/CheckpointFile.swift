@@ -19,10 +19,8 @@ enum CheckpointFile {
         return names.compactMap { JournalFormat.number(of: $0, prefix: "checkpoint", suffix: ".ckpt") }.sorted()
     }
 
-    /// Writes `checkpoint` atomically into `directory`; returns its path.
-    static func write(_ checkpoint: Checkpoint, directory: String) throws(JournalFailure) -> String {
-        let path = directory + "/" + name(checkpoint.nextSegment)
-        let temporary = path + ".tmp"
+    /// A checkpoint's bytes: the magic, the payload's length and checksum, the payload.
+    static func encode(_ checkpoint: Checkpoint) throws(JournalFailure) -> [UInt8] {
         let payload: [UInt8]
         do {
             payload = try checkpoint.message.serializedBytes()
@@ -36,6 +34,14 @@ enum CheckpointFile {
         JournalFormat.appendUInt32(UInt32(truncatingIfNeeded: length >> 32), to: &bytes)
         JournalFormat.appendUInt32(CRC32C.checksum(payload), to: &bytes)
         bytes.append(contentsOf: payload)
+        return bytes
+    }
+
+    /// Writes `checkpoint` atomically into `directory`; returns its path.
+    static func write(_ checkpoint: Checkpoint, directory: String) throws(JournalFailure) -> String {
+        let path = directory + "/" + name(checkpoint.nextSegment)
+        let temporary = path + ".tmp"
+        let bytes = try encode(checkpoint)
         guard FileManager.default.createFile(atPath: temporary, contents: nil),
             let handle = FileHandle(forWritingAtPath: temporary)
         else {
@@ -63,7 +69,16 @@ enum CheckpointFile {
         window: Int,
         clientLimit: Int
     ) throws(JournalDamage) -> Checkpoint {
-        let data = try JournalScan.contents(of: path)
+        try decode(JournalScan.contents(of: path), path: path, window: window, clientLimit: clientLimit)
+    }
+
+    /// Checks and reads a checkpoint's bytes (`path`: where they are, for the damage's report).
+    static func decode(
+        _ data: [UInt8],
+        path: String,
+        window: Int,
+        clientLimit: Int
+    ) throws(JournalDamage) -> Checkpoint {
         let header = magic.count + 12
         guard data.count >= header, Array(data[0..<magic.count]) == magic else {
             throw JournalDamage(path: path, offset: 0, reason: "it does not start with the checkpoint's magic")

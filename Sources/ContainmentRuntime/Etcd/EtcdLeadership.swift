@@ -1,0 +1,157 @@
+import Foundation
+import Synchronization
+
+/// Who a supervisor of a replicated runtime is: the election key's value while it leads, its standby report while it
+/// does not (JSON, so `etcdctl get` shows it).
+struct LeaderRecord: Codable, Sendable, Equatable {
+    var name: String
+    var pid: Int32
+    var command: String
+    var events: String
+
+    var bytes: [UInt8] { (try? JSONEncoder().encode(self)).map { [UInt8]($0) } ?? [] }
+
+    init(name: String, pid: Int32, command: String, events: String) {
+        self.name = name
+        self.pid = pid
+        self.command = command
+        self.events = events
+    }
+
+    init?(bytes: [UInt8]) {
+        guard let record = try? JSONDecoder().decode(Self.self, from: Data(bytes)) else { return nil }
+        self = record
+    }
+}
+
+/// A supervisor's hold on the leadership of a replicated runtime: a lease, and the election key created under it
+/// only when no one holds it. While the lease is renewed the key stays; when its holder dies, hangs or loses etcd,
+/// the lease lapses, the key goes, and a standby's ``campaign()`` creates it anew.
+///
+/// Two things keep a leader that lost its lease from acknowledging anything:
+/// - **Fencing.** Every append is a transaction conditioned on the election key's creation revision (``fence``): once
+///   the key is gone or another's, the append fails and the supervisor stops serving.
+/// - **Its own clock.** ``isValid`` is false from `leaseSeconds` after the last renewal was sent (etcd counts from
+///   when it received it, later), so a leader frozen past its lease (SIGSTOP, a stall) neither answers nor publishes
+///   anything when it resumes, even what needs no append.
+final class EtcdLeadership: Sendable {
+    let store: any EtcdStore
+    let keys: EtcdKeys
+    let record: LeaderRecord
+    let leaseSeconds: Int
+
+    private struct State {
+        var lease: Int64 = 0
+        var fence: Int64 = 0
+        var validUntil: ContinuousClock.Instant?
+        var lost = false
+    }
+
+    private let state = Mutex(State())
+    private let clock = ContinuousClock()
+
+    init(store: any EtcdStore, keys: EtcdKeys, record: LeaderRecord, leaseSeconds: Int) {
+        self.store = store
+        self.keys = keys
+        self.record = record
+        self.leaseSeconds = leaseSeconds
+    }
+
+    /// The election key's creation revision while this supervisor leads: every append is conditioned on it.
+    var fence: Int64 { state.withLock { $0.fence } }
+
+    /// Whether this supervisor may still act as the leader: it won, and its lease cannot have lapsed yet.
+    var isValid: Bool {
+        state.withLock { state in
+            guard !state.lost, let until = state.validUntil else { return false }
+            return clock.now < until
+        }
+    }
+
+    /// The leader now, from the election key (`nil`: none).
+    func leader() throws(EtcdError) -> LeaderRecord? {
+        try store.range(keys.leader).kvs.first.flatMap { LeaderRecord(bytes: $0.value) }
+    }
+
+    /// Tries once to lead: creates the election key under a fresh lease when no one holds it. True when this
+    /// supervisor leads now.
+    func campaign() throws(EtcdError) -> Bool {
+        let sent = clock.now
+        let lease = try store.grantLease(seconds: leaseSeconds)
+        let result: EtcdTxnResult
+        do {
+            result = try store.txn(
+                [EtcdCompare(key: keys.leader, target: .createRevision(0))],
+                success: [.put(key: keys.leader, value: record.bytes, lease: lease.id)],
+                failure: []
+            )
+        } catch {
+            try? store.revoke(lease.id)
+            throw error
+        }
+        var fence = result.revision
+        if !result.succeeded {
+            // Created by this very campaign, when an earlier try's answer was lost and the store tried again: the key
+            // is under this lease.
+            guard let holder = try? store.range(keys.leader).kvs.first, holder.lease == lease.id else {
+                try? store.revoke(lease.id)
+                return false
+            }
+            fence = holder.createRevision
+        }
+        state.withLock {
+            $0 = State(lease: lease.id, fence: fence, validUntil: sent + .seconds(lease.seconds))
+        }
+        return true
+    }
+
+    /// Renews the lease once: true while it holds. Sent at least every third of the lease (``keepLeading(until:)``).
+    @discardableResult
+    func renew() -> Bool {
+        let (lease, lost) = state.withLock { ($0.lease, $0.lost) }
+        guard lease != 0, !lost else { return false }
+        let sent = clock.now
+        do {
+            let seconds = try store.keepAlive(lease)
+            state.withLock { state in
+                if seconds > 0 {
+                    state.validUntil = sent + .seconds(seconds)
+                } else {
+                    state.lost = true
+                }
+            }
+            return seconds > 0
+        } catch {
+            // Unreachable for now: the lease runs on, and lapses on its own if this goes on.
+            return isValid
+        }
+    }
+
+    /// Renews the lease every third of it on a thread of its own, until it is lost or `stopped` says so.
+    func keepLeading(until stopped: @escaping @Sendable () -> Bool) -> Thread {
+        let interval = Double(leaseSeconds) / 3
+        let thread = Thread { [self] in
+            while !stopped(), renew() || isValid {
+                Thread.sleep(forTimeInterval: interval)
+            }
+        }
+        thread.name = "leader-lease"
+        thread.start()
+        return thread
+    }
+
+    /// Gives the leadership up now (a clean stop): the lease is revoked, the key goes with it, a standby takes over
+    /// without waiting for the lease to lapse.
+    func resign() {
+        let lease = state.withLock { state in
+            defer { state = State(lost: true) }
+            return state.lease
+        }
+        if lease != 0 { try? store.revoke(lease) }
+    }
+
+    /// Marks the leadership lost (an append was fenced).
+    func lose() {
+        state.withLock { $0.lost = true }
+    }
+}

@@ -1,0 +1,126 @@
+import ContainmentBus
+import Foundation
+import Logging
+
+/// A checkpoint's manifest in etcd (``EtcdKeys/checkpoint(_:)``): written after its parts, so a checkpoint is read
+/// only when whole.
+struct CheckpointManifest: Codable, Sendable, Equatable {
+    var parts: Int
+    var bytes: Int
+    var crc32c: UInt32
+    var records: UInt64
+}
+
+/// Recovery from a replicated journal (docs/DURABILITY.md, "Replicated"): the latest checkpoint in etcd that reads
+/// back, then every journal batch after it — the same records, checked and replayed as a directory's.
+extension Recovery {
+    static func load(
+        from store: any EtcdStore,
+        keys: EtcdKeys,
+        config: RuntimeConfig,
+        logger: Logger
+    ) throws -> Recovery {
+        var start: Checkpoint?
+        let manifests = try store.range(keys.checkpointPrefix, end: EtcdKeys.end(of: keys.checkpointPrefix)).kvs
+        for entry in manifests.reversed() {
+            do {
+                start = try readCheckpoint(entry, store: store, keys: keys, config: config)
+                break
+            } catch {
+                logger.warning(
+                    "journal: a checkpoint in etcd does not read back; recovering from an older one",
+                    metadata: ["checkpoint.key": "\(entry.key)", "error.message": "\(error)"]
+                )
+            }
+        }
+        var recovery = Recovery(
+            clients: start?.clients ?? ClientReplies(window: config.dedupWindow, clients: config.dedupClients)
+        )
+        recovery.segment = 1
+        if let checkpoint = start {
+            recovery.replay = JournalReplay(checkpoint)
+            recovery.registrations = checkpoint.registrations
+            recovery.checkpoint = checkpoint.nextSegment
+            recovery.checkpointRecords = Int(checkpoint.records)
+            recovery.segment = checkpoint.nextSegment
+        }
+        try recovery.catchUp(from: store, keys: keys)
+        return recovery
+    }
+
+    /// Reads one checkpoint: its manifest, then its parts, checked against it.
+    private static func readCheckpoint(
+        _ entry: EtcdKeyValue,
+        store: any EtcdStore,
+        keys: EtcdKeys,
+        config: RuntimeConfig
+    ) throws -> Checkpoint {
+        let place = "etcd:" + entry.key
+        guard let number = EtcdKeys.number(of: entry.key, under: keys.checkpointPrefix),
+            let manifest = try? JSONDecoder().decode(CheckpointManifest.self, from: Data(entry.value))
+        else {
+            throw JournalDamage(path: place, offset: 0, reason: "its manifest does not read")
+        }
+        let prefix = keys.checkpointParts(number)
+        let parts = try store.range(prefix, end: EtcdKeys.end(of: prefix)).kvs
+        let bytes = parts.flatMap(\.value)
+        guard parts.count == manifest.parts, bytes.count == manifest.bytes, CRC32C.checksum(bytes) == manifest.crc32c
+        else {
+            throw JournalDamage(
+                path: place,
+                offset: 0,
+                reason: "its parts (\(parts.count), \(bytes.count) bytes) are not the \(manifest.parts) it names"
+            )
+        }
+        let checkpoint = try CheckpointFile.decode(
+            bytes,
+            path: place,
+            window: config.dedupWindow,
+            clientLimit: config.dedupClients
+        )
+        guard checkpoint.nextSegment == number else {
+            throw JournalDamage(path: place, offset: 0, reason: "it replays from batch \(checkpoint.nextSegment)")
+        }
+        return checkpoint
+    }
+
+    /// Replays the journal's batches from ``segment`` on, as far as etcd holds them; how many records. Throws
+    /// ``JournalDamage`` when a batch is missing (removed after a checkpoint this recovery did not start from) or
+    /// does not read back.
+    @discardableResult
+    mutating func catchUp(from store: any EtcdStore, keys: EtcdKeys) throws -> Int {
+        let end = EtcdKeys.end(of: keys.journalPrefix)
+        var replayed = 0
+        while true {
+            let page = try store.range(keys.journal(segment), end: end, limit: 64)
+            for entry in page.kvs {
+                let place = "etcd:" + entry.key
+                guard EtcdKeys.number(of: entry.key, under: keys.journalPrefix) == segment else {
+                    throw JournalDamage(
+                        path: place,
+                        offset: 0,
+                        reason: "batch \(segment) is missing before it (removed after a checkpoint?)"
+                    )
+                }
+                var scan = JournalScan()
+                try scan.readSegment(entry.value, path: place, number: segment, isLast: false)
+                for located in scan.records {
+                    do {
+                        try apply(located.record)
+                    } catch {
+                        throw JournalDamage(
+                            path: place,
+                            offset: located.offset,
+                            reason: "the record does not replay through the model: \(error)"
+                        )
+                    }
+                }
+                replayed += scan.records.count
+                segment += 1
+            }
+            if !page.more { break }
+        }
+        records += replayed
+        return replayed
+    }
+}

@@ -1,0 +1,192 @@
+import ContainmentBus
+import Foundation
+import Logging
+import Synchronization
+import ZeroMQ
+
+/// A supervisor of a replicated runtime (`journal: etcd`), on its own thread: it stands by — recovered from etcd,
+/// following the journal as the leader appends it (a watch), answering every request `notLeader` with the leader's
+/// endpoint — until the leader's election key is gone and its own campaign wins; then it replays what it has not
+/// applied, begins a new epoch and serves, journaling to etcd, for as long as its lease holds. A leader that loses its
+/// lease (frozen, cut off from etcd, fenced) stops serving and stands by again; a stopped one resigns, so a standby
+/// takes over at once.
+final class ReplicatedSupervisor {
+    let context: Context
+    let config: RuntimeConfig
+    let store: any EtcdStore
+    let settings: EtcdSettings
+    let keys: EtcdKeys
+    let logger: Logger
+    let stopping: StopFlag
+    let record: LeaderRecord
+    /// What to do once standing by the first time (write the pid file), and once leading (apply the topology on an
+    /// empty journal, start the hosts).
+    let onStandby: () throws -> Void
+    let onLeading: (SupervisorLoop, Recovery) throws -> Void
+    private var stoodBy = false
+    /// How often a standby looks at the election key when no change woke it.
+    static let standbyPoll: Duration = .milliseconds(200)
+
+    init(
+        context: Context,
+        config: RuntimeConfig,
+        store: any EtcdStore,
+        settings: EtcdSettings,
+        logger: Logger,
+        stopping: StopFlag,
+        onStandby: @escaping () throws -> Void,
+        onLeading: @escaping (SupervisorLoop, Recovery) throws -> Void
+    ) {
+        self.context = context
+        self.config = config
+        self.store = store
+        self.settings = settings
+        keys = EtcdKeys(prefix: settings.prefix)
+        self.logger = logger
+        self.stopping = stopping
+        self.onStandby = onStandby
+        self.onLeading = onLeading
+        record = LeaderRecord(
+            name: config.supervisorName ?? "supervisor",
+            pid: getpid(),
+            command: config.commandEndpoint,
+            events: config.eventEndpoint
+        )
+    }
+
+    /// Stands by and leads in turn until stopped.
+    func run(allow: [CurveKey: CurveSettings.Role]) throws {
+        while !stopping.isSet {
+            guard var recovery = try standBy() else { return }
+            let leadership = EtcdLeadership(
+                store: store,
+                keys: keys,
+                record: record,
+                leaseSeconds: settings.leaseSeconds
+            )
+            guard try campaignUntilWon(leadership, &recovery) else { return }
+            try lead(leadership, recovery, allow: allow)
+        }
+    }
+
+    /// Recovery from etcd, tried again while etcd cannot be reached; nil when stopped meanwhile.
+    private func standBy() throws -> Recovery? {
+        var delay = 0.05
+        while !stopping.isSet {
+            do {
+                let recovery = try Recovery.load(from: store, keys: keys, config: config, logger: logger)
+                logger.info(
+                    "supervisor standing by",
+                    metadata: [
+                        "supervisor.name": "\(record.name)", "journal.batch": "\(recovery.segment - 1)",
+                        "controller.count": "\(recovery.replay.state.controllers.count)",
+                    ]
+                )
+                return recovery
+            } catch let error as EtcdError {
+                logger.warning("etcd cannot be reached; trying again", metadata: ["error.message": "\(error)"])
+                Thread.sleep(forTimeInterval: delay)
+                delay = min(delay * 2, 1)
+            }
+        }
+        return nil
+    }
+
+    /// Follows the journal (applying each batch the leader appends) and campaigns whenever no one leads; true once
+    /// this supervisor won, with `recovery` caught up; false when stopped.
+    private func campaignUntilWon(_ leadership: EtcdLeadership, _ recovery: inout Recovery) throws -> Bool {
+        let responder = try StandbyResponder(context: context, config: config, logger: logger)
+        defer { responder.close() }
+        if !stoodBy {
+            stoodBy = true
+            try onStandby()
+        }
+        var watch: (any EtcdWatch)?
+        defer { watch?.cancel() }
+        while !stopping.isSet {
+            do {
+                if watch == nil {
+                    let revision = try store.range(keys.leader).revision
+                    try recovery.catchUp(from: store, keys: keys)
+                    watch = try store.watch(keys.root + "/", end: EtcdKeys.end(of: keys.root + "/"), from: revision + 1)
+                }
+                let leader = try leadership.leader()
+                responder.leader = leader
+                if leader == nil, try leadership.campaign() {
+                    // Everything the last leader appended: its lease lapsed before this campaign could win, and its
+                    // appends are fenced since.
+                    try recovery.catchUp(from: store, keys: keys)
+                    return true
+                }
+                let changes = try watch?.next(timeout: Self.standbyPoll) ?? []
+                if changes.contains(where: { $0.put?.key.hasPrefix(keys.journalPrefix) == true }) {
+                    try recovery.catchUp(from: store, keys: keys)
+                }
+                try responder.answer()
+            } catch let error as EtcdError {
+                // The watch ended or etcd is away: look again from where recovery stands.
+                logger.debug("standby: etcd", metadata: ["error.message": "\(error)"])
+                watch?.cancel()
+                watch = nil
+                Thread.sleep(forTimeInterval: 0.1)
+            } catch let error as ZMQError where error.code == .contextTerminated {
+                return false
+            } catch let damage as JournalDamage where damage.reason.contains("is missing before it") {
+                // The leader removed batches this standby had not applied (a checkpoint's retention): from the
+                // checkpoint, then.
+                recovery = try Recovery.load(from: store, keys: keys, config: config, logger: logger)
+            }
+        }
+        return false
+    }
+
+    /// Serves as the leader until its lease is lost or it is stopped.
+    private func lead(_ leadership: EtcdLeadership, _ recovery: Recovery, allow: [CurveKey: CurveSettings.Role]) throws
+    {
+        var recovery = recovery
+        recovery.deliveries.seal()
+        let renewing = leadership.keepLeading(until: { [stopping] in stopping.isSet })
+        _ = renewing
+        let loop = try SupervisorLoop(
+            context: context,
+            config: config,
+            logger: logger,
+            allow: allow,
+            recovery: recovery,
+            journal: EtcdJournal(store: store, keys: keys, leadership: leadership, next: recovery.segment),
+            checkpointer: EtcdCheckpointer(
+                store: store,
+                keys: keys,
+                leadership: leadership,
+                retain: config.journalRetain,
+                logger: logger
+            ),
+            leadership: leadership
+        )
+        logger.notice(
+            "supervisor leads",
+            metadata: [
+                "supervisor.name": "\(record.name)", "supervisor.epoch": "\(loop.core.epoch)",
+                "journal.batch": "\(recovery.segment - 1)", "etcd.fence": "\(leadership.fence)",
+            ]
+        )
+        try onLeading(loop, recovery)
+        loop.run()
+        if stopping.isSet {
+            leadership.resign()
+            return
+        }
+        leadership.lose()
+        logger.warning(
+            "supervisor no longer leads: standing by",
+            metadata: ["error.message": "\(loop.failure.map { "\($0)" } ?? "stopped")"]
+        )
+    }
+}
+
+/// Set once the supervisor is told to stop.
+final class StopFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
+}
