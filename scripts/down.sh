@@ -53,11 +53,24 @@ for web in inspector metrics; do
     [ -f "$run_dir/$web.pid" ] && stop "$run_dir/$web.pid"
     for pid in $(run_dir_daemons "$run_dir" "$web"); do stop_pid "$pid" "$web"; done
 done
-# The supervisor next: it would start a stopped host again (hostRestart).
+# The supervisor next: it would start a stopped host again (hostRestart). A replicated runtime's standbys first (one
+# stopped leader hands over to a standby at once), then its leader.
+leads() {  # leads LOG: the supervisor's last word is that it leads
+    local said
+    said="$(grep -oE 'supervisor leads|no longer leads' "$1" 2>/dev/null | tail -n 1)"
+    [ "$said" = "supervisor leads" ]
+}
+leader_last=()
+for file in "$run_dir"/supervisor-*.pid; do
+    if leads "$run_dir/logs/$(basename "$file" .pid).log"; then leader_last+=("$file"); else stop "$file"; fi
+done
+for file in "${leader_last[@]}"; do stop "$file"; done
 [ -f "$run_dir/supervisor.pid" ] && stop "$run_dir/supervisor.pid"
 for pid in $(run_dir_daemons "$run_dir" supervisor); do stop_pid "$pid" supervisor; done
 for file in "$run_dir"/host-*.pid; do stop "$file"; done
 for pid in $(run_dir_daemons "$run_dir" host); do stop_pid "$pid" host; done
+# The local etcd cluster of a replicated runtime (scripts/up.sh started it), last: its data stays.
+if [ -d "$run_dir/etcd" ]; then bash scripts/etcd.sh stop "$run_dir/etcd"; fi
 
 left=("$run_dir"/*.pid "$run_dir"/*.sock)
 if [ ${#left[@]} -gt 0 ]; then

@@ -167,7 +167,8 @@ descends_from() {  # descends_from PID ANCESTOR
 # fresh run directories the tests and scripts make in the temporary directory ($TMPDIR, or /tmp where a test falls
 # back to it for short socket paths): containment-test-* (RuntimeFixture), containment-load-* (LocalRuntime),
 # containment-netns-*, containment-run-*, containment-measure-* (scripts), containment-py-*, containment-browser-*
-# (the Python tests), containment-bench-* (bench); and every etcd member of a test's own cluster (etcd-test-*). Not the
+# (the Python tests), containment-bench-* (bench); and every etcd member of a test's own cluster (etcd-test-*, in
+# /dev/shm or the temporary directory). Not the
 # default run directory ($TMPDIR/containment-$USER), where a
 # developer's own runtime lives. Never this shell nor its ancestors, which may carry such a CONTAINMENT_RUN_DIR too, nor
 # the helpers it runs (a subshell, a `tr` in a pipeline): of the calling script's descendants only `containment`
@@ -194,7 +195,7 @@ leftover_daemons() {  # leftover_daemons REPO
             continue
         fi
         # An etcd member of a test's own cluster (EtcdFixture: its data in $TMPDIR/etcd-test-*).
-        if [[ "${exe##*/}" == etcd ]] && tr '\0' ' ' <"$proc/cmdline" 2>/dev/null | grep -Eq -- "--data-dir ($tmp|/tmp)/etcd-test-"; then
+        if [[ "${exe##*/}" == etcd ]] && tr '\0' ' ' <"$proc/cmdline" 2>/dev/null | grep -Eq -- "--data-dir ($tmp|/tmp|/dev/shm)/etcd-test-"; then
             if process_alive "$pid"; then echo "$pid"; fi
             continue
         fi

@@ -23,10 +23,17 @@ run_dir="$(containment_run_dir)"
 export CONTAINMENT_RUN_DIR="$run_dir"
 bin="$(containment_bin)"
 
-if pid_alive "$run_dir/supervisor.pid"; then
-    echo "up: a supervisor already runs in $run_dir (pid $(cat "$run_dir/supervisor.pid")); scripts/down.sh first" >&2
-    exit 1
-fi
+# A replicated runtime (runtime.yaml's journal: etcd): its supervisors, each with its own pid file and log, and the
+# local etcd cluster to start first (`containment config replication`; nothing for a runtime journaling to a directory).
+replication="$("$bin" config replication)" || exit 1
+names="$(echo "$replication" | awk '$1 == "supervisor" {print $2}')"
+etcd_ports="$(echo "$replication" | awk '$1 == "etcd" {print $2, $3}')"
+for file in "$run_dir/supervisor.pid" "$run_dir"/supervisor-*.pid; do
+    if pid_alive "$file"; then
+        echo "up: a supervisor already runs in $run_dir (pid $(cat "$file")); scripts/down.sh first" >&2
+        exit 1
+    fi
+done
 # With CURVE (a runtime.yaml with a curve section): the key pairs it names that do not exist yet.
 if [ -n "${CONTAINMENT_CONFIG:-}" ] && grep -q '^curve:' "$CONTAINMENT_CONFIG"; then
     "$bin" keygen --topology "$topology" >/dev/null
@@ -46,12 +53,24 @@ for host in $hosts; do
 done
 
 # The supervisor starts the hosts (adopting those still running) and starts each again when it ends, per its restart
-# policy.
-log_start=1
-[ ! -f "$log" ] || log_start=$(($(wc -c <"$log") + 1))
-nohup "$bin" supervisor --topology "$topology" --start-hosts --pid-file "$run_dir/supervisor.pid" \
-    >>"$log" 2>&1 &
-supervisor=$!
+# policy. Of a replicated runtime's supervisors, the one that leads does.
+supervisors=()
+start_supervisor() {  # start_supervisor [NAME]: sets supervisor, log, log_start, pid_file
+    local name="${1:-}"
+    log="$run_dir/logs/supervisor${name:+-$name}.log"
+    pid_file="$run_dir/supervisor${name:+-$name}.pid"
+    log_start=1
+    [ ! -f "$log" ] || log_start=$(($(wc -c <"$log") + 1))
+    nohup "$bin" supervisor ${name:+--name "$name"} --topology "$topology" --start-hosts --pid-file "$pid_file" \
+        >>"$log" 2>&1 &
+    supervisor=$!
+    supervisors+=("$supervisor")
+}
+any_supervisor_alive() {
+    local pid
+    for pid in "${supervisors[@]}"; do if process_alive "$pid"; then return 0; fi; done
+    return 1
+}
 
 # A failed start: the supervisor's own reason (the errors it logged since this start), nothing left running.
 fail_start() {  # fail_start WHAT
@@ -72,16 +91,33 @@ fail_start() {  # fail_start WHAT
 }
 trap 'fail_start "interrupted"' INT TERM
 
-# Serving once its pid file names it; polled every 0.1 s, so a supervisor that exits is reported within a second.
 deadline=$((SECONDS + timeout))
-until [ "$(cat "$run_dir/supervisor.pid" 2>/dev/null)" = "$supervisor" ]; do
-    process_alive "$supervisor" || fail_start "the supervisor did not start"
-    [ "$SECONDS" -lt "$deadline" ] || fail_start "the supervisor did not serve within $timeout s (CONTAINMENT_UP_TIMEOUT)"
-    sleep 0.1
-done
+# Serving (or, replicated, standing by) once its pid file names it; polled every 0.1 s, so a supervisor that exits is
+# reported within a second.
+wait_supervisor() {
+    until [ "$(cat "$pid_file" 2>/dev/null)" = "$supervisor" ]; do
+        process_alive "$supervisor" || fail_start "the supervisor did not start"
+        [ "$SECONDS" -lt "$deadline" ] ||
+            fail_start "the supervisor did not serve within $timeout s (CONTAINMENT_UP_TIMEOUT)"
+        sleep 0.1
+    done
+}
+if [ -z "$names" ]; then
+    start_supervisor
+    wait_supervisor
+else
+    if [ -n "$etcd_ports" ]; then
+        # shellcheck disable=SC2086 # two words: the client ports, the peer ports
+        bash scripts/etcd.sh start "$run_dir/etcd" $etcd_ports || { echo "up: etcd did not start" >&2; exit 1; }
+    fi
+    for name in $names; do
+        start_supervisor "$name"
+        wait_supervisor
+    done
+fi
 [ ${#kept[@]} -eq 0 ] || echo "up: kept the hosts still running: ${kept[*]}"
 until "$bin" wait --hosts "$(echo $hosts | tr ' ' ',')" --timeout 1 2>/dev/null; do
-    process_alive "$supervisor" || fail_start "the supervisor ended before its hosts connected"
+    any_supervisor_alive || fail_start "the supervisor ended before its hosts connected"
     # A host its restart policy gave up on (hostFailed) will not connect: said at once. The supervisor serves on (it
     # refuses commands for that host's controllers), as do the hosts that are up, until scripts/down.sh.
     failed="$(tail -c +"$log_start" "$log" 2>/dev/null | grep 'host failed: not restarted again' || true)"
@@ -96,7 +132,12 @@ until "$bin" wait --hosts "$(echo $hosts | tr ' ' ',')" --timeout 1 2>/dev/null;
     [ "$SECONDS" -lt "$deadline" ] || fail_start "hosts did not connect within $timeout s; see $run_dir/logs/"
 done
 trap - INT TERM
-echo "up: supervisor and $(echo $hosts | wc -w) hosts ($(echo $hosts | tr '\n' ' ' | sed 's/ $//')) in $run_dir"
+if [ -n "$names" ]; then
+    echo "up: supervisors $(echo $names | tr '\n' ' ' | sed 's/ $//') (journal: etcd${etcd_ports:+, $(echo "${etcd_ports%% *}" | tr ',' '\n' | wc -l) local members}) and" \
+        "$(echo $hosts | wc -w) hosts ($(echo $hosts | tr '\n' ' ' | sed 's/ $//')) in $run_dir"
+else
+    echo "up: supervisor and $(echo $hosts | wc -w) hosts ($(echo $hosts | tr '\n' ' ' | sed 's/ $//')) in $run_dir"
+fi
 # containment-web's servers, each waited for until it serves (its pid file): the inspector when asked, the metrics
 # when runtime.yaml sets metricsPort (the supervisor keeps them; containment-web serves them over HTTP).
 start_web() {  # start_web NAME ARGUMENTS...

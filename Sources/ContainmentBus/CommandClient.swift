@@ -5,10 +5,18 @@ import ZeroMQ
 /// The client side of the supervisor's command socket: a DEALER that sends one request at a time and waits for its
 /// reply. For `ctl`, `tree`, `watch --from-start` and tests; hosts keep their own DEALER in their loop.
 ///
+/// Given several supervisors' endpoints (a replicated runtime: one leads, the others stand by), it talks to one at a
+/// time and fails over as the ZeroMQ guide's Freelance client does: a standby's `notLeader` names the leader, which
+/// it turns to at once; a supervisor silent for `resendAfter` is left for the next endpoint. The request goes again
+/// with the same client and request ids, so one the old leader journaled is answered by the new one, not applied
+/// twice (SPEC §14, "Exactly once").
+///
 /// Not `Sendable`: it owns a socket.
 public final class CommandClient {
     private let socket: Socket
-    private let endpoint: String
+    /// Every supervisor's command endpoint; `endpoint` is the one connected now.
+    private let endpoints: [String]
+    private var endpoint: String
     private let timeout: Duration
     private var nextRequestID: UInt64 = 1
     /// Exactly once: every command request carries this id and its request id, so a resend is answered, not applied
@@ -20,7 +28,7 @@ public final class CommandClient {
 
     /// Connects to the supervisor's command endpoint; replies must come within `timeout`, during which a request is
     /// sent again every `resendAfter` without an answer. `curve`: the keys, when the supervisor runs CURVE.
-    public init(
+    public convenience init(
         context: Context,
         endpoint: String,
         timeout: Duration = .seconds(5),
@@ -28,16 +36,40 @@ public final class CommandClient {
         clientID: String? = nil,
         curve: CurveClientKeys? = nil
     ) throws(ContainmentError) {
-        self.endpoint = endpoint
+        try self.init(
+            context: context,
+            endpoints: [endpoint],
+            timeout: timeout,
+            resendAfter: resendAfter,
+            clientID: clientID,
+            curve: curve
+        )
+    }
+
+    /// Connects to the first of `endpoints` that exists (an `ipc://` socket file), failing over to the others.
+    public init(
+        context: Context,
+        endpoints: [String],
+        timeout: Duration = .seconds(5),
+        resendAfter: Duration = .seconds(1),
+        clientID: String? = nil,
+        curve: CurveClientKeys? = nil
+    ) throws(ContainmentError) {
+        precondition(!endpoints.isEmpty, "a client needs a supervisor's endpoint")
+        self.endpoints = endpoints
         self.timeout = timeout
         self.resendAfter = min(resendAfter, timeout)
         self.clientID = clientID ?? Self.randomID()
-        if endpoint.hasPrefix("ipc://"), access(String(endpoint.dropFirst("ipc://".count)), F_OK) != 0 {
+        func listening(_ endpoint: String) -> Bool {
+            !endpoint.hasPrefix("ipc://") || access(String(endpoint.dropFirst("ipc://".count)), F_OK) == 0
+        }
+        guard let endpoint = endpoints.first(where: listening) else {
             throw ContainmentError(
                 .hostUnavailable,
-                "No supervisor listens at \(endpoint) (is it running? see scripts/status.sh)."
+                "No supervisor listens at \(endpoints.joined(separator: " or ")) (is it running? see scripts/status.sh)."
             )
         }
+        self.endpoint = endpoint
         do {
             socket = try context.socket(.dealer)
             if let curve { try socket.makeCurveClient(curve) }
@@ -67,20 +99,45 @@ public final class CommandClient {
         let deadline = clock.now + timeout
         let bytes = message.bytes
         do {
-            while true {
+            sending: while true {
                 guard try socket.send([bytes]) else { throw timedOut() }
                 while let frames = try socket.receive() {
                     guard frames.count == 1 else { continue }
                     let reply = try ServerMessage.decode(frames[0])
-                    if reply.requestID == message.requestID { return reply }
+                    guard reply.requestID == message.requestID else { continue }
+                    guard case .error(let error) = reply.body, error.code == ContainmentError.Code.notLeader.rawValue
+                    else { return reply }
+                    // A standby: to the leader it names at once (unless this client does not know it: then that is
+                    // the answer); while none leads (a failover), again a little later.
+                    guard clock.now < deadline, reply.leader.isEmpty || endpoints.contains(reply.leader) else {
+                        return reply
+                    }
+                    if !reply.leader.isEmpty, reply.leader != endpoint, endpoints.contains(reply.leader) {
+                        try turn(to: reply.leader)
+                    } else {
+                        Thread.sleep(forTimeInterval: 0.05)
+                    }
+                    continue sending
                 }
                 guard clock.now < deadline else { throw timedOut() }
+                // Silent: it may be gone; the next supervisor answers, or names the leader.
+                if endpoints.count > 1 {
+                    let next = endpoints[(endpoints.firstIndex(of: endpoint).map { $0 + 1 } ?? 0) % endpoints.count]
+                    try turn(to: next)
+                }
             }
         } catch let error as ContainmentError {
             throw error
         } catch {
             throw ContainmentError(.hostUnavailable, "The supervisor at \(endpoint) cannot be reached: \(error).")
         }
+    }
+
+    /// Talks to `next` from now on.
+    private func turn(to next: String) throws(ZMQError) {
+        try? socket.disconnect(endpoint)
+        try socket.connect(next)
+        endpoint = next
     }
 
     private func timedOut() -> ContainmentError {
@@ -222,12 +279,21 @@ extension CommandClient {
         timeout: Duration = .seconds(5),
         curve: CurveClientKeys? = nil
     ) throws(ContainmentError) {
+        try self.init(ownContextTo: [endpoint], timeout: timeout, curve: curve)
+    }
+
+    /// The same, failing over among several supervisors' endpoints (a replicated runtime).
+    public convenience init(
+        ownContextTo endpoints: [String],
+        timeout: Duration = .seconds(5),
+        curve: CurveClientKeys? = nil
+    ) throws(ContainmentError) {
         let context: Context
         do {
             context = try Context()
         } catch {
             throw ContainmentError(.hostUnavailable, "Cannot start ZeroMQ: \(error).")
         }
-        try self.init(context: context, endpoint: endpoint, timeout: timeout, curve: curve)
+        try self.init(context: context, endpoints: endpoints, timeout: timeout, curve: curve)
     }
 }

@@ -189,6 +189,14 @@ package struct HostReply: Sendable {
 
     package var requestID: UInt64 { message.requestID }
 
+    /// A standby's `notLeader` refusal: the leader's command endpoint ("" while none leads); nil for any other reply.
+    package var notLeader: String? {
+        guard case .error(let error) = message.body, error.code == ContainmentError.Code.notLeader.rawValue else {
+            return nil
+        }
+        return message.leader
+    }
+
     /// The refusal it carries, if it is one.
     package var refusal: RemoteError? {
         if case .error(let error) = message.body { return RemoteError(error) }

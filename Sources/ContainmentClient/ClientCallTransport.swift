@@ -30,7 +30,7 @@ final class ClientCallTransport: MethodCallTransport {
         connection = Mutex(
             try CommandClient(
                 context: context,
-                endpoint: config.commandEndpoint,
+                endpoints: config.commandEndpoints,
                 timeout: config.requestTimeout,
                 curve: keys
             )

@@ -30,9 +30,22 @@ package final class EventSocket {
 
     /// Connects to `endpoint`. `bound`: the events queued at most (0: no bound — an instrument that must see every
     /// event); `wake`: how long a receive waits.
-    package init(
+    package convenience init(
         context: Context,
         endpoint: String,
+        keys: CurveClientKeys?,
+        topics: [String] = [],
+        bound: Int,
+        wake: Duration
+    ) throws(ZMQError) {
+        try self.init(context: context, endpoints: [endpoint], keys: keys, topics: topics, bound: bound, wake: wake)
+    }
+
+    /// Connects to every one of `endpoints`: a replicated runtime's supervisors, of which only the leader publishes,
+    /// so the events of whichever leads arrive — a new leader's under its new epoch.
+    package init(
+        context: Context,
+        endpoints: [String],
         keys: CurveClientKeys?,
         topics: [String] = [],
         bound: Int,
@@ -46,7 +59,7 @@ package final class EventSocket {
         try subscriber.monitor(monitorEndpoint, events: [.handshakeFailedAuth])
         monitor = try context.socket(.pair)
         try monitor.connect(monitorEndpoint)
-        try subscriber.connect(endpoint)
+        for endpoint in endpoints { try subscriber.connect(endpoint) }
         for prefix in topics.isEmpty ? [""] : topics { try subscriber.subscribe(prefix) }
         if !topics.isEmpty { try subscriber.subscribe(Publication.heartbeatTopic) }
         try subscriber.set(.receiveTimeout, to: wake)
@@ -88,12 +101,19 @@ package final class EventSocket {
 extension EventSocket {
     /// A subscriber with a ZeroMQ context of its own (its socket keeps the context alive).
     package convenience init(
-        ownContextTo endpoint: String,
+        ownContextTo endpoints: [String],
         keys: CurveClientKeys?,
         topics: [String] = [],
         bound: Int,
         wake: Duration
     ) throws(ZMQError) {
-        try self.init(context: try Context(), endpoint: endpoint, keys: keys, topics: topics, bound: bound, wake: wake)
+        try self.init(
+            context: try Context(),
+            endpoints: endpoints,
+            keys: keys,
+            topics: topics,
+            bound: bound,
+            wake: wake
+        )
     }
 }

@@ -57,7 +57,7 @@ package struct EventWatch {
         // Wake at least every heartbeat interval, to notice silence.
         let wake = settings.idleTimeout.map { min(config.heartbeatInterval, $0) }
         let subscriber = try EventSocket(
-            ownContextTo: config.eventEndpoint,
+            ownContextTo: config.eventEndpoints,
             keys: keys,
             topics: settings.topics,
             bound: Self.receiveBound,
@@ -71,7 +71,7 @@ package struct EventWatch {
             checkGaps: checkGaps,
             joinWait: config.heartbeatInterval * 3
         ) {
-            try CommandClient(ownContextTo: config.commandEndpoint, timeout: config.requestTimeout, curve: keys)
+            try CommandClient(ownContextTo: config.commandEndpoints, timeout: config.requestTimeout, curve: keys)
                 .snapshot()
         }
         let clock = ContinuousClock()

@@ -41,7 +41,7 @@ public final class RuntimeClient {
         }
         client = try CommandClient(
             context: context,
-            endpoint: config.commandEndpoint,
+            endpoints: config.commandEndpoints,
             timeout: config.requestTimeout,
             curve: keys
         )

@@ -62,7 +62,7 @@ public final class RuntimeSubscriber {
             // Each socket holds the context, so it lives as long as they do.
             socket = try EventSocket(
                 context: context,
-                endpoint: config.eventEndpoint,
+                endpoints: config.eventEndpoints,
                 keys: keys,
                 bound: 10_000,
                 wake: .milliseconds(50)
@@ -72,7 +72,7 @@ public final class RuntimeSubscriber {
         }
         let client = try CommandClient(
             context: context,
-            endpoint: config.commandEndpoint,
+            endpoints: config.commandEndpoints,
             timeout: config.requestTimeout,
             curve: keys
         )

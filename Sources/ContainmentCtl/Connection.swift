@@ -15,7 +15,7 @@ package struct Connection {
         let keys = try options.clientKeys(of: config)
         do throws(ContainmentError) {
             client = try CommandClient(
-                ownContextTo: config.commandEndpoint,
+                ownContextTo: config.commandEndpoints,
                 timeout: config.requestTimeout,
                 curve: keys
             )

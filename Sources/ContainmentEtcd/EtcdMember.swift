@@ -4,6 +4,13 @@ import GRPCCore
 import GRPCNIOTransportHTTP2Posix
 import GRPCProtobuf
 
+/// Whether `text` is a dotted IPv4 address.
+private func IPv4Address(_ text: String) -> [UInt8]? {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { UInt8($0) }
+    guard parts.count == 4, !parts.contains(nil) else { return nil }
+    return parts.compactMap { $0 }
+}
+
 /// One etcd member: its gRPC client (one HTTP/2 connection, made again when it drops) and the services on it.
 final class EtcdMember: Sendable {
     let endpoint: String
@@ -40,10 +47,12 @@ final class EtcdMember: Sendable {
         }
         let transport: HTTP2ClientTransport.Posix
         do {
-            transport = try HTTP2ClientTransport.Posix(
-                target: .dns(host: host, port: port),
-                transportSecurity: security
-            )
+            // An address is used as it is: no resolver in between.
+            let target: any ResolvableTarget =
+                IPv4Address(host) != nil
+                ? .ipv4(address: host, port: port)
+                : host.contains(":") ? .ipv6(address: host, port: port) : .dns(host: host, port: port)
+            transport = try HTTP2ClientTransport.Posix(target: target, transportSecurity: security)
         } catch {
             throw EtcdError(kind: .malformed, description: "\(endpoint): \(error)")
         }

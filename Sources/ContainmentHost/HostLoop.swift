@@ -113,8 +113,53 @@ final class HostLoop {
         inbox = try context.socket(.pull)
         try inbox.set(.receiveHighWaterMark, to: 0)
         try inbox.bind(inboxEndpoint)
-        try dealer.connect(config.commandEndpoint)
+        // A replicated runtime's supervisors: this host talks to one, and follows the leader (see `turn(to:)`).
+        endpoints = config.commandEndpoints
+        endpoint = endpoints[0]
+        // When the connection to the supervisor drops (it died), the next is tried at once.
+        let monitorEndpoint = "inproc://host-loop-monitor-\(Self.monitors.add(1, ordering: .relaxed).newValue)"
+        try dealer.monitor(monitorEndpoint, events: [.disconnected])
+        connection = try context.socket(.pair)
+        try connection.connect(monitorEndpoint)
+        try dealer.connect(endpoint)
         registration = .greeting(lastHello: nil, backoff: config.heartbeatInterval)
+    }
+
+    /// Monitors are inproc endpoints of the context: one name each.
+    private static let monitors = Atomic<Int>(0)
+    /// Every supervisor's command endpoint, and the one this host talks to now.
+    private let endpoints: [String]
+    private var endpoint: String
+    /// The dealer's connection events (disconnected).
+    private let connection: Socket
+
+    /// Talks to supervisor `next` from now on, and registers with it (it leads, or names who does).
+    private func turn(to next: String) {
+        guard next != endpoint else { return }
+        do {
+            try? dealer.disconnect(endpoint)
+            try dealer.connect(next)
+            logger.info("host turns to another supervisor", metadata: ["endpoint.command": "\(next)"])
+            endpoint = next
+        } catch {
+            logger.warning("cannot connect to a supervisor", metadata: ["error.message": "\(error)"])
+        }
+        registration = .greeting(lastHello: nil, backoff: config.heartbeatInterval)
+        hello()
+    }
+
+    /// The supervisor after the one talked to now.
+    private var nextEndpoint: String {
+        endpoints[((endpoints.firstIndex(of: endpoint) ?? 0) + 1) % endpoints.count]
+    }
+
+    /// Whether the connection to the supervisor dropped since the last look.
+    private func dropped() throws(ZMQError) -> Bool {
+        var dropped = false
+        while let frames = try connection.receive(dontWait: true) {
+            if SocketEvent(frames: frames)?.kind == .disconnected { dropped = true }
+        }
+        return dropped
     }
 
     /// Serves until told to stop (a goodbye is sent) or the context is shut down.
@@ -126,6 +171,7 @@ final class HostLoop {
         var poller = Poller()
         poller.register(inbox)
         poller.register(dealer)
+        poller.register(connection)
         // While the dispatcher is behind: only the actors' requests, and a look again soon.
         var inboxOnly = Poller()
         inboxOnly.register(inbox)
@@ -138,7 +184,9 @@ final class HostLoop {
                     ? try poller.poll(timeout: config.heartbeatInterval)
                     : try inboxOnly.poll(timeout: min(config.heartbeatInterval, .milliseconds(5)))
                 for item in ready {
-                    if item.index == 1 {
+                    if item.index == 2 {
+                        if try dropped(), endpoints.count > 1 { turn(to: nextEndpoint) }
+                    } else if item.index == 1 {
                         try drainDealer()
                     } else if try !drainInbox() {
                         sendGoodbye()
@@ -173,6 +221,12 @@ final class HostLoop {
         case .greeting(let last, let backoff):
             if let last, now - last >= backoff {
                 registration = .greeting(lastHello: last, backoff: min(backoff * 2, config.heartbeatInterval * 8))
+                // Not welcomed: with several supervisors, the next may lead (or name the one that does).
+                if endpoints.count > 1 {
+                    let next = nextEndpoint
+                    try? dealer.disconnect(endpoint)
+                    if (try? dealer.connect(next)) != nil { endpoint = next }
+                }
                 hello()
             }
         case .registered(let lastBeat):
@@ -203,6 +257,13 @@ final class HostLoop {
 
     private func handle(_ message: HostInbound) {
         switch message {
+        case .reply(let reply) where reply.notLeader != nil:
+            // A standby: to the leader it names; while none leads, the greeting goes on (tick's backoff).
+            if let leader = reply.notLeader, !leader.isEmpty, endpoints.contains(leader) {
+                turn(to: leader)
+            } else if case .registered = registration {
+                registration = .greeting(lastHello: clock.now, backoff: config.heartbeatInterval)
+            }
         case .welcome(let welcome):
             registration = .registered(lastBeat: clock.now)
             logger.info(

@@ -57,8 +57,10 @@ final class EventCollector: Sendable {
     private let stop = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Subscribes to every topic at `endpoint` and collects on a new thread until ``finish()``.
-    init(name: String, context: Context, endpoint: String, keepPayloads: Bool, curve: CurveClientKeys? = nil) throws {
+    /// Subscribes to every topic at `endpoints` (a replicated runtime's supervisors: whichever leads publishes) and
+    /// collects on a new thread until ``finish()``.
+    init(name: String, context: Context, endpoints: [String], keepPayloads: Bool, curve: CurveClientKeys? = nil) throws
+    {
         self.name = name
         self.keepPayloads = keepPayloads
         let ready = DispatchSemaphore(value: 0)
@@ -68,7 +70,7 @@ final class EventCollector: Sendable {
                 // Unbounded: an instrument sees every event, and records the gaps it finds rather than catching up.
                 let socket = try EventSocket(
                     context: context,
-                    endpoint: endpoint,
+                    endpoints: endpoints,
                     keys: curve,
                     bound: 0,
                     wake: .milliseconds(100)

@@ -26,7 +26,7 @@ public struct StressRun {
         let keys = try config.clientKeys()
         let control = try CommandClient(
             context: context,
-            endpoint: config.commandEndpoint,
+            endpoints: config.commandEndpoints,
             timeout: .seconds(30),
             curve: keys
         )
@@ -34,7 +34,7 @@ public struct StressRun {
             try EventCollector(
                 name: "subscriber \(index)",
                 context: context,
-                endpoint: config.eventEndpoint,
+                endpoints: config.eventEndpoints,
                 keepPayloads: index == 0,
                 curve: keys
             )

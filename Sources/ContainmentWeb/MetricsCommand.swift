@@ -125,7 +125,7 @@ final class MetricsSource: @unchecked Sendable {
     private func connected() throws(ContainmentError) -> CommandClient {
         if let client { return client }
         let made = try CommandClient(
-            ownContextTo: config.commandEndpoint,
+            ownContextTo: config.commandEndpoints,
             timeout: config.requestTimeout,
             curve: keys
         )

@@ -9,8 +9,44 @@ struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
         abstract: "Check runtime settings and topologies without starting anything.",
-        subcommands: [Check.self]
+        subcommands: [Check.self, Replication.self]
     )
+
+    /// What scripts/up.sh starts for a replicated runtime (`journal: etcd`): one line per supervisor
+    /// (`supervisor NAME`), and — when every etcd endpoint is on this machine (http://127.0.0.1 or localhost) — the
+    /// local cluster to start (`etcd CLIENT-PORTS PEER-PORTS`, each member's peer port its client port plus one).
+    /// Nothing for a runtime that journals to a directory.
+    struct Replication: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the supervisors and the local etcd members of a replicated runtime (for scripts/up.sh)."
+        )
+
+        @OptionGroup var runtime: RuntimeOptions
+
+        func run() throws {
+            let config: RuntimeConfig
+            do {
+                config = try RuntimeConfig.load(from: runtime.config)
+            } catch let error as ConfigError {
+                throw Refused(error.description)
+            }
+            guard case .etcd(let settings) = config.journalStore else { return }
+            for entry in config.supervisors { print("supervisor \(entry.name)") }
+            if config.supervisors.isEmpty { print("supervisor supervisor") }
+            let ports = settings.endpoints.compactMap { endpoint -> Int? in
+                guard let url = URLComponents(string: endpoint), url.scheme == "http",
+                    ["127.0.0.1", "localhost"].contains(url.host ?? "")
+                else { return nil }
+                return url.port
+            }
+            if ports.count == settings.endpoints.count {
+                print(
+                    "etcd \(ports.map(String.init).joined(separator: ",")) "
+                        + ports.map { String($0 + 1) }.joined(separator: ",")
+                )
+            }
+        }
+    }
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -3,11 +3,11 @@ import ContainmentEtcd
 import ContainmentRuntime
 import Testing
 
-/// The etcd client against a real three-member cluster: keys, transactions whose comparisons fail, leases that lapse,
-/// and a member killed under it.
+/// The etcd client against a real cluster (one member; three for a member killed under it): keys, transactions whose
+/// comparisons fail, leases that lapse, watches.
 @Suite(.serialized) struct EtcdClientTests {
     @Test func putsRangesAndDeletesKeys() async throws {
-        try await EtcdFixture.with { cluster in
+        try await EtcdFixture.onThread(members: 1) { cluster in
             let etcd = try cluster.client()
             let first = try etcd.put("/t/a", Array("one".utf8))
             let second = try etcd.put("/t/b", [0, 255, 7])
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aTransactionRunsItsSuccessOnlyWhenItsComparisonsHold() async throws {
-        try await EtcdFixture.with { cluster in
+        try await EtcdFixture.onThread(members: 1) { cluster in
             let etcd = try cluster.client()
             // Created only if absent: the first wins, the second reads who did.
             let won = try etcd.txn(
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func aLeaseKeptAliveHoldsItsKeyAndOneLeftLapsesWithIt() async throws {
-        try await EtcdFixture.with { cluster in
+        try await EtcdFixture.onThread(members: 1) { cluster in
             let etcd = try cluster.client()
             let lease = try etcd.grantLease(seconds: 2)
             #expect(lease.seconds >= 2)
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func aWatchSeesWritesAndDeletesFromItsRevisionOn() async throws {
-        try await EtcdFixture.with { cluster in
+        try await EtcdFixture.onThread(members: 1) { cluster in
             let etcd = try cluster.client()
             let before = try etcd.put("/t/w/1", [1])
             try etcd.put("/t/other", [9])
@@ -87,16 +87,18 @@ import Testing
     }
 
     @Test func aRequestGoesOnToAnotherMemberWhenOneIsKilled() async throws {
-        try await EtcdFixture.with { cluster in
+        try await EtcdFixture.onThread(members: 3) { cluster in
             let etcd = try cluster.client(requestTimeout: .seconds(1))
             try etcd.put("/t/before", [1])
             try cluster.signal(SIGKILL, member: 1)
             // Member 1 (the first endpoint) is gone; when it led the cluster, the others elect a leader first (about a
             // second), and a request until then is unreachable on every member.
             var attempts = 0
-            let written = try await Poll.value(within: .seconds(15), every: .milliseconds(100)) { () -> Int64? in
+            var written: Int64?
+            let deadline = ContinuousClock.now + .seconds(15)
+            while written == nil, ContinuousClock.now < deadline {
                 attempts += 1
-                return try? etcd.put("/t/after", [2])
+                written = try? etcd.put("/t/after", [2])
             }
             #expect(written != nil, "no member took the write in 15 s (\(attempts) attempts)")
             #expect(try etcd.range("/t/", end: "/t0").kvs.map(\.key) == ["/t/after", "/t/before"])
@@ -106,7 +108,15 @@ import Testing
     @Test func noMemberAnsweringIsUnreachable() async throws {
         var settings = EtcdSettings(endpoints: ["http://127.0.0.1:1"])
         settings.requestTimeout = .milliseconds(500)
-        let error = #expect(throws: EtcdError.self) { try GRPCEtcdStore(settings: settings).range("/t/a") }
+        let settingsGiven = settings
+        let error = try await runOnThread(named: "etcd-test") { () -> EtcdError? in
+            do {
+                _ = try GRPCEtcdStore(settings: settingsGiven).range("/t/a")
+                return nil
+            } catch let error as EtcdError {
+                return error
+            }
+        }
         #expect(error?.kind == .unreachable)
     }
 }

@@ -4,7 +4,8 @@ import ContainmentRuntime
 import Testing
 
 /// A real etcd cluster for one test: `scripts/etcd.sh` starts its members (each a process on loopback ports no other
-/// test was given) in a fresh directory, and stops them when the test ends, however it ends.
+/// test was given) in a fresh directory — in memory, /dev/shm, so their syncs do not slow the tests beside them — and
+/// stops them when the test ends, however it ends.
 struct EtcdFixture: Sendable {
     let directory: String
     let clientPorts: [Int]
@@ -27,10 +28,17 @@ struct EtcdFixture: Sendable {
 
     /// A client; its timeout long, so that under a whole test run's load a request is not sent twice (see
     /// `EtcdStore`).
+    /// It is returned once its first request is answered: at the start of a whole test run, with every suite starting
+    /// at once, a client's first connection has taken over 10 s to be made.
     func client(requestTimeout: Duration = .seconds(10)) throws -> GRPCEtcdStore {
         var settings = EtcdSettings(endpoints: endpoints)
         settings.requestTimeout = requestTimeout
-        return try GRPCEtcdStore(settings: settings)
+        let etcd = try GRPCEtcdStore(settings: settings)
+        let deadline = ContinuousClock.now + .seconds(60)
+        var answered = (try? etcd.range("/")) != nil
+        while !answered, ContinuousClock.now < deadline { answered = (try? etcd.range("/")) != nil }
+        guard answered else { throw FixtureError("etcd at \(endpoints) did not answer in 60 s") }
+        return etcd
     }
 
     /// The pid of member `number` (from 1), while it runs.
@@ -63,6 +71,18 @@ struct EtcdFixture: Sendable {
         )
     }
 
+    /// A cluster of `members` for the length of `body`, which runs on a thread of its own: the store's calls block,
+    /// and a test's task must not (it would hold one of the few threads the tasks of every test share, and the store's
+    /// own calls run as tasks).
+    static func onThread(
+        members: Int = 3,
+        _ body: @escaping @Sendable (EtcdFixture) throws -> Void
+    ) async throws {
+        try await with(members: members) { cluster in
+            try await runOnThread(named: "etcd-test") { try body(cluster) }
+        }
+    }
+
     /// A cluster of `members` for the length of `body`, removed after it.
     static func with<Result>(
         members: Int = 3,
@@ -74,8 +94,9 @@ struct EtcdFixture: Sendable {
             clients.append(try await MetricsTests.freePort())
             peers.append(try await MetricsTests.freePort())
         }
-        let directory =
-            FileManager.default.temporaryDirectory.appendingPathComponent("etcd-test-\(UUID().uuidString.prefix(8))")
+        // In memory (tmpfs) where there is one: the members' syncs stay off the disk the other tests share.
+        let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
+        let directory = URL(fileURLWithPath: base).appendingPathComponent("etcd-test-\(UUID().uuidString.prefix(8))")
             .path
         let cluster = EtcdFixture(directory: directory, clientPorts: clients, peerPorts: peers)
         defer { try? FileManager.default.removeItem(atPath: directory) }

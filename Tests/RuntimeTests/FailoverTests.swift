@@ -5,7 +5,8 @@ import Testing
 
 /// A replicated runtime (`journal: etcd`, docs/DURABILITY.md "Replicated") with real processes: three etcd members,
 /// supervisors `a` and `b`, a host. The leader's `kill -9` is survived: the standby takes over with the tree as it
-/// was; a supervisor that comes back stands by and answers `notLeader`, naming the leader.
+/// was, its host registers with it and a client of the dead one fails over to it; a supervisor that comes back stands
+/// by and answers `notLeader`, naming the leader.
 @Suite(.serialized) struct FailoverTests {
     @Test func theStandbyTakesOverAfterTheLeadersKillWithTheTreeUnchanged() async throws {
         try await ReplicatedRuntime.with { runtime in
@@ -30,8 +31,8 @@ import Testing
             let before = try await runtime.containment(via: "a", "tree", "--json")
             #expect(before.status == 0)
 
-            // The standby answers, but does not serve.
-            let refused = try await runtime.containment(via: "b", "ctl", "create", "other", "--kind", "content")
+            // The standby answers, but does not serve: a client that knows only it is told where the leader is.
+            let refused = try await runtime.containment(via: "b-alone", "ctl", "create", "other", "--kind", "content")
             #expect(refused.status != 0)
             #expect(refused.stderr.contains("notLeader") && refused.stderr.contains("a leads at"), "\(refused.stderr)")
 
@@ -45,9 +46,18 @@ import Testing
             #expect(try Self.controllers(after?.stdout) == Self.controllers(before.stdout))
             #expect(try Self.controllers(after?.stdout).count == 2)
 
+            // The host registers with the new leader, and a client that knew a first fails over to b: the command is
+            // applied once.
+            let waited = try await runtime.containment(via: "b", "wait", "--hosts", "main", "--timeout", "20")
+            #expect(waited.status == 0, "\(waited.stderr)\n\(runtime.log("main"))")
+            let created = try await runtime.containment(via: "a", "ctl", "create", "third", "--kind", "content")
+            #expect(created.status == 0, "\(created.stderr)")
+            let tree = try await runtime.containment(via: "b", "tree", "--json")
+            #expect(try Self.controllers(tree.stdout).count == 3)
+
             // a, back, stands by behind b.
             try await runtime.startSupervisor("a")
-            let standby = try await runtime.containment(via: "a", "ctl", "create", "late", "--kind", "content")
+            let standby = try await runtime.containment(via: "a-alone", "ctl", "create", "late", "--kind", "content")
             #expect(standby.stderr.contains("notLeader") && standby.stderr.contains("b leads at"), "\(standby.stderr)")
             #expect(!runtime.leads("a") || runtime.log("a").contains("no longer leads"))
         }

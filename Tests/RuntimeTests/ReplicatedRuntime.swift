@@ -21,12 +21,15 @@ final class ReplicatedRuntime {
         try FileManager.default.createDirectory(atPath: runDirectory, withIntermediateDirectories: true)
         for name in names {
             try config(reaching: name).write(toFile: configPath(name), atomically: true, encoding: .utf8)
+            try config(reaching: name, alone: true)
+                .write(toFile: configPath(name + "-alone"), atomically: true, encoding: .utf8)
         }
     }
 
-    /// runtime.yaml whose clients reach supervisor `first` (it is listed first).
-    func config(reaching first: String) -> String {
-        let order = [first] + names.filter { $0 != first }
+    /// runtime.yaml whose clients reach supervisor `first` (it is listed first); `alone`: only it is listed, so a
+    /// client of it does not fail over.
+    func config(reaching first: String, alone: Bool = false) -> String {
+        let order = [first] + (alone ? [] : names.filter { $0 != first })
         return cluster.settings(prefix: "/containment/\(runDirectory.suffix(6))")
             + "acceptUnknownHosts: true\nsupervisors:\n"
             + order.map {
@@ -74,7 +77,7 @@ final class ReplicatedRuntime {
         (try? String(contentsOfFile: "\(runDirectory)/\(name).log", encoding: .utf8)) ?? ""
     }
 
-    /// `containment ARGUMENTS` as a client of supervisor `via`.
+    /// `containment ARGUMENTS` as a client of supervisor `via` (failing over to the other), or of `via-alone` (only).
     func containment(via name: String, _ arguments: String...) async throws -> RuntimeFixture.Output {
         try await RuntimeFixture.run(
             RuntimeFixture.binary,

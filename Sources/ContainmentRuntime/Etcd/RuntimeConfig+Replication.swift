@@ -146,4 +146,10 @@ extension RuntimeConfig {
     public var commandEndpoints: [String] {
         [commandEndpoint] + supervisors.map(\.commandEndpoint).filter { $0 != commandEndpoint }
     }
+
+    /// Every supervisor's events endpoint, this config's own first: a subscriber connects to all (only the leader
+    /// publishes).
+    public var eventEndpoints: [String] {
+        [eventEndpoint] + supervisors.map(\.eventEndpoint).filter { $0 != eventEndpoint }
+    }
 }

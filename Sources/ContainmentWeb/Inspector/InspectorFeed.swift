@@ -87,7 +87,7 @@ final class InspectorFeed: Sendable {
         let context = try Context()
         let subscriber = try EventSocket(
             context: context,
-            endpoint: config.eventEndpoint,
+            endpoints: config.eventEndpoints,
             keys: keys,
             bound: 10_000,
             wake: .milliseconds(100)
@@ -95,7 +95,7 @@ final class InspectorFeed: Sendable {
         defer { subscriber.close() }
         let client = try CommandClient(
             context: context,
-            endpoint: config.commandEndpoint,
+            endpoints: config.commandEndpoints,
             timeout: config.requestTimeout,
             curve: keys
         )
