@@ -8,13 +8,21 @@ import ZeroMQ
 public final class LocalRuntime {
     public let config: RuntimeConfig
     public let hostNames: [String]
-    private(set) var supervisor: Process
+    /// The supervisor's process: of a replicated runtime, supervisor `a`'s (``supervisors`` holds each).
+    var supervisor: Process { supervisors[0].process }
+    /// Every supervisor, by name (one, `supervisor`, unless replicated: `a` and `b`).
+    private(set) var supervisors: [(name: String, process: Process)] = []
+    /// A replicated runtime's etcd (``init(hosts:settings:keep:timeout:supervised:replicated:)``).
+    private var etcd: LocalEtcd?
+    private var store: (any EtcdStore)?
+    /// Leaders killed (SIGKILL) and started again as standbys (``killLeader()``).
+    public private(set) var leaderKills = 0
     private(set) var hosts: [String: Process] = [:]
     private let keep: Bool
     /// The run directory and settings its processes are given: a client of this runtime needs them too.
     public let environment: [String: String]
-    /// The supervisor's command line, for starting it again.
-    private let supervisorCommand: [String]
+    /// Each supervisor's command line, for starting it again.
+    private var supervisorCommands: [String: [String]] = [:]
     /// Supervisors killed and started again (``restartSupervisor()``).
     public private(set) var supervisorRestarts = 0
     /// The supervisor starts the hosts and restarts them (`--start-hosts`): they are not this process's children.
@@ -31,18 +39,45 @@ public final class LocalRuntime {
     /// Starts the supervisor and `hosts` hosts (`h0`, `h1`, …) and returns once every host is connected.
     /// `settings` is extra runtime YAML (Config/runtime.yaml's keys); `keep` leaves the run directory behind.
     /// `supervised`: the supervisor starts the hosts (and starts each again when it dies) instead of this process.
-    public init(
+    /// `replicated`: a replicated runtime (`journal: etcd`) — three etcd members and supervisors `a` (which leads
+    /// first) and `b`, reached through the store it makes.
+    package init(
         hosts count: Int,
         settings: String = "",
         keep: Bool = false,
         timeout: Duration = .seconds(30),
-        supervised: Bool = false
+        supervised: Bool = false,
+        replicated: ((EtcdSettings) throws -> any EtcdStore)? = nil
     ) throws {
         let run = FileManager.default.temporaryDirectory.appendingPathComponent(
             "containment-load-\(getpid())-\(UInt32.random(in: 0..<UInt32.max))"
         ).path
         try FileManager.default.createDirectory(atPath: run + "/logs", withIntermediateDirectories: true)
         let configPath = run + "/runtime.yaml"
+        var settings = settings
+        var names = ["supervisor"]
+        if let replicated {
+            var etcdEnvironment = ProcessInfo.processInfo.environment
+            etcdEnvironment["CONTAINMENT_RUN_DIR"] = run
+            let etcd = try LocalEtcd(
+                count: 3,
+                directory: run + "/etcd",
+                logs: run + "/logs",
+                environment: etcdEnvironment,
+                store: replicated
+            )
+            self.etcd = etcd
+            names = ["a", "b"]
+            settings += """
+
+                journal: etcd
+                etcd: {endpoints: [\(etcd.endpoints.joined(separator: ", "))], prefix: /containment/load}
+                supervisors:
+                  - {name: a, command: "ipc://\(run)/a-command.sock", events: "ipc://\(run)/a-events.sock"}
+                  - {name: b, command: "ipc://\(run)/b-command.sock", events: "ipc://\(run)/b-events.sock"}
+
+                """
+        }
         try settings.write(toFile: configPath, atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
         environment["CONTAINMENT_RUN_DIR"] = run
@@ -59,10 +94,26 @@ public final class LocalRuntime {
             atomically: true,
             encoding: .utf8
         )
-        var arguments = Self.supervisorArguments(run) + ["--topology", topology]
-        if supervised { arguments += ["--start-hosts"] }
-        supervisorCommand = arguments
-        supervisor = try Self.spawn(arguments, log: run + "/logs/supervisor.log", environment: environment)
+        if case .etcd(let etcdSettings) = config.journalStore, let replicated {
+            store = try replicated(etcdSettings)
+        }
+        for name in names {
+            var arguments =
+                Self.supervisorArguments(run, name: names.count > 1 ? name : nil) + ["--topology", topology]
+            if supervised { arguments += ["--start-hosts"] }
+            supervisorCommands[name] = arguments
+            supervisors.append(
+                (
+                    name,
+                    try Self.spawn(arguments, log: run + "/logs/\(Self.logName(name)).log", environment: environment)
+                )
+            )
+            // The first leads: the next starts once it does.
+            if names.count > 1, supervisors.count == 1 {
+                let deadline = ContinuousClock.now + timeout
+                while (try? leader()) != name, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            }
+        }
         for name in hostNames where !supervised {
             hosts[name] = try Self.spawn(
                 ["host", "--name", name, "--pid-file", run + "/host-\(name).pid", "--log-level", "warning"],
@@ -78,8 +129,45 @@ public final class LocalRuntime {
         }
     }
 
-    private static func supervisorArguments(_ run: String) -> [String] {
-        ["supervisor", "--pid-file", run + "/supervisor.pid", "--log-level", "warning"]
+    private static func supervisorArguments(_ run: String, name: String?) -> [String] {
+        ["supervisor"] + (name.map { ["--name", $0] } ?? [])
+            + ["--pid-file", run + "/\(logName(name ?? "supervisor")).pid", "--log-level", "warning"]
+    }
+
+    private static func logName(_ supervisor: String) -> String {
+        supervisor == "supervisor" ? supervisor : "supervisor-\(supervisor)"
+    }
+
+    /// Of a replicated runtime: the supervisor that leads now, by its name (nil: none, or not replicated).
+    public func leader() throws -> String? {
+        guard let store else { return nil }
+        return try store.range(EtcdKeys(prefix: "/containment/load").leader).kvs.first
+            .flatMap { LeaderRecord(bytes: $0.value) }?.name
+    }
+
+    /// Of a replicated runtime: kills the supervisor that leads with SIGKILL and starts it again, on its own name (it
+    /// stands by, behind whichever supervisor took over). Returns once it is killed; false when none leads.
+    @discardableResult
+    public func killLeader() throws -> Bool {
+        guard let name = try leader(), let index = supervisors.firstIndex(where: { $0.name == name }),
+            let arguments = supervisorCommands[name]
+        else { return false }
+        kill(supervisors[index].process.processIdentifier, SIGKILL)
+        supervisors[index].process.waitUntilExit()
+        leaderKills += 1
+        supervisorRestarts += 1
+        supervisors[index].process = try Self.spawn(
+            arguments,
+            log: logs + "/\(Self.logName(name)).log",
+            environment: environment
+        )
+        return true
+    }
+
+    /// The journal's entries, from its directory or etcd.
+    package func journalEntries() throws -> [JournalEntry] {
+        if let store { return try JournalReplay.entries(from: store, keys: EtcdKeys(prefix: "/containment/load")) }
+        return try JournalReplay.entries(at: config.journalPath)
     }
 
     /// A host's pid, from its pid file.
@@ -115,7 +203,8 @@ public final class LocalRuntime {
     /// Every daemon's name and pid, supervisor first (supervised hosts by their pid files).
     public var daemons: [(name: String, pid: Int32)] {
         guard supervised else { return processes.map { ($0.name, $0.process.processIdentifier) } }
-        return [("supervisor", supervisor.processIdentifier)] + hostNames.map { ($0, hostPID($0) ?? 0) }
+        return supervisors.map { (Self.logName($0.name), $0.process.processIdentifier) }
+            + hostNames.map { ($0, hostPID($0) ?? 0) }
     }
 
     /// Kills the supervisor with SIGKILL (no clean stop: the worst moment is whatever moment it is) and starts a new
@@ -125,9 +214,9 @@ public final class LocalRuntime {
         kill(supervisor.processIdentifier, SIGKILL)
         supervisor.waitUntilExit()
         supervisorRestarts += 1
-        supervisor = try Self.spawn(
-            supervisorCommand,
-            log: logs + "/supervisor.log",
+        supervisors[0].process = try Self.spawn(
+            supervisorCommands[supervisors[0].name] ?? [],
+            log: logs + "/\(Self.logName(supervisors[0].name)).log",
             environment: environment
         )
     }
@@ -160,10 +249,12 @@ public final class LocalRuntime {
         let context = try Context()
         var missing = Set(hostNames)
         while clock.now < deadline {
-            if !supervisor.isRunning { throw LoadError("the supervisor exited at start; see \(logs)") }
+            if !supervisors.contains(where: { $0.process.isRunning }) {
+                throw LoadError("the supervisor exited at start; see \(logs)")
+            }
             if let client = try? CommandClient(
                 context: context,
-                endpoint: config.commandEndpoint,
+                endpoints: config.commandEndpoints,
                 timeout: .seconds(1)
             ),
                 let snapshot = try? client.snapshot()
@@ -178,9 +269,10 @@ public final class LocalRuntime {
 
     public var logs: String { config.runDirectory + "/logs" }
 
-    /// Every daemon, supervisor first.
+    /// Every daemon, supervisors first (a replicated runtime's: `supervisor-a`, `supervisor-b`).
     public var processes: [(name: String, process: Process)] {
-        [("supervisor", supervisor)] + hostNames.compactMap { name in hosts[name].map { (name, $0) } }
+        supervisors.map { (Self.logName($0.name), $0.process) }
+            + hostNames.compactMap { name in hosts[name].map { (name, $0) } }
     }
 
     /// What each daemon uses now, read from /proc.
@@ -196,6 +288,10 @@ public final class LocalRuntime {
         var unclean: [String] = []
         // Supervised hosts: the supervisor first (it would start a stopped host again), then each host by its pid.
         let hostPIDs = supervised ? hostNames.compactMap { name in hostPID(name).map { (name, $0) } } : []
+        // A replicated runtime's leader last: stopped before it, a standby would take over (and start the hosts).
+        if let leading = try? leader() {
+            supervisors = supervisors.filter { $0.name != leading } + supervisors.filter { $0.name == leading }
+        }
         for (name, process) in (supervised ? processes : processes.reversed()) {
             guard process.isRunning else {
                 if process.terminationStatus != 0 { unclean.append("\(name) (exit \(process.terminationStatus))") }
@@ -223,6 +319,8 @@ public final class LocalRuntime {
                 unclean.append("\(name) (killed after \(grace))")
             }
         }
+        store?.close()
+        etcd?.stop()
         let files = (try? FileManager.default.contentsOfDirectory(atPath: config.runDirectory)) ?? []
         for file in files where file.hasSuffix(".sock") || file.hasSuffix(".pid") {
             unclean.append("\(file) left in \(config.runDirectory)")

@@ -120,7 +120,7 @@ public struct StressRun {
         }
         let seen = collectors.map { $0.finish() }
         command.note("checking \(finalSeq - checkFrom + 1) events against the model")
-        let records = try JournalReplay.entries(at: config.journalPath)
+        let records = try local?.journalEntries() ?? JournalReplay.entries(at: config.journalPath)
         let restarts = local?.supervisorRestarts ?? 0
         let hostKills = local?.hostKills ?? 0
         var verifier = StressVerifier(
@@ -152,6 +152,8 @@ public struct StressRun {
             ProcessSample(name: $0.name, pid: $0.pid)
         }
         var restarted: Set<String> = restarts > 0 ? ["supervisor"] : []
+        // Of a replicated runtime, each supervisor may have been the leader killed.
+        if local?.leaderKills ?? 0 > 0 { restarted.formUnion(["supervisor-a", "supervisor-b"]) }
         if hostKills > 0 { restarted.formUnion(local?.hostNames ?? []) }
         if let stalls = local?.hostStalls, stalls > 0 { command.note("stalled hosts \(stalls) times") }
         checks.append(Self.healthCheck(start: first, warm: warm, end: last, restarted: restarted))
@@ -243,7 +245,8 @@ public struct StressRun {
         let failure = Mutex<String?>(nil)
         let group = DispatchGroup()
         let context = try Context()
-        let endpoint = config.commandEndpoint
+        // Every supervisor's: a replicated runtime's clients follow its leader.
+        let endpoints = config.commandEndpoints
         let keys = try config.clientKeys()
         let perClient = command.ops.map { ops in
             (0..<clients.count).map { ops / clients.count + ($0 < ops % clients.count ? 1 : 0) }
@@ -259,7 +262,7 @@ public struct StressRun {
                 do {
                     let connection = try CommandClient(
                         context: context,
-                        endpoint: endpoint,
+                        endpoints: endpoints,
                         timeout: .seconds(30),
                         curve: keys
                     )
@@ -283,6 +286,8 @@ public struct StressRun {
         let total = command.ops.map(Double.init) ?? command.duration
         let killEvery = command.killSupervisorEvery.map { Duration.milliseconds(Int64($0 * 1_000)) }
         var lastKill = start
+        let killLeaderEvery = command.killLeaderEvery.map { Duration.milliseconds(Int64($0 * 1_000)) }
+        var lastLeaderKill = start
         let killHostEvery = command.killHostEvery.map { Duration.milliseconds(Int64($0 * 1_000)) }
         var lastHostKill = start
         var hostRandom = SplitMix64(seed: command.seed ^ 0x5EED_0F04_0570)
@@ -297,6 +302,21 @@ public struct StressRun {
                     command.note("killed the supervisor (SIGKILL) and started it again (\(local.supervisorRestarts))")
                 } catch {
                     failure.withLock { $0 = "restarting the supervisor: \(error)" }
+                    progress.requestStop()
+                }
+            }
+            if let local, let killLeaderEvery, clock.now - lastLeaderKill >= killLeaderEvery, !progress.stopping {
+                lastLeaderKill = clock.now
+                do {
+                    let leader = try local.leader()
+                    if try local.killLeader() {
+                        command.note(
+                            "killed the leader, supervisor \(leader ?? "?") (SIGKILL), and started it again as a standby"
+                                + " (\(local.leaderKills))"
+                        )
+                    }
+                } catch {
+                    failure.withLock { $0 = "killing the leader: \(error)" }
                     progress.requestStop()
                 }
             }

@@ -20,6 +20,9 @@ public struct StressSettings: Sendable {
     public var stopHostEvery: Double?
     /// Kill the supervisor (SIGKILL) at this interval while the clients run, and restart it (a local runtime only).
     public var killSupervisorEvery: Double?
+    /// Of a replicated runtime (`journal: etcd`, two supervisors): kill the one that leads (SIGKILL) at this interval
+    /// and start it again as a standby; the other takes over (a local runtime only).
+    public var killLeaderEvery: Double?
     /// No progress line, no notes.
     public var quiet = false
 

@@ -48,7 +48,7 @@ public struct StressSummary: Codable, Sendable {
         total: Duration
     ) {
         seed = command.seed
-        hosts = processes.filter { $0.name != "supervisor" }.count
+        hosts = processes.filter { !$0.name.hasPrefix("supervisor") }.count
         controllers = command.controllers
         clients = command.clients
         invalidRatio = command.invalidRatio

@@ -6,14 +6,14 @@
 /// - `checkpoints/NNNNNNNNNNNNNNNN`: a checkpoint's manifest (``EtcdCheckpointer``), numbered by the batch recovery
 ///   replays from after it; `checkpoint-data/NNNNNNNNNNNNNNNN/PPPP`: its parts.
 /// - `standbys/NAME`: each standby's report (``StandbyRecord``), tied to its lease.
-struct EtcdKeys: Sendable, Equatable {
-    let root: String
+package struct EtcdKeys: Sendable, Equatable {
+    package let root: String
 
-    init(prefix: String) {
+    package init(prefix: String) {
         root = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
     }
 
-    var leader: String { root + "/leader" }
+    package var leader: String { root + "/leader" }
 
     func journal(_ number: Int) -> String { root + "/journal/" + Self.padded(number) }
     var journalPrefix: String { root + "/journal/" }

@@ -3,11 +3,11 @@ import Synchronization
 
 /// Who a supervisor of a replicated runtime is: the election key's value while it leads, its standby report while it
 /// does not (JSON, so `etcdctl get` shows it).
-struct LeaderRecord: Codable, Sendable, Equatable {
-    var name: String
-    var pid: Int32
-    var command: String
-    var events: String
+package struct LeaderRecord: Codable, Sendable, Equatable {
+    package var name: String
+    package var pid: Int32
+    package var command: String
+    package var events: String
 
     var bytes: [UInt8] { (try? JSONEncoder().encode(self)).map { [UInt8]($0) } ?? [] }
 
@@ -18,7 +18,7 @@ struct LeaderRecord: Codable, Sendable, Equatable {
         self.events = events
     }
 
-    init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard let record = try? JSONDecoder().decode(Self.self, from: Data(bytes)) else { return nil }
         self = record
     }

@@ -57,15 +57,20 @@ final class ReplicatedSupervisor {
     /// Stands by and leads in turn until stopped.
     func run(allow: [CurveKey: CurveSettings.Role]) throws {
         while !stopping.isSet {
-            guard var recovery = try standBy() else { return }
-            let leadership = EtcdLeadership(
-                store: store,
-                keys: keys,
-                record: record,
-                leaseSeconds: settings.leaseSeconds
-            )
-            guard try campaignUntilWon(leadership, &recovery) else { return }
-            try lead(leadership, recovery, allow: allow)
+            do {
+                guard var recovery = try standBy() else { return }
+                let leadership = EtcdLeadership(
+                    store: store,
+                    keys: keys,
+                    record: record,
+                    leaseSeconds: settings.leaseSeconds
+                )
+                guard try campaignUntilWon(leadership, &recovery) else { return }
+                try lead(leadership, recovery, allow: allow)
+            } catch let error as ZMQError where error.code == .contextTerminated {
+                // Stopped (SIGTERM) between two of its sockets: a clean stop.
+                return
+            }
         }
     }
 

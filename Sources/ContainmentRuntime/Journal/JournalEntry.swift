@@ -64,6 +64,25 @@ extension JournalReplay {
         try records(at: directory).map(JournalEntry.init)
     }
 
+    /// Every record of a replicated journal (`journal: etcd`), from its first batch kept, in order.
+    package static func entries(from store: any EtcdStore, keys: EtcdKeys) throws -> [JournalEntry] {
+        var entries: [JournalEntry] = []
+        let end = EtcdKeys.end(of: keys.journalPrefix)
+        var from = keys.journalPrefix
+        while true {
+            let page = try store.range(from, end: end, limit: 256)
+            for entry in page.kvs {
+                var scan = JournalScan()
+                let number = EtcdKeys.number(of: entry.key, under: keys.journalPrefix) ?? 0
+                try scan.readSegment(entry.value, path: "etcd:" + entry.key, number: number, isLast: false)
+                entries += scan.records.map { JournalEntry($0.record) }
+            }
+            guard page.more, let last = page.kvs.last else { break }
+            from = last.key + "\u{0}"
+        }
+        return entries
+    }
+
     /// Applies one record: the events it publishes, numbered from its `firstSeq`, as published.
     package mutating func apply(_ entry: JournalEntry) throws(Mismatch) -> [BusEvent] {
         try apply(entry.record).map(BusEvent.init)

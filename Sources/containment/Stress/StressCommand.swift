@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContainmentEtcd
 import ContainmentLoad
 import ContainmentHost
 import ContainmentModel
@@ -57,6 +58,15 @@ struct StressCommand: ParsableCommand {
     var killSupervisorEvery: Double?
     @Option(
         help: ArgumentHelp(
+            "Run a replicated runtime (three etcd members, supervisors a and b: journal: etcd) and kill the supervisor "
+                + "that leads with SIGKILL every SECONDS while the clients run; it comes back as a standby, the other "
+                + "takes over (not with --attach).",
+            valueName: "seconds"
+        )
+    )
+    var killLeaderEvery: Double?
+    @Option(
+        help: ArgumentHelp(
             "Kill a random host with SIGKILL every SECONDS while the clients run; the supervisor starts it again "
                 + "(the hosts are the supervisor's; not with --attach).",
             valueName: "seconds"
@@ -96,6 +106,13 @@ struct StressCommand: ParsableCommand {
             guard killHostEvery > 0 else { throw ValidationError("--kill-host-every must be positive") }
             guard !attach else { throw ValidationError("--kill-host-every needs a runtime of its own (no --attach)") }
         }
+        if let killLeaderEvery {
+            guard killLeaderEvery > 0 else { throw ValidationError("--kill-leader-every must be positive") }
+            guard !attach else { throw ValidationError("--kill-leader-every needs a runtime of its own (no --attach)") }
+            guard killSupervisorEvery == nil else {
+                throw ValidationError("--kill-leader-every and --kill-supervisor-every do not go together")
+            }
+        }
         if let killSupervisorEvery {
             guard killSupervisorEvery > 0 else { throw ValidationError("--kill-supervisor-every must be positive") }
             guard !attach else {
@@ -112,7 +129,11 @@ struct StressCommand: ParsableCommand {
             local = nil
             config = try runtime.load()
         } else {
-            settings.note("starting a supervisor and \(hosts) hosts")
+            settings.note(
+                killLeaderEvery == nil
+                    ? "starting a supervisor and \(hosts) hosts"
+                    : "starting three etcd members, supervisors a and b, and \(hosts) hosts"
+            )
             let launched = try LocalRuntime(
                 hosts: hosts,
                 // Every segment kept: the checks replay the journal from its first record.
@@ -122,7 +143,8 @@ struct StressCommand: ParsableCommand {
                 settings: "callbackHistory: 16\nrequestTimeoutMs: 30000\njournalRetain: 0\nsubscriberQueue: 1000000\n"
                     + "heartbeatTimeoutMs: \(stopHostEvery == nil ? 5000 : 2000)\n",
                 keep: keep,
-                supervised: killHostEvery != nil
+                supervised: killHostEvery != nil,
+                replicated: killLeaderEvery == nil ? nil : { try GRPCEtcdStore(settings: $0) }
             )
             local = launched
             config = launched.config
@@ -156,6 +178,7 @@ struct StressCommand: ParsableCommand {
         settings.prefix = prefix
         settings.quiet = quiet
         settings.killSupervisorEvery = killSupervisorEvery
+        settings.killLeaderEvery = killLeaderEvery
         settings.contended = contended
         settings.answering = answering
         settings.killHostEvery = killHostEvery

@@ -1,0 +1,95 @@
+import ContainmentRuntime
+import Foundation
+
+/// A local etcd cluster for a replicated ``LocalRuntime`` (`stress --kill-leader-every`, `bench replicated`): each
+/// member an `etcd` process on loopback, its data and log in the run directory, as scripts/etcd.sh runs them.
+final class LocalEtcd {
+    let members: [Process]
+    let endpoints: [String]
+
+    /// Starts `count` members and returns once a request through `store` is answered. Ports are drawn at random
+    /// (client, then peer, per member); a member that cannot bind them ends, and the cluster is started again on
+    /// others.
+    init(
+        count: Int,
+        directory: String,
+        logs: String,
+        environment: [String: String],
+        store makeStore: (EtcdSettings) throws -> any EtcdStore
+    ) throws {
+        guard let etcd = Self.etcdExecutable else {
+            throw LoadError("etcd is not installed (apt-get install etcd-server; scripts/setup.sh installs it)")
+        }
+        var lastFailure = ""
+        for _ in 0..<5 {
+            let base = Int.random(in: 20_000..<60_000 - 2 * count)
+            let clients = (0..<count).map { base + 2 * $0 }
+            let cluster = (0..<count).map { "member\($0 + 1)=http://127.0.0.1:\(clients[$0] + 1)" }
+                .joined(separator: ",")
+            var started: [Process] = []
+            for index in 0..<count {
+                let name = "member\(index + 1)"
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: etcd)
+                // The run directory in its environment: a member left running is found as the runtime's (lib.sh).
+                process.environment = environment
+                process.arguments = [
+                    "--name", name, "--data-dir", "\(directory)/\(name).data",
+                    "--listen-client-urls", "http://127.0.0.1:\(clients[index])",
+                    "--advertise-client-urls", "http://127.0.0.1:\(clients[index])",
+                    "--listen-peer-urls", "http://127.0.0.1:\(clients[index] + 1)",
+                    "--initial-advertise-peer-urls", "http://127.0.0.1:\(clients[index] + 1)",
+                    "--initial-cluster", cluster, "--initial-cluster-token", "containment-load-\(base)",
+                    "--initial-cluster-state", "new", "--max-request-bytes", "4194304",
+                ]
+                let log = "\(logs)/etcd-\(name).log"
+                _ = FileManager.default.createFile(atPath: log, contents: nil)
+                let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+                process.standardOutput = output
+                process.standardError = output
+                process.standardInput = FileHandle.nullDevice
+                try process.run()
+                try? output.close()
+                started.append(process)
+            }
+            let endpoints = clients.map { "http://127.0.0.1:\($0)" }
+            var settings = EtcdSettings(endpoints: endpoints)
+            settings.requestTimeout = .seconds(1)
+            let store = try makeStore(settings)
+            defer { store.close() }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline, started.allSatisfy(\.isRunning) {
+                if (try? store.range("/")) != nil {
+                    members = started
+                    self.endpoints = endpoints
+                    return
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            lastFailure = "its members did not serve on ports from \(base) (see \(logs)/etcd-*.log)"
+            Self.stop(started)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        throw LoadError("etcd did not start: \(lastFailure)")
+    }
+
+    /// `etcd` on the PATH (or /usr/bin).
+    static var etcdExecutable: String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return (path.split(separator: ":").map { "\($0)/etcd" } + ["/usr/bin/etcd"])
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// SIGTERM to every member, SIGKILL after 2 s (etcd's log makes a kill as safe as a stop).
+    func stop() { Self.stop(members) }
+
+    private static func stop(_ members: [Process]) {
+        for member in members where member.isRunning { member.terminate() }
+        let deadline = ContinuousClock.now + .seconds(2)
+        for member in members {
+            while member.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if member.isRunning { kill(member.processIdentifier, SIGKILL) }
+            member.waitUntilExit()
+        }
+    }
+}
