@@ -98,6 +98,9 @@ public final class CommandClient {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         let bytes = message.bytes
+        // Whether a supervisor was sent the request and never answered: it may have journaled it (and a leader will
+        // answer it from the journal); a standby's notLeader then does not say the request was refused.
+        var unanswered = false
         do {
             sending: while true {
                 guard try socket.send([bytes]) else { throw timedOut() }
@@ -110,6 +113,7 @@ public final class CommandClient {
                     // A standby: to the leader it names at once (unless this client does not know it: then that is
                     // the answer); while none leads (a failover), again a little later.
                     guard clock.now < deadline, reply.leader.isEmpty || endpoints.contains(reply.leader) else {
+                        if unanswered { throw timedOut() }
                         return reply
                     }
                     if !reply.leader.isEmpty, reply.leader != endpoint, endpoints.contains(reply.leader) {
@@ -120,6 +124,7 @@ public final class CommandClient {
                     continue sending
                 }
                 guard clock.now < deadline else { throw timedOut() }
+                unanswered = true
                 // Silent: it may be gone; the next supervisor answers, or names the leader.
                 if endpoints.count > 1 {
                     let next = endpoints[(endpoints.firstIndex(of: endpoint).map { $0 + 1 } ?? 0) % endpoints.count]

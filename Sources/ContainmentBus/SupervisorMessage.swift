@@ -9,11 +9,20 @@ package struct SupervisorMessage: Sendable {
     /// With a `notLeader` refusal: the leader's command endpoint ("" while none leads).
     var leader = ""
 
-    /// A standby's answer to any request (`journal: etcd`): it does not lead; `leader` does (nil: no one yet).
-    package static func notLeader(standby name: String, leader: (name: String, endpoint: String)?) -> Self {
+    /// A standby's answer to any request (`journal: etcd`): it does not lead; `leader` does (nil: no one yet, or —
+    /// `etcdUnreachable` — no one can: etcd has no majority).
+    package static func notLeader(
+        standby name: String,
+        leader: (name: String, endpoint: String)?,
+        etcdUnreachable: Bool = false
+    ) -> Self {
         let message =
-            leader.map { "Supervisor \(name) stands by; \($0.name) leads at \($0.endpoint): send the request there." }
-            ?? "Supervisor \(name) stands by, and no supervisor leads yet (a failover is under way): try again shortly."
+            etcdUnreachable
+            ? "Supervisor \(name) cannot reach a majority of etcd's members: no supervisor can accept commands until "
+                + "it is back (nothing acknowledged is lost)."
+            : leader.map { "Supervisor \(name) stands by; \($0.name) leads at \($0.endpoint): send the request there." }
+                ?? "Supervisor \(name) stands by, and no supervisor leads yet (a failover is under way): try again "
+                + "shortly."
         var refusal = refused(ContainmentError(.notLeader, message))
         refusal.leader = leader?.endpoint ?? ""
         return refusal

@@ -122,11 +122,49 @@ final class HostLoop {
         connection = try context.socket(.pair)
         try connection.connect(monitorEndpoint)
         try dealer.connect(endpoint)
+        // One probe per supervisor, when there are several (see `probe()`).
+        if endpoints.count > 1 {
+            for other in endpoints {
+                let socket = try context.socket(.dealer)
+                if let keys = try config.clientKeys(host: name) { try socket.makeCurveClient(keys) }
+                try socket.set(.sendHighWaterMark, to: 4)
+                try socket.connect(other)
+                probes.append((other, socket))
+            }
+        }
         registration = .greeting(lastHello: nil, backoff: config.heartbeatInterval)
+    }
+
+    /// A replicated runtime's supervisors, each with a socket of its own that asks it, every heartbeat interval, who
+    /// leads: a standby answers `notLeader` with the leader's endpoint, the leader anything else (it refuses a
+    /// heartbeat from a host not registered with it). So a host finds the new leader even when the old one hangs
+    /// (SIGSTOP) without its connection dropping.
+    private var probes: [(endpoint: String, socket: Socket)] = []
+
+    /// Reads the probes' answers, turns to the leader when it is not the supervisor talked to, and asks again.
+    private func probe() {
+        var leader: String?
+        for (other, socket) in probes {
+            while let frames = try? socket.receive(dontWait: true) {
+                guard frames.count == 1, case .reply(let reply)? = try? HostInbound(decoding: frames[0]) else {
+                    continue
+                }
+                if let named = reply.notLeader {
+                    if !named.isEmpty { leader = named }
+                } else {
+                    leader = other
+                }
+            }
+        }
+        if let leader, leader != endpoint, endpoints.contains(leader) { turn(to: leader) }
+        for (other, socket) in probes where other != endpoint {
+            _ = try? socket.send([HostOutbound.heartbeat(host: name).bytes], dontWait: true)
+        }
     }
 
     /// Monitors are inproc endpoints of the context: one name each.
     private static let monitors = Atomic<Int>(0)
+    private var lastProbe = ContinuousClock.now
     /// Every supervisor's command endpoint, and the one this host talks to now.
     private let endpoints: [String]
     private var endpoint: String
@@ -217,6 +255,10 @@ final class HostLoop {
     /// Heartbeats; registration again when the supervisor has not welcomed us (it may have restarted).
     private func tick() {
         let now = clock.now
+        if !probes.isEmpty, now - lastProbe >= config.heartbeatInterval {
+            lastProbe = now
+            probe()
+        }
         switch registration {
         case .greeting(let last, let backoff):
             if let last, now - last >= backoff {

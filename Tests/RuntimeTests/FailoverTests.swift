@@ -1,5 +1,9 @@
+import ContainmentBus
 import Foundation
+import Subprocess
+import Synchronization
 import Testing
+import ZeroMQ
 
 @testable import ContainmentRuntime
 
@@ -63,6 +67,102 @@ import Testing
         }
     }
 
+    /// The leader frozen (SIGSTOP) past its lease: the standby takes over; the old leader, resumed, neither answers a
+    /// command it took in while frozen nor publishes anything, and stands by.
+    @Test func aLeaderFrozenPastItsLeaseNeitherAcknowledgesNorPublishesWhenItResumes() async throws {
+        try await ReplicatedRuntime.with { runtime in
+            try await runtime.startSupervisor("a")
+            #expect(try await Poll.until { runtime.leads("a") }, "a did not lead:\n\(runtime.log("a"))")
+            try await runtime.startSupervisor("b")
+            _ = try runtime.start("host", "main")
+            #expect(try await runtime.containment(via: "a", "wait", "--hosts", "main", "--timeout", "20").status == 0)
+            #expect(try await runtime.containment(via: "a", "ctl", "create", "root", "--kind", "content").status == 0)
+            // What a publishes from now on, heard on its own events endpoint only.
+            let published = PublishedCounter(endpoint: "ipc://\(runtime.runDirectory)/a-events.sock")
+            defer { published.stop() }
+            #expect(try await Poll.until { published.heartbeats > 0 }, "a's publisher was not heard")
+
+            runtime.kill("a", SIGSTOP)
+            // A command sent to a alone while it is frozen: queued in its socket.
+            let environment: [Environment.Key: String?] = [
+                "CONTAINMENT_RUN_DIR": runtime.runDirectory, "CONTAINMENT_CONFIG": runtime.configPath("a-alone"),
+            ]
+            async let frozen = RuntimeFixture.run(
+                RuntimeFixture.binary,
+                ["ctl", "create", "while-frozen", "--kind", "content"],
+                environment: environment
+            )
+            #expect(try await Poll.until(within: .seconds(20)) { runtime.leads("b") }, "\(runtime.log("b"))")
+            // The host finds the new leader though its connection to the frozen one never dropped.
+            let waited = try await runtime.containment(via: "b", "wait", "--hosts", "main", "--timeout", "20")
+            #expect(waited.status == 0, "\(waited.stderr)\n\(runtime.log("main"))")
+            let after = try await runtime.containment(via: "b", "ctl", "create", "after", "--kind", "content")
+            #expect(after.status == 0, "\(after.stderr)")
+            published.mark()
+            runtime.kill("a", SIGCONT)
+            #expect(try await Poll.until(within: .seconds(20)) { runtime.log("a").contains("no longer leads") })
+            let answer = try await frozen
+            #expect(answer.status != 0, "a command a took in while frozen was acknowledged: \(answer.stdout)")
+            let tree = try await runtime.containment(via: "b", "tree", "--json")
+            let ids = try Self.controllers(tree.stdout).compactMap {
+                $0.firstMatch(of: /"id":"([^"]+)"/).map { String($0.1) }
+            }
+            #expect(ids.contains("after") && ids.contains("root") && !ids.contains("while-frozen"), "\(ids)")
+            // a stands by: it names b.
+            let standby = try await runtime.containment(via: "a-alone", "ctl", "create", "late", "--kind", "content")
+            #expect(standby.stderr.contains("b leads at"), "\(standby.stderr)")
+            #expect(published.eventsSinceMark == 0, "a published \(published.eventsSinceMark) events after it resumed")
+        }
+    }
+
+    /// etcd losing members: with one of three gone the runtime serves on; with two gone (no majority) the leader can
+    /// no longer journal, stops leading within its lease, and every request is refused `notLeader`, saying etcd has no
+    /// majority. Once the members are back a supervisor leads again, with everything acknowledged and nothing else.
+    @Test func aMajorityOfEtcdLostRefusesCommandsAndLosesNothingAcknowledged() async throws {
+        try await ReplicatedRuntime.with { runtime in
+            try await runtime.startSupervisor("a")
+            #expect(try await Poll.until { runtime.leads("a") }, "a did not lead:\n\(runtime.log("a"))")
+            try await runtime.startSupervisor("b")
+            _ = try runtime.start("host", "main")
+            #expect(try await runtime.containment(via: "a", "wait", "--hosts", "main", "--timeout", "20").status == 0)
+            #expect(try await runtime.containment(via: "a", "ctl", "create", "root", "--kind", "content").status == 0)
+
+            try runtime.cluster.signal(SIGKILL, member: 3)
+            let one = try await runtime.containment(via: "a", "ctl", "create", "one", "--kind", "content")
+            #expect(one.status == 0, "one member of three lost: \(one.stderr)")
+
+            try runtime.cluster.signal(SIGKILL, member: 2)
+            // Refused, typed, once the leader has given up (within its lease). Until then a request times out: its
+            // outcome is unknown (the proposal may still be committed once etcd is back), and so is not asserted.
+            var attempts = 0
+            let refused = try await Poll.value(within: .seconds(30), every: .milliseconds(200)) {
+                () -> (id: String, output: RuntimeFixture.Output)? in
+                attempts += 1
+                let id = "two-\(attempts)"
+                let attempt = try await runtime.containment(via: "a", "ctl", "create", id, "--kind", "content")
+                return attempt.stderr.contains("notLeader") ? (id, attempt) : nil
+            }
+            #expect(refused?.output.status != 0)
+            #expect(
+                refused?.output.stderr.contains("majority of etcd") == true,
+                "\(refused?.output.stderr ?? "no refusal")"
+            )
+
+            try await runtime.cluster.start()
+            let tree = try await Poll.value(within: .seconds(30), every: .milliseconds(200)) {
+                () -> RuntimeFixture.Output? in
+                let tree = try await runtime.containment(via: "a", "tree", "--json")
+                return tree.status == 0 ? tree : nil
+            }
+            let ids = try Self.controllers(tree?.stdout).compactMap {
+                $0.firstMatch(of: /"id":"([^"]+)"/).map { String($0.1) }
+            }
+            // Everything acknowledged; nothing refused.
+            #expect(ids.contains("root") && ids.contains("one"), "\(ids)")
+            #expect(!ids.contains(refused?.id ?? "two-?"), "refused, yet applied: \(ids)")
+        }
+    }
+
     /// The controllers of `tree --json`, as JSON objects compared by their text.
     static func controllers(_ json: String?) throws -> [String] {
         let data = Data((json ?? "").utf8)
@@ -72,4 +172,43 @@ import Testing
             String(decoding: try JSONSerialization.data(withJSONObject: $0, options: .sortedKeys), as: UTF8.self)
         }
     }
+}
+
+/// Counts what a supervisor's PUB socket publishes (events and heartbeats), on a thread of its own.
+final class PublishedCounter: Sendable {
+    private struct Counts {
+        var heartbeats = 0
+        var events = 0
+        var eventsAtMark: Int?
+        var stopped = false
+    }
+
+    private let counts = Mutex(Counts())
+
+    init(endpoint: String) {
+        Thread.detachNewThread { [self] in
+            guard let context = try? Context(), let socket = try? context.socket(.sub) else { return }
+            defer {
+                socket.close()
+                context.terminate()
+            }
+            try? socket.connect(endpoint)
+            try? socket.subscribe("")
+            try? socket.set(.receiveTimeout, to: .milliseconds(50))
+            while !counts.withLock({ $0.stopped }) {
+                guard let frames = try? socket.receive() else { continue }
+                let heartbeat = frames.first == Publication.heartbeatFrame
+                counts.withLock { heartbeat ? ($0.heartbeats += 1) : ($0.events += 1) }
+            }
+        }
+    }
+
+    var heartbeats: Int { counts.withLock { $0.heartbeats } }
+
+    /// Events since ``mark()``.
+    var eventsSinceMark: Int { counts.withLock { $0.events - ($0.eventsAtMark ?? $0.events) } }
+
+    func mark() { counts.withLock { $0.eventsAtMark = $0.events } }
+
+    func stop() { counts.withLock { $0.stopped = true } }
 }

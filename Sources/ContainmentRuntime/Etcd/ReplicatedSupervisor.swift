@@ -58,14 +58,14 @@ final class ReplicatedSupervisor {
     func run(allow: [CurveKey: CurveSettings.Role]) throws {
         while !stopping.isSet {
             do {
-                guard var recovery = try standBy() else { return }
-                let leadership = EtcdLeadership(
-                    store: store,
-                    keys: keys,
-                    record: record,
-                    leaseSeconds: settings.leaseSeconds
-                )
-                guard try campaignUntilWon(leadership, &recovery) else { return }
+                // Bound while it stands by, so a request is always answered: notLeader, naming the leader if known.
+                let responder = try StandbyResponder(context: context, config: config, logger: logger)
+                let won: (EtcdLeadership, Recovery)?
+                do {
+                    defer { responder.close() }
+                    won = try standByUntilWon(responder)
+                }
+                guard let (leadership, recovery) = won else { return }
                 try lead(leadership, recovery, allow: allow)
             } catch let error as ZMQError where error.code == .contextTerminated {
                 // Stopped (SIGTERM) between two of its sockets: a clean stop.
@@ -74,8 +74,20 @@ final class ReplicatedSupervisor {
         }
     }
 
-    /// Recovery from etcd, tried again while etcd cannot be reached; nil when stopped meanwhile.
-    private func standBy() throws -> Recovery? {
+    /// Recovers from etcd, then follows and campaigns until it wins (nil: stopped meanwhile).
+    private func standByUntilWon(_ responder: StandbyResponder) throws -> (EtcdLeadership, Recovery)? {
+        guard var recovery = try standBy(responder) else { return nil }
+        if !stoodBy {
+            stoodBy = true
+            try onStandby()
+        }
+        let leadership = EtcdLeadership(store: store, keys: keys, record: record, leaseSeconds: settings.leaseSeconds)
+        guard try campaignUntilWon(leadership, &recovery, responder) else { return nil }
+        return (leadership, recovery)
+    }
+
+    /// Recovery from etcd, tried again while etcd cannot be reached (answering requests meanwhile); nil when stopped.
+    private func standBy(_ responder: StandbyResponder) throws -> Recovery? {
         var delay = 0.05
         while !stopping.isSet {
             do {
@@ -90,6 +102,7 @@ final class ReplicatedSupervisor {
                 return recovery
             } catch let error as EtcdError {
                 logger.warning("etcd cannot be reached; trying again", metadata: ["error.message": "\(error)"])
+                responder.setEtcdUnreachable()
                 Thread.sleep(forTimeInterval: delay)
                 delay = min(delay * 2, 1)
             }
@@ -99,13 +112,11 @@ final class ReplicatedSupervisor {
 
     /// Follows the journal (applying each batch the leader appends) and campaigns whenever no one leads; true once
     /// this supervisor won, with `recovery` caught up; false when stopped.
-    private func campaignUntilWon(_ leadership: EtcdLeadership, _ recovery: inout Recovery) throws -> Bool {
-        let responder = try StandbyResponder(context: context, config: config, logger: logger)
-        defer { responder.close() }
-        if !stoodBy {
-            stoodBy = true
-            try onStandby()
-        }
+    private func campaignUntilWon(
+        _ leadership: EtcdLeadership,
+        _ recovery: inout Recovery,
+        _ responder: StandbyResponder
+    ) throws -> Bool {
         var watch: (any EtcdWatch)?
         defer { watch?.cancel() }
         while !stopping.isSet {
@@ -116,7 +127,7 @@ final class ReplicatedSupervisor {
                     watch = try store.watch(keys.root + "/", end: EtcdKeys.end(of: keys.root + "/"), from: revision + 1)
                 }
                 let leader = try leadership.leader()
-                responder.leader = leader
+                responder.set(leader: leader)
                 if leader == nil, try leadership.campaign() {
                     // Everything the last leader appended: its lease lapsed before this campaign could win, and its
                     // appends are fenced since.
@@ -127,10 +138,10 @@ final class ReplicatedSupervisor {
                 if changes.contains(where: { $0.put?.key.hasPrefix(keys.journalPrefix) == true }) {
                     try recovery.catchUp(from: store, keys: keys)
                 }
-                try responder.answer()
             } catch let error as EtcdError {
                 // The watch ended or etcd is away: look again from where recovery stands.
                 logger.debug("standby: etcd", metadata: ["error.message": "\(error)"])
+                if error.kind == .unreachable { responder.setEtcdUnreachable() }
                 watch?.cancel()
                 watch = nil
                 Thread.sleep(forTimeInterval: 0.1)
