@@ -53,6 +53,17 @@ package final class GRPCEtcdStore: EtcdStore {
         return (response.kvs.map(Self.keyValue), response.more, response.header.revision)
     }
 
+    package func count(_ key: String, end: String) throws(EtcdError) -> Int {
+        var request = Etcdserverpb_RangeRequest()
+        request.key = Data(key.utf8)
+        request.rangeEnd = Data(end.utf8)
+        request.countOnly = true
+        let response = try call { [request] metadata, member, options in
+            try await member.kv.range(request, metadata: metadata, options: options)
+        }
+        return Int(response.count)
+    }
+
     package func txn(
         _ compare: [EtcdCompare],
         success: [EtcdOperation],

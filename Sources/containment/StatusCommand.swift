@@ -1,7 +1,9 @@
 import ArgumentParser
 import ContainmentCtl
 import ContainmentClient
+import ContainmentEtcd
 import ContainmentHost
+import ContainmentRuntime
 import Foundation
 
 /// `containment status`: the runtime's health for an operator or a script — the supervisor, each host, what waits.
@@ -26,7 +28,25 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let connection = try Connection(runtime)
         let status = RuntimeStatus(snapshot: try connection.snapshot(), config: connection.config)
-        print(json ? status.json : status.text)
+        // A replicated runtime: who leads, and each standby's lag, from etcd.
+        var replication: ReplicationStatus?
+        if case .etcd(let settings) = connection.config.journalStore {
+            let prefix = settings.prefix
+            replication = try? await runOnThread(named: "status") {
+                let store = try GRPCEtcdStore(settings: settings)
+                defer { store.close() }
+                return try ReplicationStatus.read(from: store, prefix: prefix)
+            }
+        }
+        if json {
+            var object = (try? JSONSerialization.jsonObject(with: Data(status.json.utf8))) as? [String: Any] ?? [:]
+            if let replication { object["replication"] = replication.json }
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(status.text)
+            if let replication { print(replication.text) }
+        }
         if !status.healthy { throw ExitStatus.rejected }
     }
 }

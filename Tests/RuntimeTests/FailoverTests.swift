@@ -64,6 +64,14 @@ import ZeroMQ
             let standby = try await runtime.containment(via: "a-alone", "ctl", "create", "late", "--kind", "content")
             #expect(standby.stderr.contains("notLeader") && standby.stderr.contains("b leads at"), "\(standby.stderr)")
             #expect(!runtime.leads("a") || runtime.log("a").contains("no longer leads"))
+            // `status` names the leader and the standby, with its pid and how many batches it has yet to apply.
+            let pidOfA = try #require(runtime.daemons["a"]?.processIdentifier)
+            let status = try await Poll.value(within: .seconds(10)) { () -> String? in
+                let text = try await runtime.containment(via: "a", "status").stdout
+                return text.contains("standby a  pid \(pidOfA)") ? text : nil
+            }
+            #expect(status?.contains("leader b  pid") == true, "\(status ?? "")")
+            #expect(status?.firstMatch(of: /standby a  pid \d+  applied batch \d+  lag \d+ batch/) != nil)
         }
     }
 

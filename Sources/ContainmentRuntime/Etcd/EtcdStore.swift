@@ -112,6 +112,8 @@ package protocol EtcdStore: Sendable {
     ) throws(EtcdError) -> (
         kvs: [EtcdKeyValue], more: Bool, revision: Int64
     )
+    /// How many keys there are from `key` up to `end` (not included), without reading them.
+    func count(_ key: String, end: String) throws(EtcdError) -> Int
     /// One transaction: when every comparison holds, `success` runs, else `failure` — atomically.
     func txn(
         _ compare: [EtcdCompare],

@@ -119,8 +119,18 @@ final class ReplicatedSupervisor {
     ) throws -> Bool {
         var watch: (any EtcdWatch)?
         defer { watch?.cancel() }
+        var report = StandbyReport(store: store, key: keys.standby(record.name), seconds: settings.leaseSeconds * 2)
+        defer { report.withdraw() }
         while !stopping.isSet {
             do {
+                try report.tell(
+                    StandbyRecord(
+                        name: record.name,
+                        pid: record.pid,
+                        command: record.command,
+                        applied: recovery.segment - 1
+                    )
+                )
                 if watch == nil {
                     let revision = try store.range(keys.leader).revision
                     try recovery.catchUp(from: store, keys: keys)
@@ -205,4 +215,42 @@ final class StopFlag: Sendable {
     private let value = Mutex(false)
     var isSet: Bool { value.withLock { $0 } }
     func set() { value.withLock { $0 = true } }
+}
+
+/// A standby's report in etcd (``StandbyRecord``), under a lease of its own that it renews about every second: what
+/// `containment status` shows of it, gone with it when it dies.
+struct StandbyReport {
+    let store: any EtcdStore
+    let key: String
+    let seconds: Int
+    private var lease: Int64 = 0
+    private var told: StandbyRecord?
+    private var toldAt = ContinuousClock.now
+
+    init(store: any EtcdStore, key: String, seconds: Int) {
+        self.store = store
+        self.key = key
+        self.seconds = seconds
+    }
+
+    /// Writes `record` when it changed, and renews the lease about every second.
+    mutating func tell(_ record: StandbyRecord) throws(EtcdError) {
+        let now = ContinuousClock.now
+        if lease != 0, now - toldAt >= .seconds(1) {
+            toldAt = now
+            if try store.keepAlive(lease) == 0 { (lease, told) = (0, nil) }
+        }
+        guard record != told else { return }
+        if lease == 0 { lease = try store.grantLease(seconds: seconds).id }
+        let bytes = (try? JSONEncoder().encode(record)).map { [UInt8]($0) } ?? []
+        try store.put(key, bytes, lease: lease)
+        told = record
+        toldAt = now
+    }
+
+    /// Removes the report (it leads now, or stops).
+    mutating func withdraw() {
+        if lease != 0 { try? store.revoke(lease) }
+        lease = 0
+    }
 }
