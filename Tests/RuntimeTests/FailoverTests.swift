@@ -206,7 +206,13 @@ final class PublishedCounter: Sendable {
             while !counts.withLock({ $0.stopped }) {
                 guard let frames = try? socket.receive() else { continue }
                 let heartbeat = frames.first == Publication.heartbeatFrame
-                counts.withLock { heartbeat ? ($0.heartbeats += 1) : ($0.events += 1) }
+                counts.withLock { counts in
+                    if heartbeat {
+                        counts.heartbeats += 1
+                    } else {
+                        counts.events += 1
+                    }
+                }
             }
         }
     }
