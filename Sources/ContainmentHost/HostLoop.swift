@@ -191,11 +191,13 @@ final class HostLoop {
         endpoints[((endpoints.firstIndex(of: endpoint) ?? 0) + 1) % endpoints.count]
     }
 
-    /// Whether the connection to the supervisor dropped since the last look.
+    /// Whether the connection to the supervisor talked to now dropped since the last look. (Leaving one for another
+    /// drops the old connection too: that is not news.)
     private func dropped() throws(ZMQError) -> Bool {
         var dropped = false
         while let frames = try connection.receive(dontWait: true) {
-            if SocketEvent(frames: frames)?.kind == .disconnected { dropped = true }
+            guard let event = SocketEvent(frames: frames), event.kind == .disconnected else { continue }
+            if event.endpoint == endpoint { dropped = true }
         }
         return dropped
     }
