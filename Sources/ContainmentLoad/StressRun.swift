@@ -97,9 +97,9 @@ public struct StressRun {
         // After restarts, a SUB may still be reconnecting to the last supervisor: probes until every subscriber hears
         // it again, so what it lost lies only at a restart.
         if local?.supervisorRestarts ?? 0 > 0 { try settle(control, collectors) }
-        // Hosts killed or stalled, or a leader killed (they register with the new one): every one up again (and given
-        // what it missed) before the checks ask them.
-        if (local?.hostKills ?? 0) + (local?.hostStalls ?? 0) + (local?.leaderKills ?? 0) > 0 {
+        // Hosts killed or stalled, or a supervisor killed (they register with the new one): every one up again (and
+        // given what it missed) before the checks ask them.
+        if (local?.hostKills ?? 0) + (local?.hostStalls ?? 0) + (local?.supervisorRestarts ?? 0) > 0 {
             let deadline = clock.now + .seconds(30)
             while try control.snapshot().hosts.contains(where: { !$0.up }), clock.now < deadline {
                 Thread.sleep(forTimeInterval: 0.05)

@@ -26,18 +26,18 @@ struct EtcdFixture: Sendable {
         """
     }
 
-    /// A client; its timeout long, so that under a whole test run's load a request is not sent twice (see
-    /// `EtcdStore`).
-    /// It is returned once its first request is answered: at the start of a whole test run, with every suite starting
-    /// at once, a client's first connection has taken over 10 s to be made.
-    func client(requestTimeout: Duration = .seconds(10)) throws -> GRPCEtcdStore {
+    /// A client, returned once its first request is answered. Its timeout is long: at the start of a whole test run,
+    /// with every suite starting at once, the test process's task threads are so busy that a gRPC call (a task) has
+    /// waited over 10 s to run — and a request timed out is sent again (see `EtcdStore`). The daemons call from
+    /// threads of their own and do not wait so.
+    func client(requestTimeout: Duration = .seconds(45)) throws -> GRPCEtcdStore {
         var settings = EtcdSettings(endpoints: endpoints)
         settings.requestTimeout = requestTimeout
         let etcd = try GRPCEtcdStore(settings: settings)
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(120)
         var answered = (try? etcd.range("/")) != nil
         while !answered, ContinuousClock.now < deadline { answered = (try? etcd.range("/")) != nil }
-        guard answered else { throw FixtureError("etcd at \(endpoints) did not answer in 60 s") }
+        guard answered else { throw FixtureError("etcd at \(endpoints) did not answer in 120 s") }
         return etcd
     }
 
