@@ -7,21 +7,12 @@ public struct RemoteError: Error, Sendable, CustomStringConvertible {
     public let commandID: UInt64
     /// The seq of the `ruleViolation` event: the point of the sequence at which the command was judged; 0 as above.
     public let seq: UInt64
-    /// `notLeader`: the leader's command endpoint (nil while none leads).
-    public let leader: String?
 
-    public init(
-        _ error: ContainmentError,
-        index: Int = 0,
-        commandID: UInt64 = 0,
-        seq: UInt64 = 0,
-        leader: String? = nil
-    ) {
+    public init(_ error: ContainmentError, index: Int = 0, commandID: UInt64 = 0, seq: UInt64 = 0) {
         self.error = error
         self.index = index
         self.commandID = commandID
         self.seq = seq
-        self.leader = leader
     }
 
     public var description: String { "\(error.code): \(error.message)" }

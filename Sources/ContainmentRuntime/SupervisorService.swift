@@ -71,114 +71,89 @@ public struct SupervisorService: Service {
             try await runReplicated(store: try etcdStore(settings), settings: settings)
             return
         }
+        let (config, topology, logger, pidFile, metricsText) = (config, topology, logger, pidFile, metricsText)
+        let starter = hostStarter
+        let failure = try await serveOnThread { _, context in
+            let allow = try config.curve?.allowList(hosts: topology?.hosts ?? []) ?? [:]
+            let loop = try SupervisorLoop(context: context, config: config, logger: logger, allow: allow)
+            loop.core.metricsText = metricsText
+            if let topology { try loop.apply(topology) }
+            if let pidFile { try RunDirectory.writePID(to: pidFile) }
+            defer { if let pidFile { RunDirectory.removePID(pidFile) } }
+            loop.hostSupervisor = starter()
+            loop.run()
+            return loop.failure
+        }
+        if let failure { throw failure }
+    }
+
+    /// Starts the topology's hosts (`--start-hosts`), each again when it ends, per its restart policy; nil without.
+    private var hostStarter: @Sendable () -> HostSupervisor? {
+        let (config, topology, logger, startHosts) = (config, topology, logger, startHosts)
+        return {
+            guard startHosts, let topology else { return nil }
+            let hosts = HostSupervisor(topology: topology, config: config, logger: logger)
+            hosts.startAll()
+            return hosts
+        }
+    }
+
+    /// Runs `body` on the supervisor's own thread with a ZeroMQ context. It is stopped by a graceful shutdown
+    /// (SIGTERM) or by the group's cancellation (a service beside it, such as the metrics server, failed): either way
+    /// `stopping` is set and the context shut down, which ends the loop. However it ends, the context is terminated and
+    /// the sockets' files removed (this supervisor holds the lock, so they are the ones it bound).
+    private func serveOnThread<Value: Sendable>(
+        _ body: @escaping @Sendable (StopFlag, Context) throws -> Value
+    ) async throws -> Value {
         let context = try Context()
-        let config = config
-        let topology = topology
-        let startHosts = startHosts
-        let logger = logger
-        let pidFile = pidFile
-        let metricsText = metricsText
-        let failure: JournalFailure?
-        do {
-            // Stopped by a graceful shutdown (SIGTERM) or by the group's cancellation (a service beside it, such as the
-            // metrics server, failed): either way the context is shut down, which ends the loop.
-            failure = try await withTaskCancellationHandler {
-                try await withGracefulShutdownHandler {
-                    try await runOnThread(named: "supervisor") {
-                        let allow = try config.curve?.allowList(hosts: topology?.hosts ?? []) ?? [:]
-                        let loop = try SupervisorLoop(context: context, config: config, logger: logger, allow: allow)
-                        loop.core.metricsText = metricsText
-                        if let topology { try loop.apply(topology) }
-                        if let pidFile { try RunDirectory.writePID(to: pidFile) }
-                        defer { if let pidFile { RunDirectory.removePID(pidFile) } }
-                        if startHosts, let topology {
-                            let hosts = HostSupervisor(topology: topology, config: config, logger: logger)
-                            hosts.startAll()
-                            loop.hostSupervisor = hosts
-                        }
-                        loop.run()
-                        return loop.failure
-                    }
-                } onGracefulShutdown: {
-                    logger.info("supervisor stopping")
-                    context.shutdown()
-                }
-            } onCancel: {
-                context.shutdown()
-            }
-        } catch {
+        let stopping = StopFlag()
+        let (config, logger) = (config, logger)
+        defer {
             context.shutdown()
             context.terminate()
             RunDirectory.removeSocket(config.commandEndpoint)
             RunDirectory.removeSocket(config.eventEndpoint)
-            throw error
         }
-        context.shutdown()
-        context.terminate()
-        // This supervisor holds the lock, so the sockets are the ones it bound.
-        RunDirectory.removeSocket(config.commandEndpoint)
-        RunDirectory.removeSocket(config.eventEndpoint)
-        if let failure { throw failure }
-    }
-}
-
-extension SupervisorService {
-    /// A supervisor of a replicated runtime: standby and leader in turn (``ReplicatedSupervisor``) until stopped.
-    private func runReplicated(store: any EtcdStore, settings: EtcdSettings) async throws {
-        let context = try Context()
-        let stopping = StopFlag()
-        defer { store.close() }
-        let (config, topology, startHosts, logger, pidFile, metricsText) = (
-            config, topology, startHosts, logger, pidFile, metricsText
-        )
-        do {
-            try await withTaskCancellationHandler {
-                try await withGracefulShutdownHandler {
-                    try await runOnThread(named: "supervisor") {
-                        let allow = try config.curve?.allowList(hosts: topology?.hosts ?? []) ?? [:]
-                        let supervisor = ReplicatedSupervisor(
-                            context: context,
-                            config: config,
-                            store: store,
-                            settings: settings,
-                            logger: logger,
-                            stopping: stopping,
-                            onStandby: {
-                                if let pidFile { try RunDirectory.writePID(to: pidFile) }
-                            },
-                            onLeading: { loop, recovery in
-                                loop.core.metricsText = metricsText
-                                if let topology, !recovery.holdsState { try loop.apply(topology) }
-                                if startHosts, let topology {
-                                    let hosts = HostSupervisor(topology: topology, config: config, logger: logger)
-                                    hosts.startAll()
-                                    loop.hostSupervisor = hosts
-                                }
-                            }
-                        )
-                        defer { if let pidFile { RunDirectory.removePID(pidFile) } }
-                        try supervisor.run(allow: allow)
-                    }
-                } onGracefulShutdown: {
-                    logger.info("supervisor stopping")
-                    stopping.set()
-                    context.shutdown()
-                }
-            } onCancel: {
+        return try await withTaskCancellationHandler {
+            try await withGracefulShutdownHandler {
+                try await runOnThread(named: "supervisor") { try body(stopping, context) }
+            } onGracefulShutdown: {
+                logger.info("supervisor stopping")
                 stopping.set()
                 context.shutdown()
             }
-        } catch {
+        } onCancel: {
+            stopping.set()
             context.shutdown()
-            context.terminate()
-            RunDirectory.removeSocket(config.commandEndpoint)
-            RunDirectory.removeSocket(config.eventEndpoint)
-            throw error
         }
-        context.shutdown()
-        context.terminate()
-        RunDirectory.removeSocket(config.commandEndpoint)
-        RunDirectory.removeSocket(config.eventEndpoint)
+    }
+
+    /// A supervisor of a replicated runtime: standby and leader in turn (``ReplicatedSupervisor``) until stopped.
+    private func runReplicated(store: any EtcdStore, settings: EtcdSettings) async throws {
+        defer { store.close() }
+        let (config, topology, logger, pidFile, metricsText) = (config, topology, logger, pidFile, metricsText)
+        let starter = hostStarter
+        try await serveOnThread { stopping, context in
+            let allow = try config.curve?.allowList(hosts: topology?.hosts ?? []) ?? [:]
+            let supervisor = ReplicatedSupervisor(
+                context: context,
+                config: config,
+                store: store,
+                settings: settings,
+                logger: logger,
+                stopping: stopping,
+                onStandby: {
+                    if let pidFile { try RunDirectory.writePID(to: pidFile) }
+                },
+                onLeading: { loop, recovery in
+                    loop.core.metricsText = metricsText
+                    if let topology, !recovery.holdsState { try loop.apply(topology) }
+                    loop.hostSupervisor = starter()
+                }
+            )
+            defer { if let pidFile { RunDirectory.removePID(pidFile) } }
+            try supervisor.run(allow: allow)
+        }
     }
 }
 

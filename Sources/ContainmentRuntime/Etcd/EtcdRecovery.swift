@@ -104,17 +104,7 @@ extension Recovery {
                 }
                 var scan = JournalScan()
                 try scan.readSegment(entry.value, path: place, number: segment, isLast: false)
-                for located in scan.records {
-                    do {
-                        try apply(located.record)
-                    } catch {
-                        throw JournalDamage(
-                            path: place,
-                            offset: located.offset,
-                            reason: "the record does not replay through the model: \(error)"
-                        )
-                    }
-                }
+                for located in scan.records { try apply(located, at: place) }
                 replayed += scan.records.count
                 segment += 1
             }

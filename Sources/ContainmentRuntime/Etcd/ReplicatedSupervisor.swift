@@ -171,8 +171,7 @@ final class ReplicatedSupervisor {
     {
         var recovery = recovery
         recovery.deliveries.seal()
-        let renewing = leadership.keepLeading(until: { [stopping] in stopping.isSet })
-        _ = renewing
+        _ = leadership.keepLeading(until: { [stopping] in stopping.isSet })
         let loop = try SupervisorLoop(
             context: context,
             config: config,
@@ -202,7 +201,8 @@ final class ReplicatedSupervisor {
             leadership.resign()
             return
         }
-        leadership.lose()
+        // Its lease may still run (an append refused for another reason): handed over now rather than when it lapses.
+        leadership.resign()
         logger.warning(
             "supervisor no longer leads: standing by",
             metadata: ["error.message": "\(loop.failure.map { "\($0)" } ?? "stopped")"]

@@ -57,15 +57,7 @@ struct Recovery {
         var replayed = 0
         let scan = try JournalStream.read(directory: directory, from: start.firstSegment) { chunk in
             for located in chunk {
-                do {
-                    try recovery.apply(located.record)
-                } catch {
-                    throw JournalDamage(
-                        path: directory + "/" + JournalFormat.segmentName(located.segment),
-                        offset: located.offset,
-                        reason: "the record does not replay through the model: \(error)"
-                    )
-                }
+                try recovery.apply(located, at: directory + "/" + JournalFormat.segmentName(located.segment))
             }
             replayed += chunk.count
         }
@@ -95,10 +87,24 @@ struct Recovery {
         }
     }
 
-    /// Replays one record, remembering the answer its client got.
+    /// Replays one record read back from `place` (a segment's path, an etcd key), damage there when the model does not
+    /// take it.
+    mutating func apply(_ located: JournalScan.Located, at place: String) throws(JournalDamage) {
+        do {
+            try apply(located.record)
+        } catch {
+            throw JournalDamage(
+                path: place,
+                offset: located.offset,
+                reason: "the record does not replay through the model: \(error)"
+            )
+        }
+    }
+
     /// Applies one record read (``JournalEntry``).
     mutating func apply(_ entry: JournalEntry) throws(JournalReplay.Mismatch) { try apply(entry.record) }
 
+    /// Replays one record, remembering the answer its client got.
     mutating func apply(_ record: Containment_V1_JournalRecord) throws(JournalReplay.Mismatch) {
         if !record.commands.isEmpty { commandRecords += 1 }
         if !record.host.isEmpty {
