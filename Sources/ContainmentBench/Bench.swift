@@ -7,7 +7,7 @@ import ZeroMQ
 
 /// What `containment bench` measures: everything, or one group of figures alone.
 package enum BenchMode: String, CaseIterable, Sendable {
-    case all, model, core, codec, bus, host, calls, creation, durability
+    case all, model, core, codec, bus, host, calls, creation, durability, replicated
 }
 
 /// `containment bench`'s settings, as its command line gives them (`nil`: the default, or quick's).
@@ -28,6 +28,9 @@ package struct BenchOptions: Sendable {
     package var recoveryControllers: Int?
     package var hostCallbacks: Int?
     package var stalledSubscribers = 0
+    package var failovers: Int?
+    /// `bench replicated`'s way to etcd (the executable links the client; this library does not).
+    package var etcdStore: (@Sendable (EtcdSettings) throws -> any EtcdStore)?
     package var keep = false
 
     package init() {}
@@ -53,6 +56,7 @@ package enum Bench {
             recoveryControllers: options.recoveryControllers ?? (options.quick ? 50_000 : 1_000_000),
             hostCallbacks: options.hostCallbacks ?? (options.quick ? 20_000 : 200_000),
             stalledSubscribers: options.stalledSubscribers,
+            failovers: options.failovers ?? (options.quick ? 3 : 20),
             requestBytes: BenchMessages.request(client: 0, sequence: 0).count,
             replyBytes: BenchMessages.reply.count,
             eventTopicBytes: BenchMessages.eventTopic.count,
@@ -144,6 +148,16 @@ package enum Bench {
                 durability,
                 ["figure", "Containment", "size", ""],
                 BenchReport.durabilityRows(durability, settings)
+            )
+        }
+        if mode == .replicated {
+            guard let store = options.etcdStore else { throw LoadError("bench replicated needs a way to etcd") }
+            let replication = try runner.replication(store: store)
+            return try printAlone(
+                options.json,
+                replication,
+                ["figure", "Containment", "", ""],
+                BenchReport.replicationRows(replication, settings)
             )
         }
         runner.progress("the model alone")

@@ -55,23 +55,12 @@ extension BenchRunner {
         )
     }
 
-    /// A quarter of the round trips and half the pipelined time of the main figures, through a fresh supervisor.
+    /// The figures of ``journalFigures(endpoint:)`` through a fresh supervisor.
     private func syncMode(_ mode: JournalSync) throws -> DurabilityFigures.SyncMode {
-        let runtime = try LocalRuntime(hosts: 1, settings: "requestTimeoutMs: 30000\njournalSync: \(mode.rawValue)\n")
+        let runtime = try LocalRuntime(hosts: 1, settings: Self.benchSettings + "journalSync: \(mode.rawValue)\n")
         defer { runtime.stop() }
-        let endpoint = runtime.config.commandEndpoint
-        try prepareClients(endpoint: endpoint)
-        let trips = try RoundTrips(context: context, endpoint: endpoint)
-        let count = max(100, settings.roundTrips / 4)
-        try trips.run(count / 10, record: false)
-        try trips.run(count, record: true)
-        let pipelined = try Pipeline(endpoint: endpoint, clients: settings.clients, window: settings.window).run(
-            context: context,
-            .duration(.milliseconds(Int64(settings.seconds * 500)), warmup: .milliseconds(200)),
-            request: BenchMessages.request,
-            accepted: BenchMessages.isAccepted
-        )
-        return .init(mode: mode.rawValue, roundTrip: Latency(trips.histogram), pipelinedPerSecond: pipelined.perSecond)
+        let figures = try journalFigures(endpoint: runtime.config.commandEndpoint)
+        return .init(mode: mode.rawValue, roundTrip: figures.roundTrip, pipelinedPerSecond: figures.pipelinedPerSecond)
     }
 
     /// Creates each client's controller (`b0`, `b1`, …) with its view loaded, so its `set_alpha` is accepted.

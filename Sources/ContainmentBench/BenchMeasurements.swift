@@ -115,6 +115,7 @@ struct BenchSettings: Codable, Sendable {
     var recoveryControllers: Int
     var hostCallbacks: Int
     var stalledSubscribers: Int
+    var failovers: Int
     var requestBytes: Int
     var replyBytes: Int
     var eventTopicBytes: Int

@@ -305,6 +305,27 @@ struct BenchReport: Codable, Sendable {
         return rows
     }
 
+    /// The replicated journal's rows: each journal's round trip and pipelined figures, then the failover time.
+    static func replicationRows(_ replication: ReplicationFigures, _ settings: BenchSettings) -> [[String]] {
+        var rows: [[String]] = []
+        for journal in replication.journals {
+            rows.append([
+                "journal: \(journal.journal), round trip p50 / p99",
+                "\(micros(journal.roundTrip.p50)) / \(micros(journal.roundTrip.p99))", "", "",
+            ])
+            rows.append([
+                "journal: \(journal.journal), pipelined \(settings.clients)×\(settings.window), replies/s",
+                count(journal.pipelinedPerSecond), "", "",
+            ])
+        }
+        let failover = replication.failover
+        rows.append([
+            "failover over \(failover.kills) kills (client resends every \(failover.resendMs) ms): p50 / p90 / max",
+            String(format: "%.0f / %.0f / %.0f ms", failover.p50, failover.p90, failover.max), "", "",
+        ])
+        return rows
+    }
+
     /// The codec pairs: each hand-written path's rate, SwiftProtobuf's for the same work, and the speed-up.
     static func codecRows(_ codec: CodecFigure) -> [[String]] {
         codec.pairs.map { pair in

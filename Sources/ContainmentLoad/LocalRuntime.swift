@@ -71,7 +71,7 @@ public final class LocalRuntime {
             settings += """
 
                 journal: etcd
-                etcd: {endpoints: [\(etcd.endpoints.joined(separator: ", "))], prefix: /containment/load}
+                etcd: {endpoints: [\(etcd.endpoints.joined(separator: ", "))], prefix: \(Self.etcdPrefix)}
                 supervisors:
                   - {name: a, command: "ipc://\(run)/a-command.sock", events: "ipc://\(run)/a-events.sock"}
                   - {name: b, command: "ipc://\(run)/b-command.sock", events: "ipc://\(run)/b-events.sock"}
@@ -141,9 +141,18 @@ public final class LocalRuntime {
     /// Of a replicated runtime: the supervisor that leads now, by its name (nil: none, or not replicated).
     public func leader() throws -> String? {
         guard let store else { return nil }
-        return try store.range(EtcdKeys(prefix: "/containment/load").leader).kvs.first
+        return try store.range(EtcdKeys(prefix: Self.etcdPrefix).leader).kvs.first
             .flatMap { LeaderRecord(bytes: $0.value) }?.name
     }
+
+    /// Of a replicated runtime: who leads, and each standby with how far it lags (nil: not replicated).
+    package func replication() throws -> ReplicationStatus? {
+        guard let store else { return nil }
+        return try ReplicationStatus.read(from: store, prefix: Self.etcdPrefix)
+    }
+
+    /// A replicated runtime's keys in etcd begin with this.
+    private static let etcdPrefix = "/containment/load"
 
     /// Of a replicated runtime: kills the supervisor that leads with SIGKILL and starts it again, on its own name (it
     /// stands by, behind whichever supervisor took over). Returns once it is killed; false when none leads.
@@ -166,7 +175,7 @@ public final class LocalRuntime {
 
     /// The journal's entries, from its directory or etcd.
     package func journalEntries() throws -> [JournalEntry] {
-        if let store { return try JournalReplay.entries(from: store, keys: EtcdKeys(prefix: "/containment/load")) }
+        if let store { return try JournalReplay.entries(from: store, keys: EtcdKeys(prefix: Self.etcdPrefix)) }
         return try JournalReplay.entries(at: config.journalPath)
     }
 

@@ -97,6 +97,13 @@ import Testing
                 ],
                 ["raw", "runtime", "ratios"]
             ),
+            (
+                [
+                    "replicated", "--quick", "--round-trips", "100", "--seconds", "0.3", "--clients", "2", "--window",
+                    "4", "--failovers", "1",
+                ],
+                ["journals", "failover"]
+            ),
         ] {
             let result = try await Subprocess.run(
                 .path(FilePath(RuntimeFixture.binary)),
@@ -115,6 +122,18 @@ import Testing
                     let (requests, commands) = (part["requests"] as? Int ?? 0, part["commandsPerRequest"] as? Int ?? 0)
                     #expect(requests > 0 && part["events"] as? Int == requests * commands, "\(name): \(part)")
                 }
+            }
+            if arguments[0] == "replicated" {
+                // Each journal measured, then one kill of the leader timed to the new leader's first acceptance.
+                let journals = figure["journals"] as? [[String: Any]] ?? []
+                #expect(journals.compactMap { $0["journal"] as? String } == ["file", "etcd"], "\(journals)")
+                for journal in journals {
+                    #expect((journal["roundTrip"] as? [String: Any])?["count"] as? Int == 100, "\(journal)")
+                    #expect((journal["pipelinedPerSecond"] as? Double ?? 0) > 0, "\(journal)")
+                }
+                let failover = figure["failover"] as? [String: Any] ?? [:]
+                #expect(failover["kills"] as? Int == 1 && (failover["milliseconds"] as? [Double])?.count == 1)
+                #expect((failover["p50"] as? Double ?? 0) > 0, "\(failover)")
             }
             if arguments[0] == "bus" {
                 let ratios = figure["ratios"] as? [String: Double] ?? [:]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContainmentBench
+import ContainmentEtcd
 
 /// `containment bench [MODE]`: every figure of the runtime beside its baseline, measured in one run on this machine —
 /// or one group of them alone. The drivers are the ContainmentBench library's; this is their command line.
@@ -15,7 +16,7 @@ struct BenchCommand: ParsableCommand {
             """,
         subcommands: [
             Mode<All>.self, Mode<Model>.self, Mode<Core>.self, Mode<Codec>.self, Mode<Bus>.self, Mode<Host>.self,
-            Mode<Calls>.self, Mode<Creation>.self, Mode<Durability>.self,
+            Mode<Calls>.self, Mode<Creation>.self, Mode<Durability>.self, Mode<Replicated>.self,
         ],
         defaultSubcommand: Mode<All>.self
     )
@@ -71,6 +72,15 @@ struct BenchCommand: ParsableCommand {
         static let abstract = "The durability figures: recovery, and each journalSync mode."
     }
 
+    enum Replicated: Described {
+        static let mode = BenchMode.replicated
+        static let abstract = """
+            The replicated journal (not in `all`; needs etcd-server): round trips and pipelined requests with the \
+            local journal, then with journal: etcd (three members on this machine, supervisors a and b), then \
+            --failovers kills of the leader, each timed to the first command the new leader accepts.
+            """
+    }
+
     struct Mode<Which: Described>: ParsableCommand {
         static var configuration: CommandConfiguration {
             CommandConfiguration(commandName: Which.mode.rawValue, abstract: Which.abstract)
@@ -114,6 +124,7 @@ struct BenchArguments: ParsableArguments {
             """
     )
     var stalledSubscribers = 0
+    @Option(help: "Kills of the leader timed by `bench replicated` (default 20; quick 3).") var failovers: Int?
     @Flag(help: "Keep the working directory (peer logs, reports).") var keep = false
 
     func validate() throws {
@@ -122,6 +133,7 @@ struct BenchArguments: ParsableArguments {
             ("--controllers", controllers), ("--hosts", hosts), ("--clients", clients), ("--window", window),
             ("--batch", batch), ("--events-per-request", eventsPerRequest), ("--recovery-events", recoveryEvents),
             ("--recovery-controllers", recoveryControllers), ("--host-callbacks", hostCallbacks),
+            ("--failovers", failovers),
         ] where (value ?? 1) < 1 {
             throw ValidationError("\(name) must be at least 1")
         }
@@ -148,6 +160,8 @@ struct BenchArguments: ParsableArguments {
         options.recoveryControllers = recoveryControllers
         options.hostCallbacks = hostCallbacks
         options.stalledSubscribers = stalledSubscribers
+        options.failovers = failovers
+        options.etcdStore = { try GRPCEtcdStore(settings: $0) }
         options.keep = keep
         return options
     }
