@@ -124,7 +124,7 @@ extension BenchRunner {
             do {
                 _ = try client.submit([.system(.create(id, kind: .content))], hosts: [id: "h0"])
                 return
-            } catch  where error.error.code == .duplicateID {
+            } catch let error where error.error.code == .duplicateID {
                 return
             } catch {
                 guard ContinuousClock.now < deadline else { throw LoadError("\(name) was not accepted: \(error)") }

@@ -141,12 +141,15 @@ final class HostLoop {
     /// (SIGSTOP) without its connection dropping.
     private var probes: [(endpoint: String, socket: Socket)] = []
 
-    /// Reads the probes' answers, turns to the leader when it is not the supervisor talked to, and asks again.
+    /// Reads the probes' answers, turns to the leader when it is not the supervisor talked to, and asks again. The
+    /// supervisor talked to is not asked (its own answers say more), and an answer from it is old: dropped.
     private func probe() {
         var leader: String?
         for (other, socket) in probes {
             while let frames = try? socket.receive(dontWait: true) {
-                guard frames.count == 1, case .reply(let reply)? = try? HostInbound(decoding: frames[0]) else {
+                guard other != endpoint, frames.count == 1,
+                    case .reply(let reply)? = try? HostInbound(decoding: frames[0])
+                else {
                     continue
                 }
                 if let named = reply.notLeader {
@@ -174,16 +177,28 @@ final class HostLoop {
     /// Talks to supervisor `next` from now on, and registers with it (it leads, or names who does).
     private func turn(to next: String) {
         guard next != endpoint else { return }
-        do {
-            try? dealer.disconnect(endpoint)
-            try dealer.connect(next)
+        if connect(to: next) {
             logger.info("host turns to another supervisor", metadata: ["endpoint.command": "\(next)"])
-            endpoint = next
-        } catch {
-            logger.warning("cannot connect to a supervisor", metadata: ["error.message": "\(error)"])
         }
         registration = .greeting(lastHello: nil, backoff: config.heartbeatInterval)
         hello()
+    }
+
+    /// Leaves the supervisor talked to for `next`; false when it cannot connect. The probes' answers not read yet
+    /// were asked before: who led then, not now (read later, they would turn this host back): dropped.
+    private func connect(to next: String) -> Bool {
+        for (_, socket) in probes {
+            while (try? socket.receive(dontWait: true)) != nil {}
+        }
+        do {
+            try? dealer.disconnect(endpoint)
+            try dealer.connect(next)
+            endpoint = next
+            return true
+        } catch {
+            logger.warning("cannot connect to a supervisor", metadata: ["error.message": "\(error)"])
+            return false
+        }
     }
 
     /// The supervisor after the one talked to now.
@@ -266,11 +281,7 @@ final class HostLoop {
             if let last, now - last >= backoff {
                 registration = .greeting(lastHello: last, backoff: min(backoff * 2, config.heartbeatInterval * 8))
                 // Not welcomed: with several supervisors, the next may lead (or name the one that does).
-                if endpoints.count > 1 {
-                    let next = nextEndpoint
-                    try? dealer.disconnect(endpoint)
-                    if (try? dealer.connect(next)) != nil { endpoint = next }
-                }
+                if endpoints.count > 1 { _ = connect(to: nextEndpoint) }
                 hello()
             }
         case .registered(let lastBeat):

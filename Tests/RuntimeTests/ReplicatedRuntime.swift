@@ -12,10 +12,13 @@ final class ReplicatedRuntime {
     let cluster: EtcdFixture
     let runDirectory: String
     let names = ["a", "b"]
+    /// More runtime.yaml, in each supervisor's config.
+    let settings: String
     private(set) var daemons: [String: Process] = [:]
 
-    init(cluster: EtcdFixture) throws {
+    init(cluster: EtcdFixture, settings: String = "") throws {
         self.cluster = cluster
+        self.settings = settings
         // Short: ipc paths are limited to ~100 bytes.
         runDirectory = "/tmp/containment-test-rep-\(UUID().uuidString.prefix(6))"
         try FileManager.default.createDirectory(atPath: runDirectory, withIntermediateDirectories: true)
@@ -30,8 +33,8 @@ final class ReplicatedRuntime {
     /// client of it does not fail over.
     func config(reaching first: String, alone: Bool = false) -> String {
         let order = [first] + (alone ? [] : names.filter { $0 != first })
-        return cluster.settings(prefix: "/containment/\(runDirectory.suffix(6))")
-            + "acceptUnknownHosts: true\nsupervisors:\n"
+        return cluster.settings(prefix: keys.root)
+            + settings + "acceptUnknownHosts: true\nsupervisors:\n"
             + order.map {
                 "  - {name: \($0), command: \"ipc://\(runDirectory)/\($0)-command.sock\", "
                     + "events: \"ipc://\(runDirectory)/\($0)-events.sock\"}\n"
@@ -109,10 +112,16 @@ final class ReplicatedRuntime {
         }
     }
 
-    /// A replicated runtime for the length of `body`, with its etcd cluster.
-    static func with<Result>(_ body: (ReplicatedRuntime) async throws -> Result) async throws -> Result {
+    /// The keys of this runtime in etcd.
+    var keys: EtcdKeys { EtcdKeys(prefix: "/containment/\(runDirectory.suffix(6))") }
+
+    /// A replicated runtime (`settings`: more runtime.yaml) for the length of `body`, with its etcd cluster.
+    static func with<Result>(
+        settings: String = "",
+        _ body: (ReplicatedRuntime) async throws -> Result
+    ) async throws -> Result {
         try await EtcdFixture.with { cluster in
-            let runtime = try ReplicatedRuntime(cluster: cluster)
+            let runtime = try ReplicatedRuntime(cluster: cluster, settings: settings)
             defer {
                 runtime.stop()
                 try? FileManager.default.removeItem(atPath: runtime.runDirectory)

@@ -96,6 +96,7 @@ final class ReplicatedSupervisor {
                     "supervisor standing by",
                     metadata: [
                         "supervisor.name": "\(record.name)", "journal.batch": "\(recovery.segment - 1)",
+                        "journal.checkpoint": "\(recovery.checkpoint.map(String.init) ?? "none")",
                         "controller.count": "\(recovery.replay.state.controllers.count)",
                     ]
                 )
@@ -161,6 +162,13 @@ final class ReplicatedSupervisor {
                 // The leader removed batches this standby had not applied (a checkpoint's retention): from the
                 // checkpoint, then.
                 recovery = try Recovery.load(from: store, keys: keys, config: config, logger: logger)
+                logger.notice(
+                    "standby: batches it had yet to apply were removed after a checkpoint; recovered from it again",
+                    metadata: [
+                        "journal.checkpoint": "\(recovery.checkpoint.map(String.init) ?? "none")",
+                        "journal.batch": "\(recovery.segment - 1)", "error.message": "\(damage)",
+                    ]
+                )
             }
         }
         return false
