@@ -116,7 +116,7 @@ final class HostLoop {
         // A replicated runtime's supervisors: this host talks to one, and follows the leader (see `turn(to:)`).
         endpoints = config.commandEndpoints
         endpoint = endpoints[0]
-        // When the connection to the supervisor drops (it died), the next is tried at once.
+        // When the connection to the supervisor drops, it is greeted again (and the next tried when it stays silent).
         let monitorEndpoint = "inproc://host-loop-monitor-\(Self.monitors.add(1, ordering: .relaxed).newValue)"
         try dealer.monitor(monitorEndpoint, events: [.disconnected])
         connection = try context.socket(.pair)
@@ -240,7 +240,12 @@ final class HostLoop {
                     : try inboxOnly.poll(timeout: min(config.heartbeatInterval, .milliseconds(5)))
                 for item in ready {
                     if item.index == 2 {
-                        if try dropped(), endpoints.count > 1 { turn(to: nextEndpoint) }
+                        // The supervisor talked to died, or — a standby that now leads — bound its socket anew:
+                        // greeted again, it answers once it is back; silent, the greeting moves on (`tick()`).
+                        if try dropped(), endpoints.count > 1 {
+                            registration = .greeting(lastHello: nil, backoff: config.heartbeatInterval)
+                            hello()
+                        }
                     } else if item.index == 1 {
                         try drainDealer()
                     } else if try !drainInbox() {

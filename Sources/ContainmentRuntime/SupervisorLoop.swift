@@ -199,6 +199,8 @@ final class SupervisorLoop {
             }
         }
         if failure == nil { journal.finish() }
+        // A supervisor that no longer leads stands by, and its standby's handler binds in this context.
+        zap.close()
         checkpointer.wait()
         logger.info("supervisor stopped", metadata: ["event.seq": "\(core.seq)", "supervisor.epoch": "\(core.epoch)"])
     }

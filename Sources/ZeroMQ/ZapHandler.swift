@@ -22,6 +22,12 @@ public final class ZapHandler {
         try socket.bind(Self.endpoint)
     }
 
+    /// Unbinds (at once: another handler may bind in this context right after) and closes the socket.
+    public func close() {
+        try? socket.unbind(Self.endpoint)
+        socket.close()
+    }
+
     /// Answers every request waiting: `decide` returns the user id of an admitted peer, `nil` to refuse it. A request
     /// that is not RFC 27's is refused.
     public func handlePending(_ decide: (Request) -> String?) throws(ZMQError) {

@@ -171,6 +171,53 @@ import ZeroMQ
         }
     }
 
+    /// Under CURVE a standby answers only the keys the leader admits: an operator's is told who leads; a stranger's,
+    /// though it knows the server's key, gets nothing.
+    @Test func aStandbyUnderCurveAnswersOnlyAdmittedKeys() async throws {
+        guard hasCurve else { return }
+        try await ReplicatedRuntime.with(settings: try CurveRuntimeTests.secureSettings()) { runtime in
+            let keygen = try await runtime.containment(via: "a", "keygen")
+            #expect(keygen.status == 0, "\(keygen.stderr)")
+            try await runtime.startSupervisor("a")
+            #expect(try await Poll.until { runtime.leads("a") }, "a did not lead:\n\(runtime.log("a"))")
+            try await runtime.startSupervisor("b")
+            #expect(try await Poll.until { runtime.log("b").contains("supervisor standing by") }, "\(runtime.log("b"))")
+
+            let refused = try await runtime.containment(via: "b-alone", "ctl", "create", "x", "--kind", "content")
+            #expect(refused.stderr.contains("notLeader") && refused.stderr.contains("a leads at"), "\(refused.stderr)")
+
+            let context = try Context()
+            defer { context.terminate() }
+            let keys = runtime.runDirectory + "/keys/"
+            let operatorKeys = CurveClientKeys(
+                server: try CurveSettings.key(keys + "server.public"),
+                publicKey: try CurveSettings.key(keys + "operator.public"),
+                secretKey: try CurveSettings.key(keys + "operator.secret")
+            )
+            let pair = try Curve.keyPair()
+            var strangerKeys = operatorKeys
+            strangerKeys.publicKey = try CurveKey(z85: pair.publicKey)
+            strangerKeys.secretKey = try CurveKey(z85: pair.secretKey)
+            let snapshot = ClientMessage.with {
+                $0.requestID = 5
+                $0.snapshot = .init()
+            }
+            for (keys, admitted) in [(operatorKeys, true), (strangerKeys, false)] {
+                let socket = try context.socket(.dealer)
+                defer { socket.close() }
+                try socket.makeCurveClient(keys)
+                try socket.set(.receiveTimeout, to: .seconds(2))
+                try socket.connect("ipc://\(runtime.runDirectory)/b-command.sock")
+                let reply = try socket.exchange(snapshot)
+                if admitted {
+                    #expect(reply?.error.code == "notLeader", "\(String(describing: reply))")
+                } else {
+                    #expect(reply == nil, "a stranger's key was answered: \(String(describing: reply))")
+                }
+            }
+        }
+    }
+
     /// The controllers of `tree --json`, as JSON objects compared by their text.
     static func controllers(_ json: String?) throws -> [String] {
         let data = Data((json ?? "").utf8)

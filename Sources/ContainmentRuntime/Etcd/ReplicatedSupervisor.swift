@@ -59,7 +59,7 @@ final class ReplicatedSupervisor {
         while !stopping.isSet {
             do {
                 // Bound while it stands by, so a request is always answered: notLeader, naming the leader if known.
-                let responder = try StandbyResponder(context: context, config: config, logger: logger)
+                let responder = try StandbyResponder(context: context, config: config, allow: allow, logger: logger)
                 let won: (EtcdLeadership, Recovery)?
                 do {
                     defer { responder.close() }
