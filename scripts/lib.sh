@@ -4,33 +4,49 @@
 # Runs `swift ARGS`, hiding SwiftPM's note that it drops the `-isystem /usr/include/mit-krb5` flags Debian's libzmq.pc
 # carries (libzmq's GSSAPI headers; nothing here uses them). Keeps swift's exit status.
 quiet_swift() {
-    local status
-    set +e
-    swift "$@" 2>&1 | { grep -v "prohibited flag(s): -isystem" || true; }
-    status=${PIPESTATUS[0]}
-    set -e
+    local status attempt
+    for attempt in 1 2; do
+        set +e
+        swift "$@" 2>&1 | { grep -v "prohibited flag(s): -isystem" || true; }
+        status=${PIPESTATUS[0]}
+        set -e
+        swiftpm_crashed "$status" "$attempt" "$1" || break
+    done
     return "$status"
+}
+
+# True (after saying so) when SwiftPM itself died of SIGSEGV (status 139) on a first attempt, so the caller runs the
+# same command once more. SwiftPM 6.3 now and then crashes inside libdispatch on Linux, in no code of ours (the
+# project's CI once died so 28 s into `swift build`, resolving packages; upstream: swiftlang/swift#87033,
+# swiftlang/swift-package-manager#8171). Building again is harmless: SwiftPM's work is idempotent. A crash of a test
+# or of the compiler is not this: `swift test` and `swift build` then exit 1, and nothing is run again.
+swiftpm_crashed() {  # swiftpm_crashed STATUS ATTEMPT SUBCOMMAND
+    [ "$1" -eq 139 ] && [ "$2" -eq 1 ] || return 1
+    echo "swift $3: SwiftPM itself crashed (SIGSEGV, a known toolchain crash, not this project's code): once more" >&2
 }
 
 # `swift build ARGUMENTS` with one line of progress ("[412/1093] Compiling SwiftNIO …", rewritten in place on a
 # terminal; every tenth of the way otherwise) instead of the compiler's lines, which go to LOG; on failure, LOG's last
 # 40 lines. Returns swift's status.
 build_with_progress() {  # build_with_progress LOG ARGUMENTS...
-    local log="$1" status start
+    local log="$1" status start attempt
     shift
     start=$(date +%s)
-    set +e
-    swift build "$@" 2>&1 | tee "$log" | awk -v tty="$([ -t 2 ] && echo 1 || echo 0)" '
-        /^\[[0-9]+\/[0-9]+\] / {
-            split(substr($0, 2, index($0, "]") - 2), n, "/")
-            if (tty) { printf "\r\033[K  %s", substr($0, 1, 100) > "/dev/stderr" }
-            else if (n[2] + 0 > 0 && int(10 * n[1] / n[2]) > shown) {
-                shown = int(10 * n[1] / n[2]); print "  " $0 > "/dev/stderr"
+    for attempt in 1 2; do
+        set +e
+        swift build "$@" 2>&1 | tee "$log" | awk -v tty="$([ -t 2 ] && echo 1 || echo 0)" '
+            /^\[[0-9]+\/[0-9]+\] / {
+                split(substr($0, 2, index($0, "]") - 2), n, "/")
+                if (tty) { printf "\r\033[K  %s", substr($0, 1, 100) > "/dev/stderr" }
+                else if (n[2] + 0 > 0 && int(10 * n[1] / n[2]) > shown) {
+                    shown = int(10 * n[1] / n[2]); print "  " $0 > "/dev/stderr"
+                }
             }
-        }
-        END { if (tty) printf "\r\033[K" > "/dev/stderr" }'
-    status=${PIPESTATUS[0]}
-    set -e
+            END { if (tty) printf "\r\033[K" > "/dev/stderr" }'
+        status=${PIPESTATUS[0]}
+        set -e
+        swiftpm_crashed "$status" "$attempt" build || break
+    done
     if [ "$status" -ne 0 ]; then
         echo "build failed (the whole log: $log):" >&2
         tail -n 40 "$log" >&2
