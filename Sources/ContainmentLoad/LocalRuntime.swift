@@ -261,19 +261,22 @@ public final class LocalRuntime {
             if !supervisors.contains(where: { $0.process.isRunning }) {
                 throw LoadError("the supervisor exited at start; see \(logs)")
             }
-            if let client = try? CommandClient(
-                context: context,
-                endpoints: config.commandEndpoints,
-                timeout: .seconds(1)
-            ),
-                let snapshot = try? client.snapshot()
-            {
-                missing = Set(hostNames).subtracting(snapshot.hosts.filter(\.up).map(\.name))
+            if let notUp = hostsNotUp(context: context) {
+                missing = notUp
                 if missing.isEmpty { return }
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
         throw LoadError("hosts \(missing.sorted().joined(separator: ", ")) did not connect in time; see \(logs)")
+    }
+
+    /// The hosts not registered (up) with the supervisor that serves now, from one snapshot; nil when no supervisor
+    /// answers one within `timeout` (it is starting, or none leads yet).
+    public func hostsNotUp(context: Context, timeout: Duration = .seconds(1)) -> Set<String>? {
+        guard let client = try? CommandClient(context: context, endpoints: config.commandEndpoints, timeout: timeout),
+            let snapshot = try? client.snapshot()
+        else { return nil }
+        return Set(hostNames).subtracting(snapshot.hosts.filter(\.up).map(\.name))
     }
 
     public var logs: String { config.runDirectory + "/logs" }
@@ -290,10 +293,10 @@ public final class LocalRuntime {
     }
 
     /// SIGTERM to every daemon, hosts first; SIGKILL to any still running after `grace`. Removes the run directory
-    /// unless asked to keep it. Returns what was not clean: daemons that did not exit 0 after SIGTERM, sockets or pid
-    /// files left behind.
+    /// unless asked to keep it (at the start, or now: `keepRunDirectory`). Returns what was not clean: daemons that did
+    /// not exit 0 after SIGTERM, sockets or pid files left behind.
     @discardableResult
-    public func stop(grace: Duration = .seconds(10)) -> [String] {
+    public func stop(grace: Duration = .seconds(10), keepRunDirectory: Bool = false) -> [String] {
         var unclean: [String] = []
         // Supervised hosts: the supervisor first (it would start a stopped host again), then each host by its pid.
         let hostPIDs = supervised ? hostNames.compactMap { name in hostPID(name).map { (name, $0) } } : []
@@ -334,7 +337,7 @@ public final class LocalRuntime {
         for file in files where file.hasSuffix(".sock") || file.hasSuffix(".pid") {
             unclean.append("\(file) left in \(config.runDirectory)")
         }
-        if !keep { try? FileManager.default.removeItem(atPath: config.runDirectory) }
+        if !keep, !keepRunDirectory { try? FileManager.default.removeItem(atPath: config.runDirectory) }
         return unclean
     }
 }

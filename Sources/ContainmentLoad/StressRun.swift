@@ -159,7 +159,13 @@ public struct StressRun {
         if let stalls = local?.hostStalls, stalls > 0 { command.note("stalled hosts \(stalls) times") }
         checks.append(Self.healthCheck(start: first, warm: warm, end: last, restarted: restarted))
         if let local {
-            let stopped = local.stop()
+            // A failed run's daemons' logs and journal are what explains it: kept, and where said even when quiet.
+            let failed = checks.contains { !$0.passed }
+            let stopped = local.stop(keepRunDirectory: failed)
+            if failed {
+                let kept = local.config.runDirectory
+                standardError("stress: a check failed; the run directory (logs, journal) is kept: \(kept)\n")
+            }
             checks.append(
                 StressCheck(
                     name: "daemons stop cleanly on SIGTERM",
@@ -295,22 +301,36 @@ public struct StressRun {
         let stopHostEvery = command.stopHostEvery.map { Duration.milliseconds(Int64($0 * 1_000)) }
         var lastHostStall = start
         var stalled: (host: String, until: ContinuousClock.Instant)?
+        // A supervisor (or leader) is killed again only once the one serving after the last kill has every host
+        // registered: on a machine too slow to come back within the interval, kills would otherwise follow each other
+        // before any host is back, and clients find no host for as long as the kills go on. `recovering` is when the
+        // last kill was, until then.
+        var recovering: ContinuousClock.Instant?
         while group.wait(timeout: .now() + 0.25) == .timedOut {
-            if let local, let killEvery, clock.now - lastKill >= killEvery, !progress.stopping {
+            if let local, let killedAt = recovering, local.hostsNotUp(context: context)?.isEmpty == true {
+                recovering = nil
+                let back = Double((clock.now - killedAt).nanoseconds) / 1e9
+                command.note(String(format: "every host registered again %.2f s after the kill", back))
+            }
+            if let local, let killEvery, recovering == nil, clock.now - lastKill >= killEvery, !progress.stopping {
                 lastKill = clock.now
                 do {
                     try local.restartSupervisor()
+                    recovering = lastKill
                     command.note("killed the supervisor (SIGKILL) and started it again (\(local.supervisorRestarts))")
                 } catch {
                     failure.withLock { $0 = "restarting the supervisor: \(error)" }
                     progress.requestStop()
                 }
             }
-            if let local, let killLeaderEvery, clock.now - lastLeaderKill >= killLeaderEvery, !progress.stopping {
+            if let local, let killLeaderEvery, recovering == nil, clock.now - lastLeaderKill >= killLeaderEvery,
+                !progress.stopping
+            {
                 lastLeaderKill = clock.now
                 do {
                     let leader = try local.leader()
                     if try local.killLeader() {
+                        recovering = lastLeaderKill
                         command.note(
                             "killed the leader, supervisor \(leader ?? "?") (SIGKILL), and started it again as a standby"
                                 + " (\(local.leaderKills))"

@@ -18,10 +18,12 @@ public struct StressSettings: Sendable {
     public var killHostEvery: Double?
     /// Stall a random host (SIGSTOP, then SIGCONT half the interval later) at this interval.
     public var stopHostEvery: Double?
-    /// Kill the supervisor (SIGKILL) at this interval while the clients run, and restart it (a local runtime only).
+    /// Kill the supervisor (SIGKILL) at this interval while the clients run, and restart it (a local runtime only);
+    /// never again before every host is registered with the restarted one.
     public var killSupervisorEvery: Double?
     /// Of a replicated runtime (`journal: etcd`, two supervisors): kill the one that leads (SIGKILL) at this interval
-    /// and start it again as a standby; the other takes over (a local runtime only).
+    /// and start it again as a standby; the other takes over (a local runtime only); never again before every host is
+    /// registered with the new leader.
     public var killLeaderEvery: Double?
     /// No progress line, no notes.
     public var quiet = false

@@ -35,6 +35,8 @@ import Testing
         for check in checks where check["passed"] as? Bool != true {
             Issue.record("\(check["name"] ?? "?"): \(check["detail"] ?? "") \(check["failures"] ?? [])")
         }
+        // A failed run keeps its run directory, and says where on standard error.
+        if summary["passed"] as? Bool != true { Issue.record("stress's standard error: \(output.stderr)") }
         let names = Set(checks.compactMap { $0["name"] as? String })
         for name in expected { #expect(names.contains(name), "the check \(name) did not run") }
         #expect(output.status == (summary["passed"] as? Bool == true ? 0 : 1))

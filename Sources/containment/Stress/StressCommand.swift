@@ -51,7 +51,7 @@ struct StressCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Kill the supervisor with SIGKILL every SECONDS while the clients run, and restart it on the same run "
-                + "directory (not with --attach).",
+                + "directory; never again before every host is registered with the restarted one (not with --attach).",
             valueName: "seconds"
         )
     )
@@ -60,7 +60,7 @@ struct StressCommand: ParsableCommand {
         help: ArgumentHelp(
             "Run a replicated runtime (three etcd members, supervisors a and b: journal: etcd) and kill the supervisor "
                 + "that leads with SIGKILL every SECONDS while the clients run; it comes back as a standby, the other "
-                + "takes over (not with --attach).",
+                + "takes over; never again before every host is registered with the new leader (not with --attach).",
             valueName: "seconds"
         )
     )
@@ -154,7 +154,13 @@ struct StressCommand: ParsableCommand {
         do {
             summary = try run.execute(started: started)
         } catch {
-            local?.stop()
+            // The run could not be judged: its logs say why, so its run directory is kept.
+            if let local {
+                local.stop(keepRunDirectory: true)
+                FileHandle.standardError.write(
+                    Data("stress: the run directory (logs, journal) is kept: \(local.config.runDirectory)\n".utf8)
+                )
+            }
             throw error
         }
         if json {
