@@ -17,7 +17,10 @@ import ZeroMQ
         try await RuntimeFixture.with(topology: Self.menu) { runtime in
             // The watch must outlive the restart: from the kill until the new supervisor's first event (up.sh checks the
             // topology, starts it, it recovers, the hosts register again) took over 8 s on a loaded 2-core machine.
-            let watch = try await runtime.startWatch(["--idle-timeout", "30"])
+            // Its notices go to a file: the test waits for the restart's there (a fixed idle timeout ran out once
+            // before the new supervisor was up, the whole suite loading the machine); 120 s only bounds a failed test.
+            let notices = runtime.runDirectory + "/watch-notices.txt"
+            let watch = try await runtime.startWatch(["--idle-timeout", "120"], stderrTo: notices)
             #expect(try await runtime.containment("ctl", "create", "extra", "--kind", "content").status == 0)
             #expect(try await runtime.containment("ctl", "select", "menu", "1").status == 0)
             #expect(try await runtime.containment("ctl", "set-alpha", "second", "0.5").status == 0)
@@ -61,8 +64,13 @@ import ZeroMQ
             let hostEvents = records[start...].filter { $0.commands.isEmpty && !$0.hasRejection && $0.eventCount == 1 }
             #expect(hostEvents.count == 4)
 
-            let watched = try await watch.value
-            #expect(watched.stderr.contains("the supervisor restarted (epoch 1 → 2)"), "\(watched.stderr)")
+            func noticed() -> String { (try? String(contentsOfFile: notices, encoding: .utf8)) ?? "" }
+            let restartNoticed = try await Poll.until(within: .seconds(60)) {
+                noticed().contains("the supervisor restarted (epoch 1 → 2)")
+            }
+            try await watch.stop()
+            _ = try await watch.task.value
+            #expect(restartNoticed, "\(noticed())")
             // Events the new supervisor published before this SUB reconnected are lost to it (PUB/SUB); watch says so as a
             // gap rather than silently (neither asserted: both depend on timing).
         }

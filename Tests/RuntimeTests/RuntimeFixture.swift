@@ -195,6 +195,36 @@ final class RuntimeFixture: Sendable {
         return task
     }
 
+    /// `watch ARGUMENTS` with its standard error (its notices) written to `stderrPath` as it runs, so that a test can
+    /// wait for a notice rather than for the watch to end; `stop` ends it (SIGTERM to the pid its shell wrote before
+    /// becoming it).
+    func startWatch(
+        _ arguments: [String],
+        stderrTo stderrPath: String
+    ) async throws -> (task: Task<Output, any Error>, stop: @Sendable () async throws -> Void) {
+        let ready = runDirectory + "/watch-\(UUID().uuidString.prefix(8)).ready"
+        let task = Task {
+            try await run(
+                "/bin/bash",
+                [
+                    "-c", "echo $$ > \"$1.pid\"; exec \"$0\" watch --ready-file \"$1\" \"${@:3}\" 2>\"$2\"",
+                    Self.binary, ready, stderrPath,
+                ] + arguments
+            )
+        }
+        guard try await Poll.until({ FileManager.default.fileExists(atPath: ready) }) else {
+            throw FixtureError("watch did not subscribe in 10 s")
+        }
+        let pid = try String(contentsOfFile: ready + ".pid", encoding: .utf8)
+        // Read: gone, as down.sh counts a pid file left in the run directory as a stale one.
+        try FileManager.default.removeItem(atPath: ready + ".pid")
+        guard let pid = Int32(pid.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw FixtureError("watch's shell wrote no pid: \(pid)")
+        }
+        let stop: @Sendable () async throws -> Void = { kill(pid, SIGTERM) }
+        return (task, stop)
+    }
+
     /// The logs of the daemons, for failure messages.
     func logs() -> String {
         let directory = runDirectory + "/logs"
