@@ -32,6 +32,8 @@ struct StressVerifier {
     private var replies = Tally(name: "every reply = the model's answer at its point")
     private var history = Tally(name: "R2 and the appearance machine, from the events")
     private var replayedRecords = 0
+    /// The journal's refusals, by seq (``run(records:operations:)``).
+    private var rejections: [UInt64: JournalEntry] = [:]
     /// The supervisor was killed and restarted during the run: the reference subscriber may have lost events across a
     /// restart (PUB/SUB drops what a killed publisher had not sent, and what the new one published before the SUB
     /// reconnected) — only the last events of an epoch or the first of the next, which ``run`` checks.
@@ -103,6 +105,8 @@ struct StressVerifier {
             }
         }
         rejected.sort { $0.seq < $1.seq }
+        // Each refusal's record, by its ruleViolation's seq: the answers it was refused with are judged again.
+        rejections = Dictionary(records.filter(\.isRejection).map { ($0.firstSeq, $0) }, uniquingKeysWith: { $1 })
         var next = rejected.startIndex
         for record in records {
             guard record.holdsCommands else {
@@ -207,7 +211,7 @@ struct StressVerifier {
     private mutating func judgeRejected(_ operation: StressOperation, at seq: UInt64) {
         guard case .rejected(let got) = operation.outcome else { return }
         replies.checked += 1
-        guard let (model, violation) = replay.judgeRejected(operation.commands) else {
+        guard let (model, violation) = replay.judgeRejected(operation.commands, refusedAs: rejections[seq]) else {
             replies.fail(
                 "client \(operation.client): \(operation.commands.map(\.kindName)) rejected (\(got)) but the model accepts it at seq \(seq)"
             )

@@ -80,7 +80,8 @@ extension SupervisorCore {
                     seq: seq,
                     clientID: clientID,
                     requestID: requestID,
-                    rejection
+                    rejection,
+                    answers: given.sorted { $0.key.description < $1.key.description }.map { ($0.key, $0.value) }
                 )
             )
             if let sender {

@@ -91,6 +91,42 @@ import Testing
         #expect(replay.state == core.state)
     }
 
+    /// A command refused after its controller's code answered (the form's view loaded by its code, then an index
+    /// found out of range): the refusal's record holds the answer, so a replay judges the refusal as it was made —
+    /// without it, the replay would load an empty view and give another message (the stress check caught that).
+    @Test func aRefusalAfterAnAnswerIsJournaledWithItAndJudgedAgainAlike() throws {
+        let clock = Core.ManualClock()
+        let (scene, history) = try Self.sceneWithRecords(clock)
+        var core = scene
+        let outOfRange = ClientCommand(
+            Request(.addSubview(ViewID(owner: "f", name: "extra"), to: .root("f"), at: 3), by: .controller("f"))
+        )
+        core.handle(.message([Core.peer, Core.request([outOfRange], id: 2)]))
+        let question = try #require(try Core.decode(core.take()).messages.first?.message.asked)
+        #expect(question.question == .loadView("f"))
+        core.handle(.message([Self.hostPeer, Self.answer(question.id, [.addSubview(Self.header, to: .root("f"))])]))
+        core.tick()
+        let refused = try Core.decode(core.take())
+        let published = try #require(refused.events.first)
+        let record = try #require(refused.records.first)
+        #expect(refused.events.count == 1 && published.name == "ruleViolation")
+        #expect(record.isRejection && record.answerCount == 1)
+        #expect(core.state.views[Self.header] == nil, "refused: the answer's view is not kept")
+
+        // The journal before it, replayed; then the refused command judged at that point, with and without the answer.
+        var judged = JournalReplay()
+        for entry in history { _ = try judged.apply(entry) }
+        var blind = judged
+        let model = try published.model()
+        let again = judged.judgeRejected([outOfRange], refusedAs: record)
+        #expect(again?.1 == model, "the replay's ruleViolation is the one published")
+        let withoutAnswer = blind.judgeRejected([outOfRange])
+        #expect(withoutAnswer != nil && withoutAnswer?.1 != model, "without the answer, the replay's view is empty")
+        // Recovery applies nothing of a refusal, its answer included.
+        _ = try judged.apply(record)
+        #expect(judged.state.views[Self.header] == nil && judged.lastSeq == published.seq)
+    }
+
     @Test func noAnswerWithinTheTimeoutIsNothingAndTheEventNamesIt() throws {
         let clock = Core.ManualClock()
         var core = try Self.scene(clock)

@@ -2764,7 +2764,8 @@ public nonisolated struct Containment_V1_JournalRecord: Sendable {
 
   public var pid: Int32 = 0
 
-  /// The answers of controllers' code the commands were applied with (SPEC §15); replay gives them again.
+  /// The answers of controllers' code the commands were applied with (SPEC §15); replay gives them again. Of a
+  /// rejected command: those given before it was refused (recovery applies none; a replay judging it gives them).
   public var answers: [Containment_V1_GivenAnswer] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()

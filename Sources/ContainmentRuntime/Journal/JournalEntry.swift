@@ -88,8 +88,12 @@ extension JournalReplay {
         try apply(entry.record).map(BusEvent.init)
     }
 
-    /// What the model answers at this point to commands that were rejected (``judgeRejected(_:)``).
-    package mutating func judgeRejected(_ commands: [ClientCommand]) -> (RemoteError, Event?)? {
-        judgeRejected(commands.map(\.wire))
+    /// What the model answers at this point to commands that were rejected (``judgeRejected(_:answers:)``), given
+    /// the answers their rejection's record holds.
+    package mutating func judgeRejected(
+        _ commands: [ClientCommand],
+        refusedAs rejection: JournalEntry? = nil
+    ) -> (RemoteError, Event?)? {
+        judgeRejected(commands.map(\.wire), answers: rejection?.record.answers ?? [])
     }
 }

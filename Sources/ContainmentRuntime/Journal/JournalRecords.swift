@@ -15,14 +15,17 @@ package enum JournalRecords {
     }
 
     /// A command the model refused: its `ruleViolation` event's seq reserved, and the refusal remembered for the
-    /// client's resends.
+    /// client's resends; with the answers of controllers' code it was refused with (SPEC §15: a view loaded by a
+    /// form's code before an index was found out of range), so that a replay judges the refusal as it was made.
+    /// Recovery applies none of them: a refusal changed nothing.
     package static func rejection(
         commandID: UInt64,
         timeUnixNanos: Int64,
         seq: UInt64,
         clientID: String,
         requestID: UInt64,
-        _ rejection: RemoteError
+        _ rejection: RemoteError,
+        answers: [(Question, Answer)] = []
     ) -> [UInt8] {
         Containment_V1_JournalRecord.with {
             $0.commandID = commandID
@@ -32,6 +35,7 @@ package enum JournalRecords {
             $0.clientID = clientID
             $0.requestID = requestID
             $0.rejection = Containment_V1_Error(rejection)
+            $0.answers = answers.map { Containment_V1_GivenAnswer($0.0, $0.1) }
         }.bytes
     }
 

@@ -132,7 +132,10 @@ public struct JournalReplay: Sendable {
     /// What the model answers at this point to commands that were rejected: the error with the index of the failing
     /// command and the `ruleViolation` event published for it, or `nil` when the model accepts them — then the state
     /// has changed, and the replay no longer stands for the supervisor's.
-    public mutating func judgeRejected(_ commands: [WireCommand]) -> (RemoteError, Event?)? {
+    public mutating func judgeRejected(
+        _ commands: [WireCommand],
+        answers: [Containment_V1_GivenAnswer] = []
+    ) -> (RemoteError, Event?)? {
         var requests: [Request] = []
         for (index, wire) in commands.enumerated() {
             do {
@@ -142,7 +145,17 @@ public struct JournalReplay: Sendable {
             }
         }
         do {
-            _ = try state.apply(batch: requests)
+            if answers.isEmpty {
+                _ = try state.apply(batch: requests)
+                return nil
+            }
+            // The answers its controllers' code gave before it was refused (SPEC §15), given again.
+            var given: [Question: Answer] = [:]
+            for recorded in answers {
+                guard let (question, answer) = try? recorded.model() else { return nil }
+                given[question] = answer
+            }
+            _ = try state.apply(batch: requests, answers: Answers(given: given))
             return nil
         } catch {
             return (
