@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-bash scripts/setup.sh
+bash scripts/setup.sh build etcd
 quiet_swift build -c release --product containment >&2
 bin="$(swift build -c release --show-bin-path)/containment"
 exec "$bin" bench "$@"

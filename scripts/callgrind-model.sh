@@ -10,11 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 steps="${1:-20000}"
 out="${OUT:-/tmp/callgrind-model}"
-if ! command -v valgrind >/dev/null 2>&1; then
-    sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    $sudo apt-get update -qq && $sudo apt-get install -y -qq valgrind >/dev/null
-fi
+bash scripts/setup.sh profile
 rm -rf "$out"
 mkdir -p "$out/src"
 cp Sources/ContainmentModel/*.swift "$out/src/"

@@ -23,7 +23,7 @@ member_pid() {  # member_pid NAME: the pid of a running member, or nothing
 case "$action" in
 start)
     [ $# -eq 4 ] || usage
-    command -v etcd >/dev/null 2>&1 || { echo "etcd.sh: etcd is not installed (apt-get install etcd-server)" >&2; exit 1; }
+    command -v etcd >/dev/null 2>&1 || { echo "etcd.sh: etcd is not installed (bash scripts/setup.sh etcd installs it)" >&2; exit 1; }
     IFS=, read -r -a clients <<<"$3"
     IFS=, read -r -a peers <<<"$4"
     [ ${#clients[@]} -eq ${#peers[@]} ] || { echo "etcd.sh: as many client ports as peer ports" >&2; exit 2; }

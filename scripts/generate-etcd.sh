@@ -5,10 +5,10 @@
 # Status, and the messages they reach. The trimmed files are written to proto/etcd/ and committed with the generated
 # code, so neither this script's tools nor the Debian package are needed to build the project.
 #
-# Needs protoc (apt: protobuf-compiler), golang-etcd-server-dev, and the protoc plugins of the versions Package.swift
-# names: protoc-gen-swift (swift-protobuf) and protoc-gen-grpc-swift-2 (grpc-swift-protobuf); build each once with
-# `swift build -c release --product NAME` in a checkout, and pass their paths as PROTOC_GEN_SWIFT and
-# PROTOC_GEN_GRPC_SWIFT.
+# Needs protoc (bash scripts/setup.sh generate installs it), golang-etcd-server-dev, and the protoc plugins of the
+# versions Package.swift names: protoc-gen-swift (swift-protobuf) and protoc-gen-grpc-swift-2 (grpc-swift-protobuf);
+# build each once with `swift build -c release --product NAME` in a checkout, and pass their paths as PROTOC_GEN_SWIFT
+# and PROTOC_GEN_GRPC_SWIFT.
 #
 set -euo pipefail
 cd "$(dirname "$0")/.."

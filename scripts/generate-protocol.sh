@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates Sources/ContainmentBus/Generated/containment.pb.swift from proto/containment.proto.
-# Needs protoc (apt: protobuf-compiler) and protoc-gen-swift of the swift-protobuf version Package.swift names
-# (build it once: `swift build -c release --product protoc-gen-swift` in a checkout of swift-protobuf, and pass its
-# path as PROTOC_GEN_SWIFT). The generated file is committed, so neither is needed to build the project.
+# Needs protoc (bash scripts/setup.sh generate installs it) and protoc-gen-swift of the swift-protobuf version
+# Package.swift names (build it once: `swift build -c release --product protoc-gen-swift` in a checkout of
+# swift-protobuf, and pass its path as PROTOC_GEN_SWIFT). The generated file is committed, so neither is needed to build the project.
 #
 # Why the generated file's `@unchecked Sendable` and `nonisolated(unsafe)` are safe (it says DO NOT EDIT, so the
 # proof lives here): swift-protobuf gives the three messages with many fields (Create, Event, ControllerState) a

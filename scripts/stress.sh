@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-bash scripts/setup.sh >&2
+bash scripts/setup.sh build etcd >&2
 quiet_swift build -c release --product containment >&2
 bin="$(swift build -c release --show-bin-path)/containment"
 

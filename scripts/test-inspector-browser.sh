@@ -2,20 +2,13 @@
 # The inspector in a real browser (Tests/browser/inspector_in_chromium.py): headless Chromium loads the page of a
 # running runtime and checks the rendered DOM, before and after a `ctl` change.
 #   scripts/test-inspector-browser.sh [--screenshot PATH]
-# Installs what is missing: Debian's chromium (apt, with sudo when not root) and websocket-client (in the virtualenv
-# .build/python-venv that scripts/test-python-client.sh uses). Uses the built `containment` binary.
+# Installs what is missing: chromium (scripts/setup.sh) and websocket-client (in the virtualenv .build/python-venv
+# that scripts/test-python-client.sh uses). Uses the built `containment` binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-if ! command -v chromium >/dev/null 2>&1; then
-    echo "test-inspector-browser: installing chromium" >&2
-    sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq
-    $sudo apt-get install -y -qq chromium >/dev/null
-fi
+bash scripts/setup.sh chromium python:ensurepip
 
 venv=".build/python-venv"
 if [ ! -x "$venv/bin/python" ]; then

@@ -2,8 +2,8 @@
 # The Python client test: the client package clients/python (written from docs/PROTOCOL.md alone) talks to a real
 # runtime.
 #   scripts/test-python-client.sh [PYTEST ARGS...]
-# Installs what is missing: protoc (apt: protobuf-compiler, with sudo when not root; the tests compare the committed
-# containment_pb2.py with its output) and a virtualenv under .build/python-venv. Then installs ./clients/python (with
+# Installs what is missing: protoc and python3's venv (scripts/setup.sh; the tests compare the committed
+# containment_pb2.py with protoc's output) and a virtualenv under .build/python-venv. Then installs ./clients/python (with
 # its dependencies pyzmq and protobuf 4.x, fetched when missing) and pytest into it, the package every time, so that the
 # tests import it as it is now. Uses the built `containment` binary (CONTAINMENT_BIN, or swift build --show-bin-path),
 # building it only when it is missing. Exits with pytest's status.
@@ -11,36 +11,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-apt_install() {  # apt_install PACKAGE...
-    local sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq
-    $sudo apt-get install -y -qq "$@" >/dev/null
-}
-
-if ! command -v protoc >/dev/null 2>&1; then
-    echo "test-python-client: installing protobuf-compiler" >&2
-    apt_install protobuf-compiler
-fi
-command -v protoc >/dev/null 2>&1 || { echo "test-python-client: protoc is still missing after apt" >&2; exit 1; }
-
-python="$(command -v python3 || true)"
-[ -n "$python" ] || { echo "test-python-client: installing python3" >&2; apt_install python3 python3-venv; python="$(command -v python3)"; }
+bash scripts/setup.sh protoc python:ensurepip
 
 venv=".build/python-venv"
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
     rm -rf "$venv"
     mkdir -p .build
-    if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
-        # Debian splits ensurepip out of python3 into python3-venv (python3.N-venv).
-        rm -rf "$venv"
-        echo "test-python-client: installing python3-venv" >&2
-        version="$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
-        apt_install python3-venv || true
-        apt_install "python$version-venv" || true
-        "$python" -m venv "$venv"
-    fi
+    python3 -m venv "$venv"
 fi
 # pip installs a local directory again each time. Its build directories go before (a stale build/lib would keep
 # modules since removed) and after.

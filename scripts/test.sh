@@ -29,7 +29,11 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-bash scripts/setup.sh
+bash scripts/setup.sh build test
+
+echo "== every command the project runs is installed by scripts/setup.sh or is the base image's"
+python3 scripts/check-commands.py --present build test
+python3 -m unittest discover -s Tests/commands -q
 
 echo "== format (swift format lint --strict)"
 swift format lint --strict --recursive Package.swift Sources Tests Plugins Examples/GridApp/Package.swift Examples/GridApp/Sources Examples/GridApp/Tests

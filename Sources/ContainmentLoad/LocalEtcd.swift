@@ -18,7 +18,7 @@ final class LocalEtcd {
         store makeStore: (EtcdSettings) throws -> any EtcdStore
     ) throws {
         guard let etcd = Self.etcdExecutable else {
-            throw LoadError("etcd is not installed (apt-get install etcd-server; scripts/setup.sh installs it)")
+            throw LoadError("etcd is not installed (bash scripts/setup.sh etcd installs it)")
         }
         var lastFailure = ""
         for _ in 0..<5 {

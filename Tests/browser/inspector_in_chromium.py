@@ -67,7 +67,7 @@ def main():
     parser.add_argument("--topology", default=os.path.join(ROOT, "Config/topologies/menu.yaml"))
     args = parser.parse_args()
     binary = os.environ["CONTAINMENT_BIN"]
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    chromium = shutil.which("chromium")
     if not chromium:
         sys.exit("inspector-browser: chromium is not installed")
     run_dir = tempfile.mkdtemp(prefix="containment-browser-")

@@ -21,7 +21,7 @@ COMMITTED = REPO / "clients" / "python" / "containment" / "containment_pb2.py"
 def test_the_committed_module_is_what_protoc_generates(tmp_path):
     protoc = shutil.which("protoc")
     if protoc is None:
-        pytest.skip("protoc is not on PATH (apt: protobuf-compiler)")
+        pytest.skip("protoc is not on PATH (bash scripts/setup.sh protoc)")
     proto = REPO / "proto"
     command = [protoc, f"--proto_path={proto}", f"--python_out={tmp_path}", str(proto / "containment.proto")]
     subprocess.run(command, check=True)
