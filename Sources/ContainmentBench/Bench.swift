@@ -15,7 +15,7 @@ package struct BenchOptions: Sendable {
     package var quick = false
     package var json = false
     package var roundTrips: Int?
-    package var seconds: Double?
+    package var requests: Int?
     package var clients = 4
     package var window = 16
     package var pubSubMessages: Int?
@@ -43,7 +43,7 @@ package enum Bench {
         let settings = BenchSettings(
             quick: options.quick,
             roundTrips: options.roundTrips ?? (options.quick ? 2_000 : 20_000),
-            seconds: options.seconds ?? (options.quick ? 1 : 5),
+            requests: options.requests ?? (options.quick ? 40_000 : 400_000),
             clients: options.clients,
             window: options.window,
             pubSubMessages: options.pubSubMessages ?? (options.quick ? 50_000 : 500_000),

@@ -139,10 +139,10 @@ struct Pipeline {
     }
 
     enum Length {
-        /// Send for this long; replies are counted after `warmup`, until the end.
-        case duration(Duration, warmup: Duration)
-        /// Send this many requests in all; measured from the first send to the last reply.
-        case total(Int)
+        /// Send `warmup` requests, then this many more: the replies to the first `warmup` are not counted, and the
+        /// time runs from the last of them (or from the first send, with none) to the last reply. A count, not a
+        /// window: a slow or loaded machine takes longer over it, but never measures nothing.
+        case requests(Int, warmup: Int)
     }
 
     func run(
@@ -164,15 +164,11 @@ struct Pipeline {
         let clock = ContinuousClock()
         let start = clock.now
         var measureFrom = start
-        var stopAt: ContinuousClock.Instant?
-        var limit = Int.max
-        switch length {
-        case .duration(let duration, let warmup):
-            measureFrom = start + warmup
-            stopAt = start + warmup + duration
-        case .total(let total):
-            limit = total
-        }
+        let (limit, warmup) =
+            switch length {
+            case .requests(let count, let warmup): (count + warmup, warmup)
+            }
+        var replies = 0
         var sent = 0
         var sequences = [Int](repeating: 0, count: clients)
         var outstanding = [Int](repeating: 0, count: clients)
@@ -187,7 +183,6 @@ struct Pipeline {
         for client in 0..<clients {
             for _ in 0..<window where sent < limit { try send(client) }
         }
-        var sending = true
         while outstanding.contains(where: { $0 > 0 }) {
             let ready = try poller.poll(timeout: .seconds(30))
             if ready.isEmpty { throw LoadError("no reply for 30 s from \(endpoint)") }
@@ -195,19 +190,18 @@ struct Pipeline {
                 while let frames = try sockets[item.index].receive(dontWait: true) {
                     let now = clock.now
                     outstanding[item.index] -= 1
-                    if let stopAt, now >= stopAt { sending = false }
-                    if sending, now >= measureFrom {
+                    replies += 1
+                    if replies == warmup {
+                        measureFrom = now
+                    } else if replies > warmup {
                         if frames.count == 1, accepted(frames[0]) { result.accepted += 1 } else { result.refused += 1 }
                         lastReply = now
                     }
-                    if sending, sent < limit { try send(item.index) }
+                    if sent < limit { try send(item.index) }
                 }
             }
         }
-        switch length {
-        case .duration(let duration, _): result.seconds = duration.seconds
-        case .total: result.seconds = (lastReply - start).seconds
-        }
+        result.seconds = (lastReply - measureFrom).seconds
         return result
     }
 }
@@ -307,12 +301,14 @@ struct DeliveryFigure: Codable, Sendable {
     var subscribers: Int
     /// Messages per second at the slowest subscriber.
     var perSecond: Double
-    /// Measured messages each subscriber received (the fewest).
+    /// Measured messages each subscriber received (the fewest), of the `expected` that were published.
     var messages: Int
+    var expected: Int
     var gaps: Int
     var missing: Int
 
-    init(_ reports: [SubscriberReport]) {
+    init(_ reports: [SubscriberReport], expected: Int) {
+        self.expected = expected
         subscribers = reports.count
         perSecond = reports.map(\.rate).min() ?? 0
         messages = reports.map(\.measured).min() ?? 0

@@ -83,7 +83,7 @@ extension BenchRunner {
         let start = clock.now
         let sent = try Pipeline(endpoint: endpoint, clients: 2, window: 4).run(
             context: context,
-            .total(requests),
+            .requests(requests, warmup: 0),
             request: { _, sequence in
                 let count = min(perRequest, commands - nextCommand)
                 let batch = (0..<count).map { offset in
@@ -122,7 +122,7 @@ extension BenchRunner {
         var failure: String?
         _ = try Pipeline(endpoint: endpoint, clients: 1, window: 32).run(
             context: context,
-            .total(ids.count),
+            .requests(ids.count, warmup: 0),
             request: { _, sequence in
                 defer { next += 1 }
                 return ClientRequest.inspect(ids[next], requestID: UInt64(sequence + 1))

@@ -102,7 +102,8 @@ struct CreationFigure: Codable, Sendable {
 struct BenchSettings: Codable, Sendable {
     var quick: Bool
     var roundTrips: Int
-    var seconds: Double
+    /// Pipelined requests the main throughput figure is measured over (then a fraction of it for the others).
+    var requests: Int
     var clients: Int
     var window: Int
     var pubSubMessages: Int
@@ -129,7 +130,8 @@ struct BenchRunner {
     let context: Context
     let progress: (String) -> Void
 
-    var duration: Duration { .milliseconds(Int64(settings.seconds * 1_000)) }
+    /// The requests that drive event delivery: each publishes `eventsPerRequest` events.
+    var deliveryRequests: Int { max(1, settings.requests / 8) }
 
     // MARK: Raw libzmq
 
@@ -165,7 +167,7 @@ struct BenchRunner {
         }
         try group.waitUntilReady { try publish(warmTopic) }
         for _ in 0..<settings.pubSubMessages { try publish(BenchMessages.eventTopic) }
-        return DeliveryFigure(try group.reports(timeout: .seconds(120)))
+        return DeliveryFigure(try group.reports(timeout: .seconds(120)), expected: settings.pubSubMessages)
     }
 
     // MARK: Containment
@@ -208,14 +210,14 @@ struct BenchRunner {
 
         progress("pipelined requests, raw and Containment in alternating rounds")
         let rounds = 4
-        let round = Duration.milliseconds(Int64(settings.seconds * 1_000 / Double(rounds)))
+        let round = max(1, settings.requests / rounds)
         var rawPipelined = Pipeline.Result()
         var pipelined = Pipeline.Result()
         for _ in 0..<rounds {
             for (target, isRaw) in [(echoEndpoint, true), (endpoint, false)] {
                 let result = try Pipeline(endpoint: target, clients: settings.clients, window: settings.window).run(
                     context: context,
-                    .duration(round, warmup: .milliseconds(200)),
+                    .requests(round, warmup: round / 10),
                     request: BenchMessages.request,
                     accepted: BenchMessages.isAccepted
                 )
@@ -266,7 +268,7 @@ struct BenchRunner {
             endpoint: runtime.config.eventEndpoint,
             directory: directory,
             tag: "events\(count)",
-            measured: 0,
+            measured: deliveryRequests * settings.eventsPerRequest,
             highWaterMark: 0
         )
         // A destroy of nobody is rejected and publishes a ruleViolation (under runtime/): the warm-up.
@@ -279,11 +281,14 @@ struct BenchRunner {
         _ = try Pipeline(endpoint: runtime.config.commandEndpoint, clients: settings.clients, window: settings.window)
             .run(
                 context: context,
-                .duration(duration, warmup: .zero),
+                .requests(deliveryRequests, warmup: 0),
                 request: { client, sequence in BenchMessages.withField1(UInt64(sequence + 1), tails[client]) },
                 accepted: BenchMessages.isAccepted
             )
-        return DeliveryFigure(try group.reports(timeout: .seconds(120)))
+        return DeliveryFigure(
+            try group.reports(timeout: .seconds(120)),
+            expected: deliveryRequests * settings.eventsPerRequest
+        )
     }
 
     // MARK: Creation and memory
@@ -308,7 +313,7 @@ struct BenchRunner {
         let start = clock.now
         let created = try Pipeline(endpoint: runtime.config.commandEndpoint, clients: 2, window: 4).run(
             context: context,
-            .total(batches),
+            .requests(batches, warmup: 0),
             request: { _, _ in
                 let first = next * batch
                 next += 1

@@ -48,10 +48,16 @@ package enum BenchPeers {
         var lastSeq: UInt64 = 0
         var first: ContinuousClock.Instant?
         var last = started
+        // Whether to stop, nothing measured having come for a while: `maxWaitMs` before the first message; with a
+        // count, 30 s after the last (a loaded machine can pause the publisher for seconds, and the count says more
+        // is coming: only a loss leaves it short); without one, `idleMs` after the last ends the stream.
+        func quiet(_ now: ContinuousClock.Instant) -> Bool {
+            guard first != nil else { return now - started > .milliseconds(Int64(maxWaitMs)) }
+            return now - last >= (count > 0 ? .seconds(30) : .milliseconds(Int64(idleMs)))
+        }
         while count == 0 || report.measured < count {
             guard let frames = try subscriber.receive() else {
-                if first != nil { break }
-                if clock.now - started > .milliseconds(Int64(maxWaitMs)) { break }
+                if quiet(clock.now) { break }
                 continue
             }
             let now = clock.now
@@ -61,8 +67,7 @@ package enum BenchPeers {
             }
             if frames.first == Publication.heartbeatFrame {
                 // The supervisor's idle heartbeat: as good as a receive timeout for telling the stream ended.
-                if first != nil, now - last >= .milliseconds(Int64(idleMs)) { break }
-                if first == nil, now - started > .milliseconds(Int64(maxWaitMs)) { break }
+                if quiet(now) { break }
                 continue
             }
             // The event's seq, read without decoding the rest (the same way for raw messages and real events).

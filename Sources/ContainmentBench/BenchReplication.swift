@@ -61,8 +61,8 @@ extension BenchRunner {
     /// A bench runtime's settings: requests may wait long under the pipelined load.
     static let benchSettings = "requestTimeoutMs: 30000\n"
 
-    /// A quarter of the round trips and half the pipelined time of the main figures, through the supervisor
-    /// at `endpoint`.
+    /// A quarter of the round trips and an eighth of the pipelined requests of the main figures, through the
+    /// supervisor at `endpoint`.
     func journalFigures(endpoint: String) throws -> (roundTrip: Latency, pipelinedPerSecond: Double) {
         try prepareClients(endpoint: endpoint)
         let trips = try RoundTrips(context: context, endpoint: endpoint)
@@ -71,7 +71,7 @@ extension BenchRunner {
         try trips.run(count, record: true)
         let pipelined = try Pipeline(endpoint: endpoint, clients: settings.clients, window: settings.window).run(
             context: context,
-            .duration(.milliseconds(Int64(settings.seconds * 500)), warmup: .milliseconds(200)),
+            .requests(max(1, settings.requests / 8), warmup: settings.requests / 80),
             request: BenchMessages.request,
             accepted: BenchMessages.isAccepted
         )

@@ -3,13 +3,21 @@ import Subprocess
 import SystemPackage
 import Testing
 
-/// `containment bench` runs end to end, scaled right down, and reports every figure. No timing is asserted.
+/// `containment bench` runs end to end, scaled right down, and reports every figure, each sane: a positive, finite
+/// rate; percentiles in order; every event published received. No timing is asserted, and nothing is measured over a
+/// window of time that a loaded machine could leave empty: throughput over a count of requests (`--requests`).
 @Suite struct BenchTests {
+    /// A rate or a time that was measured: positive and finite.
+    static func sane(_ value: Any?) -> Bool {
+        guard let value = value as? Double else { return false }
+        return value > 0 && value.isFinite
+    }
+
     @Test func aTinyBenchReportsEveryFigure() async throws {
         let result = try await Subprocess.run(
             .path(FilePath(RuntimeFixture.binary)),
             arguments: [
-                "bench", "--quick", "--json", "--round-trips", "200", "--seconds", "0.3", "--pub-sub-messages", "2000",
+                "bench", "--quick", "--json", "--round-trips", "200", "--requests", "400", "--pub-sub-messages", "2000",
                 "--model-commands", "2000", "--controllers", "400", "--hosts", "2", "--clients", "2", "--window", "4",
                 "--recovery-events", "3000", "--recovery-controllers", "2000", "--host-callbacks", "400",
             ],
@@ -32,16 +40,25 @@ import Testing
             let object = try #require(report[section] as? [String: Any], "no \(section)")
             for key in keys { #expect(object[key] != nil, "\(section).\(key) is missing") }
         }
-        for section in ["raw", "runtime"] {
-            let roundTrip = (report[section] as? [String: Any])?["roundTrip"] as? [String: Any]
-            for key in ["p50", "p99", "p999"] { #expect(roundTrip?[key] != nil, "\(section).roundTrip.\(key)") }
+        // Every event published reached every subscriber, without a gap: 2,000 raw; 400 / 8 requests of 16 events.
+        let published = [
+            "raw": ["pubSub1": 2_000, "pubSub8": 2_000], "runtime": ["delivery1": 800, "delivery8": 800],
+        ]
+        for (section, deliveries) in published {
+            let figures = report[section] as? [String: Any] ?? [:]
+            Self.expectSane(figures, section: section)
+            for (name, expected) in deliveries {
+                let figure = figures[name] as? [String: Any] ?? [:]
+                let received = ["expected", "messages", "gaps"].map { figure[$0] as? Int }
+                #expect(received == [expected, expected, 0], "\(section).\(name): \(figure)")
+                #expect(Self.sane(figure["perSecond"]), "\(section).\(name): \(figure)")
+            }
         }
-        let runtime = report["runtime"] as? [String: Any]
-        for delivery in ["delivery1", "delivery8"] {
-            let figure = runtime?[delivery] as? [String: Any]
-            #expect(figure?["gaps"] as? Int == 0, "\(delivery) saw gaps")
-            #expect((figure?["messages"] as? Int ?? 0) > 0, "\(delivery) received nothing")
-        }
+        let ratios = report["ratios"] as? [String: Any] ?? [:]
+        #expect(ratios.values.allSatisfy(Self.sane), "\(ratios)")
+        let model = report["model"] as? [String: Any] ?? [:]
+        #expect(Self.sane(model["commandsPerSecond"]) && Self.sane(model["eventsPerSecond"]), "\(model)")
+        #expect(Self.sane((report["creation"] as? [String: Any])?["seconds"]), "creation.seconds")
         // Every callback sent through the one host was handled by its actors: one actor, then 1,000, content then busy.
         let callbacks = try #require(report["hostCallbacks"] as? [[String: Any]])
         #expect(
@@ -92,14 +109,14 @@ import Testing
             ),
             (
                 [
-                    "bus", "--quick", "--round-trips", "200", "--seconds", "0.3", "--pub-sub-messages", "2000",
+                    "bus", "--quick", "--round-trips", "200", "--requests", "400", "--pub-sub-messages", "2000",
                     "--clients", "2", "--window", "4", "--stalled-subscribers", "20",
                 ],
                 ["raw", "runtime", "ratios"]
             ),
             (
                 [
-                    "replicated", "--quick", "--round-trips", "100", "--seconds", "0.3", "--clients", "2", "--window",
+                    "replicated", "--quick", "--round-trips", "100", "--requests", "400", "--clients", "2", "--window",
                     "4", "--failovers", "1",
                 ],
                 ["journals", "failover"]
@@ -129,11 +146,11 @@ import Testing
                 #expect(journals.compactMap { $0["journal"] as? String } == ["file", "etcd"], "\(journals)")
                 for journal in journals {
                     #expect((journal["roundTrip"] as? [String: Any])?["count"] as? Int == 100, "\(journal)")
-                    #expect((journal["pipelinedPerSecond"] as? Double ?? 0) > 0, "\(journal)")
+                    #expect(Self.sane(journal["pipelinedPerSecond"]), "\(journal)")
                 }
                 let failover = figure["failover"] as? [String: Any] ?? [:]
                 #expect(failover["kills"] as? Int == 1 && (failover["milliseconds"] as? [Double])?.count == 1)
-                #expect((failover["p50"] as? Double ?? 0) > 0, "\(failover)")
+                #expect(Self.sane(failover["p50"]), "\(failover)")
             }
             if arguments[0] == "bus" {
                 let ratios = figure["ratios"] as? [String: Double] ?? [:]
@@ -142,7 +159,9 @@ import Testing
                         "roundTripP50", "roundTripP99", "roundTripP999", "pipelined", "delivery1", "delivery8",
                     ]
                 )
-                #expect(ratios.values.allSatisfy { $0 > 0 }, "\(ratios)")
+                #expect(ratios.values.allSatisfy(Self.sane), "\(ratios)")
+                Self.expectSane(figure["raw"] as? [String: Any] ?? [:], section: "raw")
+                Self.expectSane(figure["runtime"] as? [String: Any] ?? [:], section: "runtime")
                 // Twenty subscribers that never read, beside delivery: the supervisor within their bound, the
                 // subscribers that read without a gap.
                 let runtime = figure["runtime"] as? [String: Any] ?? [:]
@@ -155,8 +174,17 @@ import Testing
                 for name in ["delivery1", "delivery8"] {
                     let delivery = runtime[name] as? [String: Any] ?? [:]
                     #expect(delivery["gaps"] as? Int == 0 && delivery["missing"] as? Int == 0, "\(name): \(delivery)")
+                    #expect(delivery["messages"] as? Int == 800 && delivery["expected"] as? Int == 800, "\(name)")
                 }
             }
         }
+    }
+
+    /// A round trip's percentiles measured and in order, and the pipelined rate measured.
+    static func expectSane(_ figures: [String: Any], section: String) {
+        let trip = figures["roundTrip"] as? [String: Any] ?? [:]
+        let (p50, p99, p999) = (trip["p50"] as? Double ?? 0, trip["p99"] as? Double ?? 0, trip["p999"] as? Double ?? 0)
+        #expect(sane(p50) && p50 <= p99 && p99 <= p999, "\(section).roundTrip: \(trip)")
+        #expect(sane(figures["pipelinedPerSecond"]), "\(section).pipelinedPerSecond: \(figures)")
     }
 }

@@ -28,9 +28,9 @@ struct BenchPeerCommand: ParsableCommand {
         @Option(help: "The endpoint to connect to.") var endpoint: String
         @Option(help: "Create this file on the first message.") var readyFile: String
         @Option(help: "Write the report (JSON) here when done.") var reportFile: String
-        @Option(help: "Stop after this many measured messages (0: only on --idle-ms).") var count = 0
-        @Option(help: "Stop this long after the last measured message.") var idleMs = 1_000
-        @Option(help: "Give up when nothing measured arrived for this long.") var maxWaitMs = 120_000
+        @Option(help: "Stop after this many measured messages (or 30 s after the last; 0: on --idle-ms).") var count = 0
+        @Option(help: "Without --count: stop this long after the last measured message.") var idleMs = 1_000
+        @Option(help: "Give up when nothing measured arrived for this long from the start.") var maxWaitMs = 120_000
         @Option(help: "The SUB's receive high-water mark (0: unlimited).") var highWaterMark = 0
 
         func run() throws {
