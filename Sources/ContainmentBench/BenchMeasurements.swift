@@ -263,6 +263,13 @@ struct BenchRunner {
     ) throws
         -> DeliveryFigure
     {
+        // Each client's controller at alpha 0.75, whatever the requests before left it at, before any subscriber
+        // connects: every command of the batches below (which begin at 0.25) then changes it and publishes an event,
+        // so that `expected` is exact.
+        let reset = (0..<settings.clients).map {
+            Request(.setAlpha(.root(ControllerID(BenchMessages.controller($0))), 0.75), by: .natural)
+        }
+        _ = try client.submit(reset)
         let group = try SubscriberGroup(
             count: count,
             endpoint: runtime.config.eventEndpoint,
