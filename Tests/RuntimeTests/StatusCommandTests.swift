@@ -93,13 +93,15 @@ import Testing
     }
 
     /// The issue's done-when: a host killed with SIGKILL is down (exit 1) until its next process registers, then the
-    /// runtime is healthy again (exit 0). The host's program (the topology's `command`) waits 4 s before its second
-    /// start, so the time it is down is long enough to see.
+    /// runtime is healthy again (exit 0). The host's program (the topology's `command`) starts its second process only
+    /// once the test has seen it down (a gate file the test creates), however long the status calls take on a loaded
+    /// machine.
     @Test func aKilledHostIsDownWithExit1ThenRestartedWithExit0() async throws {
         let marker = "\"$CONTAINMENT_RUN_DIR/h1.started\""
-        // Time under test: the 4 s the second process takes to start (`sleep 4` in the host's program).
+        let gate = "\"$CONTAINMENT_RUN_DIR/h1.gate\""
         let script =
-            "if [ -f \(marker) ]; then sleep 4; fi; touch \(marker); exec \(RuntimeFixture.binary) host \"$@\""
+            "if [ -f \(marker) ]; then while [ ! -f \(gate) ]; do sleep 0.05; done; fi; touch \(marker); "
+            + "exec \(RuntimeFixture.binary) host \"$@\""
         try await RuntimeFixture.with(
             topology: """
                 window: {name: main, width: 800, height: 600, root: a}
@@ -115,6 +117,7 @@ import Testing
             #expect(down == 1 && Self.host("h1", in: summary)["state"] as? String == "down", "\(summary)")
             let text = try await runtime.containment("status")
             #expect(text.status == 1 && text.stdout.hasSuffix("degraded: h1 down\n"), "\(text.stdout)")
+            #expect(FileManager.default.createFile(atPath: runtime.runDirectory + "/h1.gate", contents: nil))
             let (up, again) = try await Self.status(runtime) { status, summary in
                 status == 0 && Self.host("h1", in: summary)["processes"] as? Int == 2
             }
