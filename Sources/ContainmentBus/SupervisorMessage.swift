@@ -38,6 +38,9 @@ package struct SupervisorMessage: Sendable {
 
     package static func refused(_ error: ContainmentError) -> Self { refused(RemoteError(error)) }
 
+    /// A refusal as the journal holds it (a rejection's record).
+    package static func refused(recorded error: Containment_V1_Error) -> Self { Self(body: .error(error)) }
+
     package static func snapshot(_ snapshot: BusSnapshot) -> Self { Self(body: .snapshot(snapshot.wire)) }
 
     /// The metrics, as Prometheus text.

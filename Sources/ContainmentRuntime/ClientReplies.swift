@@ -6,7 +6,7 @@
 /// at recovery (its records carry the client id and request id).
 struct ClientReplies {
     private struct Client {
-        var answers: [UInt64: [UInt8]] = [:]
+        var answers: [UInt64: SupervisorReply] = [:]
         var order: [UInt64] = []
         var lastActive: UInt64 = 0
     }
@@ -24,12 +24,12 @@ struct ClientReplies {
     var count: Int { clients.count }
 
     /// The answer given to `requestID` of `client`, if it is remembered.
-    func answer(client: String, requestID: UInt64) -> [UInt8]? {
+    func answer(client: String, requestID: UInt64) -> SupervisorReply? {
         clients[client]?.answers[requestID]
     }
 
-    /// Remembers the serialized answer to a request.
-    mutating func remember(client: String, requestID: UInt64, answer: [UInt8]) {
+    /// Remembers the answer to a request.
+    mutating func remember(client: String, requestID: UInt64, answer: SupervisorReply) {
         guard !client.isEmpty else { return }
         tick += 1
         let (window, tick) = (window, tick)
@@ -48,7 +48,7 @@ struct ClientReplies {
 
     /// Every remembered answer: the clients least recently active first, each one's answers oldest first. Remembering
     /// them in this order into an empty value gives this value back (a checkpoint).
-    var entries: [(client: String, answers: [(requestID: UInt64, answer: [UInt8])])] {
+    var entries: [(client: String, answers: [(requestID: UInt64, answer: SupervisorReply)])] {
         clients.sorted { $0.value.lastActive < $1.value.lastActive }.map { client, record in
             (client, record.order.compactMap { id in record.answers[id].map { (id, $0) } })
         }

@@ -1,14 +1,15 @@
 import Foundation
 
-/// The supervisor core's time, injected so the core runs without a real clock in tests: `now` for deadlines
-/// (heartbeats, transitions, inspects), `unixNanos` for the time stamped on events and records.
-protocol SupervisorClock: AnyObject {
-    var now: ContinuousClock.Instant { get }
-    var unixNanos: Int64 { get }
+/// The time an input is handled at, as the core is told it (``SupervisorCore/handle(_:at:)``): `now` for deadlines
+/// (heartbeats, transitions, inspects), `unixNanos` for the time stamped on events and records. The loop reads the
+/// machine's clocks (``SystemClock``); a test or a simulated world gives its own.
+struct SupervisorTime {
+    var now: ContinuousClock.Instant
+    var unixNanos: Int64
 }
 
 /// The machine's clocks.
-final class SystemClock: SupervisorClock {
+struct SystemClock {
     private let clock = ContinuousClock()
 
     var now: ContinuousClock.Instant { clock.now }
@@ -18,4 +19,6 @@ final class SystemClock: SupervisorClock {
         clock_gettime(CLOCK_REALTIME, &spec)
         return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
+
+    var time: SupervisorTime { SupervisorTime(now: now, unixNanos: unixNanos) }
 }

@@ -27,7 +27,7 @@ extension SupervisorCore {
         given: inout [Question: Answer]
     ) throws(BatchError) -> [Event]? {
         guard !answers.base.answering.isEmpty || !given.isEmpty else { return try state.apply(batch: requests) }
-        let deadline = resumed?.deadline ?? clock.now + config.answerTimeout
+        let deadline = resumed?.deadline ?? time.now + config.answerTimeout
         var asked = answers.base
         while true {
             asked.given = given
@@ -78,18 +78,12 @@ extension SupervisorCore {
         to host: String,
         by deadline: ContinuousClock.Instant
     ) -> UInt64? {
-        guard clock.now < deadline, let kind else { return nil }
+        guard time.now < deadline, let kind else { return nil }
         guard let record = hosts[host], record.up, let peer = record.routingID, runs(kind, on: host) == true else {
             return nil
         }
         let id = answers.makeID()
-        output.append(
-            .send(
-                peer: peer,
-                body: SupervisorMessage.question(question, id: id, kind: kind).bytes(requestID: 0),
-                delivery: nil
-            )
-        )
+        emit(.reply(to: peer, requestID: 0, .message(.question(question, id: id, kind: kind))))
         return id
     }
 
@@ -103,7 +97,7 @@ extension SupervisorCore {
     }
 
     /// A host's answer: kept for the command that waits for it; a command with all its answers is applied again at
-    /// the next ``tick()``. An answer nobody waits for (late, after the deadline; or forged) is dropped.
+    /// the next ``tick(at:)``. An answer nobody waits for (late, after the deadline; or forged) is dropped.
     mutating func answered(_ answer: QuestionAnswer, from sender: [UInt8]) {
         guard let host = hostNames[sender], let asked = answers.questions[answer.questionID], asked.host == host,
             asked.question.controller == answer.controller
@@ -134,7 +128,7 @@ extension SupervisorCore {
     /// taken as nothing), oldest first, then the commands its sender queued behind it until one waits again.
     mutating func resumeAnswered() {
         guard !answers.isEmpty else { return }
-        for waiting in answers.takeDue(at: clock.now) {
+        for waiting in answers.takeDue(at: time.now) {
             submitQueued(
                 waiting.submission,
                 resumed: AnswerWaits.Resumed(given: waiting.given, deadline: waiting.deadline)
@@ -164,17 +158,18 @@ extension SupervisorCore {
         _ given: [Question: Answer],
         events: [Event],
         created: inout IDTable<ControllerID, String>
-    ) -> [[UInt8]] {
+    ) -> [PlacedAnswer] {
         var made: Set<ControllerID> = []
         for case .controllerCreated(let id, _) in events where created[id] == nil { made.insert(id) }
         return given.sorted { $0.key.description < $1.key.description }.map { question, answer in
-            JournalRecords.givenAnswer(question, answer) { id, kind in
-                guard made.contains(id) else { return nil }
+            var placed = PlacedAnswer(question: question, answer: answer)
+            for case .create(let id, let kind, _) in answer.commands where made.contains(id) {
                 let asker = placement[question.controller] ?? created[question.controller] ?? ""
                 let host = runs(kind, on: asker) == true ? asker : leastLoadedHost(running: kind) ?? ""
                 created[id] = host
-                return host
+                placed.hosts[id] = host
             }
+            return placed
         }
     }
 

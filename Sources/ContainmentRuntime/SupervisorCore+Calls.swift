@@ -34,8 +34,7 @@ extension SupervisorCore {
     /// hold no `verbInvoked` of `target` (then it is answered at once, as any batch).
     mutating func awaitCall(
         to target: ControllerID,
-        events: [Event],
-        encoded: [[UInt8]],
+        events: [StampedEvent],
         firstSeq: UInt64,
         peer: [UInt8],
         requestID: UInt64,
@@ -44,7 +43,7 @@ extension SupervisorCore {
     ) -> Bool {
         guard
             let index = events.firstIndex(where: {
-                if case .verbInvoked(target, _, _, _) = $0 { true } else { false }
+                if case .verbInvoked(target, _, _, _) = $0.event { true } else { false }
             }),
             let host = placement[target]
         else { return false }
@@ -56,7 +55,7 @@ extension SupervisorCore {
                 commandID: commandID,
                 controller: target,
                 host: host,
-                events: encoded
+                events: events
             ),
             seq: firstSeq + UInt64(index)
         )
@@ -73,23 +72,17 @@ extension SupervisorCore {
             return
         }
         _ = calls.remove(result.seq)
-        let answer: [UInt8]
+        let answer: SupervisorReply
         switch result.outcome {
         case .value(let value):
-            answer = PreEncoded.accepted(
-                requestID: call.requestID,
-                commandID: call.commandID,
-                events: call.events,
-                result: value
-            )
+            answer = .accepted(commandID: call.commandID, events: call.events, result: value)
         case .error(let error):
             let error = RemoteError(error.error, index: error.index, commandID: call.commandID, seq: error.seq)
-            answer = SupervisorMessage.refused(error).bytes(requestID: call.requestID)
+            answer = .message(.refused(error))
         case nil:
-            answer = SupervisorMessage.refused(.malformed("The host answered the call with no outcome."))
-                .bytes(requestID: call.requestID)
+            answer = .message(.refused(.malformed("The host answered the call with no outcome.")))
         }
-        output.append(.send(peer: call.peer, body: answer, delivery: nil))
+        emit(.reply(to: call.peer, requestID: call.requestID, answer))
         clients.remember(client: call.clientID, requestID: call.requestID, answer: answer)
     }
 
@@ -105,8 +98,8 @@ extension SupervisorCore {
                 ),
                 commandID: call.commandID
             )
-            let answer = SupervisorMessage.refused(error).bytes(requestID: call.requestID)
-            output.append(.send(peer: call.peer, body: answer, delivery: nil))
+            let answer = SupervisorReply.message(.refused(error))
+            emit(.reply(to: call.peer, requestID: call.requestID, answer))
             clients.remember(client: call.clientID, requestID: call.requestID, answer: answer)
         }
     }

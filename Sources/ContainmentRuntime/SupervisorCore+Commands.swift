@@ -19,10 +19,10 @@ extension SupervisorCore {
         resumed: AnswerWaits.Resumed? = nil,
         inTurn: Bool = false
     ) -> RemoteError? {
-        if resumed == nil { output.countRequest(commands: commands.count) }
+        if resumed == nil { emit(.count(.request(commands: commands.count))) }
         /// Refused before the model judged it: nothing changed, nothing to remember.
         func refuse(_ error: RemoteError) -> RemoteError {
-            output.countRejected(error.error.code)
+            emit(.count(.rejected(error.error.code)))
             if let sender { reply(to: sender, requestID: requestID, .refused(error)) }
             return error
         }
@@ -64,7 +64,7 @@ extension SupervisorCore {
         } catch {
             let commandID = nextCommandID
             nextCommandID += 1
-            let time = clock.unixNanos
+            let time = self.time.unixNanos
             publish(
                 state.violation(of: prepared.requests[error.index], error: error.error),
                 commandID: commandID,
@@ -72,50 +72,53 @@ extension SupervisorCore {
             )
             let rejection = RemoteError(error.error, index: error.index, commandID: commandID, seq: seq)
             noteRefusal(code: error.error.code.rawValue, message: error.error.message, seq: seq)
-            output.countRejected(error.error.code)
-            journalAppend(
-                JournalRecords.rejection(
-                    commandID: commandID,
-                    timeUnixNanos: time,
-                    seq: seq,
-                    clientID: clientID,
-                    requestID: requestID,
-                    rejection,
-                    answers: given.sorted { $0.key.description < $1.key.description }.map { ($0.key, $0.value) }
+            emit(.count(.rejected(error.error.code)))
+            emit(
+                .journal(
+                    .rejection(
+                        commandID: commandID,
+                        timeUnixNanos: time,
+                        seq: seq,
+                        clientID: clientID,
+                        requestID: requestID,
+                        rejection,
+                        answers: given.sorted { $0.key.description < $1.key.description }.map { ($0.key, $0.value) }
+                    )
                 )
             )
             if let sender {
-                let answer = SupervisorMessage.refused(rejection).bytes(requestID: requestID)
-                output.append(.send(peer: sender, body: answer, delivery: nil))
+                let answer = SupervisorReply.message(.refused(rejection))
+                emit(.reply(to: sender, requestID: requestID, answer))
                 clients.remember(client: clientID, requestID: requestID, answer: answer)
             }
             return rejection
         }
         let commandID = nextCommandID
         nextCommandID += 1
-        let time = clock.unixNanos
-        output.countAccepted()
+        let time = self.time.unixNanos
+        emit(.count(.accepted))
         let answersJournaled = given.isEmpty ? [] : journaledAnswers(given, events: events, created: &prepared.created)
         for (id, host) in prepared.created where !host.isEmpty {
             assign(id, to: host)
-            if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: clock.now) }
+            if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: self.time.now) }
         }
         let firstSeq = seq + 1
-        journalAppend(
-            PreEncoded.journalRecord(
-                commandID: commandID,
-                timeUnixNanos: time,
-                // A closure: a key path here is projected generically.
-                commands: prepared.commands.journaled,
-                firstSeq: firstSeq,
-                eventCount: UInt32(clamping: events.count),
-                clientID: clientID,
-                requestID: requestID,
-                answers: answersJournaled
+        emit(
+            .journal(
+                .accepted(
+                    commandID: commandID,
+                    timeUnixNanos: time,
+                    commands: prepared.commands,
+                    firstSeq: firstSeq,
+                    eventCount: UInt32(clamping: events.count),
+                    clientID: clientID,
+                    requestID: requestID,
+                    answers: answersJournaled
+                )
             )
         )
-        let encoded = events.map { publish($0, commandID: commandID, time: time) }
-        deliver(events, encoded: encoded)
+        let stamped = events.map { publish($0, commandID: commandID, time: time) }
+        deliver(stamped)
         for event in events {
             if case .controllerDestroyed(let id) = event { assign(id, to: nil) }
         }
@@ -123,8 +126,7 @@ extension SupervisorCore {
         if let sender, let call = prepared.call,
             awaitCall(
                 to: call,
-                events: events,
-                encoded: encoded,
+                events: stamped,
                 firstSeq: firstSeq,
                 peer: sender,
                 requestID: requestID,
@@ -135,23 +137,18 @@ extension SupervisorCore {
             return nil
         }
         if let sender {
-            let bytes = PreEncoded.accepted(requestID: requestID, commandID: commandID, events: encoded)
-            output.append(.send(peer: sender, body: bytes, delivery: nil))
-            clients.remember(client: clientID, requestID: requestID, answer: bytes)
+            let answer = SupervisorReply.accepted(commandID: commandID, events: stamped)
+            emit(.reply(to: sender, requestID: requestID, answer))
+            clients.remember(client: clientID, requestID: requestID, answer: answer)
         }
         return nil
     }
 
-    /// Adds a journal record: durable before anything produced after it goes out (``take()``).
-    mutating func journalAppend(_ record: [UInt8]) {
-        output.journal(record)
-    }
-
     /// Publishes a host event, its seq reserved in the journal (so a restarted supervisor never reuses it).
     mutating func publishHostEvent(_ event: Event) {
-        let time = clock.unixNanos
+        let time = self.time.unixNanos
         publish(event, commandID: 0, time: time)
-        journalAppend(JournalRecords.hostEvent(event, seq: seq, timeUnixNanos: time))
+        emit(.journal(.hostEvent(event, seq: seq, timeUnixNanos: time)))
     }
 
     /// Records which host runs a controller (`nil`: none any more).
@@ -170,11 +167,11 @@ extension SupervisorCore {
     mutating func scheduleTransitions() {
         // Most commands start none: the clock is read only when one runs.
         guard !state.transitions.isEmpty else { return }
-        timers.schedule(state.transitions, now: clock.now)
+        timers.schedule(state.transitions, now: time.now)
     }
 
     mutating func fireTimers() {
-        for running in timers.takeDue(now: clock.now) where state.transitions.contains(running) {
+        for running in timers.takeDue(now: time.now) where state.transitions.contains(running) {
             let request = Request.by(
                 running.parent,
                 .completeTransition(in: running.parent, from: running.from, to: running.to)

@@ -6,82 +6,72 @@ import Logging
 /// Callbacks to hosts: each host sent those of the controllers it runs, in event order — or, while it is away or slow,
 /// kept for it in order and bounded, and sent again.
 extension SupervisorCore {
-    /// Sends each host the callbacks (and creations, destructions) of the controllers it runs, in event order;
-    /// `encoded` holds each event serialized.
-    mutating func deliver(_ events: [Event], encoded: [[UInt8]]) {
+    /// Sends each host the callbacks (and creations, destructions) of the controllers it runs, in event order.
+    mutating func deliver(_ events: [StampedEvent]) {
         // Each host's events in the order of its first; found by name only when the host changes from one event
         // to the next (a command's events mostly concern one host: then no index is built).
-        var batches: [(host: String, events: [[UInt8]])] = []
+        var batches: [(host: String, events: [StampedEvent])] = []
         var slots: [String: Int] = [:]
-        for (event, bytes) in zip(events, encoded) where event.isDelivered {
-            guard let controller = event.controller, let host = placement[controller] else { continue }
+        for stamped in events where stamped.event.isDelivered {
+            guard let controller = stamped.event.controller, let host = placement[controller] else { continue }
             if let last = batches.indices.last, batches[last].host == host {
-                batches[last].events.append(bytes)
+                batches[last].events.append(stamped)
                 continue
             }
             if batches.isEmpty {
-                batches.append((host, [bytes]))
+                batches.append((host, [stamped]))
                 continue
             }
             if slots.isEmpty { for (slot, batch) in batches.enumerated() { slots[batch.host] = slot } }
             if let slot = slots[host] {
-                batches[slot].events.append(bytes)
+                batches[slot].events.append(stamped)
             } else {
                 slots[host] = batches.count
-                batches.append((host, [bytes]))
+                batches.append((host, [stamped]))
             }
         }
         for batch in batches { sendDelivery(batch.events, to: batch.host) }
     }
 
-    /// Queues a delivery of serialized events to a connected host (handed out by the next ``take()``; the loop gives it back
-    /// here if the host turns out to be gone); keeps it for the host's return when it is not connected.
-    mutating func sendDelivery(_ events: [[UInt8]], to host: String) {
+    /// Delivers events to a connected host (the loop gives them back here if the host turns out to be gone or slow);
+    /// keeps them for the host's return when it is not connected.
+    mutating func sendDelivery(_ events: [StampedEvent], to host: String) {
         guard let record = hosts[host] else { return }
         guard record.up, !record.backlogged, let peer = record.routingID else {
             keepPending(events, for: host)
             return
         }
-        output.append(
-            .send(
-                peer: peer,
-                body: PreEncoded.delivery(events: events),
-                delivery: HostDelivery(host: host, events: events)
-            )
-        )
+        emit(.deliver(to: peer, OutgoingDelivery(host: host, events: events)))
     }
 
     /// Brings a host that can be reached again up to date (it is up, not backlogged, and nothing waits for it any
     /// more): the welcome that restores its actors from the state now when it missed more than was kept (`stale`),
     /// else what waited for it, in one delivery.
-    mutating func catchUp(_ name: String, on peer: [UInt8], pending: [[UInt8]], stale: Bool) {
+    mutating func catchUp(_ name: String, on peer: [UInt8], pending: [StampedEvent], stale: Bool) {
         if stale {
-            let restoring = welcome(name, restore: true).bytes(requestID: 0)
-            output.append(
-                .send(peer: peer, body: restoring, delivery: HostDelivery(host: name, events: [], restores: true))
-            )
+            emit(.deliver(to: peer, OutgoingDelivery(host: name, restoring: welcome(name, restore: true))))
         } else if !pending.isEmpty {
             sendDelivery(pending, to: name)
         }
     }
 
     /// A delivery the loop could not hand to its host (gone, as libzmq reports): kept for the host's return.
-    mutating func undelivered(_ delivery: HostDelivery) {
+    mutating func undelivered(_ delivery: OutgoingDelivery) {
         keepPending(delivery.events, for: delivery.host)
         if delivery.restores { hosts[delivery.host]?.stale = true }
     }
 
     /// A delivery the loop could not hand to its host because its connection is full (the host is slow): the host is
     /// backlogged, and this and every later delivery to it wait in order until the connection takes them.
-    mutating func congested(_ delivery: HostDelivery) {
+    mutating func congested(_ delivery: OutgoingDelivery) {
         guard let record = hosts[delivery.host] else { return }
         if case .up(let peer, backlogged: false) = record.liveness {
             hosts[delivery.host]?.liveness = .up(peer: peer, backlogged: true)
             hosts[delivery.host]?.backlogs += 1
-            let now = clock.now
+            let now = time.now
             if record.backlogLogged.map({ now - $0 >= Self.backlogLogInterval }) ?? true {
                 hosts[delivery.host]?.backlogLogged = now
-                output.log(
+                log(
                     .info,
                     "a host takes its deliveries slower than they come: they wait",
                     ["host.name": "\(delivery.host)", "host.backlog_count": "\(record.backlogs + 1)"]
@@ -98,7 +88,7 @@ extension SupervisorCore {
     /// are kept, the welcome that restores their actors.
     mutating func retryBacklogged() {
         // At most every `backlogRetry`: what waits is assembled into one message per try.
-        let now = clock.now
+        let now = time.now
         guard now >= nextBacklogRetry else { return }
         nextBacklogRetry = now + Self.backlogRetry
         for name in hosts.keys.sorted() where hosts[name]?.backlogged == true {
@@ -112,7 +102,7 @@ extension SupervisorCore {
 
     /// Keeps callbacks for a host's return, at most `pendingDeliveries` of them: past that they are all dropped and
     /// the host is stale (SPEC §14: bounded; it is brought up to date with `restored` when it returns).
-    mutating func keepPending(_ events: [[UInt8]], for host: String) {
+    mutating func keepPending(_ events: [StampedEvent], for host: String) {
         guard let record = hosts[host], !record.stale, !events.isEmpty else { return }
         guard record.pending.count + events.count > config.pendingDeliveries else {
             hosts[host]?.pending.append(contentsOf: events)  // in place: no copy of what is kept
@@ -120,7 +110,7 @@ extension SupervisorCore {
         }
         hosts[host]?.pending = []
         hosts[host]?.stale = true
-        output.log(
+        log(
             .warning,
             """
             more callbacks are due to a host that is away or slow than are kept: they are dropped, and its actors will be \
@@ -150,11 +140,11 @@ extension SupervisorCore {
         markDown(name, reason: "its connection is gone", connectionGone: true)
     }
 
-    /// Deliveries to `host` not handed out yet go back to its pending ones (it is down, or registers on another
-    /// connection): the deliveries handed out before were sent or given back (``undelivered(_:to:)``), so pending then
+    /// Deliveries to `host` not carried out yet go back to its pending ones (it is down, or registers on another
+    /// connection): those the loop carried out before were sent or given back (``undelivered(_:)``), so pending then
     /// these is their order.
     mutating func withdrawDeliveries(to host: String) {
-        let (withdrawn, restores) = output.withdrawDeliveries(to: host)
+        let (withdrawn, restores) = takeBackDeliveries(to: host)
         keepPending(withdrawn, for: host)
         if restores { hosts[host]?.stale = true }
     }

@@ -57,7 +57,7 @@ extension SupervisorCore {
         }
         // Deliveries to its previous connection not handed out yet are kept for this one (before its record is read).
         withdrawDeliveries(to: hello.host)
-        var record = hosts[hello.host] ?? HostRecord(name: hello.host, lastSeen: clock.now)
+        var record = hosts[hello.host] ?? HostRecord(name: hello.host, lastSeen: time.now)
         // A second Hello from the same live connection (one queued while the supervisor was away): welcomed again,
         // but it is not news.
         let again = record.up && record.routingID == sender && record.pid == hello.pid
@@ -84,14 +84,14 @@ extension SupervisorCore {
         )
         failedHosts.remove(hello.host)
         record.stale = false
-        record.lastSeen = clock.now
+        record.lastSeen = time.now
         // Callbacks of the recovered journal's tail the host may never have got (the previous supervisor died between
         // journaling and sending them), then those kept while it was away. Actors drop a seq they already saw.
         let missed = hello.lastSeq > 0 ? recoveredDeliveries.missed(by: hello.host, after: hello.lastSeq) : []
         if hello.lastSeq > 0, recoveredDeliveries.truncated,
             let oldest = recoveredDeliveries.oldest(for: hello.host), hello.lastSeq + 1 < oldest
         {
-            output.log(
+            log(
                 .warning,
                 "a host re-registered behind the recovered deliveries kept; callbacks before the oldest may be lost",
                 [
@@ -112,7 +112,7 @@ extension SupervisorCore {
             publishHostEvent(
                 restarted ? .hostRestarted(host: hello.host, pid: pid) : .hostUp(host: hello.host, pid: pid)
             )
-            output.log(
+            log(
                 .info,
                 restarted ? "host restarted" : "host up",
                 ["host.name": "\(hello.host)", "host.pid": "\(pid)"]
@@ -132,7 +132,7 @@ extension SupervisorCore {
             missing.insert(kind.rawValue)
         }
         guard !missing.isEmpty else { return }
-        output.log(
+        log(
             .error,
             "a host does not run the kinds of some of its controllers: they run as content",
             ["host.name": "\(host)", "controller.kinds": "\(missing.sorted().joined(separator: ", "))"]
@@ -171,7 +171,7 @@ extension SupervisorCore {
             )
             return
         }
-        record.lastSeen = clock.now
+        record.lastSeen = time.now
         guard !record.up else {
             hosts[name] = record
             return
@@ -186,7 +186,7 @@ extension SupervisorCore {
         record.stale = false
         hosts[name] = record
         publishHostEvent(.hostUp(host: name, pid: Int(record.pid)))
-        output.log(.info, "host up again", ["host.name": "\(name)", "host.restored": "\(stale)"])
+        log(.info, "host up again", ["host.name": "\(name)", "host.restored": "\(stale)"])
         catchUp(name, on: sender, pending: pending, stale: stale)
     }
 
@@ -200,14 +200,14 @@ extension SupervisorCore {
     /// whose heartbeats of that time are still queued unread. Each host's silence is shortened by it, so a host is
     /// declared down only after `heartbeatTimeout` of the supervisor being awake to hear it.
     mutating func creditStall() {
-        let now = clock.now
+        let now = time.now
         let held = now - lastTick - config.heartbeatInterval
         lastTick = now
         guard held > .zero else { return }
         for (name, record) in hosts where record.up {
             hosts[name]?.lastSeen = min(now, record.lastSeen + held)
         }
-        output.log(
+        log(
             .notice,
             "the supervisor was held up: its hosts' silence during that time is not counted",
             ["supervisor.held_ms": "\(held.milliseconds)"]
@@ -215,7 +215,7 @@ extension SupervisorCore {
     }
 
     mutating func checkHeartbeats() {
-        let now = clock.now
+        let now = time.now
         for (name, record) in hosts where record.up && now - record.lastSeen > config.heartbeatTimeout {
             markDown(name, reason: "missed its heartbeats")
         }
@@ -238,7 +238,7 @@ extension SupervisorCore {
         abandonQuestions(on: name)
         updateAnsweringKinds()
         publishHostEvent(.hostFailed(host: name, reason: reason))
-        output.log(
+        log(
             .error,
             "host failed: not restarted again",
             ["host.name": "\(name)", "error.message": "\(reason)"]
@@ -260,7 +260,7 @@ extension SupervisorCore {
         abandonQuestions(on: name)
         updateAnsweringKinds()
         publishHostEvent(.hostDown(host: name, reason: reason))
-        output.log(.warning, "host down", ["host.name": "\(name)", "error.message": "\(reason)"])
+        log(.warning, "host down", ["host.name": "\(name)", "error.message": "\(reason)"])
     }
 }
 

@@ -3,18 +3,18 @@ import ContainmentModel
 import Foundation
 import Logging
 
-/// What the core is told, besides the passing of time (``SupervisorCore/tick()``): a message of the command socket, and
-/// what became of its own output and of the host processes — the loop's one way in.
+/// What the core is told, besides the passing of time (``SupervisorCore/tick(at:)``): a message of the command socket,
+/// and what became of its own actions and of the host processes — the loop's one way in.
 enum SupervisorInput {
     /// A message of the command socket: the sender's routing id, then its frames. `role`: with CURVE, what the sender's
     /// key was admitted as (SPEC §14, Isolation); `nil` without CURVE.
     case message([[UInt8]], role: CurveSettings.Role? = nil)
     /// A delivery the host's connection did not take, its queue full: the host is slow, and this and its later
     /// deliveries wait, in order.
-    case congested(SupervisorCore.HostDelivery)
+    case congested(OutgoingDelivery)
     /// A message could not reach `peer`: its connection is gone (libzmq dropped the routing id). `delivery`: the
     /// callbacks it carried, kept for the host's return.
-    case unreachable(peer: [UInt8], delivery: SupervisorCore.HostDelivery?)
+    case unreachable(peer: [UInt8], delivery: OutgoingDelivery?)
     /// A host process the supervisor started ended.
     case hostExited(String, reason: String)
     /// A host's restart policy gave up on it: commands for its controllers are refused until it registers again.
@@ -24,8 +24,9 @@ enum SupervisorInput {
 }
 
 extension SupervisorCore {
-    /// Takes in one input; what it produces waits in the step the next ``take()`` hands out.
-    mutating func handle(_ input: SupervisorInput) {
+    /// Takes in one input at `time`: what to do, in order.
+    mutating func handle(_ input: SupervisorInput, at time: SupervisorTime) -> [SupervisorAction] {
+        self.time = time
         switch input {
         case .message(let frames, let role): receive(frames, role: role)
         case .congested(let delivery): congested(delivery)
@@ -37,6 +38,7 @@ extension SupervisorCore {
         case .subscribers(let count):
             subscribers = count
         }
+        return takeEmitted()
     }
 
     /// Handles one message of the command socket: the sender's routing id, then the message. `role`: with CURVE, what
@@ -105,8 +107,8 @@ extension SupervisorCore {
         case .answer(let answer):
             answered(answer, from: sender)
         case .metrics:
-            if let metricsText {
-                reply(to: sender, requestID: requestID, .metrics(metricsText()))
+            if keepsMetrics {
+                emit(.metrics(to: sender, requestID: requestID))
             } else {
                 let error = ContainmentError(
                     .notConfigured,
@@ -121,11 +123,11 @@ extension SupervisorCore {
 
     /// A warning about a peer's bad input: at most one line per peer per second, with how many were held back.
     mutating func warn(_ peer: [UInt8], _ message: Logger.Message, metadata more: Logger.Metadata = [:]) {
-        guard let held = warnings.allow(peer, at: clock.now) else { return }
+        guard let held = warnings.allow(peer, at: time.now) else { return }
         var metadata = more
         metadata["peer.id"] = "\(peer.prefix(8).map { String($0, radix: 16) }.joined())"
         if held > 0 { metadata["peer.held_back_count"] = "\(held)" }
-        output.log(.warning, message, metadata)
+        log(.warning, message, metadata)
     }
 
     /// A request of commands: answered again if it is a resend (same client id and request id), else submitted.
@@ -137,7 +139,7 @@ extension SupervisorCore {
     ) {
         if !clientID.isEmpty, let answer = clients.answer(client: clientID, requestID: requestID) {
             resends += 1
-            output.append(.send(peer: sender, body: answer, delivery: nil))
+            emit(.reply(to: sender, requestID: requestID, answer))
             return
         }
         // A call's resend while its method runs: answered once it ends, on the connection the resend came from.

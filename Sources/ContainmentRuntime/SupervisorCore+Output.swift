@@ -3,7 +3,7 @@ import ContainmentModel
 import Foundation
 import Logging
 
-/// What the core hands out: replies, events stamped with their seq, the step for the loop; and the state as a snapshot.
+/// What the core hands out: replies, events stamped with their seq; and the state as a snapshot.
 extension SupervisorCore {
     /// The whole state now.
     mutating func snapshot() -> BusSnapshot {
@@ -32,8 +32,7 @@ extension SupervisorCore {
 
     /// Keeps a refusal for `status`.
     mutating func noteRefusal(code: String, message: String, seq: UInt64) {
-        let time = clock.unixNanos
-        refusals.append(BusSnapshot.Refusal(seq: seq, timeUnixNanos: time, code: code, message: message))
+        refusals.append(BusSnapshot.Refusal(seq: seq, timeUnixNanos: time.unixNanos, code: code, message: message))
         if refusals.count > Self.refusalsKept { refusals.removeFirst(refusals.count - Self.refusalsKept) }
     }
 
@@ -42,47 +41,26 @@ extension SupervisorCore {
         if let refusal = message.refusal, refusal.seq == 0 {
             noteRefusal(code: refusal.error.code.rawValue, message: refusal.error.message, seq: 0)
         }
-        send(message.bytes(requestID: requestID), to: peer)
+        emit(.reply(to: peer, requestID: requestID, .message(message)))
     }
 
-    /// Queues a message's bytes to a peer of the ROUTER (handed out by the next ``take()``).
-    mutating func send(_ bytes: [UInt8], to peer: [UInt8]) {
-        output.append(.send(peer: peer, body: bytes, delivery: nil))
-    }
-
-    /// Stamps an event with the next sequence number and queues it for publication (by the next ``take()``); returns
-    /// its serialized form, from which replies and deliveries carrying it are assembled (``PreEncoded``).
+    /// Stamps an event with the next sequence number and publishes it; returns it stamped, as replies and deliveries
+    /// carry it.
     @discardableResult
-    mutating func publish(_ event: Event, commandID: UInt64, time: Int64) -> [UInt8] {
+    mutating func publish(_ event: Event, commandID: UInt64, time: Int64) -> StampedEvent {
         seq += 1
         var host = ""
         if case .controllerCreated(let id, _) = event { host = placement[id] ?? "" }
-        let body = PreEncoded.event(
-            event,
+        let stamped = StampedEvent(
+            event: event,
             seq: seq,
             timeUnixNanos: time,
             commandID: commandID,
             host: host,
             epoch: epoch
         )
-        output.append(.publish(topic: PreEncoded.topic(of: event), body: body))
-        return body
+        emit(.publish(stamped))
+        lastPublished = self.time.now
+        return stamped
     }
-
-    /// What to do now, handed over and forgotten: the journal records first — nothing in `outgoing` may go out
-    /// before every record is durable (SPEC §14, journal first) — then the events and messages, in order.
-    mutating func take() -> SupervisorStep {
-        let step = output.take()
-        if step.outgoing.contains(where: \.isPublication) { lastPublished = clock.now }
-        return step
-    }
-
-    /// Takes back a step ``take()`` handed out, once carried out: its lists, emptied, are the next step's (keeping
-    /// their capacity, so a busy supervisor does not allocate them anew every step).
-    mutating func recycle(_ step: consuming SupervisorStep) {
-        output.recycle(step)
-    }
-
-    /// Whether a step is waiting to be taken.
-    var hasOutput: Bool { !output.isEmpty }
 }

@@ -3,37 +3,21 @@ import ContainmentModel
 import Foundation
 import Logging
 
-/// The supervisor's core (DESIGN.md): the single sequencer of mutations, without I/O. It owns the authoritative model
-/// state; it is fed the messages of the command socket (``receive(_:)``) and the passing of time (``tick()``, by an
-/// injected ``SupervisorClock``), and hands back what to do as a ``SupervisorStep`` (``take()``): journal records, and
-/// the messages and events that may go out only once those records are durable. ``SupervisorLoop`` does the I/O.
+/// The supervisor's core (DESIGN.md): the single sequencer of mutations, a value without I/O. It owns the
+/// authoritative model state; it is given each input with the time (``handle(_:at:)``) and the passing of time
+/// (``tick(at:)``), and returns what to do as values (``SupervisorAction``): journal records, and the events, replies
+/// and deliveries that may go out only once those records are durable. ``SupervisorLoop`` does the I/O; a simulated
+/// world or a test can run the same core without any.
 ///
 /// Each command is validated by the model, journaled, its events published with gap-free sequence numbers, its
-/// callbacks delivered to the hosts that run the controllers, and answered. A value (its clock aside): the loop
-/// copies it for a checkpoint at the cost of a few reference counts.
+/// callbacks delivered to the hosts that run the controllers, and answered. The loop copies it for a checkpoint at the
+/// cost of a few reference counts.
 struct SupervisorCore {
-    /// A message waiting for the journal records before it to be durable (see ``take()``).
-    enum Outgoing {
-        /// An event: topic and body, for the PUB.
-        case publish(topic: [UInt8], body: [UInt8])
-        /// A message to a peer of the ROUTER; a delivery says what it carries, kept again if it cannot go.
-        case send(peer: [UInt8], body: [UInt8], delivery: HostDelivery?)
-        /// A heartbeat on the idle PUB (topic `heartbeat`): nothing journaled stands behind it.
-        case heartbeat([UInt8])
-    }
-
-    /// What a message to a host carries that must not be lost if it cannot go: callbacks, or the welcome that
-    /// restores its actors.
-    struct HostDelivery {
-        var host: String
-        var events: [[UInt8]]
-        var restores = false
-    }
-
     let config: RuntimeConfig
     /// What a request may not do, whatever the rules say: its limits, its sender's role.
     let admission: Admission
-    let clock: any SupervisorClock
+    /// The time of the input being handled (``handle(_:at:)``, ``tick(at:)``).
+    var time: SupervisorTime
 
     var state = ContainmentState()
     var seq: UInt64 = 0
@@ -55,12 +39,13 @@ struct SupervisorCore {
     static let refusalsKept = 10
     /// Connections to the event socket now, as the loop's socket monitor counts them (`status`).
     var subscribers = 0
-    /// The metrics as Prometheus text, when they are kept (`metricsPort`): the answer to a `metrics` request.
-    var metricsText: (@Sendable () -> [UInt8])?
-    /// The step being built: journal records, then what may go out once they are durable.
-    var output = SupervisorOutbox()
-    /// Messages handled before the outbox is flushed while more are waiting.
-    static let batchLimit = 128
+    /// Whether the loop keeps metrics (`metricsPort`): a `metrics` request is then its to answer.
+    var keepsMetrics = false
+    /// What the input being handled decided so far, returned by ``handle(_:at:)`` and ``tick(at:)``.
+    private var emitted: [SupervisorAction] = []
+    /// Deliveries returned since the loop last took its step to carry it out (``stepTaken()``): those a host's return
+    /// or loss takes back (``withdrawDeliveries(to:)``) before they went.
+    private var handedOut: [OutgoingDelivery] = []
     /// How often deliveries waiting for a backlogged host are tried again.
     static let backlogRetry: Duration = .milliseconds(10)
     /// A host found backlogged again and again is logged once per this interval.
@@ -88,32 +73,32 @@ struct SupervisorCore {
     var warnings = WarningLimiter()
     /// When deliveries waiting for backlogged hosts may be tried again.
     var nextBacklogRetry: ContinuousClock.Instant
-    /// When time last passed for the core (``tick()``): a longer gap than the loop ever sleeps means the supervisor
+    /// When time last passed for the core (``tick(at:)``): a longer gap than the loop ever sleeps means the supervisor
     /// itself was held up (stopped, starved of CPU, busy with a long step), which is no evidence against its hosts.
     var lastTick: ContinuousClock.Instant
 
-    /// Goes on from what recovery found in the journal: the first record it produces is the start of the new epoch.
-    init(recovery: Recovery, config: RuntimeConfig, clock: any SupervisorClock) {
+    /// Goes on from what recovery found in the journal, at `time`; ``begin()`` gives the first record: the start of
+    /// the new epoch.
+    init(recovery: Recovery, config: RuntimeConfig, at time: SupervisorTime) {
         self.config = config
         admission = Admission(maxBatch: config.maxBatch, maxTextBytes: config.maxTextBytes)
-        self.clock = clock
+        self.time = time
         state = recovery.replay.state
         state.animationDuration = Double(config.animationDuration.milliseconds) / 1_000
         seq = recovery.replay.lastSeq
         nextCommandID = recovery.replay.lastCommandID + 1
         let epoch = recovery.replay.epoch + 1
         self.epoch = epoch
-        startedUnixNanos = clock.unixNanos
+        startedUnixNanos = time.unixNanos
         clients = recovery.clients
         recoveredDeliveries = recovery.deliveries
         recoveredState = recovery.holdsState
-        lastPublished = clock.now
-        nextBacklogRetry = clock.now
-        lastTick = clock.now
-        output.journal(JournalRecords.start(epoch: epoch, timeUnixNanos: clock.unixNanos))
+        lastPublished = time.now
+        nextBacklogRetry = time.now
+        lastTick = time.now
         // Hosts that registered before: a new process of one is restored, the same process is not.
         for (name, registration) in recovery.registrations {
-            var record = HostRecord(name: name, lastSeen: clock.now)
+            var record = HostRecord(name: name, lastSeen: time.now)
             record.pid = registration.pid
             record.incarnation = registration.incarnation
             record.everConnected = true
@@ -121,39 +106,55 @@ struct SupervisorCore {
         }
         for (id, host) in recovery.replay.hostOf.sorted(by: { $0.key < $1.key }) {
             assign(id, to: host)
-            if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: clock.now) }
+            if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: time.now) }
         }
         scheduleTransitions()
     }
 
+    /// The first record of the new epoch, to be journaled before anything is served.
+    func begin() -> [SupervisorAction] {
+        [.journal(.start(epoch: epoch, timeUnixNanos: time.unixNanos))]
+    }
+
     /// Applies a topology at start, as the commands it stands for — unless the journal already holds a state (the
-    /// topology's commands are in it): then only its hosts are expected.
-    mutating func apply(_ topology: Topology) throws {
+    /// topology's commands are in it): then only its hosts are expected. The actions are to be carried out even when it
+    /// is refused: the refusal's record is among them.
+    mutating func apply(
+        _ topology: Topology,
+        at time: SupervisorTime
+    ) -> (actions: [SupervisorAction], refusal: (any Error)?) {
+        self.time = time
         expect(hosts: topology.hosts)
         guard !recoveredState else {
-            output.log(.info, "the journal holds the state: the topology's commands are not applied again")
-            return
+            log(.info, "the journal holds the state: the topology's commands are not applied again")
+            return (takeEmitted(), nil)
         }
-        try topology.checkLimits(config)
+        do {
+            try topology.checkLimits(config)
+        } catch {
+            return (takeEmitted(), error)
+        }
         // One transaction: all of it or none of it. A refused one leaves only its rejection in the journal (no state),
         // so the next start on this run directory applies its topology afresh.
         let commands = topology.commands()
-        guard !commands.isEmpty else { return }
+        guard !commands.isEmpty else { return (takeEmitted(), nil) }
         if let error = submit(commands, from: nil) {
-            throw Topology.refusal(index: error.index, of: commands, error.error)
+            return (takeEmitted(), Topology.refusal(index: error.index, of: commands, error.error))
         }
+        return (takeEmitted(), nil)
     }
 
     /// Hosts that may register (`acceptUnknownHosts` aside): known, down until they say hello.
     mutating func expect(hosts names: [String]) {
         for host in names where hosts[host] == nil {
-            hosts[host] = HostRecord(name: host, lastSeen: clock.now)
+            hosts[host] = HostRecord(name: host, lastSeen: time.now)
         }
     }
 
     /// What the passing of time does: transitions that ran their duration complete, silent hosts are declared down,
     /// unanswered inspects time out, and an idle PUB gets a heartbeat.
-    mutating func tick() {
+    mutating func tick(at time: SupervisorTime) -> [SupervisorAction] {
+        self.time = time
         fireTimers()
         resumeAnswered()
         creditStall()
@@ -161,21 +162,60 @@ struct SupervisorCore {
         expireInspects()
         retryBacklogged()
         beacon()
+        return takeEmitted()
+    }
+
+    /// Adds an action to those the input being handled returns.
+    mutating func emit(_ action: SupervisorAction) {
+        if case .deliver(_, let delivery) = action { handedOut.append(delivery) }
+        emitted.append(action)
+    }
+
+    /// A line for the log: the core decides what is worth saying, the loop says it.
+    mutating func log(_ level: Logger.Level, _ message: Logger.Message, _ metadata: Logger.Metadata = [:]) {
+        emitted.append(.log(SupervisorLog(level: level, message: message, metadata: metadata)))
+    }
+
+    /// What the input being handled decided, handed over and forgotten.
+    mutating func takeEmitted() -> [SupervisorAction] {
+        defer { emitted = [] }
+        return emitted
+    }
+
+    /// The loop is carrying out every action returned so far: none can be taken back any more (one that cannot go
+    /// comes back as an input).
+    mutating func stepTaken() {
+        handedOut.removeAll(keepingCapacity: true)
+    }
+
+    /// The deliveries to `host` returned since the loop last took its step, taken back: their events in order,
+    /// and whether one restored its actors. A `withdraw` tells the loop to drop them.
+    mutating func takeBackDeliveries(to host: String) -> (events: [StampedEvent], restores: Bool) {
+        guard handedOut.contains(where: { $0.host == host }) else { return ([], false) }
+        var events: [StampedEvent] = []
+        var restores = false
+        handedOut.removeAll { delivery in
+            guard delivery.host == host else { return false }
+            events.append(contentsOf: delivery.events)
+            restores = restores || delivery.restores
+            return true
+        }
+        emitted.append(.withdraw(host: host))
+        return (events, restores)
     }
 
     /// On an idle PUB, a heartbeat with the epoch and the latest seq, so subscribers notice a restart, a gap or
     /// silence within a heartbeat interval.
     private mutating func beacon() {
-        let now = clock.now
-        guard now - lastPublished >= config.heartbeatInterval, !output.holdsPublication else { return }
+        let now = time.now
+        guard now - lastPublished >= config.heartbeatInterval else { return }
         lastPublished = now
-        output.append(.heartbeat(Publication.heartbeatBody(epoch: epoch, seq: seq, timeUnixNanos: clock.unixNanos)))
+        emit(.heartbeat(epoch: epoch, seq: seq, timeUnixNanos: time.unixNanos))
     }
 
-    /// How long the loop may sleep: until the next transition completes or the next heartbeat check.
-    mutating func nextWakeUp() -> Duration {
+    /// How long the loop may sleep from `now`: until the next transition completes or the next heartbeat check.
+    func nextWakeUp(at now: ContinuousClock.Instant) -> Duration {
         var wait = config.heartbeatInterval
-        let now = clock.now
         if let deadline = timers.nextDeadline { wait = min(wait, max(.zero, deadline - now)) }
         if let deadline = inspects.nextDeadline { wait = min(wait, max(.zero, deadline - now)) }
         if let due = answers.nextDue(now: now) { wait = min(wait, max(.zero, due - now)) }

@@ -6,15 +6,26 @@ import ZeroMQ
 
 /// The supervisor's I/O around its ``SupervisorCore``: recovery from the journal at start, the ROUTER and PUB
 /// sockets, the journal writer and the checkpoints. It runs on one thread: it feeds the core the command socket's
-/// messages and the passing of time, then carries out each ``SupervisorStep`` journal first — the records written and
-/// synced per `journalSync`, and only then the events published and the messages sent. A journal that cannot be
-/// written stops it (fail-stop, docs/DURABILITY.md).
+/// messages and the passing of time, gathers the actions the core returns into a ``SupervisorStep``, and carries each
+/// step out journal first — the records encoded, written and synced per `journalSync`, and only then the events
+/// published and the messages sent, each event encoded once. A journal that cannot be written stops it (fail-stop,
+/// docs/DURABILITY.md).
 final class SupervisorLoop {
     let config: RuntimeConfig
     let logger: Logger
     var core: SupervisorCore
+    /// The actions the core returned since the last step was carried out.
+    private var step = SupervisorStep()
+    /// The step being carried out (kept, emptied, for its lists' capacity).
+    private var carrying = SupervisorStep()
+    /// Each event of the step being carried out, encoded once.
+    private var eventBytes = EventBytes()
     /// The supervisor's metrics (swift-metrics): counted here, from each step and each write, not in the core.
     var metrics = SupervisorMetrics()
+    /// The metrics as Prometheus text, when they are kept (`metricsPort`): the answer to a `metrics` request.
+    var metricsText: (@Sendable () -> [UInt8])? {
+        didSet { core.keepsMetrics = metricsText != nil }
+    }
     let router: Socket
     let publisher: Socket
     /// The publisher's connections as they come and go (a socket monitor), counted as its subscribers: at most
@@ -49,7 +60,7 @@ final class SupervisorLoop {
     private(set) var droppedReplies = 0
     /// When the first message of the step being gathered came: the start of its requests' time in the supervisor.
     private var stepStarted: ContinuousClock.Instant?
-    private let clock = ContinuousClock()
+    private let clock = SystemClock()
     /// Peers the ZAP handler refused (their key is not on the allow-list).
     private(set) var refusedPeers = 0
 
@@ -103,15 +114,13 @@ final class SupervisorLoop {
         self.config = config
         self.logger = logger
         self.leadership = leadership
-        core = SupervisorCore(recovery: recovery, config: config, clock: SystemClock())
+        core = SupervisorCore(recovery: recovery, config: config, at: SystemClock().time)
         recordsAtStart = recovery.checkpointRecords + recovery.records
         recordsAtCheckpoint = recovery.checkpointRecords
         self.checkpointer = checkpointer
         self.journal = journal
         // The start record: journaled before the sockets are bound, so nothing is served under an epoch not on disk.
-        let start = core.take()
-        Self.say(start.logs, to: logger)
-        for record in start.records { try journal.append(serialized: record) }
+        for case .journal(let record) in core.begin() { try journal.append(serialized: record.encoded()) }
         try journal.flush()
         router = try context.socket(.router)
         publisher = try context.socket(.pub)
@@ -157,10 +166,11 @@ final class SupervisorLoop {
 
     /// Applies a topology at start (see ``SupervisorCore/apply(_:)``), journal first.
     func apply(_ topology: Topology) throws {
-        defer { flush() }
-        try core.apply(topology)
+        let (actions, refusal) = core.apply(topology, at: clock.time)
+        step.add(actions)
         flush()
         if let failure { throw failure }
+        if let refusal { throw refusal }
     }
 
     /// Serves until the context is shut down (graceful shutdown), then returns.
@@ -174,7 +184,7 @@ final class SupervisorLoop {
         )
         while failure == nil {
             do {
-                var wait = core.nextWakeUp()
+                var wait = core.nextWakeUp(at: clock.now)
                 if config.journalSync == .interval { wait = min(wait, config.journalSyncInterval) }
                 // A host that ended is noticed within 50 ms.
                 if hostSupervisor != nil { wait = min(wait, .milliseconds(50)) }
@@ -185,7 +195,7 @@ final class SupervisorLoop {
                 superviseHosts()
                 try countSubscribers()
                 trimIfDue()
-                core.tick()
+                step.add(core.tick(at: clock.time))
                 flush()
                 do {
                     try journal.syncIfDue()
@@ -257,7 +267,7 @@ final class SupervisorLoop {
         }
         if changed {
             metrics.subscribers(subscribers)
-            core.handle(.subscribers(subscribers))
+            step.add(core.handle(.subscribers(subscribers), at: clock.time))
         }
     }
 
@@ -275,8 +285,10 @@ final class SupervisorLoop {
     private func superviseHosts() {
         guard let hostSupervisor else { return }
         for ended in hostSupervisor.poll() {
-            core.handle(.hostExited(ended.host, reason: ended.exit.description))
-            if case .giveUp(let reason) = ended.decision { core.handle(.hostFailed(ended.host, reason: reason)) }
+            step.add(core.handle(.hostExited(ended.host, reason: ended.exit.description), at: clock.time))
+            if case .giveUp(let reason) = ended.decision {
+                step.add(core.handle(.hostFailed(ended.host, reason: reason), at: clock.time))
+            }
         }
     }
 
@@ -290,7 +302,7 @@ final class SupervisorLoop {
             // message under CURVE without a role it names (which the ZAP handler never admits) only reads.
             let role = message.property.flatMap(CurveSettings.Role.init) ?? .observer
             if stepStarted == nil { stepStarted = clock.now }
-            core.handle(.message(message.frames, role: config.curve == nil ? nil : role))
+            step.add(core.handle(.message(message.frames, role: config.curve == nil ? nil : role), at: clock.time))
             handled += 1
             if handled.isMultiple(of: Self.batchLimit) { flush() }
         }
@@ -298,25 +310,38 @@ final class SupervisorLoop {
 
     /// Carries out the core's step, journal first: the records are written and synced (per `journalSync`) before
     /// any event is published or message sent; if they cannot be, nothing is sent and the supervisor stops
-    /// (``fail(_:)``). A delivery that cannot reach its host (gone, as libzmq reports) goes back to the core.
+    /// (``fail(_:)``). A delivery that cannot reach its host (gone, or its queue full, as libzmq reports) goes back to
+    /// the core; what the core makes of it (a host down, inspects answered) is carried out next, not at the next
+    /// wake-up.
     func flush() {
+        repeat { carryOut() } while failure == nil && !step.isEmpty
+    }
+
+    /// Carries out the step gathered so far (see ``flush()``); what the core returns meanwhile is gathered anew.
+    private func carryOut() {
         guard failure == nil else { return }
-        let step = core.take()
+        swap(&step, &carrying)
+        defer {
+            carrying.removeAll()
+            eventBytes.removeAll()
+        }
+        core.stepTaken()
         // What the core decided is worth saying, first: it stands even if the journal cannot take the step.
-        Self.say(step.logs, to: logger)
-        metrics.count(step.tally, messages: step.outgoing.count)
+        Self.say(carrying.logs, to: logger)
+        metrics.count(carrying.tally, messages: carrying.outgoing.count)
         metrics.observe(controllers: core.state.controllers.count, hosts: core.hosts)
         let started = stepStarted
         stepStarted = nil
         do {
             var bytes = 0
-            for record in step.records {
-                try journal.append(serialized: record)
-                bytes += record.count + 8
+            for record in carrying.records {
+                let encoded = record.encoded()
+                try journal.append(serialized: encoded)
+                bytes += encoded.count + 8
             }
             let writing = clock.now
             try journal.flush()
-            if !step.records.isEmpty {
+            if !carrying.records.isEmpty {
                 metrics.journalWrite.record(duration: clock.now - writing)
                 metrics.journalBytes.increment(by: bytes)
             }
@@ -335,7 +360,7 @@ final class SupervisorLoop {
         // Hosts whose connection was found full in this step: their later deliveries wait behind the first, in order
         // (the core produces none for a host it knows is backlogged).
         var congested: Set<String> = []
-        for message in step.outgoing {
+        carrying.forEachMessage(events: &eventBytes, metricsText: metricsText?() ?? []) { message in
             switch message {
             case .publish(let topic, let body):
                 metrics.eventsPublished.increment()
@@ -346,45 +371,50 @@ final class SupervisorLoop {
                 }
             case .heartbeat(let body):
                 _ = try? publisher.send([Publication.heartbeatFrame, body], dontWait: true)
-            case .send(let peer, let body, let delivery):
+            case .send(let peer, let body, nil):
+                send(body, to: peer, started: started)
+            case .send(let peer, let body, let delivery?):
                 // Deliveries to a backlogged host keep their order: behind those already waiting.
-                if let delivery, congested.contains(delivery.host) {
-                    core.handle(.congested(delivery))
-                    continue
+                if congested.contains(delivery.host) {
+                    step.add(core.handle(.congested(delivery), at: clock.time))
+                    return
                 }
                 do {
-                    let sent = try router.send([peer, body], dontWait: true)
-                    // A reply: the time since the step's first message came (decoding, the model, the journal).
-                    if sent, delivery == nil, let started {
-                        metrics.requestDuration.record(duration: clock.now - started)
-                    }
-                    guard sent else {
-                        // Its pipe is full: a slow host waits for its deliveries; a client not reading its replies
-                        // loses this one (it resends on its timeout, and is answered from the remembered answers).
-                        if let delivery {
-                            congested.insert(delivery.host)
-                            core.handle(.congested(delivery))
-                        } else {
-                            droppedReplies += 1
-                            // The first, then one line per thousand.
-                            if droppedReplies % 1_000 == 1 {
-                                logger.warning(
-                                    "a peer's queue is full (it does not read its replies): replies to it are dropped",
-                                    metadata: ["reply.dropped_count": "\(droppedReplies)"]
-                                )
-                            }
-                        }
-                        continue
+                    // Its pipe is full: a slow host waits for its deliveries.
+                    guard try router.send([peer, body], dontWait: true) else {
+                        congested.insert(delivery.host)
+                        step.add(core.handle(.congested(delivery), at: clock.time))
+                        return
                     }
                 } catch {
                     logger.debug("cannot reach a peer", metadata: ["error.message": "\(error)"])
-                    core.handle(.unreachable(peer: peer, delivery: delivery))
+                    step.add(core.handle(.unreachable(peer: peer, delivery: delivery), at: clock.time))
                 }
             }
         }
-        core.recycle(step)
-        // What a peer gone produced (a host down, inspects answered) goes out now, not at the next wake-up.
-        if core.hasOutput { flush() }
+    }
+
+    /// Sends a reply (or another message that is not a delivery): a client not reading its replies, its queue full,
+    /// loses this one (it resends on its timeout, and is answered from the remembered answers).
+    private func send(_ body: [UInt8], to peer: [UInt8], started: ContinuousClock.Instant?) {
+        do {
+            guard try router.send([peer, body], dontWait: true) else {
+                droppedReplies += 1
+                // The first, then one line per thousand.
+                if droppedReplies % 1_000 == 1 {
+                    logger.warning(
+                        "a peer's queue is full (it does not read its replies): replies to it are dropped",
+                        metadata: ["reply.dropped_count": "\(droppedReplies)"]
+                    )
+                }
+                return
+            }
+            // A reply: the time since the step's first message came (decoding, the model, the journal).
+            if let started { metrics.requestDuration.record(duration: clock.now - started) }
+        } catch {
+            logger.debug("cannot reach a peer", metadata: ["error.message": "\(error)"])
+            step.add(core.handle(.unreachable(peer: peer, delivery: nil), at: clock.time))
+        }
     }
 
     /// Logs the lines a step of the core holds.
@@ -431,7 +461,7 @@ final class SupervisorLoop {
         checkpoint.registrations = core.hosts.values.filter { $0.incarnation > 0 }.reduce(into: [:]) {
             $0[$1.name] = ($1.pid, $1.incarnation)
         }
-        checkpoint.timeUnixNanos = core.clock.unixNanos
+        checkpoint.timeUnixNanos = clock.unixNanos
         checkpointer.write(checkpoint)
     }
 }

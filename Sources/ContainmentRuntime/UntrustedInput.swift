@@ -25,13 +25,15 @@ public enum UntrustedInput {
             ],
             hosts: ["a": "h0", "b": "h1"]
         )
-        core.handle(.message([[9], setup]))
-        _ = core.take()
-        // The bytes, from a client and from the registered host; then time passes.
-        core.handle(.message([[7], bytes]))
-        core.handle(.message([host, bytes]))
-        core.tick()
-        _ = core.take()
+        let time = SystemClock().time
+        var step = SupervisorStep()
+        step.add(core.handle(.message([[9], setup]), at: time))
+        // The bytes, from a client and from the registered host; then time passes. Everything is encoded, as the loop
+        // would send it.
+        step.add(core.handle(.message([[7], bytes]), at: time))
+        step.add(core.handle(.message([host, bytes]), at: time))
+        step.add(core.tick(at: time))
+        _ = step.encodeAll()
     }
 
     /// A journal segment, read as recovery reads it: the bytes as they are when `framed` is false, else the bytes cut
@@ -75,10 +77,11 @@ extension SupervisorCore {
     /// A core over an empty journal that logs nothing, on the system clock, with host h0 registered from
     /// ``quietHostPeer``: what the fuzzing entry points and `bench core` drive.
     static func quiet(config: RuntimeConfig, clients: ClientReplies) -> SupervisorCore {
-        var core = SupervisorCore(recovery: Recovery(clients: clients), config: config, clock: SystemClock())
+        let time = SystemClock().time
+        var core = SupervisorCore(recovery: Recovery(clients: clients), config: config, at: time)
         core.expect(hosts: ["h0"])
         let hello = HostOutbound.hello(requestID: 1, host: "h0", pid: 1, lastSeq: 0, kinds: [])
-        core.handle(.message([quietHostPeer, hello.bytes]))
+        _ = core.handle(.message([quietHostPeer, hello.bytes]), at: time)
         return core
     }
 }

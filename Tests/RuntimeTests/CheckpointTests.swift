@@ -27,9 +27,9 @@ import Testing
 
     static func checkpoint(of state: ContainmentState, nextSegment: Int = 3) -> Checkpoint {
         var clients = ClientReplies(window: 64, clients: 4_096)
-        clients.remember(client: "a", requestID: 1, answer: [1, 2, 3])
-        clients.remember(client: "b", requestID: 7, answer: [4])
-        clients.remember(client: "a", requestID: 2, answer: [5, 6])
+        clients.remember(client: "a", requestID: 1, answer: .recorded([1, 2, 3]))
+        clients.remember(client: "b", requestID: 7, answer: .recorded([4]))
+        clients.remember(client: "a", requestID: 2, answer: .recorded([5, 6]))
         var hostOf = IDTable<ControllerID, String>()
         for id in state.controllers.keys { hostOf[id] = "host-\(id.rawValue.count % 3)" }
         return Checkpoint(
@@ -61,8 +61,8 @@ import Testing
             (restored.nextSegment, restored.epoch, restored.lastSeq, restored.lastCommandID, restored.records)
                 == (3, 4, 1_234, 567, 890)
         )
-        #expect(restored.clients.answer(client: "a", requestID: 2) == [5, 6])
-        #expect(restored.clients.answer(client: "b", requestID: 7) == [4])
+        #expect(restored.clients.answer(client: "a", requestID: 2)?.recorded == [5, 6])
+        #expect(restored.clients.answer(client: "b", requestID: 7)?.recorded == [4])
         #expect(restored.clients.entries.map(\.client) == saved.clients.entries.map(\.client))
 
         var accepted = 0

@@ -15,14 +15,14 @@ import Testing
 
     /// h0 registers, running kind `form` whose code answers `loadView` and `viewWillLayoutSubviews`; `f` is created
     /// on it. The steps so far are taken.
-    static func scene(_ clock: Core.ManualClock) throws -> SupervisorCore {
+    static func scene(_ clock: Core.ManualClock) throws -> DrivenCore {
         try sceneWithRecords(clock).core
     }
 
     /// The scene, and its journal records so far.
     static func sceneWithRecords(
         _ clock: Core.ManualClock
-    ) throws -> (core: SupervisorCore, records: [JournalEntry]) {
+    ) throws -> (core: DrivenCore, records: [JournalEntry]) {
         let made = try Core.core(clock)
         var core = made.0
         core.handle(.message([hostPeer, hello("h0")]))

@@ -9,9 +9,11 @@ import Testing
 /// The supervisor's core without sockets, files or a real clock (DESIGN.md): what it hands the loop for each message
 /// and each tick — journal records first, then what may go out — under an injected clock.
 @Suite struct SupervisorCoreTests {
-    final class ManualClock: SupervisorClock {
+    final class ManualClock {
         var now = ContinuousClock.now
         var unixNanos: Int64 = 1_800_000_000_000_000_000
+
+        var time: SupervisorTime { SupervisorTime(now: now, unixNanos: unixNanos) }
 
         func advance(_ duration: Duration) {
             now = now + duration
@@ -23,7 +25,7 @@ import Testing
 
     /// Lets `duration` pass for `core` as its loop does: a tick at least every heartbeat interval (a longer gap between
     /// ticks is the supervisor itself held up, which does not count against its hosts).
-    static func pass(_ duration: Duration, _ clock: ManualClock, _ core: inout SupervisorCore) {
+    static func pass(_ duration: Duration, _ clock: ManualClock, _ core: inout DrivenCore) {
         var left = duration
         while left > .zero {
             let step = min(left, core.config.heartbeatInterval)
@@ -46,13 +48,13 @@ import Testing
         _ clock: ManualClock,
         recovery: Recovery = Recovery(clients: ClientReplies(window: 64, clients: 64)),
         config: RuntimeConfig = config
-    ) throws -> (SupervisorCore, startRecord: JournalEntry) {
-        var core = SupervisorCore(recovery: recovery, config: config, clock: clock)
-        let start = try core.take().actions()
+    ) throws -> (DrivenCore, startRecord: JournalEntry) {
+        let core = SupervisorCore(recovery: recovery, config: config, at: clock.time)
+        let start = core.begin()
         guard start.count == 1, case .journal(let record) = start[0] else {
             throw ContainmentError(.malformed, "a core starts with its start record alone: \(start)")
         }
-        return (core, record)
+        return (DrivenCore(core, clock: clock), try JournalEntry(decoding: record.encoded()))
     }
 
     static func request(_ commands: [ClientCommand], id: UInt64, client: String = "client-a") -> [UInt8] {
@@ -79,15 +81,28 @@ import Testing
         var decoded = Decoded()
         decoded.logs = step.logs.map { "\($0.level): \($0.message)" }
         decoded.tally = step.tally
-        for action in try step.actions() {
-            switch action {
-            case .journal(let record): decoded.records.append(record)
-            case .publish(let event): decoded.events.append(event)
-            case .heartbeat(let beat): decoded.heartbeats.append(beat)
-            case .send(let peer, let message): decoded.messages.append((peer, message))
+        // Encoded as the loop encodes them, and read back as their readers read them.
+        decoded.records = try step.records.map { try JournalEntry(decoding: $0.encoded()) }
+        var messages: [OutgoingMessage] = []
+        var events = EventBytes()
+        step.forEachMessage(events: &events, metricsText: Array("metrics".utf8)) { messages.append($0) }
+        for message in messages {
+            switch message {
+            case .publish(let topic, let body):
+                guard case .event(let event)? = Publication(frames: [topic, body]) else {
+                    throw ContainmentError(.malformed, "a published event does not decode")
+                }
+                decoded.events.append(event)
+            case .heartbeat(let body):
+                guard case .heartbeat(let beat)? = Publication(frames: [Publication.heartbeatFrame, body]) else {
+                    throw ContainmentError(.malformed, "a heartbeat does not decode")
+                }
+                decoded.heartbeats.append(beat)
+            case .send(let peer, let body, _):
+                decoded.messages.append((peer, try HostInbound(decoding: body)))
+                decoded.bodies.append(body)
             }
         }
-        for case .send(_, let body, _) in step.outgoing { decoded.bodies.append(body) }
         return decoded
     }
 
@@ -385,17 +400,20 @@ import Testing
     /// first once there are more than the limit.
     @Test func answersAreRememberedPerClientWithinTheWindow() {
         var replies = ClientReplies(window: 2, clients: 2)
-        for id: UInt64 in 1...3 { replies.remember(client: "a", requestID: id, answer: [UInt8(id)]) }
-        #expect(replies.answer(client: "a", requestID: 1) == nil, "past the window")
-        #expect(replies.answer(client: "a", requestID: 2) == [2] && replies.answer(client: "a", requestID: 3) == [3])
-        replies.remember(client: "a", requestID: 3, answer: [33])
-        #expect(replies.answer(client: "a", requestID: 2) == [2], "answering one again moves nothing out")
-        #expect(replies.answer(client: "a", requestID: 3) == [33])
-        replies.remember(client: "b", requestID: 1, answer: [9])
-        replies.remember(client: "a", requestID: 4, answer: [4])
-        replies.remember(client: "c", requestID: 1, answer: [7])
-        #expect(replies.count == 2 && replies.answer(client: "b", requestID: 1) == nil, "b was the least active")
-        #expect(replies.answer(client: "a", requestID: 4) == [4] && replies.answer(client: "c", requestID: 1) == [7])
+        func answer(_ client: String, _ id: UInt64) -> [UInt8]? {
+            replies.answer(client: client, requestID: id)?.recorded
+        }
+        for id: UInt64 in 1...3 { replies.remember(client: "a", requestID: id, answer: .recorded([UInt8(id)])) }
+        #expect(answer("a", 1) == nil, "past the window")
+        #expect(answer("a", 2) == [2] && answer("a", 3) == [3])
+        replies.remember(client: "a", requestID: 3, answer: .recorded([33]))
+        #expect(answer("a", 2) == [2], "answering one again moves nothing out")
+        #expect(answer("a", 3) == [33])
+        replies.remember(client: "b", requestID: 1, answer: .recorded([9]))
+        replies.remember(client: "a", requestID: 4, answer: .recorded([4]))
+        replies.remember(client: "c", requestID: 1, answer: .recorded([7]))
+        #expect(replies.count == 2 && answer("b", 1) == nil, "b was the least active")
+        #expect(answer("a", 4) == [4] && answer("c", 1) == [7])
     }
 
     /// Recovery from the core's own records gives a core that goes on where it stopped, under the next epoch, and
@@ -606,8 +624,8 @@ import Testing
         let hostPeer: [UInt8] = [1]
         core.handle(.message([hostPeer, Self.hello("h0")]))
         _ = core.take()
-        func deliveries(_ step: SupervisorStep) -> [SupervisorCore.HostDelivery] {
-            step.outgoing.compactMap { if case .send(_, _, let delivery?) = $0 { delivery } else { nil } }
+        func deliveries(_ step: SupervisorStep) -> [OutgoingDelivery] {
+            step.outgoing.compactMap { if case .deliver(_, let delivery) = $0 { delivery } else { nil } }
         }
         core.handle(.message([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)]))
         core.handle(.message([Self.peer, Self.request([Self.create("b", host: "h0")], id: 2)]))

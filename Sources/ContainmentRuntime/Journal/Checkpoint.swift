@@ -94,7 +94,7 @@ struct Checkpoint: Sendable {
                     $0.answers = answers.map { requestID, answer in
                         .with {
                             $0.requestID = requestID
-                            $0.answer = Data(answer)
+                            $0.answer = Data(answer.bytes(requestID: requestID))
                         }
                     }
                 }
@@ -191,7 +191,11 @@ struct Checkpoint: Sendable {
         clients = ClientReplies(window: window, clients: clientLimit)
         for client in message.clients {
             for answer in client.answers {
-                clients.remember(client: client.clientID, requestID: answer.requestID, answer: [UInt8](answer.answer))
+                clients.remember(
+                    client: client.clientID,
+                    requestID: answer.requestID,
+                    answer: .recorded([UInt8](answer.answer))
+                )
             }
         }
     }

@@ -41,6 +41,23 @@ public struct JournalReplay: Sendable {
         _ record: Containment_V1_JournalRecord,
         route: ((Int, Event, String) -> Void)? = nil
     ) throws(Mismatch) -> [WireEvent] {
+        try applyStamped(record, route: route).map {
+            WireEvent(
+                $0.event,
+                seq: $0.seq,
+                timeUnixNanos: $0.timeUnixNanos,
+                commandID: $0.commandID,
+                host: $0.host,
+                epoch: $0.epoch
+            )
+        }
+    }
+
+    /// ``apply(_:route:)``'s events as the supervisor stamped them, in model types.
+    mutating func applyStamped(
+        _ record: Containment_V1_JournalRecord,
+        route: ((Int, Event, String) -> Void)? = nil
+    ) throws(Mismatch) -> [StampedEvent] {
         let events = try advance(record, route: route)
         guard !events.isEmpty else { return [] }
         let creations = (record.commands + record.answers.flatMap(\.commands)).compactMap {
@@ -51,8 +68,8 @@ public struct JournalReplay: Sendable {
         return events.enumerated().map { offset, event in
             var host = ""
             if case .controllerCreated(let id, _) = event { host = creations.last { $0.0 == id }?.1 ?? "" }
-            return WireEvent(
-                event,
+            return StampedEvent(
+                event: event,
                 seq: record.firstSeq + UInt64(offset),
                 timeUnixNanos: record.timeUnixNanos,
                 commandID: record.commandID,

@@ -6,7 +6,7 @@ import Logging
 /// after journaling a command and before sending its callbacks never sent them, so a host that re-registers saying it
 /// received up to seq N gets those after N again. Bounded: the last `capacity` delivered events of the journal.
 struct RecoveredDeliveries {
-    /// One delivered event as the replay met it.
+    /// One delivered event as the replay met it, and the host it was delivered to.
     struct Routed {
         var event: Event
         var host: String
@@ -21,8 +21,8 @@ struct RecoveredDeliveries {
     private var next = 0
     /// Whether older deliveries were dropped to stay within `capacity`.
     private(set) var truncated = false
-    /// Per host, once recovery ends: the events (seq, serialized as first sent), in order.
-    private var byHost: [String: [(seq: UInt64, bytes: [UInt8])]] = [:]
+    /// Per host, once recovery ends: the events as first sent, in order.
+    private var byHost: [String: [StampedEvent]] = [:]
 
     init(capacity: Int) { self.capacity = max(0, capacity) }
 
@@ -38,20 +38,22 @@ struct RecoveredDeliveries {
         }
     }
 
-    /// Serializes what was kept, per host, as the supervisor first sent it.
+    /// Sorts what was kept by host, stamped as the supervisor first sent it.
     mutating func seal() {
         let ordered = ring[next...] + ring[..<next]
         for routed in ordered {
-            // (`host` is written only for a `controllerCreated`, as the supervisor stamped it.)
-            let bytes = WireEvent(
-                routed.event,
+            // (`host` is stamped only on a `controllerCreated`, as the supervisor stamped it.)
+            var host = ""
+            if case .controllerCreated = routed.event { host = routed.host }
+            let stamped = StampedEvent(
+                event: routed.event,
                 seq: routed.seq,
                 timeUnixNanos: routed.timeUnixNanos,
                 commandID: routed.commandID,
-                host: routed.host,
+                host: host,
                 epoch: routed.epoch
-            ).bytes
-            byHost[routed.host, default: []].append((routed.seq, bytes))
+            )
+            byHost[routed.host, default: []].append(stamped)
         }
         ring = []
         next = 0
@@ -61,8 +63,8 @@ struct RecoveredDeliveries {
     func oldest(for host: String) -> UInt64? { byHost[host]?.first?.seq }
 
     /// The events for `host` with a seq above `seq`.
-    func missed(by host: String, after seq: UInt64) -> [[UInt8]] {
-        (byHost[host] ?? []).filter { $0.seq > seq }.map(\.bytes)
+    func missed(by host: String, after seq: UInt64) -> [StampedEvent] {
+        (byHost[host] ?? []).filter { $0.seq > seq }
     }
 
     mutating func forget(_ host: String) { byHost[host] = nil }

@@ -132,14 +132,11 @@ struct Recovery {
             _ = try replay.advance(record) { routed.append(($0, $1, $2)) }
             return
         }
-        let events = try replay.apply(record) { routed.append(($0, $1, $2)) }
-        let answer: [UInt8] =
+        let events = try replay.applyStamped(record) { routed.append(($0, $1, $2)) }
+        let answer: SupervisorReply =
             record.hasRejection
-            ? ServerMessage.with {
-                $0.requestID = record.requestID
-                $0.body = .error(record.rejection)
-            }.bytes
-            : PreEncoded.accepted(requestID: record.requestID, commandID: record.commandID, events: events.map(\.bytes))
+            ? .message(.refused(recorded: record.rejection))
+            : .accepted(commandID: record.commandID, events: events)
         clients.remember(client: record.clientID, requestID: record.requestID, answer: answer)
     }
 }

@@ -14,7 +14,7 @@ extension SupervisorCore {
             case silent(peer: [UInt8])
             /// Registered on `peer` and heard from. `backlogged`: its connection was found full (it takes deliveries
             /// slower than they come: back-pressure from its actors' mailboxes), so deliveries wait in `pending`, in
-            /// order, and are sent again from the next ``SupervisorCore/tick()`` on.
+            /// order, and are sent again from the next ``SupervisorCore/tick(at:)`` on.
             case up(peer: [UInt8], backlogged: Bool)
             /// Given up on by its restart policy (`hostFailed`, with the reason): commands for its controllers are
             /// refused until it registers again.
@@ -26,8 +26,7 @@ extension SupervisorCore {
         var pid: Int32 = 0
         var lastSeen: ContinuousClock.Instant
         /// Callbacks for its controllers while it is not connected, delivered when it (re)connects.
-        /// (Each serialized, as `publish` wrote it.)
-        var pending: [[UInt8]] = []
+        var pending: [StampedEvent] = []
         /// More callbacks came due while it was away than `pendingDeliveries` keeps: they were dropped, and its actors
         /// are brought up to date with `restored` when it returns.
         var stale = false

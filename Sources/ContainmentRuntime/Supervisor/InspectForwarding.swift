@@ -76,10 +76,10 @@ extension SupervisorCore {
                 requestID: requestID,
                 host: peer,
                 controller: id,
-                deadline: clock.now + config.requestTimeout
+                deadline: time.now + config.requestTimeout
             )
         )
-        send(SupervisorMessage.inspect(id).bytes(requestID: forwardID), to: peer)
+        emit(.reply(to: peer, requestID: forwardID, .message(.inspect(id))))
     }
 
     /// A host's answer goes back to the client that asked, if it comes from the host that was asked.
@@ -93,7 +93,7 @@ extension SupervisorCore {
 
     /// Inspects a host did not answer in time get a `timeout` error.
     mutating func expireInspects() {
-        for pending in inspects.expire(now: clock.now) {
+        for pending in inspects.expire(now: time.now) {
             reply(
                 to: pending.client,
                 requestID: pending.requestID,

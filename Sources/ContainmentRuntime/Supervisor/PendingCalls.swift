@@ -12,8 +12,8 @@ struct PendingCalls {
         var commandID: UInt64
         var controller: ControllerID
         var host: String
-        /// The batch's events, serialized: the accepted reply carries them with the result.
-        var events: [[UInt8]]
+        /// The batch's events: the accepted reply carries them with the result.
+        var events: [StampedEvent]
     }
 
     /// By the seq of the call's `verbInvoked` event.
