@@ -5,26 +5,20 @@ import Logging
 import ZeroMQ
 
 /// The supervisor's I/O around its ``SupervisorCore``: recovery from the journal at start, the ROUTER and PUB
-/// sockets, the journal writer and the checkpoints. It runs on one thread: it feeds the core the command socket's
-/// messages and the passing of time, gathers the actions the core returns into a ``SupervisorStep``, and carries each
-/// step out journal first — the records encoded, written and synced per `journalSync`, and only then the events
-/// published and the messages sent, each event encoded once. A journal that cannot be written stops it (fail-stop,
-/// docs/DURABILITY.md).
+/// sockets, the journal writer and the checkpoints — the machine's ``SupervisorWorld``. It runs on one thread: it feeds
+/// the core (through its ``SupervisorDriver``) the command socket's messages and the passing of time, and the driver
+/// carries each step out journal first — the records written and synced per `journalSync`, and only then the events
+/// published and the messages sent. A journal that cannot be written stops it (fail-stop, docs/DURABILITY.md).
 final class SupervisorLoop {
     let config: RuntimeConfig
     let logger: Logger
-    var core: SupervisorCore
-    /// The actions the core returned since the last step was carried out.
-    private var step = SupervisorStep()
-    /// The step being carried out (kept, emptied, for its lists' capacity).
-    private var carrying = SupervisorStep()
-    /// Each event of the step being carried out, encoded once.
-    private var eventBytes = EventBytes()
+    private(set) var driver: SupervisorDriver
+    var core: SupervisorCore { driver.core }
     /// The supervisor's metrics (swift-metrics): counted here, from each step and each write, not in the core.
     var metrics = SupervisorMetrics()
     /// The metrics as Prometheus text, when they are kept (`metricsPort`): the answer to a `metrics` request.
-    var metricsText: (@Sendable () -> [UInt8])? {
-        didSet { core.keepsMetrics = metricsText != nil }
+    var metricsTextSource: (@Sendable () -> [UInt8])? {
+        didSet { driver.core.keepsMetrics = metricsTextSource != nil }
     }
     let router: Socket
     let publisher: Socket
@@ -51,7 +45,7 @@ final class SupervisorLoop {
     /// The local hosts it starts and restarts (`--start-hosts`), if any.
     var hostSupervisor: HostSupervisor?
     /// Set when the journal cannot be written: nothing more is sent or published, and the loop ends.
-    private(set) var failure: JournalFailure?
+    var failure: JournalFailure? { driver.failure }
     /// Messages handled before a step is carried out while more are waiting.
     static let batchLimit = 128
     /// Messages queued for one peer of the ROUTER at most (libzmq's default high-water mark).
@@ -60,6 +54,8 @@ final class SupervisorLoop {
     private(set) var droppedReplies = 0
     /// When the first message of the step being gathered came: the start of its requests' time in the supervisor.
     private var stepStarted: ContinuousClock.Instant?
+    /// The same, for the step being carried out: its replies' time in the supervisor is measured from it.
+    private var replyStarted: ContinuousClock.Instant?
     private let clock = SystemClock()
     /// Peers the ZAP handler refused (their key is not on the allow-list).
     private(set) var refusedPeers = 0
@@ -114,13 +110,13 @@ final class SupervisorLoop {
         self.config = config
         self.logger = logger
         self.leadership = leadership
-        core = SupervisorCore(recovery: recovery, config: config, at: SystemClock().time)
+        driver = SupervisorDriver(SupervisorCore(recovery: recovery, config: config, at: SystemClock().time))
         recordsAtStart = recovery.checkpointRecords + recovery.records
         recordsAtCheckpoint = recovery.checkpointRecords
         self.checkpointer = checkpointer
         self.journal = journal
         // The start record: journaled before the sockets are bound, so nothing is served under an epoch not on disk.
-        for case .journal(let record) in core.begin() { try journal.append(serialized: record.encoded()) }
+        for case .journal(let record) in driver.core.begin() { try journal.append(serialized: record.encoded()) }
         try journal.flush()
         router = try context.socket(.router)
         publisher = try context.socket(.pub)
@@ -164,13 +160,9 @@ final class SupervisorLoop {
         }
     }
 
-    /// Applies a topology at start (see ``SupervisorCore/apply(_:)``), journal first.
+    /// Applies a topology at start (see ``SupervisorCore/apply(_:at:)``), journal first.
     func apply(_ topology: Topology) throws {
-        let (actions, refusal) = core.apply(topology, at: clock.time)
-        step.add(actions)
-        flush()
-        if let failure { throw failure }
-        if let refusal { throw refusal }
+        try driver.apply(topology, in: self)
     }
 
     /// Serves until the context is shut down (graceful shutdown), then returns.
@@ -195,12 +187,12 @@ final class SupervisorLoop {
                 superviseHosts()
                 try countSubscribers()
                 trimIfDue()
-                step.add(core.tick(at: clock.time))
+                driver.tick(in: self)
                 flush()
                 do {
                     try journal.syncIfDue()
                 } catch {
-                    fail(error)
+                    driver.fail(error, self)
                 }
             } catch let error where error.code == .contextTerminated {
                 break
@@ -267,7 +259,7 @@ final class SupervisorLoop {
         }
         if changed {
             metrics.subscribers(subscribers)
-            step.add(core.handle(.subscribers(subscribers), at: clock.time))
+            driver.handle(.subscribers(subscribers), in: self)
         }
     }
 
@@ -285,9 +277,9 @@ final class SupervisorLoop {
     private func superviseHosts() {
         guard let hostSupervisor else { return }
         for ended in hostSupervisor.poll() {
-            step.add(core.handle(.hostExited(ended.host, reason: ended.exit.description), at: clock.time))
+            driver.handle(.hostExited(ended.host, reason: ended.exit.description), in: self)
             if case .giveUp(let reason) = ended.decision {
-                step.add(core.handle(.hostFailed(ended.host, reason: reason), at: clock.time))
+                driver.handle(.hostFailed(ended.host, reason: reason), in: self)
             }
         }
     }
@@ -302,151 +294,25 @@ final class SupervisorLoop {
             // message under CURVE without a role it names (which the ZAP handler never admits) only reads.
             let role = message.property.flatMap(CurveSettings.Role.init) ?? .observer
             if stepStarted == nil { stepStarted = clock.now }
-            step.add(core.handle(.message(message.frames, role: config.curve == nil ? nil : role), at: clock.time))
+            driver.handle(.message(message.frames, role: config.curve == nil ? nil : role), in: self)
             handled += 1
             if handled.isMultiple(of: Self.batchLimit) { flush() }
         }
     }
 
-    /// Carries out the core's step, journal first: the records are written and synced (per `journalSync`) before
-    /// any event is published or message sent; if they cannot be, nothing is sent and the supervisor stops
-    /// (``fail(_:)``). A delivery that cannot reach its host (gone, or its queue full, as libzmq reports) goes back to
-    /// the core; what the core makes of it (a host down, inspects answered) is carried out next, not at the next
-    /// wake-up.
+    /// Carries out the core's steps (``SupervisorDriver/flush(_:)``).
     func flush() {
-        repeat { carryOut() } while failure == nil && !step.isEmpty
-    }
-
-    /// Carries out the step gathered so far (see ``flush()``); what the core returns meanwhile is gathered anew.
-    private func carryOut() {
-        guard failure == nil else { return }
-        swap(&step, &carrying)
-        defer {
-            carrying.removeAll()
-            eventBytes.removeAll()
-        }
-        core.stepTaken()
-        // What the core decided is worth saying, first: it stands even if the journal cannot take the step.
-        Self.say(carrying.logs, to: logger)
-        metrics.count(carrying.tally, messages: carrying.outgoing.count)
-        metrics.observe(controllers: core.state.controllers.count, hosts: core.hosts)
-        let started = stepStarted
-        stepStarted = nil
-        do {
-            var bytes = 0
-            for record in carrying.records {
-                let encoded = record.encoded()
-                try journal.append(serialized: encoded)
-                bytes += encoded.count + 8
-            }
-            let writing = clock.now
-            try journal.flush()
-            if !carrying.records.isEmpty {
-                metrics.journalWrite.record(duration: clock.now - writing)
-                metrics.journalBytes.increment(by: bytes)
-            }
-        } catch {
-            fail(error)
-            return
-        }
-        // A leader whose lease may have lapsed (it was frozen, or cut off from etcd) says nothing more: a standby may
-        // lead by now.
-        if let leadership, !leadership.isValid {
-            fail(JournalFailure(description: "etcd: this supervisor's lease lapsed: it no longer leads"))
-            return
-        }
-        // After the step's messages went out: a checkpoint never stands for deliveries that were not sent.
-        defer { checkpointIfDue() }
-        // Hosts whose connection was found full in this step: their later deliveries wait behind the first, in order
-        // (the core produces none for a host it knows is backlogged).
-        var congested: Set<String> = []
-        carrying.forEachMessage(events: &eventBytes, metricsText: metricsText?() ?? []) { message in
-            switch message {
-            case .publish(let topic, let body):
-                metrics.eventsPublished.increment()
-                do {
-                    _ = try publisher.send([topic, body])
-                } catch {
-                    logger.error("cannot publish an event", metadata: ["error.message": "\(error)"])
-                }
-            case .heartbeat(let body):
-                _ = try? publisher.send([Publication.heartbeatFrame, body], dontWait: true)
-            case .send(let peer, let body, nil):
-                send(body, to: peer, started: started)
-            case .send(let peer, let body, let delivery?):
-                // Deliveries to a backlogged host keep their order: behind those already waiting.
-                if congested.contains(delivery.host) {
-                    step.add(core.handle(.congested(delivery), at: clock.time))
-                    return
-                }
-                do {
-                    // Its pipe is full: a slow host waits for its deliveries.
-                    guard try router.send([peer, body], dontWait: true) else {
-                        congested.insert(delivery.host)
-                        step.add(core.handle(.congested(delivery), at: clock.time))
-                        return
-                    }
-                } catch {
-                    logger.debug("cannot reach a peer", metadata: ["error.message": "\(error)"])
-                    step.add(core.handle(.unreachable(peer: peer, delivery: delivery), at: clock.time))
-                }
-            }
-        }
-    }
-
-    /// Sends a reply (or another message that is not a delivery): a client not reading its replies, its queue full,
-    /// loses this one (it resends on its timeout, and is answered from the remembered answers).
-    private func send(_ body: [UInt8], to peer: [UInt8], started: ContinuousClock.Instant?) {
-        do {
-            guard try router.send([peer, body], dontWait: true) else {
-                droppedReplies += 1
-                // The first, then one line per thousand.
-                if droppedReplies % 1_000 == 1 {
-                    logger.warning(
-                        "a peer's queue is full (it does not read its replies): replies to it are dropped",
-                        metadata: ["reply.dropped_count": "\(droppedReplies)"]
-                    )
-                }
-                return
-            }
-            // A reply: the time since the step's first message came (decoding, the model, the journal).
-            if let started { metrics.requestDuration.record(duration: clock.now - started) }
-        } catch {
-            logger.debug("cannot reach a peer", metadata: ["error.message": "\(error)"])
-            step.add(core.handle(.unreachable(peer: peer, delivery: nil), at: clock.time))
-        }
-    }
-
-    /// Logs the lines a step of the core holds.
-    private static func say(_ logs: [SupervisorLog], to logger: Logger) {
-        for line in logs { logger.log(level: line.level, line.message, metadata: line.metadata) }
-    }
-
-    /// The journal cannot be written: stop (fail-stop, docs/DURABILITY.md). What the failed records stand for is
-    /// neither published nor answered — their clients time out and resend to the restarted supervisor, which has
-    /// exactly what reached the journal.
-    func fail(_ error: JournalFailure) {
-        guard failure == nil else { return }
-        failure = error
-        logger.critical(
-            "the journal cannot be written: the supervisor stops",
-            metadata: ["error.message": "\(error)"]
-        )
+        driver.flush(self)
     }
 
     /// After `checkpointEvery` records, and when the last checkpoint is written: begins a new segment and hands a copy
     /// of the core's state (the journal's records so far, all written) to the ``Checkpointer``.
-    private func checkpointIfDue() {
+    private func checkpointIfDue(_ core: SupervisorCore) throws(JournalFailure) {
         let records = recordsAtStart + journal.appended
         guard config.checkpointEvery > 0, records - recordsAtCheckpoint >= config.checkpointEvery,
             !checkpointer.isBusy
         else { return }
-        do {
-            try journal.beginSegment()
-        } catch {
-            fail(error)
-            return
-        }
+        try journal.beginSegment()
         recordsAtCheckpoint = records
         var checkpoint = Checkpoint(
             nextSegment: journal.segment,
@@ -463,5 +329,94 @@ final class SupervisorLoop {
         }
         checkpoint.timeUnixNanos = clock.unixNanos
         checkpointer.write(checkpoint)
+    }
+}
+
+extension SupervisorLoop: SupervisorWorld {
+    var time: SupervisorTime { clock.time }
+
+    func stepBegins(_ step: SupervisorStep, core: SupervisorCore) {
+        // What the core decided is worth saying: it stands even if the journal cannot take the step.
+        for line in step.logs { logger.log(level: line.level, line.message, metadata: line.metadata) }
+        metrics.count(step.tally, messages: step.outgoing.count)
+        metrics.observe(controllers: core.state.controllers.count, hosts: core.hosts)
+        replyStarted = stepStarted
+        stepStarted = nil
+    }
+
+    func journal(_ records: [[UInt8]]) throws(JournalFailure) {
+        var bytes = 0
+        for record in records {
+            try journal.append(serialized: record)
+            bytes += record.count + 8
+        }
+        let writing = clock.now
+        try journal.flush()
+        if !records.isEmpty {
+            metrics.journalWrite.record(duration: clock.now - writing)
+            metrics.journalBytes.increment(by: bytes)
+        }
+    }
+
+    /// A leader whose lease may have lapsed (it was frozen, or cut off from etcd) says nothing more: a standby may
+    /// lead by now.
+    var barred: JournalFailure? {
+        guard let leadership, !leadership.isValid else { return nil }
+        return JournalFailure(description: "etcd: this supervisor's lease lapsed: it no longer leads")
+    }
+
+    /// The journal cannot be written: stop (fail-stop, docs/DURABILITY.md). What the failed records stand for is
+    /// neither published nor answered — their clients time out and resend to the restarted supervisor, which has
+    /// exactly what reached the journal.
+    func failed(_ failure: JournalFailure) {
+        logger.critical(
+            "the journal cannot be written: the supervisor stops",
+            metadata: ["error.message": "\(failure)"]
+        )
+    }
+
+    func publish(topic: [UInt8], body: [UInt8]) {
+        metrics.eventsPublished.increment()
+        do {
+            _ = try publisher.send([topic, body])
+        } catch {
+            logger.error("cannot publish an event", metadata: ["error.message": "\(error)"])
+        }
+    }
+
+    func heartbeat(_ body: [UInt8]) {
+        _ = try? publisher.send([Publication.heartbeatFrame, body], dontWait: true)
+    }
+
+    func send(_ body: [UInt8], to peer: [UInt8], delivery: Bool) -> SendOutcome {
+        do {
+            guard try router.send([peer, body], dontWait: true) else {
+                // Its pipe is full: a slow host waits for its deliveries (the driver keeps them); a client not reading
+                // its replies loses this one (it resends on its timeout, and is answered from the remembered answers).
+                if !delivery { droppedReply() }
+                return .full
+            }
+            // A reply: the time since the step's first message came (decoding, the model, the journal).
+            if !delivery, let started = replyStarted { metrics.requestDuration.record(duration: clock.now - started) }
+            return .sent
+        } catch {
+            logger.debug("cannot reach a peer", metadata: ["error.message": "\(error)"])
+            return .gone
+        }
+    }
+
+    var metricsText: [UInt8] { metricsTextSource?() ?? [] }
+
+    func stepCarriedOut(core: SupervisorCore) throws(JournalFailure) { try checkpointIfDue(core) }
+
+    private func droppedReply() {
+        droppedReplies += 1
+        // The first, then one line per thousand.
+        if droppedReplies % 1_000 == 1 {
+            logger.warning(
+                "a peer's queue is full (it does not read its replies): replies to it are dropped",
+                metadata: ["reply.dropped_count": "\(droppedReplies)"]
+            )
+        }
     }
 }

@@ -76,7 +76,7 @@ public struct SupervisorService: Service {
         let failure = try await serveOnThread { _, context in
             let allow = try config.curve?.allowList(hosts: topology?.hosts ?? []) ?? [:]
             let loop = try SupervisorLoop(context: context, config: config, logger: logger, allow: allow)
-            loop.metricsText = metricsText
+            loop.metricsTextSource = metricsText
             if let topology { try loop.apply(topology) }
             if let pidFile { try RunDirectory.writePID(to: pidFile) }
             defer { if let pidFile { RunDirectory.removePID(pidFile) } }
@@ -146,7 +146,7 @@ public struct SupervisorService: Service {
                     if let pidFile { try RunDirectory.writePID(to: pidFile) }
                 },
                 onLeading: { loop, recovery in
-                    loop.metricsText = metricsText
+                    loop.metricsTextSource = metricsText
                     if let topology, !recovery.holdsState { try loop.apply(topology) }
                     loop.hostSupervisor = starter()
                 }

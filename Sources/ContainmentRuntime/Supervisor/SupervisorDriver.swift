@@ -1,0 +1,143 @@
+/// What carrying out a supervisor's steps needs of the world: a journal, the two sockets, a log and metrics.
+/// ``SupervisorLoop`` gives the machine's; a simulated world gives its own, so that both run the same
+/// ``SupervisorDriver``.
+protocol SupervisorWorld: AnyObject {
+    /// The time now, as the core is told it.
+    var time: SupervisorTime { get }
+    /// A step is about to be carried out: what the core asked to log, what its requests came to, its size, and the
+    /// core as it is (the metrics' gauges).
+    func stepBegins(_ step: SupervisorStep, core: SupervisorCore)
+    /// Appends the step's records and makes them durable as `journalSync` says; throws when it cannot.
+    func journal(_ records: [[UInt8]]) throws(JournalFailure)
+    /// Why nothing of a step may go out though its records are durable (a leader whose lease may have lapsed), or nil.
+    var barred: JournalFailure? { get }
+    /// The journal cannot be written, or the step is barred: the supervisor stops (fail-stop).
+    func failed(_ failure: JournalFailure)
+    func publish(topic: [UInt8], body: [UInt8])
+    func heartbeat(_ body: [UInt8])
+    /// Sends a message to a peer of the command socket without waiting: a reply or a question, or (`delivery`) a
+    /// host's callbacks.
+    func send(_ body: [UInt8], to peer: [UInt8], delivery: Bool) -> SendOutcome
+    /// The metrics as Prometheus text, for a `metrics` request (empty where none are kept).
+    var metricsText: [UInt8] { get }
+    /// A step went out (a checkpoint of `core` may be due); throws when the journal cannot go on.
+    func stepCarriedOut(core: SupervisorCore) throws(JournalFailure)
+}
+
+/// What became of a message given to a socket.
+enum SendOutcome {
+    case sent
+    /// The peer's queue is full: a host that takes its deliveries slower than they come, or a client that does not
+    /// read its replies.
+    case full
+    /// The peer's connection is gone.
+    case gone
+}
+
+/// A ``SupervisorCore`` and the step it is building, carried out in a ``SupervisorWorld``: the core's actions gathered
+/// from each input, then carried out journal first — the records written and made durable before anything is
+/// published, answered or delivered — each event encoded once; what cannot go (a full or gone peer) goes back to the
+/// core, whose answer is carried out next. Until the journal fails: then nothing more goes out.
+struct SupervisorDriver {
+    var core: SupervisorCore
+    /// Set when the journal cannot be written (or a step was barred): nothing more is carried out.
+    private(set) var failure: JournalFailure?
+    /// The actions the core returned since the last step was carried out.
+    private var step = SupervisorStep()
+    /// The step being carried out (kept, emptied, for its lists' capacity).
+    private var carrying = SupervisorStep()
+    private var eventBytes = EventBytes()
+
+    init(_ core: SupervisorCore) { self.core = core }
+
+    /// The start of the new epoch, journaled before anything is served.
+    mutating func begin(in world: some SupervisorWorld) throws(JournalFailure) {
+        var records: [[UInt8]] = []
+        for case .journal(let record) in core.begin() { records.append(record.encoded()) }
+        try world.journal(records)
+    }
+
+    mutating func handle(_ input: SupervisorInput, in world: some SupervisorWorld) {
+        step.add(core.handle(input, at: world.time))
+    }
+
+    mutating func tick(in world: some SupervisorWorld) {
+        step.add(core.tick(at: world.time))
+    }
+
+    /// Applies a topology at start (``SupervisorCore/apply(_:at:)``), carried out at once; throws its refusal.
+    mutating func apply(_ topology: Topology, in world: some SupervisorWorld) throws {
+        let (actions, refusal) = core.apply(topology, at: world.time)
+        step.add(actions)
+        flush(world)
+        if let failure { throw failure }
+        if let refusal { throw refusal }
+    }
+
+    /// Carries out what was gathered, and what the core answers to what could not go, until nothing is left.
+    mutating func flush(_ world: some SupervisorWorld) {
+        repeat { carryOut(world) } while failure == nil && !step.isEmpty
+    }
+
+    private mutating func carryOut(_ world: some SupervisorWorld) {
+        guard failure == nil else { return }
+        swap(&step, &carrying)
+        defer {
+            carrying.removeAll()
+            eventBytes.removeAll()
+        }
+        core.stepTaken()
+        // What the core decided is worth saying, first: it stands even if the journal cannot take the step.
+        world.stepBegins(carrying, core: core)
+        do {
+            try world.journal(carrying.records.map { $0.encoded() })
+        } catch {
+            fail(error, world)
+            return
+        }
+        if let barred = world.barred {
+            fail(barred, world)
+            return
+        }
+        // Hosts whose connection was found full in this step: their later deliveries wait behind the first, in order
+        // (the core produces none for a host it knows is backlogged).
+        var congested: Set<String> = []
+        var answers: [SupervisorInput] = []
+        carrying.forEachMessage(events: &eventBytes, metricsText: world.metricsText) { message in
+            switch message {
+            case .publish(let topic, let body): world.publish(topic: topic, body: body)
+            case .heartbeat(let body): world.heartbeat(body)
+            case .send(let peer, let body, nil):
+                if world.send(body, to: peer, delivery: false) == .gone {
+                    answers.append(.unreachable(peer: peer, delivery: nil))
+                }
+            case .send(let peer, let body, let delivery?):
+                // Deliveries to a backlogged host keep their order: behind those already waiting.
+                if congested.contains(delivery.host) {
+                    answers.append(.congested(delivery))
+                    return
+                }
+                switch world.send(body, to: peer, delivery: true) {
+                case .sent: break
+                case .full:
+                    congested.insert(delivery.host)
+                    answers.append(.congested(delivery))
+                case .gone: answers.append(.unreachable(peer: peer, delivery: delivery))
+                }
+            }
+        }
+        for answer in answers { handle(answer, in: world) }
+        // After the step's messages went out: a checkpoint never stands for deliveries that were not sent.
+        do {
+            try world.stepCarriedOut(core: core)
+        } catch {
+            fail(error, world)
+        }
+    }
+
+    mutating func fail(_ error: JournalFailure, _ world: some SupervisorWorld) {
+        guard failure == nil else { return }
+        failure = error
+        world.failed(error)
+    }
+}
