@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
         // `containment bench` only: latency percentiles.
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // The simulator's queue of what happens next (HeapModule; already built for swift-nio).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // Tests only: runs the daemons, scripts and clients as real processes.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         // `swift package generate-documentation`: the DocC catalogs of the library products (scripts/docs.sh).
@@ -164,6 +166,22 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // `simulate`: the whole runtime in one thread under a seeded scheduler of faults — the real supervisor and host
+        // cores on a simulated network, disk and clock, checked as `stress` checks a run (docs/SIMULATION.md).
+        .target(
+            name: "ContainmentSimulation",
+            dependencies: [
+                "ContainmentBus",
+                "ContainmentHost",
+                "ContainmentLoad",
+                "ContainmentModel",
+                "ContainmentRuntime",
+                "ContainmentWorkload",
+                .product(name: "HeapModule", package: "swift-collections"),
+            ],
+            swiftSettings: strict
+        ),
+
         // `bench`'s drivers and report: the figures of docs/BENCH.md, measured (the executable parses its options).
         .target(
             name: "ContainmentBench",
@@ -208,6 +226,7 @@ let package = Package(
                 "ContainmentHost",
                 "ContainmentLoad",
                 "ContainmentRuntime",
+                "ContainmentSimulation",
                 "ContainmentWorkload",
                 "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -253,6 +272,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strict),
+        .testTarget(name: "ContainmentSimulationTests", dependencies: ["ContainmentSimulation"], swiftSettings: strict),
         .testTarget(
             name: "ContainmentBusTests",
             dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentWorkload"],

@@ -221,6 +221,22 @@ public final class CommandClient {
     }
 }
 
+/// A reply to a request of commands, read from its bytes as ``CommandClient`` reads it (a simulated client has no
+/// socket of its own).
+package enum CommandReply {
+    /// Its request id, and what was accepted or the refusal; `malformed` when the bytes are no reply to commands.
+    package static func decode(
+        _ bytes: [UInt8]
+    ) throws(ContainmentError) -> (requestID: UInt64, outcome: Result<Acceptance, RemoteError>) {
+        let reply = try ServerMessage.decode(bytes)
+        switch reply.body {
+        case .accepted(let accepted): return (reply.requestID, .success(Acceptance(accepted)))
+        case .error(let error): return (reply.requestID, .failure(RemoteError(error)))
+        default: throw .malformed("The supervisor answered a command with something else.")
+        }
+    }
+}
+
 extension RemoteError {
     /// The refusal an `error` reply carries.
     public init(_ wire: Containment_V1_Error) {

@@ -26,21 +26,48 @@ final class StressProgress: Sendable {
 
 /// A subscriber to every event, on its own thread: it records each sequence number it sees (and, for the one the
 /// replay compares with, each event's bytes), and counts duplicates and gaps.
-final class EventCollector: Sendable {
+package final class EventCollector: Sendable {
     /// What a subscriber saw, from its first event on.
-    struct Seen: Sendable {
-        var first: UInt64 = 0
-        var last: UInt64 = 0
-        var count = 0
-        var duplicates: [UInt64] = []
+    package struct Seen: Sendable {
+        package var first: UInt64 = 0
+        package var last: UInt64 = 0
+        package var count = 0
+        package var duplicates: [UInt64] = []
         /// Out of order: a seq lower than one seen before (not a duplicate).
-        var disorder = 0
+        package var disorder = 0
         /// Each seq's event, as published (only when kept): `payloads[seq - first]`.
-        var payloads: [[UInt8]] = []
-        var undecodable = 0
+        package var payloads: [[UInt8]] = []
+        package var undecodable = 0
+
+        package init() {}
 
         /// Sequence numbers between the first and the last seen that never arrived.
-        var missing: Int { count == 0 ? 0 : Int(last - first + 1) - count }
+        /// Records event `seq` (its bytes kept when `keepingPayloads`).
+        package mutating func record(_ seq: UInt64, payload: [UInt8], keepingPayloads: Bool) {
+            if count == 0 {
+                first = seq
+                last = seq - 1
+            }
+            if seq <= last {
+                // PUB sends in seq order, so a seq at or below the last one seen is a duplicate — or, for one never
+                // seen before (a gap filled late, or below the first), out of order.
+                let filled = seq >= first && !(keepingPayloads && payloads[Int(seq - first)].isEmpty)
+                if filled { duplicates.append(seq) } else { disorder += 1 }
+                return
+            }
+            if keepingPayloads {
+                // Gaps keep their place as empty payloads, so that an index is always `seq - first`.
+                while last + 1 < seq {
+                    payloads.append([])
+                    last += 1
+                }
+                payloads.append(payload)
+            }
+            last = seq
+            count += 1
+        }
+
+        package var missing: Int { count == 0 ? 0 : Int(last - first + 1) - count }
 
         /// The event published with `seq`, if it was kept.
         func payload(_ seq: UInt64) -> [UInt8]? {
@@ -104,29 +131,7 @@ final class EventCollector: Sendable {
     }
 
     private func record(_ seq: UInt64, payload: [UInt8]) {
-        seen.withLock { seen in
-            if seen.count == 0 {
-                seen.first = seq
-                seen.last = seq - 1
-            }
-            if seq <= seen.last {
-                // PUB sends in seq order, so a seq at or below the last one seen is a duplicate — or, for one never
-                // seen before (a gap filled late, or below the first), out of order.
-                let filled = seq >= seen.first && !(keepPayloads && seen.payloads[Int(seq - seen.first)].isEmpty)
-                if filled { seen.duplicates.append(seq) } else { seen.disorder += 1 }
-                return
-            }
-            if keepPayloads {
-                // Gaps keep their place as empty payloads, so that an index is always `seq - first`.
-                while seen.last + 1 < seq {
-                    seen.payloads.append([])
-                    seen.last += 1
-                }
-                seen.payloads.append(payload)
-            }
-            seen.last = seq
-            seen.count += 1
-        }
+        seen.withLock { $0.record(seq, payload: payload, keepingPayloads: keepPayloads) }
         latest.store(seq, ordering: .relaxed)
     }
 

@@ -4,13 +4,18 @@ import ContainmentWorkload
 
 /// Commands a client sends on purpose to be refused — `--invalid-ratio` of its stream — beside the generator's own
 /// invalid ones. Each kind is refused whatever the rest of the tree looks like.
-struct InvalidCommands: Sendable {
+package struct InvalidCommands: Sendable {
     /// What to send, and whether the client's replica of its part of the tree can predict the answer.
-    struct Pick {
-        var commands: [ClientCommand]
+    package struct Pick {
+        package var commands: [ClientCommand]
         /// The requests, when the replica judges them; `nil` for a command that names another client's controllers
         /// or cannot be decoded, which only the global replay judges.
-        var requests: [Request]?
+        package var requests: [Request]?
+
+        package init(commands: [ClientCommand], requests: [Request]?) {
+            self.commands = commands
+            self.requests = requests
+        }
     }
 
     let pool: CommandPool

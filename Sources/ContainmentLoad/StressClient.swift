@@ -5,22 +5,28 @@ import Foundation
 import ZeroMQ
 
 /// One operation as a client saw it: what it sent and what came back.
-struct StressOperation: Sendable {
-    enum Outcome: Sendable {
+package struct StressOperation: Sendable {
+    package enum Outcome: Sendable {
         /// Accepted: the command id, and the count and hash of the events in the reply (their encoded bytes).
         case accepted(commandID: UInt64, eventCount: Int, eventHash: UInt64)
         case rejected(RemoteError)
     }
 
-    var client: Int
-    var commands: [ClientCommand]
-    var outcome: Outcome
+    package var client: Int
+    package var commands: [ClientCommand]
+    package var outcome: Outcome
+
+    package init(client: Int, commands: [ClientCommand], outcome: Outcome) {
+        self.client = client
+        self.commands = commands
+        self.outcome = outcome
+    }
 }
 
 /// What one client did.
-struct StressClientResult: Sendable {
-    var client: Int
-    var operations: [StressOperation] = []
+package struct StressClientResult: Sendable {
+    package var client: Int
+    package var operations: [StressOperation] = []
     /// Replies its replica of its part of the tree did not predict (the first few, described).
     var mispredictions = 0
     var mispredicted: [String] = []
@@ -29,15 +35,17 @@ struct StressClientResult: Sendable {
     /// Commands naming other clients' controllers that were accepted: the partition (and R2) broken.
     var breaches: [String] = []
     /// Requests that got no reply at all (timeouts, a lost supervisor).
-    var transportFailures: [String] = []
+    package var transportFailures: [String] = []
     var latencies: [UInt64] = []
+
+    package init(client: Int) { self.client = client }
 }
 
 /// A client of `stress`: on its own thread, it draws random commands over its own pool of controllers (and sometimes
 /// deliberately invalid ones), predicts each answer with its replica of its part of the tree, sends it through its own
 /// DEALER and records the reply. Pools are disjoint and memory warnings scoped to the pool, so the replica stays exact
 /// whatever the other clients do, and the command stream depends only on the seed.
-struct StressClient: Sendable {
+package struct StressClient: Sendable {
     let index: Int
     let pool: CommandPool
     let invalidRatio: Double
@@ -50,7 +58,7 @@ struct StressClient: Sendable {
     var rng: SplitMix64
     var replica = ContainmentState()
 
-    init(
+    package init(
         index: Int,
         pool: CommandPool,
         foreign: [ControllerID],
@@ -72,12 +80,12 @@ struct StressClient: Sendable {
     }
 
     /// Follows the pool's creations, as the setup sent them.
-    mutating func adopt(_ creations: [Request]) {
+    package mutating func adopt(_ creations: [Request]) {
         for request in creations { _ = try? replica.apply(request) }
     }
 
     /// The next operation: requests the replica judges (or `nil`), and what to send.
-    mutating func draw() -> InvalidCommands.Pick {
+    package mutating func draw() -> InvalidCommands.Pick {
         if Double.random(in: 0..<1, using: &rng) < invalidRatio { return invalid.next(using: &rng) }
         while true {
             let requests = generator.next(in: replica)
@@ -155,7 +163,7 @@ struct StressClient: Sendable {
 
     /// What the replica answers: the code and index of a rejection, or `nil` for acceptance; not judged (`.none`)
     /// for commands naming other clients' controllers.
-    private mutating func predict(_ pick: InvalidCommands.Pick) -> Prediction {
+    package mutating func predict(_ pick: InvalidCommands.Pick) -> Prediction {
         guard let requests = pick.requests else {
             return pick.commands.contains(where: \.lacksKind) ? .rejected(.malformed, 0) : .unjudged
         }
@@ -167,13 +175,13 @@ struct StressClient: Sendable {
         }
     }
 
-    enum Prediction {
+    package enum Prediction {
         case accepted
         case rejected(ContainmentError.Code, Int)
         case unjudged
     }
 
-    private func check(
+    package func check(
         _ pick: InvalidCommands.Pick,
         predicted: Prediction,
         outcome: StressOperation.Outcome,
@@ -211,8 +219,8 @@ struct StressClient: Sendable {
 
 /// A hash over a sequence of encoded events (or commands), each followed by a separator byte, so a reply's events
 /// and the replayed ones compare cheaply.
-enum EventHash {
-    static func of(_ payloads: [[UInt8]]) -> UInt64 {
+package enum EventHash {
+    package static func of(_ payloads: [[UInt8]]) -> UInt64 {
         var hash = FNV1a()
         for payload in payloads {
             hash.add(payload)

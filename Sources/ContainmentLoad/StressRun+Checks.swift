@@ -81,7 +81,7 @@ extension StressRun {
     /// With supervisor restarts, events are lost across them (a PUB/SUB publisher that dies loses what it had queued,
     /// and what its successor publishes before a SUB reconnects): counted, not failed; the reference subscriber's
     /// losses are checked to lie at restarts by the replay.
-    static func subscriberCheck(
+    package static func subscriberCheck(
         _ seen: [EventCollector.Seen],
         from: UInt64,
         to: UInt64,
@@ -117,7 +117,7 @@ extension StressRun {
 
     /// SPEC §14, exactly once across restarts: every reply a client saw `accepted` is a record of the recovered
     /// journal (the same command id), and no request (client id, request id) was journaled twice.
-    static func exactlyOnceCheck(
+    package static func exactlyOnceCheck(
         records: [JournalEntry],
         results: [StressClientResult],
         restarts: Int
@@ -154,7 +154,7 @@ extension StressRun {
 
     /// Contended, the replicas cannot foresee the replies (the replay judges each at its seq instead): only that every
     /// request was answered is required, and the races are counted.
-    static func predictionCheck(_ results: [StressClientResult], contended: Bool = false) -> StressCheck {
+    package static func predictionCheck(_ results: [StressClientResult], contended: Bool = false) -> StressCheck {
         let mispredicted = results.map(\.mispredictions).reduce(0, +)
         let breaches = results.flatMap(\.breaches)
         let transport = results.flatMap(\.transportFailures)

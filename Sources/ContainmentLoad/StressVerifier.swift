@@ -9,25 +9,32 @@ public struct StressCheck: Sendable, Codable {
     public var passed: Bool
     public var detail: String
     public var failures: [String] = []
+
+    package init(name: String, passed: Bool, detail: String, failures: [String] = []) {
+        self.name = name
+        self.passed = passed
+        self.detail = detail
+        self.failures = failures
+    }
 }
 
 /// Checks a finished run against the model: the journal replayed from the start, merged in sequence order with the
 /// commands the clients saw rejected, must give the very events the subscribers saw, the replies the clients got,
 /// the final tree, and each actor's callbacks.
-struct StressVerifier {
+package struct StressVerifier {
     /// From this seq on, every subscriber was listening.
     let checkFrom: UInt64
     /// The seq of the final snapshot.
     let finalSeq: UInt64
     let reference: EventCollector.Seen
 
-    private(set) var replay = JournalReplay()
+    package private(set) var replay = JournalReplay()
     private var checker = InvariantChecker()
     /// Each controller's callbacks so far, as its actor must have received them.
-    private(set) var expectedDigests: [ControllerID: CallbackDigest] = [:]
+    package private(set) var expectedDigests: [ControllerID: CallbackDigest] = [:]
     /// Each controller's callbacks' seqs since its creation, in order: an actor restored from the state at seq S
     /// (its host died and was started again) must have received exactly those after S.
-    private(set) var callbackSeqs: [ControllerID: [UInt64]] = [:]
+    package private(set) var callbackSeqs: [ControllerID: [UInt64]] = [:]
     private var events = Tally(name: "journal replay = published events")
     private var replies = Tally(name: "every reply = the model's answer at its point")
     private var history = Tally(name: "R2 and the appearance machine, from the events")
@@ -44,7 +51,7 @@ struct StressVerifier {
     /// Events lost across restarts (none lost otherwise).
     private(set) var lostAcrossRestarts = 0
 
-    init(checkFrom: UInt64, finalSeq: UInt64, reference: EventCollector.Seen, restarts: Bool = false) {
+    package init(checkFrom: UInt64, finalSeq: UInt64, reference: EventCollector.Seen, restarts: Bool = false) {
         self.checkFrom = checkFrom
         self.finalSeq = finalSeq
         self.reference = reference
@@ -94,7 +101,7 @@ struct StressVerifier {
     }
 
     /// Replays `records` and judges `operations`, in sequence order.
-    mutating func run(records: [JournalEntry], operations: [StressOperation]) {
+    package mutating func run(records: [JournalEntry], operations: [StressOperation]) {
         var accepted: [UInt64: StressOperation] = [:]
         var rejected: [(seq: UInt64, operation: StressOperation)] = []
         for operation in operations {
@@ -274,7 +281,7 @@ struct StressVerifier {
     }
 
     /// The replay's own checks, after ``run(records:operations:)``.
-    func checks(records: Int, answers: (given: Int, timedOut: Int) = (0, 0)) -> [StressCheck] {
+    package func checks(records: Int, answers: (given: Int, timedOut: Int) = (0, 0)) -> [StressCheck] {
         var replayed = events.check("events compared byte for byte (seq \(checkFrom)…\(finalSeq))")
         if restarts { replayed.detail += "; \(lostAcrossRestarts) lost to the reference across supervisor restarts" }
         if answers.given > 0 {
@@ -289,7 +296,7 @@ struct StressVerifier {
     }
 
     /// The replayed state against the supervisor's final snapshot.
-    func compare(_ snapshot: BusSnapshot) -> StressCheck {
+    package func compare(_ snapshot: BusSnapshot) -> StressCheck {
         let hostOf = replay.hostOf
         var failures = snapshot.differences(from: replay.state) { hostOf[$0] ?? "" }
         let structure = checker.check(replay.state, autoOnly: false)

@@ -69,9 +69,13 @@ extension SupervisorCore {
             failCalls(on: hello.host, reason: "a new process of it registered")
             abandonQuestions(on: hello.host)
         }
-        // A new process of a host that ran before: its actors begin from the state now, not from stale callbacks. So
-        // do the actors of a host that missed more callbacks than were kept for it.
-        let restore = (restarted && !again && hello.pid != record.pid && hello.lastSeq == 0) || record.stale
+        // A host that ran before and has received nothing (a new process, or one whose welcome never reached it): its
+        // actors begin from the state now, not from stale callbacks. Not its pid: a supervisor that journaled a new
+        // process's registration and died before its welcome went out leaves that pid in the journal, and the
+        // process, greeting the next supervisor, has had no state yet (found by `simulate`, seed 53). Restoring a
+        // process that had its welcome and no callback since costs a `restored` of the same state. So do the actors
+        // of a host that missed more callbacks than were kept for it.
+        let restore = (restarted && !again && hello.lastSeq == 0) || record.stale
         record.pid = hello.pid
         record.everConnected = true
         record.verbs = Dictionary(hello.kinds.map { ($0.kind, $0.verbs) }, uniquingKeysWith: { first, _ in first })

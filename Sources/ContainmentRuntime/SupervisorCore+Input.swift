@@ -5,7 +5,7 @@ import Logging
 
 /// What the core is told, besides the passing of time (``SupervisorCore/tick(at:)``): a message of the command socket,
 /// and what became of its own actions and of the host processes — the loop's one way in.
-enum SupervisorInput {
+package enum SupervisorInput {
     /// A message of the command socket: the sender's routing id, then its frames. `role`: with CURVE, what the sender's
     /// key was admitted as (SPEC §14, Isolation); `nil` without CURVE.
     case message([[UInt8]], role: CurveSettings.Role? = nil)
@@ -25,7 +25,7 @@ enum SupervisorInput {
 
 extension SupervisorCore {
     /// Takes in one input at `time`: what to do, in order.
-    mutating func handle(_ input: SupervisorInput, at time: SupervisorTime) -> [SupervisorAction] {
+    package mutating func handle(_ input: SupervisorInput, at time: SupervisorTime) -> [SupervisorAction] {
         self.time = time
         switch input {
         case .message(let frames, let role): receive(frames, role: role)

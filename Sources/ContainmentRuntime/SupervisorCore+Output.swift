@@ -6,7 +6,7 @@ import Logging
 /// What the core hands out: replies, events stamped with their seq; and the state as a snapshot.
 extension SupervisorCore {
     /// The whole state now.
-    mutating func snapshot() -> BusSnapshot {
+    package mutating func snapshot() -> BusSnapshot {
         BusSnapshot(
             state: state,
             seq: seq,

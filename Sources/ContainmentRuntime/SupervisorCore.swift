@@ -12,15 +12,15 @@ import Logging
 /// Each command is validated by the model, journaled, its events published with gap-free sequence numbers, its
 /// callbacks delivered to the hosts that run the controllers, and answered. The loop copies it for a checkpoint at the
 /// cost of a few reference counts.
-struct SupervisorCore {
+package struct SupervisorCore {
     let config: RuntimeConfig
     /// What a request may not do, whatever the rules say: its limits, its sender's role.
     let admission: Admission
     /// The time of the input being handled (``handle(_:at:)``, ``tick(at:)``).
     var time: SupervisorTime
 
-    var state = ContainmentState()
-    var seq: UInt64 = 0
+    package var state = ContainmentState()
+    package var seq: UInt64 = 0
     var nextCommandID: UInt64 = 1
     var hosts: [String: HostRecord] = [:]
     /// The hosts whose `failed` is set: commands for their controllers are refused (usually none, so a command's check
@@ -52,7 +52,7 @@ struct SupervisorCore {
     static let backlogLogInterval: Duration = .seconds(10)
 
     /// The supervisor's epoch: one more than the journal's last start, journaled before anything is served.
-    let epoch: UInt64
+    package let epoch: UInt64
     /// When this supervisor process began (`containment status`'s uptime).
     let startedUnixNanos: Int64
     /// Exactly once: the answers remembered per client id.
@@ -79,7 +79,7 @@ struct SupervisorCore {
 
     /// Goes on from what recovery found in the journal, at `time`; ``begin()`` gives the first record: the start of
     /// the new epoch.
-    init(recovery: Recovery, config: RuntimeConfig, at time: SupervisorTime) {
+    package init(recovery: Recovery, config: RuntimeConfig, at time: SupervisorTime) {
         self.config = config
         admission = Admission(maxBatch: config.maxBatch, maxTextBytes: config.maxTextBytes)
         self.time = time
@@ -112,14 +112,14 @@ struct SupervisorCore {
     }
 
     /// The first record of the new epoch, to be journaled before anything is served.
-    func begin() -> [SupervisorAction] {
+    package func begin() -> [SupervisorAction] {
         [.journal(.start(epoch: epoch, timeUnixNanos: time.unixNanos))]
     }
 
     /// Applies a topology at start, as the commands it stands for — unless the journal already holds a state (the
     /// topology's commands are in it): then only its hosts are expected. The actions are to be carried out even when it
     /// is refused: the refusal's record is among them.
-    mutating func apply(
+    package mutating func apply(
         _ topology: Topology,
         at time: SupervisorTime
     ) -> (actions: [SupervisorAction], refusal: (any Error)?) {
@@ -145,7 +145,7 @@ struct SupervisorCore {
     }
 
     /// Hosts that may register (`acceptUnknownHosts` aside): known, down until they say hello.
-    mutating func expect(hosts names: [String]) {
+    package mutating func expect(hosts names: [String]) {
         for host in names where hosts[host] == nil {
             hosts[host] = HostRecord(name: host, lastSeen: time.now)
         }
@@ -153,7 +153,7 @@ struct SupervisorCore {
 
     /// What the passing of time does: transitions that ran their duration complete, silent hosts are declared down,
     /// unanswered inspects time out, and an idle PUB gets a heartbeat.
-    mutating func tick(at time: SupervisorTime) -> [SupervisorAction] {
+    package mutating func tick(at time: SupervisorTime) -> [SupervisorAction] {
         self.time = time
         fireTimers()
         resumeAnswered()
@@ -184,7 +184,7 @@ struct SupervisorCore {
 
     /// The loop is carrying out every action returned so far: none can be taken back any more (one that cannot go
     /// comes back as an input).
-    mutating func stepTaken() {
+    package mutating func stepTaken() {
         handedOut.removeAll(keepingCapacity: true)
     }
 
@@ -214,7 +214,7 @@ struct SupervisorCore {
     }
 
     /// How long the loop may sleep from `now`: until the next transition completes or the next heartbeat check.
-    func nextWakeUp(at now: ContinuousClock.Instant) -> Duration {
+    package func nextWakeUp(at now: ContinuousClock.Instant) -> Duration {
         var wait = config.heartbeatInterval
         if let deadline = timers.nextDeadline { wait = min(wait, max(.zero, deadline - now)) }
         if let deadline = inspects.nextDeadline { wait = min(wait, max(.zero, deadline - now)) }

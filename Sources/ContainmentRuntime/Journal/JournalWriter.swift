@@ -16,6 +16,8 @@ public enum JournalSync: String, Sendable, Equatable, CaseIterable {
 /// A failed write or sync of the journal: the supervisor stops (fail-stop, docs/DURABILITY.md).
 public struct JournalFailure: Error, CustomStringConvertible, Sendable {
     public let description: String
+
+    package init(description: String) { self.description = description }
 }
 
 /// The supervisor's journal writer: ``append(serialized:)`` frames a record into a buffer; ``flush()`` writes every

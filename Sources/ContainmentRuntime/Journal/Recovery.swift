@@ -5,7 +5,7 @@ import Logging
 
 /// What a supervisor finds in its journal when it starts (SPEC §14, "Recovery"): the state, each controller's host,
 /// the seq, command id and epoch reached, and the answers to remember for resends — from every record. A torn last record is cut (with a warning naming it); damage before the tail is thrown.
-struct Recovery {
+package struct Recovery {
     var replay = JournalReplay()
     var clients: ClientReplies
     /// Records of accepted commands replayed after the checkpoint.
@@ -76,6 +76,16 @@ struct Recovery {
         recovery.deliveries.seal()
         recovery.segment = scan.segments.last ?? 1
         recovery.endOffset = scan.segments.isEmpty ? 0 : scan.endOffset
+        return recovery
+    }
+
+    /// What a supervisor finds in a journal held in memory (a simulated disk's records, in order): as ``run(config:logger:)``
+    /// finds it in a directory without a checkpoint.
+    package static func replaying(_ records: [[UInt8]], config: RuntimeConfig) throws -> Recovery {
+        var recovery = Recovery(clients: ClientReplies(window: config.dedupWindow, clients: config.dedupClients))
+        for record in records { try recovery.apply(JournalEntry(decoding: record)) }
+        recovery.records = records.count
+        recovery.deliveries.seal()
         return recovery
     }
 

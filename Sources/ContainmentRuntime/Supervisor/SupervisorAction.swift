@@ -7,7 +7,7 @@ import Logging
 /// simulated world, a test — carries them out in order, journal first: nothing published, answered or delivered
 /// before every journal record before it is durable (SPEC §14). The core encodes nothing; ``SupervisorStep`` encodes
 /// each event once.
-enum SupervisorAction {
+package enum SupervisorAction {
     /// A journal record to append.
     case journal(JournalRecord)
     /// An event on the PUB.
@@ -32,7 +32,7 @@ enum SupervisorAction {
 
 /// An event as the supervisor sequenced it: its seq, the command that caused it, when, under which epoch; and for a
 /// `controllerCreated`, the host it runs on.
-struct StampedEvent: Equatable {
+package struct StampedEvent: Equatable {
     var event: Event
     var seq: UInt64
     var timeUnixNanos: Int64
@@ -54,7 +54,7 @@ struct StampedEvent: Equatable {
 }
 
 /// The answer to a request, as the core decides it.
-enum SupervisorReply {
+package enum SupervisorReply {
     /// A refusal, a snapshot, a welcome, an inspect report, a question: a message of its own.
     case message(SupervisorMessage)
     /// Commands accepted: their command id, their events, and a typed method's result.
@@ -85,7 +85,7 @@ enum SupervisorReply {
 
 /// What a message to a host carries that must not be lost if it cannot go: callbacks, or the welcome that restores
 /// its actors.
-struct OutgoingDelivery {
+package struct OutgoingDelivery {
     var host: String
     var events: [StampedEvent]
     /// The welcome that restores the host's actors from their controllers' state, instead of callbacks.
@@ -106,7 +106,7 @@ struct OutgoingDelivery {
 }
 
 /// A journal record as the core decides it; ``encoded()`` writes it as docs/DURABILITY.md says.
-enum JournalRecord {
+package enum JournalRecord {
     /// A supervisor began serving: its epoch.
     case start(epoch: UInt64, timeUnixNanos: Int64)
     /// Commands accepted: as received (each create naming its host), their events' seqs, the answers of controllers'
@@ -175,21 +175,21 @@ enum JournalRecord {
 }
 
 /// An answer of controllers' code a command was applied with, and the host of each controller its creates make.
-struct PlacedAnswer {
+package struct PlacedAnswer {
     var question: Question
     var answer: Answer
     var hosts: [ControllerID: String] = [:]
 }
 
 /// A line the core asks the loop to log.
-struct SupervisorLog {
-    var level: Logger.Level
-    var message: Logger.Message
-    var metadata: Logger.Metadata
+package struct SupervisorLog {
+    package var level: Logger.Level
+    package var message: Logger.Message
+    package var metadata: Logger.Metadata
 }
 
 /// What a request came to: the loop's metrics count it (the core keeps none).
-enum SupervisorCount: Equatable {
+package enum SupervisorCount: Equatable {
     /// A request of this many commands arrived.
     case request(commands: Int)
     case accepted

@@ -1,7 +1,7 @@
 /// What carrying out a supervisor's steps needs of the world: a journal, the two sockets, a log and metrics.
 /// ``SupervisorLoop`` gives the machine's; a simulated world gives its own, so that both run the same
 /// ``SupervisorDriver``.
-protocol SupervisorWorld: AnyObject {
+package protocol SupervisorWorld: AnyObject {
     /// The time now, as the core is told it.
     var time: SupervisorTime { get }
     /// A step is about to be carried out: what the core asked to log, what its requests came to, its size, and the
@@ -25,7 +25,7 @@ protocol SupervisorWorld: AnyObject {
 }
 
 /// What became of a message given to a socket.
-enum SendOutcome {
+package enum SendOutcome {
     case sent
     /// The peer's queue is full: a host that takes its deliveries slower than they come, or a client that does not
     /// read its replies.
@@ -38,35 +38,35 @@ enum SendOutcome {
 /// from each input, then carried out journal first — the records written and made durable before anything is
 /// published, answered or delivered — each event encoded once; what cannot go (a full or gone peer) goes back to the
 /// core, whose answer is carried out next. Until the journal fails: then nothing more goes out.
-struct SupervisorDriver {
-    var core: SupervisorCore
+package struct SupervisorDriver {
+    package var core: SupervisorCore
     /// Set when the journal cannot be written (or a step was barred): nothing more is carried out.
-    private(set) var failure: JournalFailure?
+    package private(set) var failure: JournalFailure?
     /// The actions the core returned since the last step was carried out.
     private var step = SupervisorStep()
     /// The step being carried out (kept, emptied, for its lists' capacity).
     private var carrying = SupervisorStep()
     private var eventBytes = EventBytes()
 
-    init(_ core: SupervisorCore) { self.core = core }
+    package init(_ core: SupervisorCore) { self.core = core }
 
     /// The start of the new epoch, journaled before anything is served.
-    mutating func begin(in world: some SupervisorWorld) throws(JournalFailure) {
+    package mutating func begin(in world: some SupervisorWorld) throws(JournalFailure) {
         var records: [[UInt8]] = []
         for case .journal(let record) in core.begin() { records.append(record.encoded()) }
         try world.journal(records)
     }
 
-    mutating func handle(_ input: SupervisorInput, in world: some SupervisorWorld) {
+    package mutating func handle(_ input: SupervisorInput, in world: some SupervisorWorld) {
         step.add(core.handle(input, at: world.time))
     }
 
-    mutating func tick(in world: some SupervisorWorld) {
+    package mutating func tick(in world: some SupervisorWorld) {
         step.add(core.tick(at: world.time))
     }
 
     /// Applies a topology at start (``SupervisorCore/apply(_:at:)``), carried out at once; throws its refusal.
-    mutating func apply(_ topology: Topology, in world: some SupervisorWorld) throws {
+    package mutating func apply(_ topology: Topology, in world: some SupervisorWorld) throws {
         let (actions, refusal) = core.apply(topology, at: world.time)
         step.add(actions)
         flush(world)
@@ -75,7 +75,7 @@ struct SupervisorDriver {
     }
 
     /// Carries out what was gathered, and what the core answers to what could not go, until nothing is left.
-    mutating func flush(_ world: some SupervisorWorld) {
+    package mutating func flush(_ world: some SupervisorWorld) {
         repeat { carryOut(world) } while failure == nil && !step.isEmpty
     }
 
@@ -135,7 +135,7 @@ struct SupervisorDriver {
         }
     }
 
-    mutating func fail(_ error: JournalFailure, _ world: some SupervisorWorld) {
+    package mutating func fail(_ error: JournalFailure, _ world: some SupervisorWorld) {
         guard failure == nil else { return }
         failure = error
         world.failed(error)

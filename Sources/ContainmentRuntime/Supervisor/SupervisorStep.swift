@@ -4,12 +4,12 @@ import ContainmentModel
 /// The actions of the core gathered for one step of whoever runs it (``SupervisorLoop``, a simulated world): its
 /// journal records, then what may go out once they are durable, in order; what to log and count. A `withdraw` takes the
 /// host's deliveries gathered so far back out (the core keeps them). ``EventBytes`` encodes each event once.
-struct SupervisorStep {
+package struct SupervisorStep {
     /// Journal records, in order.
     private(set) var records: [JournalRecord] = []
     /// Publications, heartbeats, replies and deliveries, in the order they are to go out.
     private(set) var outgoing: [SupervisorAction] = []
-    private(set) var logs: [SupervisorLog] = []
+    package private(set) var logs: [SupervisorLog] = []
     private(set) var tally = SupervisorTally()
 
     var isEmpty: Bool { records.isEmpty && outgoing.isEmpty && logs.isEmpty && tally == SupervisorTally() }

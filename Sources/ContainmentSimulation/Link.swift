@@ -1,0 +1,119 @@
+/// What a link's far end does with what arrives.
+protocol LinkEnd: AnyObject {
+    /// A message the supervisor sent on `link`, arriving.
+    func arrived(_ bytes: [UInt8], on link: Link)
+}
+
+/// A connection between a peer (a client, a host) and one supervisor process, as ZeroMQ keeps one: FIFO each way,
+/// each message late by the network's latency; gone with either end (what it queued is lost, as a ROUTER loses it);
+/// bounded toward the peer (the ROUTER's high-water mark: past it a send finds it full); and, cut by a partition,
+/// holding what each way sends until the cut heals.
+final class Link {
+    /// The peer's routing id at the supervisor.
+    let routingID: [UInt8]
+    /// The supervisor process it reaches.
+    let incarnation: Int
+    unowned let end: LinkEnd
+    private(set) var open = true
+    /// When the last message each way arrives: each way is FIFO.
+    var lastToSupervisor: Duration = .zero
+    var lastToPeer: Duration = .zero
+    /// Messages toward the peer not taken by it yet.
+    var unread = 0
+    /// Cut off by a partition: each way's messages held, in order.
+    private(set) var cut = false
+    var heldToSupervisor: [[UInt8]] = []
+    var heldToPeer: [[UInt8]] = []
+
+    init(routingID: [UInt8], incarnation: Int, end: LinkEnd) {
+        self.routingID = routingID
+        self.incarnation = incarnation
+        self.end = end
+    }
+
+    func close() {
+        open = false
+        heldToSupervisor = []
+        heldToPeer = []
+    }
+
+    func cutOff() { cut = true }
+
+    /// Heals a partition: what each way held is handed back, in order.
+    func heal() -> (toSupervisor: [[UInt8]], toPeer: [[UInt8]]) {
+        cut = false
+        defer {
+            heldToSupervisor = []
+            heldToPeer = []
+        }
+        return (heldToSupervisor, heldToPeer)
+    }
+}
+
+extension Simulation {
+    /// The network's delay for one message now.
+    func latency() -> Duration {
+        let slow = slowNetworkUntil.map { scheduler.now < $0 } ?? false
+        return slow
+            ? scheduler.duration(.milliseconds(20), .milliseconds(300))
+            : scheduler.duration(.microseconds(50), .milliseconds(2))
+    }
+
+    /// A new connection of `end` to the supervisor process running now (nil while none runs).
+    func connect(_ end: LinkEnd) -> Link? {
+        guard let incarnation = supervisor.incarnation else { return nil }
+        nextRoutingID += 1
+        var id = nextRoutingID
+        var routingID: [UInt8] = [0]
+        for _ in 0..<4 {
+            routingID.append(UInt8(truncatingIfNeeded: id))
+            id >>= 8
+        }
+        let link = Link(routingID: routingID, incarnation: incarnation, end: end)
+        supervisor.accept(link)
+        return link
+    }
+
+    /// A peer's message to the supervisor on `link`: lost if the link is gone by the time it arrives.
+    func send(_ bytes: [UInt8], toSupervisorOn link: Link) {
+        guard link.open else { return }
+        if link.cut {
+            link.heldToSupervisor.append(bytes)
+            return
+        }
+        let arrival = max(scheduler.now + latency(), link.lastToSupervisor + .nanoseconds(1))
+        link.lastToSupervisor = arrival
+        scheduler.at(arrival, "→ supervisor \(Self.describe(bytes))") { [unowned self] in
+            guard link.open else { return }
+            supervisor.arrived(bytes, on: link)
+        }
+    }
+
+    /// The supervisor's message to a peer on `link`; the peer takes it when it arrives (or, paused, later: it counts
+    /// against the link's high-water mark until then).
+    func send(_ bytes: [UInt8], toPeerOn link: Link) {
+        link.unread += 1
+        if link.cut {
+            link.heldToPeer.append(bytes)
+            return
+        }
+        let arrival = max(scheduler.now + latency(), link.lastToPeer + .nanoseconds(1))
+        link.lastToPeer = arrival
+        scheduler.at(arrival, "→ peer \(link.routingID) \(Self.describe(bytes))") {
+            guard link.open else { return }
+            link.end.arrived(bytes, on: link)
+        }
+    }
+
+    /// Heals `link`'s partition: what it held goes on, in order.
+    func heal(_ link: Link) {
+        let (up, down) = link.heal()
+        for bytes in up { send(bytes, toSupervisorOn: link) }
+        for bytes in down {
+            link.unread -= 1
+            send(bytes, toPeerOn: link)
+        }
+    }
+
+    static func describe(_ bytes: [UInt8]) -> String { "(\(bytes.count) bytes)" }
+}

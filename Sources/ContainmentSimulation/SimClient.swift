@@ -1,0 +1,179 @@
+import ContainmentBus
+import ContainmentLoad
+import ContainmentModel
+
+/// A client of the simulated world, as a `stress` client is: it draws random commands over its own pool (some invalid
+/// on purpose), predicts each answer with its replica, sends it under its client id and request id, resends it
+/// unchanged every `resendAfter` until answered (exactly once: a resend is answered, never applied again), and records
+/// each operation for the checks. A refusal for want of a host before anything was judged is tried again, as a new
+/// request, for up to 15 s. A setup client sends a fixed list of requests instead (the pools' creations).
+final class SimClient {
+    unowned let sim: Simulation
+    let index: Int
+    let clientID: String
+    private var stress: StressClient?
+    private var script: [[ClientCommand]]
+    private(set) var result: StressClientResult
+    private var link: Link?
+    private var requestID: UInt64 = 0
+    private var outstanding: Outstanding?
+    /// Whether it draws new commands (until the run's end).
+    var drawing = true
+    /// A setup client's probe is out: its refusal is expected.
+    private var probing = false
+    /// Answers it waited for past the configured timeouts once the faults healed (the liveness check).
+    private(set) var slowAnswers: [String] = []
+    static let resendAfter: Duration = .seconds(1)
+    static let hostWait: Duration = .seconds(15)
+
+    private struct Outstanding {
+        var requestID: UInt64
+        var pick: InvalidCommands.Pick
+        var predicted: StressClient.Prediction?
+        var bytes: [UInt8]
+        /// When the operation began (a retry for want of a host keeps it), and when this request was last sent.
+        var began: Duration
+        var sent: Duration
+    }
+
+    init(sim: Simulation, index: Int, stress: StressClient?, script: [[ClientCommand]] = []) {
+        self.sim = sim
+        self.index = index
+        clientID = stress == nil ? "sim-setup" : "sim-client-\(index)"
+        self.stress = stress
+        self.script = script
+        result = StressClientResult(client: index)
+    }
+
+    /// Whether it waits for an answer.
+    var isWaiting: Bool { outstanding != nil }
+    /// Whether a setup client has sent its whole list and had it answered.
+    var isDone: Bool { script.isEmpty && outstanding == nil }
+
+    func start() {
+        link = sim.connect(self)
+        next()
+    }
+
+    /// A setup client's last request: a destroy of a controller that does not exist, refused with a `ruleViolation`
+    /// every subscriber sees (the end of the run, as `stress` probes it).
+    func probe() {
+        probing = true
+        script.append([ClientCommand(.system(.destroy(ControllerID("sim-probe"))))])
+        next()
+    }
+
+    /// Connects again (the supervisor restarted, or its connection dropped).
+    func reconnect() {
+        guard link?.open != true else { return }
+        link = sim.connect(self)
+    }
+
+    /// Its connection drops: what the ROUTER queued for it is lost; it connects again shortly.
+    func disconnect() {
+        link?.close()
+        link = nil
+        sim.scheduler.after(.milliseconds(50), "client \(index) connects again") { [unowned self] in reconnect() }
+    }
+
+    private func next() {
+        guard outstanding == nil else { return }
+        let pick: InvalidCommands.Pick
+        var predicted: StressClient.Prediction?
+        if !script.isEmpty {
+            pick = InvalidCommands.Pick(commands: script.removeFirst(), requests: nil)
+        } else if drawing, var stress {
+            pick = stress.draw()
+            predicted = stress.predict(pick)
+            self.stress = stress
+        } else {
+            return
+        }
+        submit(pick, predicted: predicted, began: sim.scheduler.now)
+    }
+
+    private func submit(_ pick: InvalidCommands.Pick, predicted: StressClient.Prediction?, began: Duration) {
+        requestID += 1
+        let bytes = ClientRequest.commands(pick.commands, requestID: requestID, clientID: clientID)
+        outstanding = Outstanding(
+            requestID: requestID,
+            pick: pick,
+            predicted: predicted,
+            bytes: bytes,
+            began: began,
+            sent: sim.scheduler.now
+        )
+        send()
+    }
+
+    /// Sends the outstanding request (again), and looks again after `resendAfter`.
+    private func send() {
+        guard var waiting = outstanding else { return }
+        waiting.sent = sim.scheduler.now
+        outstanding = waiting
+        if let link, link.open { sim.send(waiting.bytes, toSupervisorOn: link) }
+        let id = waiting.requestID
+        sim.scheduler.after(Self.resendAfter, "client \(index) resends \(id) if unanswered") { [unowned self] in
+            guard outstanding?.requestID == id else { return }
+            send()
+        }
+    }
+
+    private func answered(_ requestID: UInt64, _ outcome: Result<Acceptance, RemoteError>) {
+        guard let waiting = outstanding, waiting.requestID == requestID else { return }
+        outstanding = nil
+        if let healed = sim.healedAt, waiting.began >= healed,
+            sim.scheduler.now - waiting.began > sim.config.requestTimeout + Self.resendAfter
+        {
+            let waited = sim.scheduler.now - waiting.began
+            slowAnswers.append("client \(index): request \(requestID) answered after \(waited)")
+        }
+        let recorded: StressOperation.Outcome
+        switch outcome {
+        case .success(let accepted):
+            recorded = .accepted(
+                commandID: accepted.commandID,
+                eventCount: accepted.events.count,
+                eventHash: EventHash.of(accepted.events.map(\.bytes))
+            )
+        case .failure(let error):
+            // Refused for want of a host before anything was judged (a host not registered again yet): nothing was
+            // applied, so it is tried again as a new request.
+            if error.commandID == 0, error.error.code == .hostUnavailable,
+                sim.scheduler.now - waiting.began < Self.hostWait
+            {
+                sim.scheduler.after(.milliseconds(50), "client \(index) tries again") { [unowned self] in
+                    submit(waiting.pick, predicted: waiting.predicted, began: waiting.began)
+                }
+                return
+            }
+            if stress == nil {
+                if !probing { sim.fail("the setup's request was refused: \(error)") }
+                probing = false
+                return
+            }
+            recorded = .rejected(error)
+        }
+        if let stress, let predicted = waiting.predicted {
+            stress.check(waiting.pick, predicted: predicted, outcome: recorded, into: &result)
+        }
+        if stress != nil {
+            result.operations.append(StressOperation(client: index, commands: waiting.pick.commands, outcome: recorded))
+        }
+        sim.scheduler.after(sim.scheduler.duration(.zero, .milliseconds(5)), "client \(index) draws") {
+            [unowned self] in next()
+        }
+    }
+}
+
+extension SimClient: LinkEnd {
+    func arrived(_ bytes: [UInt8], on link: Link) {
+        link.unread -= 1
+        guard link === self.link else { return }
+        guard let (requestID, outcome) = try? CommandReply.decode(bytes) else {
+            sim.fail("client \(index) received a reply it cannot decode")
+            return
+        }
+        answered(requestID, outcome)
+    }
+}

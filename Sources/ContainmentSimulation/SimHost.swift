@@ -1,0 +1,194 @@
+import ContainmentBus
+import ContainmentHost
+import ContainmentModel
+
+/// A host process of the simulated world: the real ``HostCore`` (registration, heartbeats), and its controllers'
+/// actors as the dispatcher keeps them — each receiving its callbacks in order, a seq seen before dropped, its digest
+/// counted as the real actor counts it, begun again from its state when the supervisor restores it. It runs no
+/// controller code (its kinds answer no questions). It can be killed and started again (a new pid), stopped and
+/// continued, and cut off from the supervisor.
+final class SimHost {
+    /// A controller's actor, as far as the checks see it.
+    struct Actor {
+        var lastSeq: UInt64 = 0
+        var digest = CallbackDigest()
+        /// The seq of the state it was restored from (0: it was not).
+        var restoredSeq: UInt64 = 0
+    }
+
+    unowned let sim: Simulation
+    let name: String
+    private(set) var pid: Int32 = 0
+    private var core: HostCore?
+    private(set) var link: Link?
+    /// Its actors, by controller.
+    private(set) var actors: [ControllerID: Actor] = [:]
+    /// Stopped (SIGSTOP): what arrives waits, time does not pass for it.
+    private(set) var paused = false
+    private var waiting: [(bytes: [UInt8], link: Link)] = []
+    /// Cut off from the supervisor.
+    private(set) var partitioned = false
+
+    init(sim: Simulation, name: String) {
+        self.sim = sim
+        self.name = name
+    }
+
+    var isRunning: Bool { core != nil }
+
+    /// Starts a process: a new pid, new actors, a new connection; it greets the supervisor.
+    func start() {
+        guard core == nil else { return }
+        sim.nextPID += 1
+        pid = sim.nextPID
+        actors = [:]
+        paused = false
+        waiting = []
+        core = HostCore(
+            name: name,
+            pid: pid,
+            kinds: [],
+            heartbeatInterval: sim.config.heartbeatInterval,
+            endpoints: [sim.config.commandEndpoint],
+            at: sim.time.now
+        )
+        link = sim.connect(self)
+        handle(.start)
+        scheduleTick()
+    }
+
+    /// Kills the process (SIGKILL): its connection closes, its actors are gone.
+    func kill() {
+        guard core != nil else { return }
+        core = nil
+        link?.close()
+        link = nil
+        actors = [:]
+        waiting = []
+        paused = false
+    }
+
+    func pause() { paused = true }
+
+    /// Continues a stopped process: what arrived meanwhile is taken, in order.
+    func resume() {
+        guard paused else { return }
+        paused = false
+        let arrived = waiting
+        waiting = []
+        for (bytes, link) in arrived where link === self.link && link.open { take(bytes) }
+    }
+
+    /// The supervisor restarted: ZeroMQ connects again, to the new process.
+    func reconnect() {
+        guard core != nil, link?.open != true else { return }
+        link = sim.connect(self)
+        if partitioned { link?.cutOff() }
+    }
+
+    func cutOff() {
+        partitioned = true
+        link?.cutOff()
+    }
+
+    func heal() {
+        partitioned = false
+        if let link { sim.heal(link) }
+    }
+
+    /// Time passes for this process (its loop wakes at least four times a heartbeat interval); a process started
+    /// later has its own.
+    private func scheduleTick() {
+        let pid = pid
+        sim.scheduler.after(sim.config.heartbeatInterval / 4, "host \(name) ticks") { [unowned self] in
+            guard core != nil, self.pid == pid else { return }
+            if !paused { handle(.tick) }
+            scheduleTick()
+        }
+    }
+
+    private func handle(_ input: HostInput) {
+        guard var current = core else { return }
+        let actions = current.handle(input, at: sim.time.now)
+        core = current
+        for action in actions { perform(action) }
+    }
+
+    private func perform(_ action: HostAction) {
+        switch action {
+        case .send(let message):
+            if let link { sim.send(message.bytes, toSupervisorOn: link) }
+        case .job(let job): dispatch(job)
+        case .log(let level, let message, _): sim.log("host \(name) \(level): \(message)")
+        case .connect, .probe, .resume:
+            break  // one supervisor; no controller code sends requests
+        }
+    }
+
+    /// The dispatcher's work, as the real one does it (``Dispatcher``), without controller code.
+    private func dispatch(_ job: HostJob) {
+        switch job {
+        case .adopt(let welcome):
+            let kept = Set(welcome.controllers.map(\.id))
+            for id in actors.keys where !kept.contains(id) { actors[id] = nil }
+            for controller in welcome.controllers {
+                var actor = actors[controller.id] ?? Actor()
+                if welcome.restore {
+                    // Restored: what it received before is superseded by the state.
+                    actor.lastSeq = max(actor.lastSeq, welcome.seq)
+                    actor.restoredSeq = welcome.seq
+                    actor.digest = CallbackDigest()
+                }
+                actors[controller.id] = actor
+            }
+        case .deliver(let events):
+            for event in events {
+                guard let kind = event.eventKind else { continue }
+                switch HostDelivery(kind) {
+                case .makeActor: if actors[event.controller] == nil { actors[event.controller] = Actor() }
+                case .endActor: actors[event.controller] = nil
+                case .callback:
+                    guard var actor = actors[event.controller], event.seq > actor.lastSeq else { continue }
+                    if sim.settings.sabotage == .dropCallback, !sim.sabotaged {
+                        sim.sabotaged = true
+                        continue
+                    }
+                    actor.lastSeq = event.seq
+                    actor.digest.add(seq: event.seq)
+                    actors[event.controller] = actor
+                case .notForHosts: continue
+                }
+            }
+        case .inspect(let requestID, let controller):
+            var report = InspectReport(controller: controller, host: name)
+            if let actor = actors[controller] {
+                report.receivedCount = actor.digest.count
+                report.receivedDigest = actor.digest.hash
+                report.restoredSeq = actor.restoredSeq
+            }
+            perform(.send(.inspected(requestID: requestID, report)))
+        case .question:
+            break  // its kinds answer none (the supervisor never asks it)
+        }
+    }
+}
+
+extension SimHost: LinkEnd {
+    func arrived(_ bytes: [UInt8], on link: Link) {
+        guard core != nil, link === self.link else { return }
+        if paused {
+            waiting.append((bytes, link))
+            return
+        }
+        take(bytes)
+    }
+
+    private func take(_ bytes: [UInt8]) {
+        link?.unread -= 1
+        guard let message = try? HostInbound(decoding: bytes) else {
+            sim.fail("host \(name) received a message it cannot decode")
+            return
+        }
+        handle(.message(message))
+    }
+}

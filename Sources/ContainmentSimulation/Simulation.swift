@@ -1,0 +1,243 @@
+import ContainmentBus
+import ContainmentLoad
+import ContainmentModel
+import ContainmentRuntime
+import ContainmentWorkload
+
+/// A whole runtime in one process, on one thread, under a seeded scheduler (FoundationDB's simulator, TigerBeetle's
+/// VOPR): the real supervisor core and driver, hosts running the real host core, `stress`'s clients and subscribers,
+/// on a simulated network, disk and clock, with faults injected by the seed. The same seed makes the same run, to the
+/// byte; ``run()`` ends with `stress`'s checks of the history against the model.
+package final class Simulation {
+    package let settings: SimulationSettings
+    let scheduler: Scheduler
+    let config: RuntimeConfig
+    private let base = ContinuousClock.now
+    private(set) var supervisor: SimSupervisor!
+    private(set) var hosts: [SimHost] = []
+    private(set) var clients: [SimClient] = []
+    private var setup: SimClient?
+    private(set) var subscribers: [SimSubscriber] = []
+    var nextRoutingID = 0
+    var nextPID: Int32 = 100
+    /// Until when the network is slow (a `delay` fault).
+    var slowNetworkUntil: Duration?
+    /// When every fault was healed (the liveness check counts from there).
+    private(set) var healedAt: Duration?
+    /// Faults injected, by kind.
+    private(set) var injected: [FaultKind: Int] = [:]
+    /// What went wrong in the world itself (a message nobody can decode, a setup refused): the run fails.
+    private(set) var problems: [String] = []
+    /// What was logged, kept for a trace.
+    private(set) var logs: [String] = []
+    /// Whether the planted defect (``SimulationSettings/sabotage``) did its harm.
+    var sabotaged = false
+    /// Messages queued for one peer at most (the ROUTER's high-water mark).
+    static let peerQueue = 1_000
+
+    package init(_ settings: SimulationSettings) {
+        self.settings = settings
+        scheduler = Scheduler(seed: settings.seed, tracing: settings.trace)
+        var config = RuntimeConfig(runDirectory: "/simulated")
+        config.commandEndpoint = "sim://supervisor"
+        config.eventEndpoint = "sim://events"
+        self.config = config
+    }
+
+    /// The time now, as the processes read it.
+    var time: SupervisorTime {
+        SupervisorTime(now: base + scheduler.now, unixNanos: 1_800_000_000_000_000_000 + scheduler.now.nanos)
+    }
+
+    func log(_ line: @autoclosure () -> String) {
+        if settings.trace { logs.append("\(Scheduler.format(scheduler.now)) \(line())") }
+    }
+
+    func fail(_ problem: String) {
+        if problems.count < 8 { problems.append("\(Scheduler.format(scheduler.now)): \(problem)") }
+    }
+
+    /// Runs the world: setup, commands under faults for `duration`, every fault healed, the world settled; then the
+    /// checks.
+    package func run() -> SimulationReport {
+        let names = (0..<settings.hosts).map { "h\($0)" }
+        supervisor = SimSupervisor(sim: self, config: config, hosts: names)
+        subscribers = (0...settings.subscribers).map { SimSubscriber(sim: self, index: $0, keepsPayloads: $0 == 0) }
+        supervisor.start()
+        hosts = names.map { SimHost(sim: self, name: $0) }
+        for host in hosts {
+            scheduler.after(scheduler.duration(.zero, .milliseconds(50)), "host \(host.name) starts") { host.start() }
+        }
+        let (pools, creations) = makePools()
+        let setup = SimClient(sim: self, index: -1, stress: nil, script: setupRequests(creations, hosts: names))
+        self.setup = setup
+        scheduler.after(.milliseconds(100), "setup starts") { setup.start() }
+        clients = pools.enumerated().map { index, pool in
+            var stress = StressClient(
+                index: index,
+                pool: pool,
+                foreign: pools.count > 1 ? Array(pools[(index + 1) % pools.count].all.prefix(32)) : [],
+                prefix: "s-c",
+                seed: settings.seed,
+                invalidRatio: settings.invalidRatio
+            )
+            stress.adopt(creations[index])
+            return SimClient(sim: self, index: index, stress: stress)
+        }
+        // The setup first; then the clients, and the faults, until the run's end.
+        let setupDeadline = Duration.seconds(60)
+        while !setup.isDone, scheduler.now < setupDeadline, problems.isEmpty {
+            scheduler.run(until: scheduler.now + .milliseconds(10))
+        }
+        guard setup.isDone else {
+            fail("the setup did not finish in \(setupDeadline)")
+            return report(settled: .zero)
+        }
+        let started = scheduler.now
+        for client in clients { client.start() }
+        scheduleFault(until: started + settings.duration)
+        scheduler.run(until: started + settings.duration)
+        for client in clients { client.drawing = false }
+        healEverything()
+        let settled = settle()
+        if settings.sabotage == .loseAcknowledgedRecord { sabotaged = supervisor.disk.loseAnAcceptedRecord() }
+        return report(settled: settled)
+    }
+
+    // MARK: The world's pools
+
+    private func makePools() -> (pools: [CommandPool], creations: [[Request]]) {
+        let perClient = max(4, settings.controllers / max(1, settings.clients))
+        let pools = (0..<settings.clients).map { CommandPool.prefixed("s-c\($0)", count: perClient) }
+        let creations = pools.enumerated().map { index, pool in pool.creations(seed: settings.seed &+ UInt64(index)) }
+        return (pools, creations)
+    }
+
+    /// The pools' creations, spread over the hosts in turn, in requests of 250.
+    private func setupRequests(_ creations: [[Request]], hosts: [String]) -> [[ClientCommand]] {
+        let commands = creations.joined().enumerated().map { index, request in
+            ClientCommand(request, host: hosts[index % hosts.count])
+        }
+        return stride(from: 0, to: commands.count, by: 250).map { Array(commands[$0..<min($0 + 250, commands.count)]) }
+    }
+
+    // MARK: Processes coming and going
+
+    /// A supervisor process began serving: subscribers and peers connect to it (ZeroMQ reconnects within ~100 ms).
+    func supervisorStarted() {
+        guard let incarnation = supervisor.incarnation else { return }
+        for subscriber in subscribers { subscriber.connect(to: incarnation) }
+        guard supervisor.starts > 1 else { return }
+        for host in hosts {
+            scheduler.after(scheduler.duration(.milliseconds(10), .milliseconds(100)), "host \(host.name) reconnects") {
+                host.reconnect()
+            }
+        }
+        for client in clients + [setup].compactMap({ $0 }) {
+            scheduler.after(scheduler.duration(.milliseconds(10), .milliseconds(100)), "client reconnects") {
+                client.reconnect()
+            }
+        }
+    }
+
+    func supervisorStopped() {
+        for subscriber in subscribers { subscriber.disconnect() }
+    }
+
+    /// An event or a heartbeat of the running supervisor process, to every subscriber.
+    func publish(_ frames: [[UInt8]]) {
+        guard let incarnation = supervisor.incarnation else { return }
+        for subscriber in subscribers { subscriber.publish(frames, from: incarnation) }
+    }
+
+    // MARK: Faults
+
+    private func scheduleFault(until end: Duration) {
+        let kinds = settings.faults.sorted()
+        guard !kinds.isEmpty else { return }
+        let gap = scheduler.duration(settings.faultEvery / 2, settings.faultEvery * 3 / 2)
+        guard scheduler.now + gap < end else { return }
+        scheduler.after(gap, "a fault") { [unowned self] in
+            inject(kinds[Int.random(in: 0..<kinds.count, using: &scheduler.random)])
+            scheduleFault(until: end)
+        }
+    }
+
+    private func inject(_ kind: FaultKind) {
+        let running = hosts.filter(\.isRunning)
+        switch kind {
+        case .supervisorCrash:
+            guard supervisor.isRunning else { return }
+            supervisor.kill(restartAfter: scheduler.duration(.milliseconds(100), .seconds(2)))
+        case .tornWrite: supervisor.disk.armed = .torn
+        case .diskFull: supervisor.disk.armed = .full
+        case .syncError: supervisor.disk.armed = .syncError
+        case .hostCrash:
+            guard let host = running.randomElement(using: &scheduler.random) else { return }
+            host.kill()
+            scheduler.after(scheduler.duration(.milliseconds(100), .seconds(2)), "host \(host.name) starts again") {
+                host.start()
+            }
+        case .hostPause:
+            guard let host = running.filter({ !$0.paused }).randomElement(using: &scheduler.random) else { return }
+            host.pause()
+            scheduler.after(scheduler.duration(.milliseconds(300), .seconds(5)), "host \(host.name) continues") {
+                host.resume()
+            }
+        case .partition:
+            guard let host = running.filter({ !$0.partitioned }).randomElement(using: &scheduler.random) else {
+                return
+            }
+            host.cutOff()
+            scheduler.after(scheduler.duration(.milliseconds(300), .seconds(5)), "host \(host.name) reachable") {
+                host.heal()
+            }
+        case .clientDisconnect:
+            guard let client = clients.randomElement(using: &scheduler.random) else { return }
+            client.disconnect()
+        case .delay:
+            slowNetworkUntil = scheduler.now + scheduler.duration(.milliseconds(500), .seconds(3))
+        }
+        injected[kind, default: 0] += 1
+        log("fault: \(kind.rawValue)")
+    }
+
+    /// The run's end: every fault heals — hosts continue and are reachable, the network is fast, a disk fault not gone
+    /// off is disarmed, every process runs.
+    private func healEverything() {
+        slowNetworkUntil = nil
+        supervisor.disk.armed = nil
+        for host in hosts {
+            host.resume()
+            host.heal()
+            if !host.isRunning { host.start() }
+        }
+        if !supervisor.isRunning { supervisor.start() }
+        healedAt = scheduler.now
+    }
+
+    /// Runs until every client is answered, every host registered and no transition runs; then a probe that every
+    /// subscriber must see. Returns how long that took.
+    private func settle() -> Duration {
+        let began = scheduler.now
+        let deadline = began + .seconds(60)
+        func quiet() -> Bool {
+            guard var core = supervisor.core, !clients.contains(where: \.isWaiting) else { return false }
+            let snapshot = core.snapshot()
+            return snapshot.hosts.allSatisfy(\.up) && snapshot.transitionCount == 0
+        }
+        while !quiet(), scheduler.now < deadline { scheduler.run(until: scheduler.now + .milliseconds(10)) }
+        if !quiet() { fail("the world did not settle within 60 s of the faults healing") }
+        // A probe: a refused destroy publishes a ruleViolation, which every subscriber (connected by now) must see.
+        if let setup, let seq = supervisor.core?.seq {
+            setup.probe()
+            func heard() -> Bool {
+                let last = supervisor.core?.seq ?? 0
+                return last > seq && subscribers.allSatisfy { $0.seen.last >= last }
+            }
+            while !heard(), scheduler.now < deadline { scheduler.run(until: scheduler.now + .milliseconds(10)) }
+        }
+        scheduler.run(until: scheduler.now + .milliseconds(10))
+        return scheduler.now - began
+    }
+}

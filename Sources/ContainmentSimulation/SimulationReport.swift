@@ -1,0 +1,149 @@
+import ContainmentBus
+import ContainmentLoad
+import ContainmentModel
+import ContainmentRuntime
+
+/// What a simulated run came to: its size, the faults injected, and `stress`'s checks of its history against the
+/// model. ``lines`` print it; the same seed prints the same lines.
+package struct SimulationReport: Sendable {
+    package var seed: UInt64
+    /// Simulated time: the run, and the settling after every fault healed.
+    package var simulated: Duration
+    package var settled: Duration
+    package var operations: Int
+    package var accepted: Int
+    package var events: UInt64
+    package var records: Int
+    package var supervisorStarts: Int
+    package var steps: Int
+    package var faults: [FaultKind: Int]
+    package var checks: [StressCheck]
+    package var trace: [String]?
+
+    package var passed: Bool { checks.allSatisfy(\.passed) }
+
+    /// One line, then each failed check with its first failures; `full`: every check.
+    package func lines(full: Bool = false) -> [String] {
+        let faultText =
+            faults.isEmpty
+            ? "no faults"
+            : faults.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+        var lines = [
+            "seed \(seed): \(passed ? "passed" : "FAILED"), \(Scheduler.format(simulated)) simulated (+"
+                + "\(Scheduler.format(settled)) settling), \(operations) operations (\(accepted) accepted), "
+                + "\(events) events, \(records) journal records, \(supervisorStarts) supervisor processes; \(faultText)"
+        ]
+        for check in checks where full || !check.passed {
+            lines.append("  \(check.passed ? "ok  " : "FAIL") \(check.name): \(check.detail)")
+            for failure in check.failures { lines.append("       \(failure)") }
+        }
+        if !passed { lines.append("  replay it: containment simulate --seed \(seed) --trace") }
+        return lines
+    }
+}
+
+extension Simulation {
+    /// `stress`'s checks of the run: the journal replayed through the model gives the events the reference subscriber
+    /// saw and the replies the clients got; the final tree; every subscriber's seqs; every accepted reply journaled,
+    /// nothing applied twice; the clients' replicas; each actor's callbacks; and the world's own.
+    func report(settled: Duration) -> SimulationReport {
+        var checks: [StressCheck] = []
+        let results = clients.map(\.result)
+        let records: [JournalEntry]
+        do {
+            records = try supervisor.disk.durable.map { try JournalEntry(decoding: $0) }
+        } catch {
+            records = []
+            fail("the journal does not read back: \(error)")
+        }
+        let restarts = max(0, supervisor.starts - 1)
+        if var core = supervisor.core, !records.isEmpty {
+            let snapshot = core.snapshot()
+            let reference = subscribers[0].seen
+            let checkFrom = max(1, reference.first)
+            var verifier = StressVerifier(
+                checkFrom: checkFrom,
+                finalSeq: snapshot.seq,
+                reference: reference,
+                restarts: restarts > 0
+            )
+            verifier.run(records: records, operations: results.flatMap(\.operations))
+            checks += verifier.checks(records: records.count(where: \.holdsCommands))
+            checks.append(verifier.compare(snapshot))
+            let seen = subscribers.map(\.seen)
+            checks.append(StressRun.subscriberCheck(seen, from: checkFrom, to: snapshot.seq, restarts: restarts))
+            checks.append(StressRun.exactlyOnceCheck(records: records, results: results, restarts: restarts))
+            checks.append(StressRun.predictionCheck(results))
+            checks.append(actorCheck(expected: verifier.expectedDigests, seqs: verifier.callbackSeqs))
+        }
+        let slow = clients.flatMap(\.slowAnswers)
+        checks.append(
+            StressCheck(
+                name: "once the faults healed, every request was answered within the timeouts",
+                passed: slow.isEmpty,
+                detail: slow.isEmpty ? "every client answered" : "\(slow.count) answers came late",
+                failures: Array(slow.prefix(8))
+            )
+        )
+        checks.append(
+            StressCheck(
+                name: "the world ran as written",
+                passed: problems.isEmpty,
+                detail: problems.isEmpty ? "nothing undecodable, the setup accepted, the world settled" : problems[0],
+                failures: problems
+            )
+        )
+        return SimulationReport(
+            seed: settings.seed,
+            simulated: settings.duration,
+            settled: settled,
+            operations: results.map(\.operations.count).reduce(0, +),
+            accepted: results.flatMap(\.operations).count { if case .accepted = $0.outcome { true } else { false } },
+            events: supervisor.core?.seq ?? 0,
+            records: records.count,
+            supervisorStarts: supervisor.starts,
+            steps: scheduler.steps,
+            faults: injected,
+            checks: checks,
+            trace: settings.trace ? (scheduler.trace ?? []) + logs : nil
+        )
+    }
+
+    /// Each controller's actor, read where it runs: the callbacks the model sent it since its creation (or since the
+    /// state it was restored from), in order.
+    private func actorCheck(expected: [ControllerID: CallbackDigest], seqs: [ControllerID: [UInt64]]) -> StressCheck {
+        var actors: [ControllerID: (host: String, actor: SimHost.Actor)] = [:]
+        for host in hosts {
+            for (id, actor) in host.actors { actors[id] = (host.name, actor) }
+        }
+        var failures: [String] = []
+        var restored = 0
+        for (id, digest) in expected.sorted(by: { $0.key < $1.key }) {
+            guard let (host, actor) = actors[id] else {
+                failures.append("\(id): no host runs its actor")
+                continue
+            }
+            var want = digest
+            if actor.restoredSeq > 0 {
+                restored += 1
+                want = CallbackDigest()
+                for seq in seqs[id] ?? [] where seq > actor.restoredSeq { want.add(seq: seq) }
+            }
+            if actor.digest != want {
+                failures.append(
+                    "\(id) on \(host)\(actor.restoredSeq > 0 ? " (restored at \(actor.restoredSeq))" : ""): the actor "
+                        + "received "
+                        + "\(actor.digest); the model sent \(want)"
+                )
+            }
+        }
+        return StressCheck(
+            name: "each actor got its callbacks in SPEC order",
+            passed: failures.isEmpty,
+            detail: failures.isEmpty
+                ? "\(expected.count) actors, every digest equal" + (restored > 0 ? " (\(restored) restored)" : "")
+                : "\(failures.count) of \(expected.count) actors differ",
+            failures: Array(failures.prefix(8))
+        )
+    }
+}

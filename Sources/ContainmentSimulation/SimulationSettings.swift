@@ -1,0 +1,58 @@
+/// What a simulated run is made of: its seed, how long it runs in simulated time, the size of the world, and which
+/// faults it may inject (`containment simulate`'s options).
+package struct SimulationSettings: Sendable {
+    package var seed: UInt64 = 1
+    /// Simulated time the clients send commands for (faults are injected meanwhile); then every fault heals and the
+    /// world settles before the checks.
+    package var duration: Duration = .seconds(10)
+    package var hosts = 3
+    package var clients = 4
+    /// Controllers in all, spread over the clients' pools.
+    package var controllers = 60
+    /// Subscribers besides the reference one (which keeps every event for the checks).
+    package var subscribers = 1
+    /// Of the clients' commands, how many are invalid on purpose.
+    package var invalidRatio = 0.1
+    /// The faults it may inject; each kind is drawn in turn at random times.
+    package var faults: Set<FaultKind> = Set(FaultKind.allCases)
+    /// How often a fault is injected on average, in simulated time.
+    package var faultEvery: Duration = .seconds(1)
+    /// Keep a line per thing that happened (`--trace`).
+    package var trace = false
+    /// A defect planted on purpose, to show that the checks find it (the simulator's own tests).
+    package var sabotage: Sabotage?
+
+    package init() {}
+}
+
+/// A defect the world can be made to have, so a test sees the checks fail.
+package enum Sabotage: Sendable {
+    /// A host drops one callback instead of handing it to its actor.
+    case dropCallback
+    /// The disk loses a synced record of an accepted command (a lying disk).
+    case loseAcknowledgedRecord
+}
+
+/// A fault the world can inject.
+package enum FaultKind: String, CaseIterable, Sendable, Comparable {
+    /// The supervisor killed with SIGKILL between two steps, and started again.
+    case supervisorCrash
+    /// The supervisor killed while writing a step's records: a prefix of them reached the disk, no reply went out.
+    case tornWrite
+    /// The disk full (ENOSPC) at a write: the supervisor stops (fail-stop) and is started again.
+    case diskFull
+    /// A sync that fails (EIO): the supervisor stops; what it wrote may or may not be on the disk.
+    case syncError
+    /// A host process killed with SIGKILL, and started again (a new pid).
+    case hostCrash
+    /// A host stopped (SIGSTOP) for a while, then continued.
+    case hostPause
+    /// A host cut off from the supervisor for a while, its messages held both ways until the cut heals.
+    case partition
+    /// A client's connection dropped: what the ROUTER queued for it is lost; it connects again.
+    case clientDisconnect
+    /// The network slow for a while: every message delayed much longer.
+    case delay
+
+    package static func < (a: FaultKind, b: FaultKind) -> Bool { a.rawValue < b.rawValue }
+}

@@ -1,0 +1,58 @@
+import ContainmentSimulation
+import Testing
+
+/// The simulated world (issue 41): a seed makes one run, to the byte; seeds pass under every fault; and the checks
+/// fail when the world is given a defect on purpose, so a pass says something.
+@Suite struct SimulationTests {
+    static func settings(seed: UInt64, seconds: Int64 = 3) -> SimulationSettings {
+        var settings = SimulationSettings()
+        settings.seed = seed
+        settings.duration = .seconds(seconds)
+        settings.faultEvery = .milliseconds(500)
+        return settings
+    }
+
+    @Test func theSameSeedMakesTheSameRunToTheByte() {
+        var settings = Self.settings(seed: 7)
+        settings.trace = true
+        let first = Simulation(settings).run()
+        let second = Simulation(settings).run()
+        #expect(first.lines(full: true) == second.lines(full: true))
+        #expect(first.trace == second.trace && (first.trace?.count ?? 0) > 1_000)
+        let other = Simulation(Self.settings(seed: 8)).run()
+        #expect(other.lines(full: true) != first.lines(full: true), "another seed, another run")
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func seedsPassUnderEveryKindOfFault(seed: UInt64) {
+        let report = Simulation(Self.settings(seed: seed)).run()
+        #expect(report.passed, "\(report.lines().joined(separator: "\n"))")
+        #expect(report.operations > 100 && report.accepted > 10, "\(report.lines())")
+        #expect(!report.faults.isEmpty, "faults were injected")
+    }
+
+    @Test func aHostThatDropsACallbackFailsTheActorCheck() {
+        var settings = Self.settings(seed: 3)
+        settings.faults = []
+        settings.sabotage = .dropCallback
+        let report = Simulation(settings).run()
+        let failed = report.checks.filter { !$0.passed }.map(\.name)
+        #expect(failed == ["each actor got its callbacks in SPEC order"], "\(report.lines())")
+    }
+
+    @Test func aDiskThatLosesAnAcknowledgedRecordFailsExactlyOnce() {
+        var settings = Self.settings(seed: 3)
+        settings.faults = []
+        settings.sabotage = .loseAcknowledgedRecord
+        let report = Simulation(settings).run()
+        let failed = Set(report.checks.filter { !$0.passed }.map(\.name))
+        #expect(failed.contains("every accepted reply is journaled; nothing applied twice"), "\(report.lines())")
+    }
+
+    @Test func aDurationIsReadAsTheCommandLineWritesIt() {
+        #expect(SimulationRuns.duration("10m") == .seconds(600))
+        #expect(SimulationRuns.duration("500ms") == .milliseconds(500))
+        #expect(SimulationRuns.duration("2.5") == .milliseconds(2_500))
+        #expect(SimulationRuns.duration("0s") == nil && SimulationRuns.duration("ten") == nil)
+    }
+}
