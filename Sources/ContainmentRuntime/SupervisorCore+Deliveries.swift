@@ -41,7 +41,14 @@ extension SupervisorCore {
             keepPending(events, for: host)
             return
         }
+        if let last = events.last?.seq, last > record.lastSent { hosts[host]?.lastSent = last }
         emit(.deliver(to: peer, OutgoingDelivery(host: host, events: events)))
+    }
+
+    /// Events given back (not sent): the host's connection got none from the first of them on.
+    mutating func notSent(_ events: [StampedEvent], to host: String) {
+        guard let first = events.first?.seq, let record = hosts[host], record.lastSent >= first else { return }
+        hosts[host]?.lastSent = first - 1
     }
 
     /// Brings a host that can be reached again up to date (it is up, not backlogged, and nothing waits for it any
@@ -57,6 +64,7 @@ extension SupervisorCore {
 
     /// A delivery the loop could not hand to its host (gone, as libzmq reports): kept for the host's return.
     mutating func undelivered(_ delivery: OutgoingDelivery) {
+        notSent(delivery.events, to: delivery.host)
         keepPending(delivery.events, for: delivery.host)
         if delivery.restores { hosts[delivery.host]?.stale = true }
     }
@@ -145,6 +153,7 @@ extension SupervisorCore {
     /// these is their order.
     mutating func withdrawDeliveries(to host: String) {
         let (withdrawn, restores) = takeBackDeliveries(to: host)
+        notSent(withdrawn, to: host)
         keepPending(withdrawn, for: host)
         if restores { hosts[host]?.stale = true }
     }

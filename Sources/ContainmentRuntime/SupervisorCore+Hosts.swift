@@ -75,7 +75,11 @@ extension SupervisorCore {
         // process, greeting the next supervisor, has had no state yet (found by `simulate`, seed 53). Restoring a
         // process that had its welcome and no callback since costs a `restored` of the same state. So do the actors
         // of a host that missed more callbacks than were kept for it.
-        let restore = (restarted && !again && hello.lastSeq == 0) || record.stale
+        // So do the actors of a process that greets again on a new connection saying it received less than was given
+        // to its old one: the rest went with that connection (a dropped TCP connection loses what the ROUTER had
+        // queued; found by `simulate` with hostDisconnect, seed 15).
+        let lost = !again && hello.lastSeq < record.lastSent
+        let restore = (restarted && !again && hello.lastSeq == 0) || record.stale || lost
         record.pid = hello.pid
         record.everConnected = true
         record.verbs = Dictionary(hello.kinds.map { ($0.kind, $0.verbs) }, uniquingKeysWith: { first, _ in first })
@@ -88,6 +92,8 @@ extension SupervisorCore {
         )
         failedHosts.remove(hello.host)
         record.stale = false
+        // Restored, its actors are current as of the state: nothing given to this connection yet.
+        if restore { record.lastSent = 0 }
         record.lastSeen = time.now
         // Callbacks of the recovered journal's tail the host may never have got (the previous supervisor died between
         // journaling and sending them), then those kept while it was away. Actors drop a seq they already saw.

@@ -86,6 +86,18 @@ final class SimHost {
         if partitioned { link?.cutOff() }
     }
 
+    /// Its connection drops; ZeroMQ connects again shortly (the process lives, and goes on beating).
+    func disconnect() {
+        guard core != nil else { return }
+        link?.close()
+        let pid = pid
+        sim.scheduler.after(sim.scheduler.duration(.milliseconds(10), .milliseconds(100)), "host \(name) connects again") {
+            [unowned self] in
+            guard self.pid == pid else { return }
+            reconnect()
+        }
+    }
+
     func cutOff() {
         partitioned = true
         link?.cutOff()

@@ -192,6 +192,9 @@ package final class Simulation {
             scheduler.after(scheduler.duration(.milliseconds(300), .seconds(5)), "host \(host.name) reachable") {
                 host.heal()
             }
+        case .hostDisconnect:
+            guard let host = running.randomElement(using: &scheduler.random) else { return }
+            host.disconnect()
         case .clientDisconnect:
             guard let client = clients.randomElement(using: &scheduler.random) else { return }
             client.disconnect()

@@ -49,6 +49,9 @@ package enum FaultKind: String, CaseIterable, Sendable, Comparable {
     case hostPause
     /// A host cut off from the supervisor for a while, its messages held both ways until the cut heals.
     case partition
+    /// A host's connection dropped (the process lives): what the ROUTER queued for it is lost; ZeroMQ connects again,
+    /// and the supervisor, seeing a new connection, has it greet again.
+    case hostDisconnect
     /// A client's connection dropped: what the ROUTER queued for it is lost; it connects again.
     case clientDisconnect
     /// The network slow for a while: every message delayed much longer.

@@ -385,6 +385,32 @@ import Testing
         #expect(back.events.map(\.name) == ["hostRestarted"])
     }
 
+    /// A host process whose connection dropped (its TCP connection reset; the process lives) greets again on a new one:
+    /// what the ROUTER had queued for the old one is gone. Saying it received everything given to it, it goes on;
+    /// saying it received less, its actors are restored from the state (`simulate` found callbacks lost this way).
+    @Test func aHostThatLostDeliveriesWithItsConnectionIsRestored() throws {
+        let clock = ManualClock()
+        var core = try Self.core(clock).0
+        core.handle(.message([[1], Self.hello("h0")]))
+        core.handle(.message([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)]))
+        core.handle(.message([Self.peer, Self.request([Self.create("b", host: "h0")], id: 2)]))
+        let sent = try Self.decode(core.take()).messages.filter { $0.peer == [1] }.flatMap(\.message.delivered)
+        #expect(sent.map(\.seq) == [2, 3], "a's and b's creations, given to the connection")
+        // The old connection is found gone (a send to it fails); back on a new one, having received both: welcomed as
+        // it was.
+        core.handle(.unreachable(peer: [1], delivery: nil))
+        core.handle(.message([[2], Self.hello("h0", lastSeq: 3, id: 2)]))
+        let whole = try #require(try Self.decode(core.take()).messages.first { $0.peer == [2] }?.message.welcome)
+        #expect(!whole.restore)
+        core.handle(.message([Self.peer, Self.request([Self.create("c", host: "h0")], id: 3)]))
+        _ = core.take()
+        // Back again on another, having received only up to b's creation: c's went with the connection.
+        core.handle(.unreachable(peer: [2], delivery: nil))
+        core.handle(.message([[3], Self.hello("h0", lastSeq: 3, id: 3)]))
+        let lost = try #require(try Self.decode(core.take()).messages.first { $0.peer == [3] }?.message.welcome)
+        #expect(lost.restore && lost.controllers.map(\.id) == ["a", "b", "c"])
+    }
+
     /// One batch whose events concern two hosts, alternately: each host gets one delivery with its own events in
     /// order, the hosts in the order of their first event.
     @Test func aBatchOverTwoHostsDeliversEachItsEventsInOrder() throws {

@@ -30,6 +30,9 @@ extension SupervisorCore {
         /// More callbacks came due while it was away than `pendingDeliveries` keeps: they were dropped, and its actors
         /// are brought up to date with `restored` when it returns.
         var stale = false
+        /// The highest seq given to its connection in a delivery that did not come back (0: none since it was
+        /// welcomed). A host that greets again saying it received less lost the rest with its connection.
+        var lastSent: UInt64 = 0
         /// How many times its connection was found full, and when that was last logged (at most one line per
         /// ``SupervisorCore/backlogLogInterval``).
         var backlogs = 0
