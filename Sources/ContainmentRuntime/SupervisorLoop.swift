@@ -314,20 +314,12 @@ final class SupervisorLoop {
         else { return }
         try journal.beginSegment()
         recordsAtCheckpoint = records
-        var checkpoint = Checkpoint(
+        let checkpoint = Checkpoint(
+            of: core,
             nextSegment: journal.segment,
-            epoch: core.epoch,
-            lastSeq: core.seq,
-            lastCommandID: core.nextCommandID - 1,
-            records: UInt64(records),
-            state: core.state,
-            hostOf: core.hostOf,
-            clients: core.clients
+            records: records,
+            timeUnixNanos: clock.unixNanos
         )
-        checkpoint.registrations = core.hosts.values.filter { $0.incarnation > 0 }.reduce(into: [:]) {
-            $0[$1.name] = ($1.pid, $1.incarnation)
-        }
-        checkpoint.timeUnixNanos = clock.unixNanos
         checkpointer.write(checkpoint)
     }
 }

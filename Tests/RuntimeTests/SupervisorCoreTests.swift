@@ -503,6 +503,56 @@ import Testing
         #expect(next.events.first?.epoch == 2)
     }
 
+    /// A core recovered from a checkpoint holds no deliveries from before it: a host greeting it from behind the
+    /// checkpoint's seq is restored from the state (callbacks it missed before the checkpoint cannot be given again),
+    /// one greeting from after it gets the tail (found by `simulate` once its supervisor wrote checkpoints).
+    @Test func aHostGreetingFromBeforeTheCheckpointRecoveredFromIsRestored() throws {
+        let clock = ManualClock()
+        var first = try Self.core(clock).0
+        first.handle(.message([[1], Self.hello("h0")]))
+        first.handle(.message([[2], Self.hello("h1", pid: 4343)]))
+        let load = Self.request(
+            [
+                Self.create("a", host: "h0"), Self.create("b", host: "h1"),
+                ClientCommand(Request(.loadView("a"), by: .natural)),
+            ],
+            id: 1
+        )
+        first.handle(.message([Self.peer, load]))
+        let loaded = try Self.decode(first.take())
+        let created = try #require(loaded.events.first { $0.name == "controllerCreated" })
+        // The checkpoint stands for every record so far; then b is loaded after it.
+        let checkpoint = try first.core.checkpointBytes(records: 4, timeUnixNanos: 0)
+        let after = Self.request([ClientCommand(Request(.loadView("b"), by: .natural))], id: 2)
+        first.handle(.message([Self.peer, after]))
+        let tail = try Self.decode(first.take())
+
+        var recovery = Recovery(
+            from: try CheckpointFile.decode(checkpoint, path: "checkpoint", window: 64, clientLimit: 64),
+            config: Self.config
+        )
+        for record in tail.records { try recovery.apply(record) }
+        recovery.deliveries.seal()
+        var second = try Self.core(clock, recovery: recovery).0
+        // h0 was delivered up to a's creation, before the checkpoint: its loadView is not kept, so it is restored.
+        second.handle(.message([[3], Self.hello("h0", lastSeq: created.seq)]))
+        let behind = try Self.decode(second.take())
+        let welcome = try #require(behind.messages.first { $0.peer == [3] }?.message.welcome)
+        #expect(welcome.restore)
+        #expect(welcome.controllers.first { $0.id == "a" }?.state()?.viewLoaded == true)
+        #expect(behind.messages.filter { $0.peer == [3] }.count == 1, "nothing delivered beside the state")
+        // h1 was delivered up to the checkpoint: b's loadView comes again, after the welcome, and no restore.
+        let checkpointSeq = try #require(loaded.events.last?.seq)
+        second.handle(.message([[4], Self.hello("h1", lastSeq: checkpointSeq, pid: 4343)]))
+        let current = try Self.decode(second.take())
+        let kept = current.messages.filter { $0.peer == [4] }
+        #expect(kept.first?.message.welcome?.restore == false)
+        #expect(
+            kept.last?.message.delivered.map(\.name)
+                == tail.events.filter { ["loadView", "viewDidLoad"].contains($0.name) }.map(\.name)
+        )
+    }
+
     /// An inspect forwarded to a host whose connection turns out to be gone is answered at once, and the host is down.
     @Test func anInspectOfAControllerOnAGoneHostIsAnsweredAtOnce() throws {
         var core = try Self.core(ManualClock()).0

@@ -33,17 +33,8 @@ extension Recovery {
                 )
             }
         }
-        var recovery = Recovery(
-            clients: start?.clients ?? ClientReplies(window: config.dedupWindow, clients: config.dedupClients)
-        )
-        recovery.segment = 1
-        if let checkpoint = start {
-            recovery.replay = JournalReplay(checkpoint)
-            recovery.registrations = checkpoint.registrations
-            recovery.checkpoint = checkpoint.nextSegment
-            recovery.checkpointRecords = Int(checkpoint.records)
-            recovery.segment = checkpoint.nextSegment
-        }
+        var recovery = Recovery(from: start, config: config)
+        recovery.segment = start?.nextSegment ?? 1
         try recovery.catchUp(from: store, keys: keys)
         return recovery
     }

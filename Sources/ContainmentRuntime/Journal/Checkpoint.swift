@@ -200,6 +200,24 @@ struct Checkpoint: Sendable {
         }
     }
 
+    /// The state of `core` after its journal's `records` records, the next of which go to segment `nextSegment`.
+    init(of core: SupervisorCore, nextSegment: Int, records: Int, timeUnixNanos: Int64) {
+        self.init(
+            nextSegment: nextSegment,
+            epoch: core.epoch,
+            lastSeq: core.seq,
+            lastCommandID: core.nextCommandID - 1,
+            records: UInt64(records),
+            state: core.state,
+            hostOf: core.hostOf,
+            clients: core.clients
+        )
+        registrations = core.hosts.values.filter { $0.incarnation > 0 }.reduce(into: [:]) {
+            $0[$1.name] = ($1.pid, $1.incarnation)
+        }
+        self.timeUnixNanos = timeUnixNanos
+    }
+
     init(
         nextSegment: Int,
         epoch: UInt64,
@@ -218,5 +236,13 @@ struct Checkpoint: Sendable {
         self.state = state
         self.hostOf = hostOf
         self.clients = clients
+    }
+}
+
+extension SupervisorCore {
+    /// A checkpoint of this core's state after the journal's `records` records, as a checkpoint file holds it (what a
+    /// simulated disk keeps).
+    package func checkpointBytes(records: Int, timeUnixNanos: Int64) throws(JournalFailure) -> [UInt8] {
+        try CheckpointFile.encode(Checkpoint(of: self, nextSegment: 1, records: records, timeUnixNanos: timeUnixNanos))
     }
 }

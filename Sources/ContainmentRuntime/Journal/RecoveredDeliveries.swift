@@ -19,12 +19,19 @@ struct RecoveredDeliveries {
     let capacity: Int
     private var ring: [Routed] = []
     private var next = 0
-    /// Whether older deliveries were dropped to stay within `capacity`.
-    private(set) var truncated = false
+    /// The first seq from which every delivery is kept: after the checkpoint recovery began from, and after the last
+    /// one dropped to stay within `capacity`.
+    private(set) var coveredFrom: UInt64
     /// Per host, once recovery ends: the events as first sent, in order.
     private var byHost: [String: [StampedEvent]] = [:]
+    /// The hosts that re-registered since recovery (their deliveries given or given up).
+    private var settled: Set<String> = []
 
-    init(capacity: Int) { self.capacity = max(0, capacity) }
+    /// Keeps up to `capacity` deliveries, of the records after seq `after` (a checkpoint's last seq; 0: every record).
+    init(capacity: Int, after seq: UInt64 = 0) {
+        self.capacity = max(0, capacity)
+        coveredFrom = seq + 1
+    }
 
     /// Keeps one delivered event (the oldest kept one dropped when full).
     mutating func keep(_ routed: Routed) {
@@ -32,9 +39,9 @@ struct RecoveredDeliveries {
         if ring.count < capacity {
             ring.append(routed)
         } else {
+            coveredFrom = max(coveredFrom, ring[next].seq + 1)
             ring[next] = routed
             next = (next + 1) % capacity
-            truncated = true
         }
     }
 
@@ -59,13 +66,19 @@ struct RecoveredDeliveries {
         next = 0
     }
 
-    /// The oldest seq kept for `host`.
-    func oldest(for host: String) -> UInt64? { byHost[host]?.first?.seq }
+    /// Whether `host`, re-registering for the first time since recovery and saying it was delivered up to `seq`, may
+    /// have missed callbacks this recovery no longer holds (they came before ``coveredFrom``).
+    func mayHaveLost(_ host: String, after seq: UInt64) -> Bool {
+        !settled.contains(host) && seq + 1 < coveredFrom
+    }
 
     /// The events for `host` with a seq above `seq`.
     func missed(by host: String, after seq: UInt64) -> [StampedEvent] {
         (byHost[host] ?? []).filter { $0.seq > seq }
     }
 
-    mutating func forget(_ host: String) { byHost[host] = nil }
+    mutating func forget(_ host: String) {
+        byHost[host] = nil
+        settled.insert(host)
+    }
 }

@@ -44,16 +44,7 @@ package struct Recovery {
                 metadata: ["checkpoint.path": "\(skipped.path)", "error.message": "\(skipped.reason)"]
             )
         }
-        var recovery = Recovery(
-            clients: start.checkpoint?.clients
-                ?? ClientReplies(window: config.dedupWindow, clients: config.dedupClients)
-        )
-        if let checkpoint = start.checkpoint {
-            recovery.replay = JournalReplay(checkpoint)
-            recovery.registrations = checkpoint.registrations
-            recovery.checkpoint = checkpoint.nextSegment
-            recovery.checkpointRecords = Int(checkpoint.records)
-        }
+        var recovery = Recovery(from: start.checkpoint, config: config)
         var replayed = 0
         let scan = try JournalStream.read(directory: directory, from: start.firstSegment) { chunk in
             for located in chunk {
@@ -79,10 +70,36 @@ package struct Recovery {
         return recovery
     }
 
-    /// What a supervisor finds in a journal held in memory (a simulated disk's records, in order): as ``run(config:logger:)``
-    /// finds it in a directory without a checkpoint.
-    package static func replaying(_ records: [[UInt8]], config: RuntimeConfig) throws -> Recovery {
-        var recovery = Recovery(clients: ClientReplies(window: config.dedupWindow, clients: config.dedupClients))
+    /// Recovery begun from `checkpoint` (or from nothing), before the records after it are replayed.
+    init(from checkpoint: Checkpoint?, config: RuntimeConfig) {
+        self.init(
+            clients: checkpoint?.clients ?? ClientReplies(window: config.dedupWindow, clients: config.dedupClients)
+        )
+        if let checkpoint {
+            deliveries = RecoveredDeliveries(capacity: deliveries.capacity, after: checkpoint.lastSeq)
+            replay = JournalReplay(checkpoint)
+            registrations = checkpoint.registrations
+            self.checkpoint = checkpoint.nextSegment
+            checkpointRecords = Int(checkpoint.records)
+        }
+    }
+
+    /// What a supervisor finds in a journal held in memory (a simulated disk): a checkpoint's bytes, if it wrote one,
+    /// and the records after it, in order — as ``run(config:logger:)`` finds them in a directory.
+    package static func replaying(
+        _ records: [[UInt8]],
+        checkpoint: [UInt8]? = nil,
+        config: RuntimeConfig
+    ) throws -> Recovery {
+        let start = try checkpoint.map { bytes throws(JournalDamage) in
+            try CheckpointFile.decode(
+                bytes,
+                path: "checkpoint",
+                window: config.dedupWindow,
+                clientLimit: config.dedupClients
+            )
+        }
+        var recovery = Recovery(from: start, config: config)
         for record in records { try recovery.apply(JournalEntry(decoding: record)) }
         recovery.records = records.count
         recovery.deliveries.seal()
