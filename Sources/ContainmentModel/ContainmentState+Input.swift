@@ -101,6 +101,12 @@ extension ContainmentState {
         }
     }
 
+    /// The view an input at `point` of window `id` would hit (SPEC §12), if any: the hit test, for a client that
+    /// wants to know before it sends the input.
+    public func view(hitIn id: WindowID, at point: Point) -> ViewID? {
+        windows[id].flatMap { hitTest($0, at: point).view }
+    }
+
     /// What a point of a window hits: the deepest visible view containing it — presentations standing on the window
     /// first, top-most first, then the window's root view — and the popover it missed, if it missed one. A point
     /// outside a presentation reaches what lies behind it only for the `over…` styles (SPEC §12).

@@ -15,6 +15,12 @@ final class Link {
     let incarnation: Int
     unowned let end: LinkEnd
     private(set) var open = true
+    /// Closed because its supervisor process died: what it had already written may still reach the peer (the kernel
+    /// had it); what it had not is lost.
+    private(set) var supervisorDied = false
+    /// Since its supervisor died, a message it had written was lost: every later one is too (the kernel sends a
+    /// prefix of what was written).
+    var lostSinceDeath = false
     /// When the last message each way arrives: each way is FIFO.
     var lastToSupervisor: Duration = .zero
     var lastToPeer: Duration = .zero
@@ -31,8 +37,9 @@ final class Link {
         self.end = end
     }
 
-    func close() {
+    func close(supervisorDied: Bool = false) {
         open = false
+        self.supervisorDied = supervisorDied
         heldToSupervisor = []
         heldToPeer = []
     }
@@ -83,7 +90,9 @@ extension Simulation {
         }
         let arrival = max(scheduler.now + latency(), link.lastToSupervisor + .nanoseconds(1))
         link.lastToSupervisor = arrival
+        inFlight += 1
         scheduler.at(arrival, "→ supervisor \(Self.describe(bytes))") { [unowned self] in
+            inFlight -= 1
             guard link.open else { return }
             supervisor.arrived(bytes, on: link)
         }
@@ -99,8 +108,17 @@ extension Simulation {
         }
         let arrival = max(scheduler.now + latency(), link.lastToPeer + .nanoseconds(1))
         link.lastToPeer = arrival
-        scheduler.at(arrival, "→ peer \(link.routingID) \(Self.describe(bytes))") {
-            guard link.open else { return }
+        inFlight += 1
+        scheduler.at(arrival, "→ peer \(link.routingID) \(Self.describe(bytes))") { [unowned self] in
+            inFlight -= 1
+            // What the supervisor wrote before it died: a prefix arrives (the kernel had sent it), the rest is lost.
+            if !link.open {
+                guard link.supervisorDied, !link.lostSinceDeath else { return }
+                guard scheduler.chance(0.5) else {
+                    link.lostSinceDeath = true
+                    return
+                }
+            }
             link.end.arrived(bytes, on: link)
         }
     }

@@ -54,6 +54,11 @@ final class Scheduler {
         return !queue.isEmpty
     }
 
+    /// A line in the trace, at the time now, inside the step that runs (kept only when a trace is).
+    func note(_ line: @autoclosure () -> String) {
+        if trace != nil { trace?.append("\(Self.format(now))   \(line())") }
+    }
+
     /// A duration drawn uniformly between two bounds.
     func duration(_ low: Duration, _ high: Duration) -> Duration {
         let span = (high - low).nanos

@@ -160,16 +160,17 @@ final class SimClient {
         if stress != nil {
             result.operations.append(StressOperation(client: index, commands: waiting.pick.commands, outcome: recorded))
         }
-        sim.scheduler.after(sim.scheduler.duration(.zero, .milliseconds(5)), "client \(index) draws") {
+        sim.scheduler.after(sim.scheduler.duration(.zero, sim.settings.think * 2), "client \(index) draws") {
             [unowned self] in next()
         }
     }
 }
 
 extension SimClient: LinkEnd {
+    /// A reply, on the connection of now or on one that went meanwhile (what a DEALER had received it still hands
+    /// over).
     func arrived(_ bytes: [UInt8], on link: Link) {
         link.unread -= 1
-        guard link === self.link else { return }
         guard let (requestID, outcome) = try? CommandReply.decode(bytes) else {
             sim.fail("client \(index) received a reply it cannot decode")
             return

@@ -1,10 +1,27 @@
 import ContainmentRuntime
 
-/// The journal's disk, in memory: the records a supervisor appended and synced, in order, surviving its crashes; and
-/// the fault armed for its next write, if any.
+/// The journal's disk, in memory: the records a supervisor appended and synced, in order, surviving its crashes; its
+/// latest checkpoint; and the fault armed for its next write, if any.
 final class SimDisk {
-    /// What is on the disk: written and synced.
+    /// What is on the disk: written and synced — every record, for the checks (a retention setting would remove those
+    /// before the checkpoint; recovery never reads them).
     private(set) var durable: [[UInt8]] = []
+    /// The latest checkpoint's bytes (written whole, as the real one is renamed into place), and how many of the
+    /// records it stands for.
+    private(set) var checkpoint: (bytes: [UInt8], records: Int)?
+
+    /// What a supervisor starting now reads: the checkpoint, and the records after it.
+    var recoverable: (checkpoint: [UInt8]?, records: ArraySlice<[UInt8]>) {
+        (checkpoint?.bytes, durable[(checkpoint?.records ?? 0)...])
+    }
+
+    /// Records written since the last checkpoint.
+    var sinceCheckpoint: Int { durable.count - (checkpoint?.records ?? 0) }
+
+    /// A checkpoint of the state after every record written so far.
+    func writeCheckpoint(_ bytes: [UInt8]) {
+        checkpoint = (bytes, durable.count)
+    }
     /// A write that will fail, armed by the fault plan.
     enum Fault {
         /// ENOSPC: nothing of the write reaches the disk.
@@ -50,6 +67,7 @@ final class SimDisk {
             })
         else { return false }
         durable.remove(at: index)
+        if let kept = checkpoint, index < kept.records { checkpoint = (kept.bytes, kept.records - 1) }
         return true
     }
 

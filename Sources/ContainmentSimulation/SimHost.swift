@@ -12,6 +12,8 @@ final class SimHost {
     struct Actor {
         var lastSeq: UInt64 = 0
         var digest = CallbackDigest()
+        /// The seqs of the callbacks it received (since its restore), for a failure to name what differs.
+        var seqs: [UInt64] = []
         /// The seq of the state it was restored from (0: it was not).
         var restoredSeq: UInt64 = 0
     }
@@ -21,6 +23,8 @@ final class SimHost {
     private(set) var pid: Int32 = 0
     private var core: HostCore?
     private(set) var link: Link?
+    /// The connections this process made (a message on one of an earlier process is not for it).
+    private var processLinks: Set<ObjectIdentifier> = []
     /// Its actors, by controller.
     private(set) var actors: [ControllerID: Actor] = [:]
     /// Stopped (SIGSTOP): what arrives waits, time does not pass for it.
@@ -35,6 +39,8 @@ final class SimHost {
     }
 
     var isRunning: Bool { core != nil }
+    /// Welcomed by the supervisor, as far as its process knows.
+    var isRegistered: Bool { core?.isRegistered ?? false }
 
     /// Starts a process: a new pid, new actors, a new connection; it greets the supervisor.
     func start() {
@@ -52,7 +58,8 @@ final class SimHost {
             endpoints: [sim.config.commandEndpoint],
             at: sim.time.now
         )
-        link = sim.connect(self)
+        processLinks = []
+        connect()
         handle(.start)
         scheduleTick()
     }
@@ -76,14 +83,13 @@ final class SimHost {
         paused = false
         let arrived = waiting
         waiting = []
-        for (bytes, link) in arrived where link === self.link && link.open { take(bytes) }
+        for (bytes, link) in arrived { take(bytes, from: link) }
     }
 
     /// The supervisor restarted: ZeroMQ connects again, to the new process.
     func reconnect() {
         guard core != nil, link?.open != true else { return }
-        link = sim.connect(self)
-        if partitioned { link?.cutOff() }
+        connect()
     }
 
     /// Its connection drops; ZeroMQ connects again shortly (the process lives, and goes on beating).
@@ -91,11 +97,17 @@ final class SimHost {
         guard core != nil else { return }
         link?.close()
         let pid = pid
-        sim.scheduler.after(sim.scheduler.duration(.milliseconds(10), .milliseconds(100)), "host \(name) connects again") {
-            [unowned self] in
+        let delay = sim.scheduler.duration(.milliseconds(10), .milliseconds(100))
+        sim.scheduler.after(delay, "host \(name) connects again") { [unowned self] in
             guard self.pid == pid else { return }
             reconnect()
         }
+    }
+
+    private func connect() {
+        link = sim.connect(self)
+        if let link { processLinks.insert(ObjectIdentifier(link)) }
+        if partitioned { link?.cutOff() }
     }
 
     func cutOff() {
@@ -141,6 +153,10 @@ final class SimHost {
     private func dispatch(_ job: HostJob) {
         switch job {
         case .adopt(let welcome):
+            sim.scheduler.note(
+                "host \(name) adopts \(welcome.controllers.count) controllers at seq \(welcome.seq)"
+                    + (welcome.restore ? ", restored" : "")
+            )
             let kept = Set(welcome.controllers.map(\.id))
             for id in actors.keys where !kept.contains(id) { actors[id] = nil }
             for controller in welcome.controllers {
@@ -150,6 +166,7 @@ final class SimHost {
                     actor.lastSeq = max(actor.lastSeq, welcome.seq)
                     actor.restoredSeq = welcome.seq
                     actor.digest = CallbackDigest()
+                    actor.seqs = []
                 }
                 actors[controller.id] = actor
             }
@@ -160,13 +177,18 @@ final class SimHost {
                 case .makeActor: if actors[event.controller] == nil { actors[event.controller] = Actor() }
                 case .endActor: actors[event.controller] = nil
                 case .callback:
-                    guard var actor = actors[event.controller], event.seq > actor.lastSeq else { continue }
+                    guard var actor = actors[event.controller], event.seq > actor.lastSeq else {
+                        sim.scheduler.note("host \(name): \(event.controller) drops seq \(event.seq)")
+                        continue
+                    }
                     if sim.settings.sabotage == .dropCallback, !sim.sabotaged {
                         sim.sabotaged = true
                         continue
                     }
+                    sim.scheduler.note("host \(name): \(event.controller) gets seq \(event.seq)")
                     actor.lastSeq = event.seq
                     actor.digest.add(seq: event.seq)
+                    actor.seqs.append(event.seq)
                     actors[event.controller] = actor
                 case .notForHosts: continue
                 }
@@ -186,17 +208,19 @@ final class SimHost {
 }
 
 extension SimHost: LinkEnd {
+    /// A message, on the connection of now or on one that went meanwhile (what a DEALER had received it still hands
+    /// over); none for a process that died.
     func arrived(_ bytes: [UInt8], on link: Link) {
-        guard core != nil, link === self.link else { return }
+        guard core != nil, processLinks.contains(ObjectIdentifier(link)) else { return }
         if paused {
             waiting.append((bytes, link))
             return
         }
-        take(bytes)
+        take(bytes, from: link)
     }
 
-    private func take(_ bytes: [UInt8]) {
-        link?.unread -= 1
+    private func take(_ bytes: [UInt8], from link: Link) {
+        link.unread -= 1
         guard let message = try? HostInbound(decoding: bytes) else {
             sim.fail("host \(name) received a message it cannot decode")
             return

@@ -37,7 +37,8 @@ final class SimSupervisor {
         guard driver == nil else { return }
         let recovery: Recovery
         do {
-            recovery = try Recovery.replaying(disk.durable, config: config)
+            let (checkpoint, records) = disk.recoverable
+            recovery = try Recovery.replaying(Array(records), checkpoint: checkpoint, config: config)
         } catch {
             sim.fail("the supervisor cannot recover its journal: \(error)")
             return
@@ -68,7 +69,7 @@ final class SimSupervisor {
     private func stop(restartAfter delay: Duration) {
         driver = nil
         incarnation = nil
-        for link in links.values { link.close() }
+        for link in links.values { link.close(supervisorDied: true) }
         links = [:]
         inbox = []
         nextWake = nil
@@ -170,5 +171,12 @@ extension SimSupervisor: SupervisorWorld {
 
     var metricsText: [UInt8] { [] }
 
-    func stepCarriedOut(core: SupervisorCore) throws(JournalFailure) {}
+    /// After the step's messages went out, as the loop does: a checkpoint when `checkpointEvery` records were written
+    /// since the last (whole, or not at all: written off the loop's thread and renamed into place).
+    func stepCarriedOut(core: SupervisorCore) throws(JournalFailure) {
+        let every = sim.settings.checkpointEvery
+        guard every > 0, disk.sinceCheckpoint >= every else { return }
+        disk.writeCheckpoint(try core.checkpointBytes(records: disk.durable.count, timeUnixNanos: sim.time.unixNanos))
+        sim.scheduler.note("supervisor writes a checkpoint after \(disk.durable.count) records")
+    }
 }

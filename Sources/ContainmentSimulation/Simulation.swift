@@ -19,6 +19,8 @@ package final class Simulation {
     private var setup: SimClient?
     private(set) var subscribers: [SimSubscriber] = []
     var nextRoutingID = 0
+    /// Messages on their way between a peer and the supervisor.
+    var inFlight = 0
     var nextPID: Int32 = 100
     /// Until when the network is slow (a `delay` fault).
     var slowNetworkUntil: Duration?
@@ -165,6 +167,7 @@ package final class Simulation {
 
     private func inject(_ kind: FaultKind) {
         let running = hosts.filter(\.isRunning)
+        var target = ""
         switch kind {
         case .supervisorCrash:
             guard supervisor.isRunning else { return }
@@ -175,12 +178,14 @@ package final class Simulation {
         case .hostCrash:
             guard let host = running.randomElement(using: &scheduler.random) else { return }
             host.kill()
+            target = " \(host.name)"
             scheduler.after(scheduler.duration(.milliseconds(100), .seconds(2)), "host \(host.name) starts again") {
                 host.start()
             }
         case .hostPause:
             guard let host = running.filter({ !$0.paused }).randomElement(using: &scheduler.random) else { return }
             host.pause()
+            target = " \(host.name)"
             scheduler.after(scheduler.duration(.milliseconds(300), .seconds(5)), "host \(host.name) continues") {
                 host.resume()
             }
@@ -189,20 +194,23 @@ package final class Simulation {
                 return
             }
             host.cutOff()
+            target = " \(host.name)"
             scheduler.after(scheduler.duration(.milliseconds(300), .seconds(5)), "host \(host.name) reachable") {
                 host.heal()
             }
         case .hostDisconnect:
             guard let host = running.randomElement(using: &scheduler.random) else { return }
             host.disconnect()
+            target = " \(host.name)"
         case .clientDisconnect:
             guard let client = clients.randomElement(using: &scheduler.random) else { return }
             client.disconnect()
+            target = " client \(client.index)"
         case .delay:
             slowNetworkUntil = scheduler.now + scheduler.duration(.milliseconds(500), .seconds(3))
         }
         injected[kind, default: 0] += 1
-        log("fault: \(kind.rawValue)")
+        log("fault: \(kind.rawValue)\(target)")
     }
 
     /// The run's end: every fault heals — hosts continue and are reachable, the network is fast, a disk fault not gone
@@ -227,7 +235,11 @@ package final class Simulation {
         func quiet() -> Bool {
             guard var core = supervisor.core, !clients.contains(where: \.isWaiting) else { return false }
             let snapshot = core.snapshot()
-            return snapshot.hosts.allSatisfy(\.up) && snapshot.transitionCount == 0
+            // Every host process welcomed, and known up as that process (not its predecessor's connection).
+            let registered = hosts.allSatisfy { host in
+                host.isRegistered && snapshot.hosts.contains { $0.name == host.name && $0.up && $0.pid == host.pid }
+            }
+            return registered && snapshot.transitionCount == 0 && inFlight == 0
         }
         while !quiet(), scheduler.now < deadline { scheduler.run(until: scheduler.now + .milliseconds(10)) }
         if !quiet() { fail("the world did not settle within 60 s of the faults healing") }

@@ -130,10 +130,14 @@ extension Simulation {
                 for seq in seqs[id] ?? [] where seq > actor.restoredSeq { want.add(seq: seq) }
             }
             if actor.digest != want {
+                let sent = (seqs[id] ?? []).filter { $0 > actor.restoredSeq }
+                let missing = Set(sent).subtracting(actor.seqs).sorted().prefix(5).map(String.init)
+                let extra = Set(actor.seqs).subtracting(sent).sorted().prefix(5).map(String.init)
                 failures.append(
                     "\(id) on \(host)\(actor.restoredSeq > 0 ? " (restored at \(actor.restoredSeq))" : ""): the actor "
-                        + "received "
-                        + "\(actor.digest); the model sent \(want)"
+                        + "received \(actor.digest); the model sent \(want)"
+                        + (missing.isEmpty ? "" : "; not received: seq \(missing.joined(separator: ", "))")
+                        + (extra.isEmpty ? "" : "; not sent: seq \(extra.joined(separator: ", "))")
                 )
             }
         }

@@ -1,28 +1,57 @@
-/// `containment simulate`'s work: seeds run one after another, each report's lines, and a summary — every line a
-/// function of the settings and the seeds alone.
+import Dispatch
+import Synchronization
+
+/// `containment simulate`'s work: seeds run `jobs` at a time (each world alone on its thread), each report's lines in
+/// seed order, and a summary — every line a function of the settings and the seeds alone, however many jobs.
 package enum SimulationRuns {
-    /// Runs `count` seeds from `settings.seed` on; `write` takes each line. Returns whether every seed passed.
-    package static func run(
-        _ settings: SimulationSettings,
-        seeds count: Int,
-        full: Bool,
-        write: (String) -> Void
-    ) -> Bool {
+    /// The seeds' reports as they come, printed in seed order; and the summary's totals.
+    private struct Progress {
+        var next = 0
+        var printed = 0
+        var done: [Int: SimulationReport] = [:]
         var faults: [FaultKind: Int] = [:]
         var failed: [UInt64] = []
         var operations = 0
         var steps = 0
-        for offset in 0..<UInt64(max(1, count)) {
-            var one = settings
-            one.seed = settings.seed &+ offset
-            let report = Simulation(one).run()
-            for line in report.lines(full: full) { write(line) }
-            for line in report.trace ?? [] { write("    \(line)") }
-            for (kind, injected) in report.faults { faults[kind, default: 0] += injected }
-            operations += report.operations
-            steps += report.steps
-            if !report.passed { failed.append(one.seed) }
+    }
+
+    /// Runs `count` seeds from `settings.seed` on, `jobs` at once; `write` takes each line, in order. Returns whether
+    /// every seed passed.
+    package static func run(
+        _ settings: SimulationSettings,
+        seeds count: Int,
+        jobs: Int = 1,
+        full: Bool,
+        write: @Sendable (String) -> Void
+    ) -> Bool {
+        let count = max(1, count)
+        let progress = Mutex(Progress())
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, count))) { _ in
+            while true {
+                let index = progress.withLock { progress -> Int? in
+                    guard progress.next < count else { return nil }
+                    defer { progress.next += 1 }
+                    return progress.next
+                }
+                guard let index else { return }
+                var one = settings
+                one.seed = settings.seed &+ UInt64(index)
+                let report = Simulation(one).run()
+                progress.withLock { progress in
+                    progress.done[index] = report
+                    while let ready = progress.done.removeValue(forKey: progress.printed) {
+                        for line in ready.lines(full: full) { write(line) }
+                        for line in ready.trace ?? [] { write("    \(line)") }
+                        for (kind, injected) in ready.faults { progress.faults[kind, default: 0] += injected }
+                        progress.operations += ready.operations
+                        progress.steps += ready.steps
+                        if !ready.passed { progress.failed.append(ready.seed) }
+                        progress.printed += 1
+                    }
+                }
+            }
         }
+        let (faults, failed, operations, steps) = progress.withLock { ($0.faults, $0.failed, $0.operations, $0.steps) }
         guard count > 1 else { return failed.isEmpty }
         let injected = FaultKind.allCases.filter { settings.faults.contains($0) }
             .map { "\($0.rawValue) \(faults[$0, default: 0])" }.joined(separator: ", ")

@@ -11,12 +11,19 @@ package struct SimulationSettings: Sendable {
     package var controllers = 60
     /// Subscribers besides the reference one (which keeps every event for the checks).
     package var subscribers = 1
+    /// How long a client pauses, on average, between an answer and its next command (drawn between none and twice
+    /// this): the load. 2.5 ms keeps a client busy (~100 commands a simulated second); a long run with `--think 250ms`
+    /// spends its time on faults, timers and recoveries rather than on commands.
+    package var think: Duration = .microseconds(2_500)
     /// Of the clients' commands, how many are invalid on purpose.
     package var invalidRatio = 0.1
     /// The faults it may inject; each kind is drawn in turn at random times.
     package var faults: Set<FaultKind> = Set(FaultKind.allCases)
     /// How often a fault is injected on average, in simulated time.
     package var faultEvery: Duration = .seconds(1)
+    /// The supervisor writes a checkpoint after this many records (0: never); a restarted one recovers from the latest
+    /// and replays only the records after it, as on a real disk.
+    package var checkpointEvery = 500
     /// Keep a line per thing that happened (`--trace`).
     package var trace = false
     /// A defect planted on purpose, to show that the checks find it (the simulator's own tests).

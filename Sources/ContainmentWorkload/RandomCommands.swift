@@ -430,11 +430,14 @@ public struct RandomCommands: Sendable {
                 default: Int.random(in: -10...780, using: &rng)
                 }
             let point = Point(x: Double(Int.random(in: -10...1030, using: &rng)), y: Double(y))
-            let kind = ["tap", "tap", "threeFingerTap", "swipe", "a", "b"].randomElement(using: &rng)!
+            var kind = ["tap", "tap", "threeFingerTap", "swipe", "a", "b"].randomElement(using: &rng)!
             let direction = kind == "swipe" ? SwipeDirection.allCases.randomElement(using: &rng) : nil
+            let window = windows.randomElement(using: &rng)!
+            // A tap that lands on a back button pops animated: not where timed transitions are not drawn.
+            if kind == "tap", !timedTransitions, state.view(hitIn: window, at: point)?.name == "back" { kind = "b" }
             return [
                 Request(
-                    .input(windows.randomElement(using: &rng)!, at: point, kind: kind, direction: direction),
+                    .input(window, at: point, kind: kind, direction: direction),
                     by: party(natural: .system, in: state)
                 )
             ]

@@ -17,7 +17,11 @@ struct SimulateCommand: ParsableCommand {
 
     @Option(help: "The first seed.") var seed: UInt64 = 1
     @Option(help: "How many seeds to run, from --seed on.") var seeds = 1
+    @Option(help: "Seeds run at once, each world on its own thread (default: the machine's cores).")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Simulated time each seed's clients run under faults (10s, 10m, 500ms).") var duration = "10s"
+    @Option(help: "A client's mean pause between an answer and its next command: the load (2.5ms, 250ms).")
+    var think = "2.5ms"
     @Option(help: "Faults to inject, comma-separated (all, none, or: \(Self.kinds)).") var faults = "all"
     @Option(help: "Hosts.") var hosts = 3
     @Option(help: "Clients.") var clients = 4
@@ -44,8 +48,12 @@ struct SimulateCommand: ParsableCommand {
         guard let duration = SimulationRuns.duration(duration) else {
             throw ValidationError("--duration \(duration): a positive number of ms, s, m or h")
         }
+        guard let think = SimulationRuns.duration(think) else {
+            throw ValidationError("--think \(think): a positive number of ms, s, m or h")
+        }
         settings.seed = seed
         settings.duration = duration
+        settings.think = think
         (settings.hosts, settings.clients, settings.controllers, settings.trace) = (hosts, clients, controllers, trace)
         let names = faults.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if names != ["all"] {
@@ -54,7 +62,7 @@ struct SimulateCommand: ParsableCommand {
             settings.faults = Set(kinds.compactMap { $0 })
         }
         let began = ContinuousClock.now
-        let passed = SimulationRuns.run(settings, seeds: seeds, full: verbose) { print($0) }
+        let passed = SimulationRuns.run(settings, seeds: seeds, jobs: jobs, full: verbose) { print($0) }
         FileHandle.standardError.write(Data("simulate: \(ContinuousClock.now - began) of real time\n".utf8))
         if !passed { throw ExitCode(1) }
     }

@@ -1,4 +1,5 @@
 import ContainmentSimulation
+import Synchronization
 import Testing
 
 /// The simulated world (issue 41): a seed makes one run, to the byte; seeds pass under every fault; and the checks
@@ -49,10 +50,46 @@ import Testing
         #expect(failed.contains("every accepted reply is journaled; nothing applied twice"), "\(report.lines())")
     }
 
+    @Test func seedsRunAtOncePrintTheSameLinesInSeedOrder() {
+        let settings = Self.settings(seed: 11, seconds: 1)
+        let alone = Lines()
+        let atOnce = Lines()
+        let passedAlone = SimulationRuns.run(settings, seeds: 4, jobs: 1, full: true) { alone.append($0) }
+        let passedAtOnce = SimulationRuns.run(settings, seeds: 4, jobs: 3, full: true) { atOnce.append($0) }
+        #expect(passedAlone && passedAtOnce)
+        #expect(alone.all == atOnce.all && alone.all.count > 4)
+        #expect(
+            alone.all.filter { $0.hasPrefix("seed ") }.map { $0.prefix(8) } == [
+                "seed 11:", "seed 12:", "seed 13:", "seed 14:",
+            ]
+        )
+    }
+
+    /// A supervisor restarted after it wrote checkpoints recovers from the latest and replays only the records after
+    /// it; the checks (which replay the whole journal) agree with what it served.
+    @Test func aSupervisorRestartedAfterACheckpointRecoversFromIt() {
+        var settings = Self.settings(seed: 5, seconds: 4)
+        settings.faults = [.supervisorCrash, .partition]
+        settings.checkpointEvery = 50
+        settings.trace = true
+        let report = Simulation(settings).run()
+        #expect(report.passed, "\(report.lines().joined(separator: "\n"))")
+        #expect(report.supervisorStarts > 1)
+        let checkpoints = report.trace?.filter { $0.contains("supervisor writes a checkpoint") }.count ?? 0
+        #expect(checkpoints >= report.records / 50 - 1 && checkpoints > 2, "\(checkpoints): \(report.lines())")
+    }
+
     @Test func aDurationIsReadAsTheCommandLineWritesIt() {
         #expect(SimulationRuns.duration("10m") == .seconds(600))
         #expect(SimulationRuns.duration("500ms") == .milliseconds(500))
         #expect(SimulationRuns.duration("2.5") == .milliseconds(2_500))
         #expect(SimulationRuns.duration("0s") == nil && SimulationRuns.duration("ten") == nil)
     }
+}
+
+/// Lines written from the runs' threads.
+private final class Lines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
 }
