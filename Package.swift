@@ -134,9 +134,12 @@ let package = Package(
         .target(
             name: "ContainmentTestKit",
             dependencies: [
+                "ContainmentBus",
                 "ContainmentClient",
+                "ContainmentHost",
                 "ContainmentModel",
                 "ContainmentRuntime",
+                "ContainmentWorkload",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -5,7 +5,7 @@ import ContainmentModel
 public struct BusSnapshot: Sendable {
     let wire: WireSnapshot
 
-    init(_ wire: WireSnapshot) { self.wire = wire }
+    package init(_ wire: WireSnapshot) { self.wire = wire }
 
     /// One host as the supervisor sees it.
     public struct Host: Sendable, Equatable {

@@ -50,7 +50,7 @@ package enum ClientRequest {
     }
 
     /// `requests` encoded, each create naming the host `hosts` gives its controller.
-    static func wires(_ requests: [Request], hosts: [ControllerID: String]) -> [WireCommand] {
+    package static func wires(_ requests: [Request], hosts: [ControllerID: String]) -> [WireCommand] {
         requests.map { request in
             if case .create(let id, _, _) = request.command { return WireCommand(request, host: hosts[id]) }
             return WireCommand(request)

@@ -271,7 +271,7 @@ public struct Acceptance: Sendable {
     /// A typed method's result (JSON text); nil for other commands.
     public let result: String?
 
-    init(_ wire: Containment_V1_Accepted) {
+    package init(_ wire: Containment_V1_Accepted) {
         commandID = wire.commandID
         events = wire.events.map(BusEvent.init)
         result = wire.hasResult ? wire.result : nil

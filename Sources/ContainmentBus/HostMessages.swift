@@ -117,7 +117,7 @@ public struct InspectReport: Sendable {
         self.host = host
     }
 
-    init(_ wire: Containment_V1_InspectReply) {
+    package init(_ wire: Containment_V1_InspectReply) {
         self.init(controller: ControllerID(wire.controller), host: wire.host)
         callbacks = wire.callbacks.map(BusEvent.init)
         receivedCount = wire.receivedCount

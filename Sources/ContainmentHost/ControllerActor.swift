@@ -64,11 +64,13 @@ actor ControllerActor {
         while mailbox.isFull {
             await withCheckedContinuation { waitingForSpace.append($0) }
         }
+        runtime.activity?.begin()
         if mailbox.post(mail) { Task { await self.drain() } }
     }
 
     private func drain() async {
         while let mail = mailbox.next() {
+            defer { runtime.activity?.end() }
             if !waitingForSpace.isEmpty { waitingForSpace.removeFirst().resume() }
             switch mail {
             case .callback(let wire): await handle(wire)

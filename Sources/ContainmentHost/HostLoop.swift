@@ -21,8 +21,10 @@ package enum HostJob: Sendable {
 /// How many jobs the host loop handed the dispatcher that it has not finished: the loop stops reading the supervisor's
 /// messages while ``HostLoop/maxQueuedJobs`` wait, so back-pressure from the actors' mailboxes reaches the supervisor
 /// (as a connection that fills up) instead of memory here.
-final class QueuedJobs: Sendable {
+package final class QueuedJobs: Sendable {
     private let value = Atomic<Int>(0)
+
+    package init() {}
 
     var count: Int { value.load(ordering: .acquiring) }
     func add() { value.add(1, ordering: .releasing) }

@@ -87,7 +87,7 @@ package struct HostService: Service {
 
 /// Hands the host's jobs to its controller actors, one job at a time and in order, so each actor's mailbox gets its
 /// callbacks in the order the supervisor sent them; the actors handle them concurrently.
-struct Dispatcher {
+package struct Dispatcher {
     let runtime: HostRuntime
     let kinds: BehaviorRegistry
     let logger: Logger
@@ -96,7 +96,23 @@ struct Dispatcher {
     /// How many callbacks an actor's mailbox holds before the dispatcher waits for it.
     let mailboxCapacity: Int
 
-    func run(_ jobs: AsyncStream<HostJob>, queued: QueuedJobs = QueuedJobs()) async {
+    package init(
+        runtime: HostRuntime,
+        kinds: BehaviorRegistry,
+        logger: Logger,
+        historyLimit: Int,
+        mailboxCapacity: Int
+    ) {
+        self.runtime = runtime
+        self.kinds = kinds
+        self.logger = logger
+        self.historyLimit = historyLimit
+        self.mailboxCapacity = mailboxCapacity
+    }
+
+    /// Hands each job to the actors, in order, until `jobs` ends (or the task is cancelled); each job done is counted
+    /// off `queued`, and off the runtime's activity.
+    package func run(_ jobs: AsyncStream<HostJob>, queued: QueuedJobs = QueuedJobs()) async {
         var actors = IDTable<ControllerID, ControllerActor>()
         var incarnation: UInt32 = 1
         @discardableResult
@@ -115,7 +131,10 @@ struct Dispatcher {
             return actor
         }
         for await job in jobs {
-            defer { queued.done() }
+            defer {
+                queued.done()
+                runtime.activity?.end()
+            }
             // The host stops: what is still queued is left.
             if Task.isCancelled { break }
             switch job {

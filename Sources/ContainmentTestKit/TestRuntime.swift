@@ -71,12 +71,15 @@ public enum TestRuntimeError: Error, CustomStringConvertible {
     case supervisorFailed(String)
     /// What was waited for did not happen in time.
     case timedOut(String)
+    /// Something in a simulated runtime went wrong: a message no process could read, a host refused, the journal.
+    case simulationFailed(String)
 
     public var description: String {
         switch self {
         case .invalid(let why): "The test runtime cannot start: \(why)"
         case .supervisorFailed(let why): "The supervisor stopped: \(why)"
         case .timedOut(let what): "Timed out waiting until \(what)."
+        case .simulationFailed(let what): "The simulated runtime went wrong: \(what)"
         }
     }
 }

@@ -16,7 +16,7 @@ package struct Recovery {
     var checkpoint: Int?
     var checkpointRecords = 0
     /// Whether the journal holds a state (a checkpoint or an accepted command): then the topology is not applied.
-    var holdsState: Bool { checkpoint != nil || commandRecords > 0 }
+    package var holdsState: Bool { checkpoint != nil || commandRecords > 0 }
     /// Where the writer goes on: the last segment and its valid length (0: begin it).
     var segment = 1
     var endOffset = 0

@@ -1,0 +1,77 @@
+import ContainmentClient
+import ContainmentModel
+import ContainmentTestKit
+import GridKit
+import Testing
+
+/// The app in memory (`withSimulatedRuntime`): the real supervisor core and the app's own kinds in the test's process,
+/// no sockets, no processes, no waiting on a clock — `runUntilIdle()` returns once every message has moved and every
+/// controller's code is done, so what follows it is checked at once.
+@Suite struct GridSimulatedTests {
+    static let cells = GridLayout.frames(count: 3, in: Rect(x: 0, y: 0, width: 800, height: 600))
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func theGridLaysItsChildrenOutAndCountsTheirReports(seed: UInt64) async throws {
+        try await withSimulatedRuntime(topology: GridRuntimeTests.topology, kinds: GridKinds.registry, seed: seed) {
+            runtime in
+            let grid = try GridController.resolve(id: "board", using: runtime.actorSystem())
+            #expect(try await grid.insert(child: "a", at: 0) == ["a"])
+            #expect(try await grid.insert(child: "b", at: 1) == ["a", "b"])
+            #expect(try await grid.insert(child: "c", at: 1) == ["a", "c", "b"])
+            try await runtime.runUntilIdle()
+            let snapshot = try await runtime.snapshot()
+            #expect(GridRuntimeTests.frames(snapshot, ["a", "c", "b"]) == Self.cells)
+            for (tile, cell) in zip(["a", "c", "b"] as [ControllerID], Self.cells) {
+                #expect(
+                    snapshot.views[ViewID(owner: tile, name: "label")]?.frame == TileBehavior.labelFrame(in: cell.size)
+                )
+            }
+            // Idle means every tile's report reached the board and its code set the title: no waiting for it.
+            #expect(snapshot.controller("board")?.properties.title == "Board: 3 tiles appeared")
+            #expect(
+                try await runtime.callbacks(of: "c").map(\.name) == [
+                    "willMoveToParent", "loadView", "viewDidLoad", "viewWillAppear", "viewDidAppear",
+                    "didMoveToParent", "viewWillLayoutSubviews", "viewDidLayoutSubviews",
+                ]
+            )
+        }
+    }
+
+    /// The grid's host cut off from the supervisor: the verb is journaled, but the grid's code does not see it until
+    /// the cut heals. Past its heartbeat timeout (virtual time) the host is declared down; healed, it greets again and
+    /// gets what it missed.
+    @Test func aGridHostCutOffCatchesUpWhenTheCutHeals() async throws {
+        try await withSimulatedRuntime(topology: GridRuntimeTests.topology, kinds: GridKinds.registry) { runtime in
+            try await runtime.partition(host: "grid-host")
+            try await runtime.perform([.invoke("board", verb: "insert", arguments: ["a", "0"])])
+            try await runtime.runUntilIdle()
+            #expect(try await runtime.snapshot().embeddedChildren(of: "board") == [])
+            try await runtime.advance(by: .seconds(3))
+            #expect(try await runtime.snapshot().hosts.first { $0.name == "grid-host" }?.up == false)
+            try await runtime.heal(host: "grid-host")
+            try await runtime.advance(by: .seconds(1))
+            let healed = try await runtime.snapshot()
+            #expect(healed.hosts.first { $0.name == "grid-host" }?.up == true)
+            #expect(healed.embeddedChildren(of: "board") == ["a"])
+            #expect(healed.controller("board")?.properties.title == "Board: 1 tiles appeared")
+        }
+    }
+
+    @Test func aCrashedSupervisorRecoversFromItsJournalAndTheGridGoesOn() async throws {
+        try await withSimulatedRuntime(topology: GridRuntimeTests.topology, kinds: GridKinds.registry) { runtime in
+            let grid = try GridController.resolve(id: "board", using: runtime.actorSystem())
+            #expect(try await grid.insert(child: "b", at: 0) == ["b"])
+            try await runtime.crashSupervisor()
+            let recovered = try await runtime.snapshot()
+            #expect(recovered.embeddedChildren(of: "board") == ["b"])
+            #expect(recovered.hosts.filter(\.up).count == 2, "both hosts greeted the new supervisor")
+            // The grid's actor lived on (its host did not restart): it keeps its order.
+            #expect(try await grid.insert(child: "a", at: 1) == ["b", "a"])
+            try await runtime.runUntilIdle()
+            #expect(
+                GridRuntimeTests.frames(try await runtime.snapshot(), ["b", "a"])
+                    == GridLayout.frames(count: 2, in: Rect(x: 0, y: 0, width: 800, height: 600))
+            )
+        }
+    }
+}
