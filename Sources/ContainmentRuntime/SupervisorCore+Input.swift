@@ -26,6 +26,17 @@ package enum SupervisorInput {
 extension SupervisorCore {
     /// Takes in one input at `time`: what to do, in order.
     package mutating func handle(_ input: SupervisorInput, at time: SupervisorTime) -> [SupervisorAction] {
+        var step = SupervisorStep()
+        handle(input, at: time, into: &step)
+        return step.actions
+    }
+
+    /// Takes in one input at `time`, its actions appended to `step` as they are decided (none copied on the way).
+    package mutating func handle(_ input: SupervisorInput, at time: SupervisorTime, into step: inout SupervisorStep) {
+        emitting(into: &step) { core in core.take(input, at: time) }
+    }
+
+    private mutating func take(_ input: SupervisorInput, at time: SupervisorTime) {
         self.time = time
         switch input {
         case .message(let frames, let role): receive(frames, role: role)
@@ -38,7 +49,6 @@ extension SupervisorCore {
         case .subscribers(let count):
             subscribers = count
         }
-        return takeEmitted()
     }
 
     /// Handles one message of the command socket: the sender's routing id, then the message. `role`: with CURVE, what

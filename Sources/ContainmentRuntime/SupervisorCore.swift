@@ -154,15 +154,30 @@ package struct SupervisorCore {
     /// What the passing of time does: transitions that ran their duration complete, silent hosts are declared down,
     /// unanswered inspects time out, and an idle PUB gets a heartbeat.
     package mutating func tick(at time: SupervisorTime) -> [SupervisorAction] {
-        self.time = time
-        fireTimers()
-        resumeAnswered()
-        creditStall()
-        checkHeartbeats()
-        expireInspects()
-        retryBacklogged()
-        beacon()
-        return takeEmitted()
+        var step = SupervisorStep()
+        tick(at: time, into: &step)
+        return step.actions
+    }
+
+    /// ``tick(at:)``, its actions appended to `step`.
+    package mutating func tick(at time: SupervisorTime, into step: inout SupervisorStep) {
+        emitting(into: &step) { core in
+            core.time = time
+            core.fireTimers()
+            core.resumeAnswered()
+            core.creditStall()
+            core.checkHeartbeats()
+            core.expireInspects()
+            core.retryBacklogged()
+            core.beacon()
+        }
+    }
+
+    /// Runs `body` with `step`'s actions as those it emits to, so each is appended where it ends once.
+    mutating func emitting(into step: inout SupervisorStep, _ body: (inout SupervisorCore) -> Void) {
+        swap(&emitted, &step.actions)
+        body(&self)
+        swap(&emitted, &step.actions)
     }
 
     /// Adds an action to those the input being handled returns.

@@ -72,7 +72,7 @@ public enum SupervisorCoreBenchmark {
         // Each step encoded as the loop encodes it (the core returns values; the bytes are the loop's work).
         var step = SupervisorStep()
         for (index, message) in messages.enumerated() {
-            step.add(core.handle(.message([peers[index % clients], message]), at: time))
+            core.handle(.message([peers[index % clients], message]), at: time, into: &step)
             if index % SupervisorLoop.batchLimit == SupervisorLoop.batchLimit - 1 {
                 _ = step.encodeAll()
                 core.stepTaken()

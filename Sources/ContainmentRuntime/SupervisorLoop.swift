@@ -330,7 +330,7 @@ extension SupervisorLoop: SupervisorWorld {
     func stepBegins(_ step: SupervisorStep, core: SupervisorCore) {
         // What the core decided is worth saying: it stands even if the journal cannot take the step.
         for line in step.logs { logger.log(level: line.level, line.message, metadata: line.metadata) }
-        metrics.count(step.tally, messages: step.outgoing.count)
+        metrics.count(step.tally, messages: step.outgoingCount)
         metrics.observe(controllers: core.state.controllers.count, hosts: core.hosts)
         replyStarted = stepStarted
         stepStarted = nil

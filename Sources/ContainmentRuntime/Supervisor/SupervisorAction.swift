@@ -28,6 +28,11 @@ package enum SupervisorAction {
     case log(SupervisorLog)
     /// What a request came to, for the loop's metrics.
     case count(SupervisorCount)
+
+    /// Whether it is a `withdraw` (told without copying a payload).
+    var isWithdrawal: Bool {
+        if case .withdraw = self { true } else { false }
+    }
 }
 
 /// An event as the supervisor sequenced it: its seq, the command that caused it, when, under which epoch; and for a

@@ -58,11 +58,11 @@ package struct SupervisorDriver {
     }
 
     package mutating func handle(_ input: SupervisorInput, in world: some SupervisorWorld) {
-        step.add(core.handle(input, at: world.time))
+        core.handle(input, at: world.time, into: &step)
     }
 
     package mutating func tick(in world: some SupervisorWorld) {
-        step.add(core.tick(at: world.time))
+        core.tick(at: world.time, into: &step)
     }
 
     /// Applies a topology at start (``SupervisorCore/apply(_:at:)``), carried out at once; throws its refusal.
@@ -90,7 +90,7 @@ package struct SupervisorDriver {
         // What the core decided is worth saying, first: it stands even if the journal cannot take the step.
         world.stepBegins(carrying, core: core)
         do {
-            try world.journal(carrying.records.map { $0.encoded() })
+            try world.journal(carrying.encodedRecords())
         } catch {
             fail(error, world)
             return

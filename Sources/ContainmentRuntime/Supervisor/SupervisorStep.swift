@@ -1,29 +1,73 @@
 import ContainmentBus
 import ContainmentModel
 
-/// The actions of the core gathered for one step of whoever runs it (``SupervisorLoop``, a simulated world): its
-/// journal records, then what may go out once they are durable, in order; what to log and count. A `withdraw` takes the
-/// host's deliveries gathered so far back out (the core keeps them). ``EventBytes`` encodes each event once.
+/// The actions of the core gathered for one step of whoever runs it (``SupervisorLoop``, a simulated world), in the
+/// order the core returned them — the core appends them here itself (``SupervisorCore/handle(_:at:into:)``), so none
+/// is copied on its way: its journal records go first, then what may go out once they are durable, in order; what to
+/// log and count. A `withdraw` takes the host's deliveries gathered before it back out (the core keeps them).
+/// ``EventBytes`` encodes each event once.
 package struct SupervisorStep {
+    /// Every action, in order.
+    var actions: [SupervisorAction] = []
+
+    var isEmpty: Bool { actions.isEmpty }
+
+    mutating func add(_ more: [SupervisorAction]) {
+        if actions.isEmpty { actions = more } else { actions.append(contentsOf: more) }
+    }
+
     /// Journal records, in order.
-    private(set) var records: [JournalRecord] = []
-    /// Publications, heartbeats, replies and deliveries, in the order they are to go out.
-    private(set) var outgoing: [SupervisorAction] = []
-    package private(set) var logs: [SupervisorLog] = []
-    private(set) var tally = SupervisorTally()
+    var records: [JournalRecord] {
+        actions.compactMap { action in if case .journal(let record) = action { record } else { nil } }
+    }
 
-    var isEmpty: Bool { records.isEmpty && outgoing.isEmpty && logs.isEmpty && tally == SupervisorTally() }
+    /// The journal records' bytes, in order.
+    func encodedRecords() -> [[UInt8]] {
+        var encoded: [[UInt8]] = []
+        for case .journal(let record) in actions { encoded.append(record.encoded()) }
+        return encoded
+    }
 
-    mutating func add(_ actions: [SupervisorAction]) {
-        for action in actions {
-            switch action {
-            case .journal(let record): records.append(record)
-            case .log(let line): logs.append(line)
-            case .count(let count): tally.add(count)
-            case .withdraw(let host):
-                outgoing.removeAll { if case .deliver(_, let delivery) = $0 { delivery.host == host } else { false } }
-            case .publish, .heartbeat, .reply, .deliver, .metrics: outgoing.append(action)
-            }
+    package var logs: [SupervisorLog] {
+        actions.compactMap { action in if case .log(let line) = action { line } else { nil } }
+    }
+
+    var tally: SupervisorTally {
+        var tally = SupervisorTally()
+        for case .count(let count) in actions { tally.add(count) }
+        return tally
+    }
+
+    /// Publications, heartbeats, replies and deliveries (but those withdrawn), in the order they are to go out.
+    var outgoing: [SupervisorAction] {
+        let withdrawn = lastWithdrawals()
+        return actions.indices.compactMap { index in goesOut(index, withdrawn: withdrawn) ? actions[index] : nil }
+    }
+
+    /// How many messages go out.
+    var outgoingCount: Int {
+        let withdrawn = lastWithdrawals()
+        return actions.indices.reduce(0) { $0 + (goesOut($1, withdrawn: withdrawn) ? 1 : 0) }
+    }
+
+    /// Where each host's last `withdraw` stands, if the step holds any (rarely).
+    private func lastWithdrawals() -> [String: Int] {
+        guard actions.contains(where: \.isWithdrawal) else { return [:] }
+        var last: [String: Int] = [:]
+        for index in actions.indices {
+            if case .withdraw(let host) = actions[index] { last[host] = index }
+        }
+        return last
+    }
+
+    /// Whether action `index` goes out: a publication, heartbeat, reply, or a delivery not withdrawn after it.
+    private func goesOut(_ index: Int, withdrawn: [String: Int]) -> Bool {
+        switch actions[index] {
+        case .publish, .heartbeat, .reply, .metrics: return true
+        case .deliver(_, let delivery):
+            guard !withdrawn.isEmpty, let at = withdrawn[delivery.host] else { return true }
+            return at < index
+        case .journal, .withdraw, .log, .count: return false
         }
     }
 
@@ -34,8 +78,9 @@ package struct SupervisorStep {
         metricsText: @autoclosure () -> [UInt8],
         _ body: (OutgoingMessage) -> Void
     ) {
-        for action in outgoing {
-            switch action {
+        let withdrawn = lastWithdrawals()
+        for index in actions.indices {
+            switch actions[index] {
             case .publish(let event):
                 body(.publish(topic: PreEncoded.topic(of: event.event), body: events.published(event)))
             case .heartbeat(let epoch, let seq, let time):
@@ -46,22 +91,20 @@ package struct SupervisorStep {
                 let bytes = SupervisorMessage.metrics(metricsText()).bytes(requestID: requestID)
                 body(.send(peer: peer, body: bytes, delivery: nil))
             case .deliver(let peer, let delivery):
+                if !withdrawn.isEmpty, let at = withdrawn[delivery.host], at > index { continue }
                 let bytes =
                     delivery.restoring?.bytes(requestID: 0)
                     ?? PreEncoded.delivery(events: delivery.events.map { events($0) })
                 body(.send(peer: peer, body: bytes, delivery: delivery))
             case .journal, .withdraw, .log, .count:
-                continue  // (held apart: records, logs and counts; a withdraw is done as it is added)
+                continue  // (not outgoing)
             }
         }
     }
 
-    /// Empties it, keeping the lists' capacity (a busy supervisor does not allocate them anew every step).
+    /// Empties it, keeping the list's capacity (a busy supervisor does not allocate it anew every step).
     mutating func removeAll() {
-        records.removeAll(keepingCapacity: true)
-        outgoing.removeAll(keepingCapacity: true)
-        logs.removeAll()
-        tally = SupervisorTally()
+        actions.removeAll(keepingCapacity: true)
     }
 }
 
