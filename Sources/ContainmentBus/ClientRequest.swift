@@ -42,10 +42,20 @@ package enum ClientRequest {
     }
 
     /// An inspect of `controller`'s actor.
-    package static func inspect(_ controller: ControllerID, requestID: UInt64) -> [UInt8] {
+    package static func inspect(_ controller: ControllerID, requestID: UInt64, clientID: String = "") -> [UInt8] {
         ClientMessage.with {
             $0.requestID = requestID
+            $0.clientID = clientID
             $0.inspect = .with { $0.controller = controller.rawValue }
+        }.bytes
+    }
+
+    /// A snapshot of the whole state.
+    package static func snapshot(requestID: UInt64, clientID: String = "") -> [UInt8] {
+        ClientMessage.with {
+            $0.requestID = requestID
+            $0.clientID = clientID
+            $0.snapshot = Containment_V1_SnapshotRequest()
         }.bytes
     }
 

@@ -65,7 +65,7 @@ actor ControllerActor {
             await withCheckedContinuation { waitingForSpace.append($0) }
         }
         runtime.activity?.begin()
-        if mailbox.post(mail) { Task { await self.drain() } }
+        if mailbox.post(mail) { Task(executorPreference: runtime.executor) { await self.drain() } }
     }
 
     private func drain() async {

@@ -13,12 +13,21 @@ package final class HostRuntime: Sendable {
     let timeout: Duration
     /// Counts the work the actors hold (a world in memory waits until none is left); nil in a host process.
     package let activity: HostActivity?
+    /// Where the actors' tasks run: a world in memory's own thread; nil (the concurrency pool) in a host process.
+    package let executor: (any TaskExecutor)?
 
-    package init(name: String, outbox: Outbox, timeout: Duration = .seconds(5), activity: HostActivity? = nil) {
+    package init(
+        name: String,
+        outbox: Outbox,
+        timeout: Duration = .seconds(5),
+        activity: HostActivity? = nil,
+        executor: (any TaskExecutor)? = nil
+    ) {
         self.name = name
         self.outbox = outbox
         self.timeout = timeout
         self.activity = activity
+        self.executor = executor
         replies = PendingReplies(activity: activity)
     }
 
@@ -31,6 +40,7 @@ package final class HostRuntime: Sendable {
         let replies = replies
         let timeout = timeout
         let activity = activity
+        let executor = executor
         let deadline = Task {
             try await Task.sleep(for: timeout)
             replies.fail(id, ContainmentError(.timeout, "No reply from the supervisor within \(timeout)."))
@@ -46,7 +56,7 @@ package final class HostRuntime: Sendable {
                     return
                 }
                 // From the moment it is out, this work waits for the supervisor (counted again when answered).
-                Task {
+                Task(executorPreference: executor) {
                     await outbox.send(outgoing)
                     activity?.end()
                 }

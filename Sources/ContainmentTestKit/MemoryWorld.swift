@@ -3,6 +3,7 @@ import ContainmentHost
 import ContainmentModel
 import ContainmentRuntime
 import ContainmentWorkload
+import Dispatch
 import Logging
 import Synchronization
 
@@ -11,6 +12,10 @@ import Synchronization
 /// its order (ZeroMQ's); which connection moves next is drawn from the seed. Time is virtual: it passes only when the
 /// test says (``advance(by:)``).
 actor MemoryWorld {
+    /// The world's one thread: it and every actor of its hosts run there, whatever else the process's concurrency
+    /// pool is busy with (other tests blocking its threads cannot stall it).
+    let thread: WorldThread
+    nonisolated var unownedExecutor: UnownedSerialExecutor { thread.serial.asUnownedSerialExecutor() }
     let config: RuntimeConfig
     let topology: Topology
     let kinds: BehaviorRegistry
@@ -25,7 +30,7 @@ actor MemoryWorld {
     private var nextRoutingID: UInt32 = 0
     /// The test's own connection (its client's requests and typed calls), and the replies it waits for.
     private var clientPeer: [UInt8] = []
-    private var waiting: [UInt64: (bytes: [UInt8], reply: CheckedContinuation<ServerMessage, Never>)] = [:]
+    private var waiting: [UInt64: (bytes: [UInt8], reply: CheckedContinuation<[UInt8], Never>)] = [:]
     private var nextRequestID: UInt64 = 1
     /// What the actors sent, taken in order by the next step (they run on the cooperative pool).
     private let mail = ActorMail()
@@ -42,6 +47,7 @@ actor MemoryWorld {
     }
 
     init(topology: Topology, kinds: BehaviorRegistry, seed: UInt64, config: RuntimeConfig) {
+        thread = WorldThread()
         self.topology = topology
         self.kinds = kinds
         self.config = config
@@ -70,17 +76,17 @@ actor MemoryWorld {
     func stop() {
         for host in hosts.values { host.stop() }
         hosts = [:]
-        for (_, waiter) in waiting { waiter.reply.resume(returning: Self.gone) }
+        for (requestID, waiter) in waiting {
+            waiter.reply.resume(
+                returning: ServerReply.refusal(
+                    requestID: requestID,
+                    ContainmentError(.hostUnavailable, "The simulated runtime stopped.")
+                )
+            )
+        }
         waiting = [:]
         for waiter in idleWaiters { waiter.resume() }
         idleWaiters = []
-    }
-
-    private static let gone = ServerMessage.with {
-        $0.error = .with {
-            $0.code = ContainmentError.Code.hostUnavailable.rawValue
-            $0.message = "The simulated runtime stopped."
-        }
     }
 
     private func startSupervisor() throws {
@@ -107,11 +113,14 @@ actor MemoryWorld {
     private func startHost(_ name: String) {
         let world = self
         let mail = mail
+        let thread = thread
+        let wake: @Sendable () -> Void = { Task(executorPreference: thread.tasks) { await world.wake() } }
         let runtime = HostRuntime(
             name: name,
-            outbox: Outbox { message in mail.post(host: name, message, wake: { Task { await world.wake() } }) },
+            outbox: Outbox { message in mail.post(host: name, message, wake: wake) },
             timeout: config.requestTimeout,
-            activity: HostActivity { Task { await world.wake() } }
+            activity: HostActivity(changed: wake),
+            executor: thread.tasks
         )
         let host = MemoryHost(
             name: name,
@@ -119,6 +128,7 @@ actor MemoryWorld {
             kinds: kinds,
             runtime: runtime,
             config: config,
+            executor: thread.tasks,
             at: time.now
         )
         host.peer = connect(host: name)
@@ -219,11 +229,11 @@ actor MemoryWorld {
     private func toPeer(_ bytes: [UInt8], on peer: [UInt8]) {
         guard let connection = connections[peer] else { return }
         guard let name = connection.host else {
-            guard let reply = try? ServerMessage.decode(bytes) else {
+            guard let requestID = ServerReply.requestID(of: bytes) else {
                 problems.append("the test's connection received a message it cannot decode")
                 return
             }
-            waiting.removeValue(forKey: reply.requestID)?.reply.resume(returning: reply)
+            waiting.removeValue(forKey: requestID)?.reply.resume(returning: bytes)
             return
         }
         guard let host = hosts[name], host.peer == peer else { return }
@@ -250,15 +260,12 @@ actor MemoryWorld {
 
     // MARK: The test's requests
 
-    /// Sends `message` on the test's connection and waits for its reply (resent, unchanged, to a restarted
-    /// supervisor, as a client resends).
-    func request(_ message: ClientMessage) async -> ServerMessage {
-        var message = message
-        message.requestID = nextRequestID
-        message.clientID = "simulated-test"
+    /// Sends the request `make` encodes (under the request id and client id it is given) on the test's connection
+    /// and waits for its reply's bytes (resent, unchanged, to a restarted supervisor, as a client resends).
+    func request(_ make: (_ requestID: UInt64, _ clientID: String) -> [UInt8]) async -> [UInt8] {
+        let requestID = nextRequestID
         nextRequestID += 1
-        let bytes = message.bytes
-        let requestID = message.requestID
+        let bytes = make(requestID, "simulated-test")
         return await withCheckedContinuation { reply in
             waiting[requestID] = (bytes, reply)
             connections[clientPeer]?.toSupervisor.append(bytes)
@@ -360,6 +367,7 @@ private final class MemoryHost {
         kinds: BehaviorRegistry,
         runtime: HostRuntime,
         config: RuntimeConfig,
+        executor: any TaskExecutor,
         at now: ContinuousClock.Instant
     ) {
         self.name = name
@@ -381,7 +389,7 @@ private final class MemoryHost {
             historyLimit: config.callbackHistory,
             mailboxCapacity: config.mailboxCapacity
         )
-        dispatching = Task { await dispatcher.run(stream) }
+        dispatching = Task(executorPreference: executor) { await dispatcher.run(stream) }
     }
 
     func handle(_ input: HostInput, at now: ContinuousClock.Instant) -> [HostAction] {
@@ -420,4 +428,41 @@ private final class ActorMail: Sendable {
     }
 
     func discard() { messages.withLock { $0 = [] } }
+}
+
+/// A thread of its own for a world held in memory: one serial queue, seen as the world actor's executor and as the
+/// executor its hosts' tasks prefer (their actors run there).
+final class WorldThread: Sendable {
+    let queue = DispatchQueue(label: "containment.testkit.world")
+    let serial: Serial
+    let tasks: Tasks
+
+    init() {
+        serial = Serial(queue)
+        tasks = Tasks(queue)
+    }
+
+    /// The world actor's executor.
+    final class Serial: SerialExecutor {
+        let queue: DispatchQueue
+        init(_ queue: DispatchQueue) { self.queue = queue }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+        }
+
+        func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+    }
+
+    /// The executor the hosts' tasks prefer.
+    final class Tasks: TaskExecutor {
+        let queue: DispatchQueue
+        init(_ queue: DispatchQueue) { self.queue = queue }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        }
+    }
 }

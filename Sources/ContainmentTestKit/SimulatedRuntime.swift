@@ -64,15 +64,14 @@ public final class SimulatedRuntime: Sendable {
     /// Applies `requests` as one transaction and returns the events they caused, or throws the rejection. `hosts`
     /// places the controllers a `create` makes.
     @discardableResult
-    public func perform(_ requests: [Request], hosts: [ControllerID: String] = [:]) async throws(RemoteError) -> [Event]
-    {
-        let commands = ClientRequest.wires(requests, hosts: hosts)
-        let reply = await world.request(.with { $0.commands = .with { $0.commands = commands } })
-        switch reply.body {
-        case .accepted(let accepted): return try Acceptance(accepted).modelEvents()
-        case .error(let error): throw RemoteError(error)
-        default: throw RemoteError(.malformed("The supervisor answered a command with something else."))
+    public func perform(
+        _ requests: [Request],
+        hosts: [ControllerID: String] = [:]
+    ) async throws(RemoteError) -> [Event] {
+        let reply = await world.request { requestID, clientID in
+            ClientRequest.commands(requests, hosts: hosts, requestID: requestID, clientID: clientID)
         }
+        return try ServerReply.accepted(reply).modelEvents()
     }
 
     /// Applies `commands`, issued by the system (an operator's commands, as `ctl`'s), as one transaction.
@@ -84,33 +83,27 @@ public final class SimulatedRuntime: Sendable {
 
     /// The whole tree now.
     public func snapshot() async throws(RemoteError) -> TreeSnapshot {
-        let reply = await world.request(.with { $0.snapshot = Containment_V1_SnapshotRequest() })
-        switch reply.body {
-        case .snapshot(let snapshot):
-            do {
-                return try BusSnapshot(snapshot).model()
-            } catch {
-                throw RemoteError(error)
-            }
-        case .error(let error): throw RemoteError(error)
-        default: throw RemoteError(.malformed("The supervisor answered a snapshot request with something else."))
+        let reply = await world.request { requestID, clientID in
+            ClientRequest.snapshot(requestID: requestID, clientID: clientID)
+        }
+        let snapshot = try ServerReply.snapshot(reply)
+        do {
+            return try snapshot.model()
+        } catch {
+            throw RemoteError(error)
         }
     }
 
     /// The callbacks `controller`'s actor received, oldest first, as its host reports them.
     public func callbacks(of controller: ControllerID) async throws(RemoteError) -> [Event] {
-        let reply = await world.request(.with { $0.inspect = .with { $0.controller = controller.rawValue } })
-        switch reply.body {
-        case .inspectReply(let inspected):
-            do {
-                return try InspectReport(inspected).callbacks.map { callback throws(ContainmentError) in
-                    try callback.model()
-                }
-            } catch {
-                throw RemoteError(error)
-            }
-        case .error(let error): throw RemoteError(error)
-        default: throw RemoteError(.malformed("The supervisor answered an inspect request with something else."))
+        let reply = await world.request { requestID, clientID in
+            ClientRequest.inspect(controller, requestID: requestID, clientID: clientID)
+        }
+        let report = try ServerReply.inspected(reply)
+        do {
+            return try report.callbacks.map { callback throws(ContainmentError) in try callback.model() }
+        } catch {
+            throw RemoteError(error)
         }
     }
 
@@ -172,10 +165,16 @@ private struct MemoryCallTransport: MethodCallTransport {
     let world: MemoryWorld
 
     func call(_ target: ControllerID, method: String, arguments: [String]) async throws(RemoteError) -> String {
-        try MethodCallMessage.outcome(
-            of: await world.request(
-                MethodCallMessage.request(target, method: method, arguments: arguments, by: .system)
+        let reply = await world.request { requestID, clientID in
+            ClientRequest.call(
+                target,
+                method: method,
+                arguments: arguments,
+                by: .system,
+                requestID: requestID,
+                clientID: clientID
             )
-        )
+        }
+        return try ServerReply.callOutcome(reply)
     }
 }
