@@ -3,7 +3,7 @@
 # with the checkout's commit in --version, `man containment` and its subcommands' pages, and completions for bash
 # (which complete), zsh and fish; then every shell block of the README runs against that installed binary
 # (scripts/test-readme.py). The prefix is removed at the end.
-#   scripts/test-install.sh          CONTAINMENT_INSTALL_CONFIG=debug for a quicker debug install
+#   scripts/test-install.sh          CONTAINMENT_INSTALL_CONFIG=debug installs the debug build (the test command does)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

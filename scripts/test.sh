@@ -15,9 +15,28 @@ if [ ${#before[@]} -gt 0 ]; then
     echo "test: ${#before[@]} daemons of this checkout ran before the tests (not counted, left running):"
     for pid in "${before[@]}"; do echo "  $(describe_process "$pid")"; done
 fi
+# Each section's wall time, printed as a table when the run ends (however it ends): where CI's minutes go.
+sections=()
+section_started=$SECONDS
+section_name=""
+section() {
+    end_section
+    section_name="$1"
+    section_started=$SECONDS
+    echo "== $1"
+}
+end_section() {
+    [ -z "$section_name" ] || sections+=("$(printf '%5d s  %s' $((SECONDS - section_started)) "${section_name%% (*}")")
+    section_name=""
+}
 check_leftovers() {
     local status=$?
     trap - EXIT INT TERM HUP
+    end_section
+    if [ ${#sections[@]} -gt 0 ]; then
+        echo "== time per section (${SECONDS} s in all)"
+        printf '%s\n' "${sections[@]}"
+    fi
     if ! stop_leftover_daemons test "$repo" "${before[@]}"; then
         [ "$status" -ne 0 ] || status=1
     fi
@@ -29,41 +48,44 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+section "install what the build and the tests need (scripts/setup.sh build test)"
 bash scripts/setup.sh build test
 
-echo "== every command the project runs is installed by scripts/setup.sh or is the base image's"
+section "every command the project runs is installed by scripts/setup.sh or is the base image's"
 python3 scripts/check-commands.py --present build test
 python3 -m unittest discover -s Tests/commands -q
 
-echo "== format (swift format lint --strict)"
+section "format (swift format lint --strict)"
 swift format lint --strict --recursive Package.swift Sources Tests Plugins Examples/GridApp/Package.swift Examples/GridApp/Sources Examples/GridApp/Tests
 
-echo "== build (warnings are errors)"
+section "build (warnings are errors)"
 quiet_swift build --build-tests
 
-echo "== tests"
+section "tests"
 quiet_swift test --skip-build
 
-echo "== the public API of ContainmentHost, ContainmentClient, ContainmentTestKit: model types only"
+section "the public API of ContainmentHost, ContainmentClient, ContainmentTestKit: model types only"
 bash scripts/check-public-api.sh
 
-echo "== the DocC catalogs of those products (swift-docc-plugin; a broken link or unknown article fails)"
+section "the DocC catalogs of those products (swift-docc-plugin; a broken link or unknown article fails)"
 bash scripts/docs.sh
 
-echo "== the example app (Examples/GridApp: its own kinds and host executable, under a supervisor, with the test kit)"
+section "the example app (Examples/GridApp: its own kinds and host executable, under a supervisor, with the test kit)"
 (cd Examples/GridApp && quiet_swift build --build-tests && quiet_swift test --skip-build)
 
-echo "== the protocol from another language (Python, pyzmq)"
+section "the protocol from another language (Python, pyzmq)"
 bash scripts/test-python-client.sh
 
-echo "== install (scripts/install.sh into a scratch prefix: --version, man pages, completions), then every README block as written"
-bash scripts/test-install.sh
+section "install (scripts/install.sh of the debug build into a scratch prefix: --version, man pages, completions), then every README block as written"
+# The debug build the tests ran: a release build of the same sources would add ~6 of CI's minutes and check only
+# that the optimizer compiles them (`bash scripts/test-install.sh` alone installs the release build, as a user does).
+CONTAINMENT_INSTALL_CONFIG=debug bash scripts/test-install.sh
 
-echo "== the inspector in a real browser (headless Chromium over the DevTools protocol)"
+section "the inspector in a real browser (headless Chromium over the DevTools protocol)"
 bash scripts/test-inspector-browser.sh
 
-echo "== across network namespaces (tcp with CURVE; skipped where namespaces cannot be made)"
+section "across network namespaces (tcp with CURVE; skipped where namespaces cannot be made)"
 bash scripts/test-netns.sh
 
-echo "== fuzzing (libFuzzer with AddressSanitizer, 10 s per target; scripts/fuzz.sh SECONDS for longer)"
+section "fuzzing (libFuzzer with AddressSanitizer, 10 s per target; scripts/fuzz.sh SECONDS for longer)"
 bash scripts/fuzz.sh 30
