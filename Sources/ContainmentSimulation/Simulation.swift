@@ -78,12 +78,14 @@ package final class Simulation {
             var stress = StressClient(
                 index: index,
                 pool: pool,
-                foreign: pools.count > 1 ? Array(pools[(index + 1) % pools.count].all.prefix(32)) : [],
+                foreign: pools.count > 1 && !settings.contended
+                    ? Array(pools[(index + 1) % pools.count].all.prefix(32)) : [],
                 prefix: "s-c",
                 seed: settings.seed,
-                invalidRatio: settings.invalidRatio
+                invalidRatio: settings.invalidRatio,
+                contended: settings.contended
             )
-            stress.adopt(creations[index])
+            stress.adopt(creations[settings.contended ? 0 : index])
             return SimClient(sim: self, index: index, stress: stress)
         }
         // The setup first; then the clients, and the faults, until the run's end.
@@ -108,7 +110,12 @@ package final class Simulation {
 
     // MARK: The world's pools
 
+    /// Each client's pool and the creations of its controllers; contended, one pool (and its creations) for all.
     private func makePools() -> (pools: [CommandPool], creations: [[Request]]) {
+        if settings.contended {
+            let shared = CommandPool.prefixed("s-c", count: max(4, settings.controllers))
+            return (Array(repeating: shared, count: settings.clients), [shared.creations(seed: settings.seed)])
+        }
         let perClient = max(4, settings.controllers / max(1, settings.clients))
         let pools = (0..<settings.clients).map { CommandPool.prefixed("s-c\($0)", count: perClient) }
         let creations = pools.enumerated().map { index, pool in pool.creations(seed: settings.seed &+ UInt64(index)) }

@@ -73,7 +73,7 @@ extension Simulation {
             let seen = subscribers.map(\.seen)
             checks.append(StressRun.subscriberCheck(seen, from: checkFrom, to: snapshot.seq, restarts: restarts))
             checks.append(StressRun.exactlyOnceCheck(records: records, results: results, restarts: restarts))
-            checks.append(StressRun.predictionCheck(results))
+            checks.append(StressRun.predictionCheck(results, contended: settings.contended))
             checks.append(actorCheck(expected: verifier.expectedDigests, seqs: verifier.callbackSeqs))
         }
         let slow = clients.flatMap(\.slowAnswers)

@@ -15,6 +15,9 @@ package struct SimulationSettings: Sendable {
     /// this): the load. 2.5 ms keeps a client busy (~100 commands a simulated second); a long run with `--think 250ms`
     /// spends its time on faults, timers and recoveries rather than on commands.
     package var think: Duration = .microseconds(2_500)
+    /// Every client draws over one shared pool, so their commands race on the same controllers (`stress
+    /// --contended`); a client's replica cannot see the others', so its replies are judged by the journal's replay.
+    package var contended = false
     /// Of the clients' commands, how many are invalid on purpose.
     package var invalidRatio = 0.1
     /// The faults it may inject; each kind is drawn in turn at random times.

@@ -26,6 +26,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Hosts.") var hosts = 3
     @Option(help: "Clients.") var clients = 4
     @Option(help: "Controllers, over the clients' pools.") var controllers = 60
+    @Flag(help: "One pool for every client: their commands race on the same controllers (as stress --contended).")
+    var contended = false
     @Flag(help: "Print every step of each seed's world.") var trace = false
     @Flag(help: "Print every check, not only those that failed.") var verbose = false
 
@@ -54,6 +56,7 @@ struct SimulateCommand: ParsableCommand {
         settings.seed = seed
         settings.duration = duration
         settings.think = think
+        settings.contended = contended
         (settings.hosts, settings.clients, settings.controllers, settings.trace) = (hosts, clients, controllers, trace)
         let names = faults.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if names != ["all"] {

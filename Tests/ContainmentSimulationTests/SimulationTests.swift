@@ -32,6 +32,19 @@ import Testing
         #expect(!report.faults.isEmpty, "faults were injected")
     }
 
+    /// Contended (as `stress --contended`): every client draws over one pool, so their commands race on the same
+    /// controllers; every check holds under every fault, and they did race.
+    @Test func contendedClientsPassUnderEveryKindOfFault() throws {
+        var settings = Self.settings(seed: 4)
+        settings.contended = true
+        let report = Simulation(settings).run()
+        #expect(report.passed, "\(report.lines().joined(separator: "\n"))")
+        #expect(!report.faults.isEmpty, "faults were injected")
+        let races = try #require(report.checks.first { $0.name == "every request answered; races counted" })
+        let raced = races.detail.firstMatch(of: /, (\d+) other than/).flatMap { Int($0.1) } ?? 0
+        #expect(raced > 0, "the clients never raced: \(races.detail)")
+    }
+
     @Test func aHostThatDropsACallbackFailsTheActorCheck() {
         var settings = Self.settings(seed: 3)
         settings.faults = []
