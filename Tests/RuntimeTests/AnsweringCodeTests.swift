@@ -4,7 +4,8 @@ import ContainmentTestKit
 import Foundation
 import Testing
 
-/// SPEC §15's answers from controller code through real host processes: a form's `loadView` builds two subviews and
+/// SPEC §15's answers from controller code (the first test in the simulated runtime, the others through real host
+/// processes): a form's `loadView` builds two subviews and
 /// its `viewWillLayoutSubviews` places them, both within the command that shows it (before `viewDidLoad`,
 /// `viewDidLayoutSubviews`); a book's code names the page a swipe turns to, creating it; a host that is stopped
 /// (SIGSTOP) holds a command no longer than `answerTimeoutMs`, nor past the moment it is declared down. Every actor
@@ -20,6 +21,12 @@ import Testing
           - {id: pages, kind: page, host: h0, dataSource: book, pageStyle: scroll}
           - {id: book-p1, kind: content, host: h0}
         """
+
+    /// The topology above, its hosts simulated (in the test's process, `containment host`'s kinds).
+    static let simulatedTopology = topology.replacingOccurrences(
+        of: OwnHostTopology.hosts("h0", "h1"),
+        with: "hosts: [h0, h1]\n"
+    )
 
     static let left = Rect(x: 0, y: 0, width: 400, height: 600)
     static let right = Rect(x: 400, y: 0, width: 400, height: 600)
@@ -61,11 +68,12 @@ import Testing
     }
 
     @Test func aFormsCodeBuildsAndLaysOutItsViewsWithinTheCommandAndABookNamesTheNextPage() async throws {
-        try await OwnHostTopology.withRuntime(Self.topology) { runtime in
-            let client = try runtime.client()
+        try await withSimulatedTopology(Self.simulatedTopology) { runtime in
             // The form is shown: its code's subviews are in before viewDidLoad, their frames before
             // viewDidLayoutSubviews — in the reply to the very command.
-            let shown = try client.perform(SeedListings.displayContentController("form", in: "root", frame: Self.left))
+            let shown = try await runtime.perform(
+                SeedListings.displayContentController("form", in: "root", frame: Self.left)
+            )
             let order = [
                 "loadView(form)",
                 "viewInserted(form) view=form/header superview=form index=0",
@@ -78,7 +86,7 @@ import Testing
             ].map { Self.position(of: $0, in: shown) }
             #expect(order == order.sorted() && !order.contains(-1), "\(shown.map(\.description))")
             #expect(!shown.contains { if case .answerTimedOut = $0 { true } else { false } })
-            let tree = try client.snapshot()
+            let tree = try await runtime.snapshot()
             #expect(
                 tree.views[ViewID(owner: "form", name: "body")]?.frame == Rect(x: 0, y: 44, width: 400, height: 556)
             )
@@ -86,21 +94,25 @@ import Testing
             // A page container whose data source is the book: a swipe to the left asks the book's code (on h1) for
             // the page after book-p1; it creates book-p2 and names it.
             var events = shown
-            events += try client.perform(SeedListings.displayContentController("pages", in: "root", frame: Self.right))
-            events += try client.perform([Request(.setPages("pages", ["book-p1"]), by: .controller("pages"))])
+            events += try await runtime.perform(
+                SeedListings.displayContentController("pages", in: "root", frame: Self.right)
+            )
+            events += try await runtime.perform([Request(.setPages("pages", ["book-p1"]), by: .controller("pages"))])
             let swipe = Command.input("main", at: Point(x: 600, y: 300), kind: "swipe", direction: .left)
-            let turned = try client.perform([swipe])
+            let turned = try await runtime.perform([swipe])
             #expect(turned.contains(.controllerCreated("book-p2", kind: .content)))
             #expect(turned.last?.description == "pagesChanged(pages) pages=book-p2 direction=forward")
-            let after = try client.snapshot()
+            let after = try await runtime.snapshot()
             #expect(after.controller("pages")?.children == ["book-p2"])
             #expect(after.controller("book-p2")?.host == "h1", "run where the code that made it runs")
             // And back: the page before book-p2 exists, so the code names it without creating it.
-            let back = try client.perform([.input("main", at: Point(x: 600, y: 300), kind: "swipe", direction: .right)])
+            let back = try await runtime.perform([
+                .input("main", at: Point(x: 600, y: 300), kind: "swipe", direction: .right)
+            ])
             #expect(!back.contains { if case .controllerCreated = $0 { true } else { false } })
             #expect(back.last?.description == "pagesChanged(pages) pages=book-p1 direction=reverse")
             events += turned + back
-            try await OwnHostTopology.expectCallbacks(of: ["form", "pages", "book-p1", "book-p2"], as: events, client)
+            try await runtime.expectCallbacks(of: ["form", "pages", "book-p1", "book-p2"], as: events)
         }
     }
 

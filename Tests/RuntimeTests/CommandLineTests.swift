@@ -33,6 +33,16 @@ import Testing
         #expect(help.status == 0 && help.stdout.contains("USAGE: containment ctl select"))
     }
 
+    /// `tree` draws in one format at a time: a second is a usage error before any supervisor is asked.
+    @Test func treeTakesOneFormat() async throws {
+        let both = try await RuntimeFixture.run(
+            RuntimeFixture.binary,
+            ["tree", "--dot", "--svg"],
+            environment: Self.nowhere
+        )
+        #expect(both.status == 64 && both.stderr.contains("Choose one of --json, --dot and --svg."), "\(both.stderr)")
+    }
+
     /// Every argument, option and flag of every subcommand says what it is (ArgumentParser's own `help` aside).
     @Test func everyArgumentHasHelp() async throws {
         let dump = try await RuntimeFixture.run(RuntimeFixture.binary, ["--experimental-dump-help"])

@@ -1,12 +1,11 @@
-import ContainmentBus
 import ContainmentModel
-import ContainmentRuntime
-import Foundation
+import ContainmentTestKit
 import Testing
 
-/// The standard containers and presentation through real processes: each `ctl` verb's events are the model's, and
-/// every actor, in its own host, received its callbacks in the model's order.
-@Suite(.serialized) struct ContainerRuntimeTests {
+/// The standard containers and presentation through the runtime (the supervisor core and five hosts, simulated): each
+/// verb's events are the model's, and every actor, in its own host, received its callbacks in the model's order.
+/// (`ctl`'s words for these verbs are CtlGrammarTests'; the tree's drawings TreeDrawingTests'.)
+@Suite struct ContainerRuntimeTests {
     static let topology = """
         window: {name: main, width: 1024, height: 768, root: tabs}
         controllers:
@@ -28,32 +27,29 @@ import Testing
         """
 
     @Test func everyContainerVerbThroughTheRuntime() async throws {
-        try await RuntimeFixture.with(topology: Self.topology) { runtime in
+        try await withSimulatedTopology(Self.topology) { runtime in
             var model = try SeedListingRuntimeTests.Replica(topology: Self.topology)
-            let steps: [([String], Request)] = [
-                (["push", "nav", "b"], .by("nav", .push("b", on: "nav"))),
-                (["pop", "nav"], .by("nav", .pop("nav"))),
-                (["select", "tabs", "1"], .by("tabs", .select("tabs", .index(1)))),
-                (["next", "pages"], .by("pages", .nextPage("pages"))),
-                (["previous", "pages"], .by("pages", .previousPage("pages"))),
-                (["split-mode", "split", "primaryHidden"], .by("split", .setSplitMode("split", .primaryHidden))),
-                (["split-mode", "split", "allVisible"], .by("split", .setSplitMode("split", .allVisible))),
-                (["present", "list", "sheet"], .by("list", .present("sheet", on: "list"))),
-                (["dismiss", "sheet"], Request(.dismiss("sheet"), by: .natural)),
+            let steps: [Request] = [
+                .by("nav", .push("b", on: "nav")),
+                .by("nav", .pop("nav")),
+                .by("tabs", .select("tabs", .index(1))),
+                .by("pages", .nextPage("pages")),
+                .by("pages", .previousPage("pages")),
+                .by("split", .setSplitMode("split", .primaryHidden)),
+                .by("split", .setSplitMode("split", .allVisible)),
+                .by("list", .present("sheet", on: "list")),
+                Request(.dismiss("sheet"), by: .natural),
                 // Off screen now: the navigation controller's tab is not selected, so no appearance at all.
-                (["push", "nav", "c"], .by("nav", .push("c", on: "nav"))),
-                (["set-stack", "nav", "a"], .by("nav", .setStack("nav", ["a"]))),
-                (["select", "tabs", "nav"], .by("tabs", .select("tabs", .controller("nav")))),
-                (["select", "tabs", "menu"], .by("tabs", .select("tabs", .controller("menu")))),
-                (["menu-visible", "menu", "true"], .by("menu", .setMenuVisible("menu", true))),
-                (["select", "menu", "1"], .by("menu", .select("menu", .index(1)))),
-                (["set-children", "tabs", "split"], .by("tabs", .setChildren("tabs", ["split"]))),
+                .by("nav", .push("c", on: "nav")),
+                .by("nav", .setStack("nav", ["a"])),
+                .by("tabs", .select("tabs", .controller("nav"))),
+                .by("tabs", .select("tabs", .controller("menu"))),
+                .by("menu", .setMenuVisible("menu", true)),
+                .by("menu", .select("menu", .index(1))),
+                .by("tabs", .setChildren("tabs", ["split"])),
             ]
-            for (words, request) in steps {
-                let output = try await runtime.run(RuntimeFixture.binary, ["ctl"] + words)
-                #expect(output.status == 0, "\(words): \(output.stderr)")
-                let expected = try model.apply([request])
-                #expect(output.eventDescriptions == expected, "\(words.joined(separator: " "))")
+            for request in steps {
+                #expect(await runtime.described([request]) == (try model.apply([request])), "\(request)")
             }
             #expect(
                 model.history.contains {
@@ -64,34 +60,27 @@ import Testing
             let offScreenPush = model.state.controllers["c"]
             #expect(offScreenPush == nil || offScreenPush?.appearance == .disappeared)
             // Rejections come back with the model's codes.
-            let twice = try await runtime.run(RuntimeFixture.binary, ["ctl", "push", "nav", "a"])
-            #expect(twice.status == 1 && twice.stderr.hasPrefix("alreadyInStack:"))
-            let mismatch = try await runtime.run(RuntimeFixture.binary, ["ctl", "set-pages", "pages", "p1,p2"])
+            let twice = await runtime.described([.by("nav", .push("a", on: "nav"))])
+            #expect(twice.count == 1 && twice[0].hasPrefix("alreadyInStack:"), "\(twice)")
+            let mismatch = await runtime.described([.by("pages", .setPages("pages", ["p1", "p2"]))])
             #expect(
-                mismatch.status == 1
-                    && mismatch.stderr.hasPrefix("spineMismatch: The number of view controllers provided (2)")
+                mismatch.count == 1
+                    && mismatch[0].hasPrefix("spineMismatch: The number of view controllers provided (2)"),
+                "\(mismatch)"
             )
 
-            // Each actor saw exactly its callbacks, in order, in its own process.
+            // Each actor saw exactly its callbacks, in order, in its own host.
+            try await runtime.runUntilIdle()
             for id in ["tabs", "nav", "split", "a", "b", "c", "list", "pages", "p1", "p2", "sheet", "menu", "m1", "m2"]
             {
-                let inspected = try await runtime.containment("inspect", id)
-                #expect(inspected.status == 0, "\(inspected.stderr)")
-                #expect(inspected.eventDescriptions == model.callbacks(of: ControllerID(id)), "\(id)")
+                let id = ControllerID(id)
+                #expect(try await runtime.describedCallbacks(of: id) == model.callbacks(of: id), "\(id)")
             }
-            // The tree shows the containers' state.
-            let tree = try await runtime.containment("tree")
-            #expect(tree.stdout.contains("tabs  tab  host=h0"))
-            #expect(tree.stdout.contains("selected=split (0)"))
-            #expect(tree.stdout.contains("stack=[a]"))
-            // The same tree drawn (`--svg`) and as a graph (`--dot`); one format at a time.
-            let svg = try await runtime.containment("tree", "--svg")
-            #expect(svg.status == 0 && svg.stdout.hasPrefix("<svg"), "\(svg.stderr)")
-            #expect(svg.stdout.contains("data-view=\"tabs\"") && svg.stdout.contains("data-window="))
-            let dot = try await runtime.containment("tree", "--dot")
-            #expect(dot.status == 0 && dot.stdout.contains("\"tabs\" -> \"split\" [label=\"0 selected\", style=bold];"))
-            let both = try await runtime.containment("tree", "--dot", "--svg")
-            #expect(both.status != 0 && both.stderr.contains("Choose one of --json, --dot and --svg."))
+            // The snapshot shows the containers' state.
+            let tree = try await runtime.snapshot()
+            #expect(tree.controller("tabs")?.host == "h0" && tree.controller("tabs")?.kind == .tab)
+            #expect(tree.controller("tabs")?.selected == "split")
+            #expect(tree.controller("nav")?.children == ["a"])
         }
     }
 }

@@ -1,11 +1,13 @@
 import ContainmentBus
 import ContainmentModel
 import ContainmentRuntime
+import ContainmentTestKit
 import Foundation
 import Testing
 import ZeroMQ
 
-/// Controller code running in a host acts through the runtime as its controller, and only as that controller.
+/// Controller code running in a host acts through the runtime as its controller, and only as that controller: a custom
+/// container's code through the simulated runtime; a forged host and concurrent controllers through real processes.
 @Suite(.serialized) struct ControllerCodeTests {
     static let topology = """
         window: {name: main, width: 1280, height: 800, root: shell}
@@ -24,55 +26,64 @@ import ZeroMQ
         return frames
     }
 
-    /// The `stack` container's own code, in its host, lays out its children (in two processes) when its size changes.
+    /// The frame of `id`'s root view, as `[x, y, width, height]`.
+    static func frame(_ id: ControllerID, in snapshot: TreeSnapshot) -> [Double]? {
+        snapshot.controller(id)?.frame.map { [$0.x, $0.y, $0.width, $0.height] }
+    }
+
+    /// The `stack` container's own code, in its host, lays out its children (in two other hosts, simulated) when its
+    /// size changes.
     @Test func aCustomContainerLaysOutItsChildrenAsTheirParent() async throws {
-        try await RuntimeFixture.with(topology: Self.topology) { runtime in
-            let resized = try await runtime.containment("ctl", "set-frame", "main", "0,0,600,400")
-            #expect(resized.status == 0, "\(resized.stderr)")
+        try await withSimulatedTopology(Self.topology) { runtime in
+            try await runtime.perform([
+                .by("shell", .setFrame(.root("main"), Rect(x: 0, y: 0, width: 600, height: 400)))
+            ])
             // The container's code answers the resize in its own time: once nothing moves, it has.
-            try runtime.waitIdle()
-            let frames = Self.frames(try await runtime.treeJSON())
-            #expect(frames["top"] == [0, 0, 600, 200])
-            #expect(frames["bottom"] == [0, 200, 600, 200])
+            try await runtime.runUntilIdle()
+            let snapshot = try await runtime.snapshot()
+            #expect(Self.frame("top", in: snapshot) == [0, 0, 600, 200])
+            #expect(Self.frame("bottom", in: snapshot) == [0, 200, 600, 200])
             // It was the container that set them, from its host, as itself.
-            let bottom = try await runtime.containment("inspect", "bottom")
+            let events = try await runtime.events().map(\.description)
+            #expect(events.contains("frameChanged(bottom) view=bottom frame=0,200,600,200 by=main"), "\(events)")
             #expect(
-                bottom.eventDescriptions.suffix(2) == [
+                try await runtime.describedCallbacks(of: "bottom").suffix(2) == [
                     "viewWillLayoutSubviews(bottom)", "viewDidLayoutSubviews(bottom)",
                 ]
             )
         }
     }
 
-    /// Seed 000's public methods: `ctl invoke main add C` reaches the stack's code in its host, which embeds C and lays
-    /// its children out again, as itself; a verb its host did not register is refused before the model.
+    /// Seed 000's public methods: `invoke main add C` reaches the stack's code in its host, which embeds C and lays its
+    /// children out again, as itself; a verb its host did not register is refused before the model.
     @Test func aCustomContainerAnswersItsVerbs() async throws {
-        try await RuntimeFixture.with(topology: Self.topology) { runtime in
-            #expect(try await runtime.containment("ctl", "create", "extra", "--host", "detail-host").status == 0)
-            let add = try await runtime.containment("ctl", "invoke", "main", "add", "extra")
-            #expect(add.status == 0, "\(add.stderr)")
-            #expect(add.eventDescriptions == ["verbInvoked(main) verb=add arguments=extra by=system"])
-            try runtime.waitIdle()
-            var frames = Self.frames(try await runtime.treeJSON())
-            #expect(frames["top"] == [0, 0, 1280, 266.6666666666667])
-            #expect(frames["extra"] == [0, 533.3333333333334, 1280, 266.6666666666667])
-            let unknown = try await runtime.containment("ctl", "invoke", "main", "shuffle")
-            #expect(unknown.status == 1)
+        try await withSimulatedTopology(Self.topology) { runtime in
+            try await runtime.perform([.create("extra", kind: .content)], hosts: ["extra": "detail-host"])
+            let add = await runtime.described([.system(.invoke("main", verb: "add", arguments: ["extra"]))])
+            #expect(add == ["verbInvoked(main) verb=add arguments=extra by=system"])
+            try await runtime.runUntilIdle()
+            var snapshot = try await runtime.snapshot()
+            #expect(Self.frame("top", in: snapshot) == [0, 0, 1280, 266.6666666666667])
+            #expect(Self.frame("extra", in: snapshot) == [0, 533.3333333333334, 1280, 266.6666666666667])
+            let unknown = await runtime.described([.system(.invoke("main", verb: "shuffle"))])
             #expect(
-                unknown.stderr
-                    == "unknownVerb: main, a stack run by host ui-host, has no verb shuffle; its verbs: add, remove.\n"
+                unknown == [
+                    "unknownVerb: main, a stack run by host ui-host, has no verb shuffle; its verbs: add, remove."
+                ]
             )
-            let content = try await runtime.containment("ctl", "invoke", "top", "add", "extra")
+            let content = await runtime.described([.system(.invoke("top", verb: "add", arguments: ["extra"]))])
             #expect(
-                content.stderr.hasPrefix(
+                content.first?.hasPrefix(
                     "unknownVerb: top, a content run by host ui-host, has no verb add; its verbs: none."
-                )
+                ) == true,
+                "\(content)"
             )
-            let remove = try await runtime.containment("ctl", "invoke", "main", "remove", "top", "--by", "shell")
-            #expect(remove.eventDescriptions == ["verbInvoked(main) verb=remove arguments=top by=shell"])
-            try runtime.waitIdle()
-            frames = Self.frames(try await runtime.treeJSON())
-            #expect(frames["bottom"] == [0, 0, 1280, 400] && frames["extra"] == [0, 400, 1280, 400])
+            let remove = await runtime.described([.by("shell", .invoke("main", verb: "remove", arguments: ["top"]))])
+            #expect(remove == ["verbInvoked(main) verb=remove arguments=top by=shell"])
+            try await runtime.runUntilIdle()
+            snapshot = try await runtime.snapshot()
+            #expect(Self.frame("bottom", in: snapshot) == [0, 0, 1280, 400])
+            #expect(Self.frame("extra", in: snapshot) == [0, 400, 1280, 400])
         }
     }
 

@@ -1,11 +1,12 @@
 import ContainmentBus
 import ContainmentModel
 import ContainmentRuntime
+import ContainmentTestKit
 import Foundation
 import Testing
 
-/// SPEC §13's properties and editing through real processes: `ctl` verbs, the callbacks actors receive, and what
-/// `tree` shows.
+/// SPEC §13's properties and editing: `ctl` verbs, the callbacks actors receive, and what `tree` shows, through real
+/// processes; a timed pop, rotation and forwarded sizes through the simulated runtime.
 @Suite(.serialized) struct PropertyRuntimeTests {
     static let topology = """
         window: {name: main, width: 1024, height: 768, root: tabs}
@@ -57,6 +58,7 @@ import Testing
             )
 
             let tree = try await runtime.containment("tree")
+            #expect(tree.stdout.contains("window main 1024x768 landscapeLeft"), "\(tree.stdout)")
             #expect(
                 tree.stdout.contains("stack=[list,detail]  bar=\"Pancakes\" back=\"All\"  toolbar=[share]"),
                 "\(tree.stdout)"
@@ -80,34 +82,34 @@ import Testing
         }
     }
 
-    /// SPEC §13: `ctl pop --animated` begins a timed transition; the navigation controller takes no other switch until
-    /// it completes, and the popped controller leaves then, with its did callbacks. (Its duration is long here, so
-    /// that the test, not the clock, completes it; the supervisor's timer completes the animated dismissals of
+    /// SPEC §13: an animated pop begins a timed transition; the navigation controller takes no other switch until it
+    /// completes, and the popped controller leaves then, with its did callbacks. (Virtual time stands still here, so
+    /// the test, not the supervisor's timer, completes it; the timer completes the animated dismissals of
     /// MessageRuntimeTests and EditorTopologyTests.)
     @Test func anAnimatedPopCompletesWithTheRestOfTheSwitch() async throws {
-        try await RuntimeFixture.with(topology: Self.topology, settings: "animationDurationMs: 600000\n") { runtime in
+        try await withSimulatedTopology(Self.topology) { runtime in
             var model = try SeedListingRuntimeTests.Replica(topology: Self.topology)
-            model.state.animationDuration = 600
-            let pop = try await runtime.containment("ctl", "pop", "nav", "--animated")
-            #expect(pop.status == 0, "\(pop.stderr)")
-            #expect(pop.eventDescriptions == (try model.apply([.by("nav", .pop("nav", animated: true))])))
-            #expect(!pop.eventDescriptions.contains { $0.hasPrefix("navigationDidShow") })
-            let busy = try await runtime.containment("ctl", "pop", "nav")
+            let pop = await runtime.described([.by("nav", .pop("nav", animated: true))])
+            #expect(pop == (try model.apply([.by("nav", .pop("nav", animated: true))])))
+            #expect(!pop.contains { $0.hasPrefix("navigationDidShow") })
+            let busy = await runtime.described([.by("nav", .pop("nav"))])
             #expect(
-                busy.stderr.hasPrefix("transitionInProgress: nav is still switching from detail to list"),
-                "\(busy.stderr)"
+                busy.first?.hasPrefix("transitionInProgress: nav is still switching from detail to list") == true,
+                "\(busy)"
             )
-            let complete = try await runtime.containment("ctl", "complete-transition", "nav", "detail", "list")
-            #expect(complete.status == 0, "\(complete.stderr)")
             let completion = try model.apply([.by("nav", .completeTransition(in: "nav", from: "detail", to: "list"))])
-            #expect(complete.eventDescriptions == completion)
+            #expect(
+                await runtime.described([.by("nav", .completeTransition(in: "nav", from: "detail", to: "list"))])
+                    == completion
+            )
             #expect(
                 completion.suffix(3) == [
                     "didMoveToParent(detail) parent=nil", "viewRemoved(nav) view=nav/back superview=nav/bar",
                     "navigationDidShow(nav) shown=list",
                 ]
             )
-            let detail = try await runtime.callbacks(of: "detail") { $0 == model.callbacks(of: "detail") }
+            try await runtime.runUntilIdle()
+            let detail = try await runtime.describedCallbacks(of: "detail")
             #expect(detail == model.callbacks(of: "detail"))
             #expect(
                 detail.suffix(2) == [
@@ -117,33 +119,26 @@ import Testing
         }
     }
 
-    /// `ctl rotate` as the system, refused where the window's root does not support it; `ctl forward-size` as a
-    /// container; `tree` shows the orientation.
+    /// Rotating as the system, refused where the window's root does not support it; forwarding a size as a
+    /// container. (`tree`'s orientation is the first test's.)
     @Test func rotateAndForwardSizeThroughTheRuntime() async throws {
-        try await RuntimeFixture.with(topology: Self.topology) { runtime in
+        try await withSimulatedTopology(Self.topology) { runtime in
             var model = try SeedListingRuntimeTests.Replica(topology: Self.topology)
-            #expect(try await runtime.containment("tree").stdout.contains("window main 1024x768 landscapeLeft"))
-            let refused = try await runtime.containment("ctl", "rotate", "main", "portraitUpsideDown")
-            #expect(refused.status == 1)
-            #expect(refused.stderr.hasPrefix("unsupportedOrientation: tabs decides the orientation of window main"))
-            let steps: [([String], Request)] = [
-                (["rotate", "main", "portrait"], .system(.rotate("main", .portrait))),
-                (
-                    ["forward-size", "nav", "detail", "300x400"],
-                    .by("nav", .forwardSizeTransition("nav", child: "detail", size: Size(width: 300, height: 400)))
-                ),
+            let refused = await runtime.described([.system(.rotate("main", .portraitUpsideDown))])
+            #expect(
+                refused.first?.hasPrefix("unsupportedOrientation: tabs decides the orientation of window main") == true,
+                "\(refused)"
+            )
+            let steps: [Request] = [
+                .system(.rotate("main", .portrait)),
+                .by("nav", .forwardSizeTransition("nav", child: "detail", size: Size(width: 300, height: 400))),
             ]
-            for (words, request) in steps {
-                let output = try await runtime.run(RuntimeFixture.binary, ["ctl"] + words)
-                #expect(output.status == 0, "\(words): \(output.stderr)")
-                #expect(output.eventDescriptions == (try model.apply([request])), "\(words.joined(separator: " "))")
+            for request in steps {
+                #expect(await runtime.described([request]) == (try model.apply([request])), "\(request)")
             }
-            let tree = try await runtime.containment("tree")
-            #expect(tree.stdout.contains("window main 768x1024 portrait"), "\(tree.stdout)")
-            let json = try await runtime.treeJSON()
-            #expect((json["windows"] as? [[String: Any]])?.first?["orientation"] as? String == "portrait")
             // Each actor got its size transitions in the model's order, the forwarded one included.
-            let detail = try await runtime.callbacks(of: "detail") { $0 == model.callbacks(of: "detail") }
+            try await runtime.runUntilIdle()
+            let detail = try await runtime.describedCallbacks(of: "detail")
             #expect(detail == model.callbacks(of: "detail"))
             #expect(detail.last == "viewWillTransitionToSize(detail) size=300x400")
         }
