@@ -3,23 +3,26 @@
 # `Containment_V1_*`, `WireEvent`, `WireSnapshot`, …) and no type of an internal module (ContainmentBus,
 # ContainmentRuntime, ZeroMQ, SwiftProtobuf) in any public declaration of ContainmentHost, ContainmentClient or
 # ContainmentTestKit. Reads the symbol graphs `swift package dump-symbol-graph` writes; exits 1 naming each offender.
-#   scripts/check-public-api.sh [SYMBOLGRAPH_DIR]   (a directory given: only checks it, no dump)
+#   scripts/check-public-api.sh [SYMBOLGRAPH_DIR…]   (directories given: only checks the graphs in them, no dump;
+#                                                     the test command passes those scripts/docs.sh just extracted)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-directory="${1:-}"
-if [ -z "$directory" ]; then
+directories=("$@")
+if [ ${#directories[@]} -eq 0 ]; then
     output="$(swift package dump-symbol-graph --minimum-access-level public 2>&1)" || { echo "$output" >&2; exit 1; }
-    directory="$(echo "$output" | sed -n 's/^Files written to //p' | tail -1)"
+    directories=("$(echo "$output" | sed -n 's/^Files written to //p' | tail -1)")
 fi
-[ -d "$directory" ] || { echo "check-public-api: no symbol graphs at '$directory'" >&2; exit 1; }
+for directory in "${directories[@]}"; do
+    [ -d "$directory" ] || { echo "check-public-api: no symbol graphs at '$directory'" >&2; exit 1; }
+done
 
-python3 - "$directory" <<'PYTHON'
+python3 - "${directories[@]}" <<'PYTHON'
 import json, re, sys
 from pathlib import Path
 
-directory = Path(sys.argv[1])
+directories = [Path(argument) for argument in sys.argv[1:]]
 products = ["ContainmentHost", "ContainmentClient", "ContainmentTestKit"]
 internal = {"ContainmentBus", "ContainmentRuntime", "ZeroMQ", "CZeroMQ", "SwiftProtobuf", "ContainmentLoad"}
 wire_names = re.compile(r"\b(Containment_V1_\w+|Wire\w+|ClientMessage|ServerMessage|SwiftProtobuf)\b")
@@ -35,7 +38,8 @@ def module_of(usr: str):
 
 offenders = []
 for product in products:
-    path = directory / f"{product}.symbols.json"
+    path = next((d / f"{product}.symbols.json" for d in directories if (d / f"{product}.symbols.json").exists()),
+                directories[0] / f"{product}.symbols.json")
     if not path.exists():
         offenders.append(f"{product}: no symbol graph ({path})")
         continue

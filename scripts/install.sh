@@ -27,13 +27,12 @@ build_with_progress ".build/install-web-build.log" -c "$config" --product contai
 built="$(swift build -c "$config" --show-bin-path)"
 
 # argument-parser's man page generator, built on its own (its package, its own scratch directory: seconds after the
-# first time), run over the binary built above.
+# first time), run over the binary built above. A debug build: it runs once, and compiles in half a release's time.
 echo "== building argument-parser's generate-manual" >&2
 parser=".build/checkouts/swift-argument-parser"
 tools=".build/install-tools"
-build_with_progress ".build/install-tools.log" --package-path "$parser" --scratch-path "$tools" -c release \
-    --product generate-manual
-generate_manual="$(swift build --package-path "$parser" --scratch-path "$tools" -c release --show-bin-path)/generate-manual"
+build_with_progress ".build/install-tools.log" --package-path "$parser" --scratch-path "$tools" --product generate-manual
+generate_manual="$(swift build --package-path "$parser" --scratch-path "$tools" --show-bin-path)/generate-manual"
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
     "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
