@@ -68,8 +68,9 @@ section "the DocC catalogs of ContainmentHost, ContainmentClient, ContainmentTes
 bash scripts/docs.sh
 
 section "the public API of those products: model types only (the public symbol graphs docs.sh extracted)"
-mapfile -t graphs < <(find .build -path "*/extracted-symbols/*" -type d \
-    \( -name ContainmentHost -o -name ContainmentClient -o -name ContainmentTestKit \))
+shopt -s nullglob
+graphs=(.build/*/extracted-symbols/*/Containment{Host,Client,TestKit})
+shopt -u nullglob
 bash scripts/check-public-api.sh "${graphs[@]}"
 
 section "the example app (Examples/GridApp: its own kinds and host executable, under a supervisor, with the test kit)"
