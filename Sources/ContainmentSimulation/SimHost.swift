@@ -4,9 +4,10 @@ import ContainmentModel
 
 /// A host process of the simulated world: the real ``HostCore`` (registration, heartbeats), and its controllers'
 /// actors as the dispatcher keeps them — each receiving its callbacks in order, a seq seen before dropped, its digest
-/// counted as the real actor counts it, begun again from its state when the supervisor restores it. It runs no
-/// controller code (its kinds answer no questions). It can be killed and started again (a new pid), stopped and
-/// continued, and cut off from the supervisor.
+/// counted as the real actor counts it, begun again from its state when the supervisor restores it. In an answering run
+/// its forms' code answers the supervisor's questions (``FormBehavior``'s answers, after a delay the seed draws, now
+/// and then past the answer timeout); it runs no other controller code. It can be killed and started again (a new
+/// pid), stopped and continued, and cut off from the supervisor.
 final class SimHost {
     /// A controller's actor, as far as the checks see it.
     struct Actor {
@@ -17,6 +18,9 @@ final class SimHost {
         /// The seq of the state it was restored from (0: it was not).
         var restoredSeq: UInt64 = 0
     }
+
+    /// The kind whose code answers questions in an answering run (`stress --answering`'s forms).
+    static let answeringKind: Kind = "form"
 
     unowned let sim: Simulation
     let name: String
@@ -30,6 +34,8 @@ final class SimHost {
     /// Stopped (SIGSTOP): what arrives waits, time does not pass for it.
     private(set) var paused = false
     private var waiting: [(bytes: [UInt8], link: Link)] = []
+    /// What its code had ready to send when the process was stopped: sent once it continues.
+    private var deferred: [HostOutbound] = []
     /// Cut off from the supervisor.
     private(set) var partitioned = false
 
@@ -50,10 +56,18 @@ final class SimHost {
         actors = [:]
         paused = false
         waiting = []
+        deferred = []
         core = HostCore(
             name: name,
             pid: pid,
-            kinds: [],
+            kinds: sim.settings.answering
+                ? [
+                    KindOffer(
+                        kind: Self.answeringKind.rawValue,
+                        verbs: [],
+                        questions: FormBehavior.questions.map(\.rawValue).sorted()
+                    )
+                ] : [],
             heartbeatInterval: sim.config.heartbeatInterval,
             endpoints: [sim.config.commandEndpoint],
             at: sim.time.now
@@ -72,6 +86,7 @@ final class SimHost {
         link = nil
         actors = [:]
         waiting = []
+        deferred = []
         paused = false
     }
 
@@ -83,6 +98,8 @@ final class SimHost {
         paused = false
         let arrived = waiting
         waiting = []
+        for message in deferred { perform(.send(message)) }
+        deferred = []
         for (bytes, link) in arrived { take(bytes, from: link) }
     }
 
@@ -201,8 +218,35 @@ final class SimHost {
                 report.restoredSeq = actor.restoredSeq
             }
             perform(.send(.inspected(requestID: requestID, report)))
-        case .question:
-            break  // its kinds answer none (the supervisor never asks it)
+        case .question(let asked):
+            answer(asked)
+        }
+    }
+
+    /// A form's code answers `asked` in its own time: mostly within a few milliseconds, one question in twenty past
+    /// the answer timeout (the supervisor has gone on without it, and drops it). A process that is stopped answers
+    /// once it continues; one killed meanwhile never does.
+    private func answer(_ asked: AskedQuestion) {
+        let answer: Answer =
+            if asked.kind == Self.answeringKind.rawValue, let question = asked.question {
+                FormBehavior.answer(question, for: asked.controller)
+            } else {
+                .nothing
+            }
+        let timeout = sim.config.answerTimeout
+        let delay =
+            sim.scheduler.chance(0.05)
+            ? sim.scheduler.duration(timeout, timeout + .milliseconds(200))
+            : sim.scheduler.duration(.microseconds(100), .milliseconds(5))
+        let pid = pid
+        sim.scheduler.after(delay, "host \(name) answers question \(asked.id) of \(asked.controller)") { [unowned self] in
+            guard core != nil, self.pid == pid else { return }
+            let message = HostOutbound.answer(questionID: asked.id, controller: asked.controller, answer)
+            if paused {
+                deferred.append(message)
+            } else {
+                perform(.send(message))
+            }
         }
     }
 }

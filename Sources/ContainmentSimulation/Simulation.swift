@@ -83,7 +83,8 @@ package final class Simulation {
                 prefix: "s-c",
                 seed: settings.seed,
                 invalidRatio: settings.invalidRatio,
-                contended: settings.contended
+                // Answering code changes what a client's replica cannot see: its replies are judged by the replay.
+                contended: settings.judgedByReplay
             )
             stress.adopt(creations[settings.contended ? 0 : index])
             return SimClient(sim: self, index: index, stress: stress)
@@ -111,13 +112,20 @@ package final class Simulation {
     // MARK: The world's pools
 
     /// Each client's pool and the creations of its controllers; contended, one pool (and its creations) for all.
+    /// Answering, the content controllers are forms, whose code answers their loads and layouts.
     private func makePools() -> (pools: [CommandPool], creations: [[Request]]) {
+        let contentKind: Kind = settings.answering ? SimHost.answeringKind : .content
         if settings.contended {
-            let shared = CommandPool.prefixed("s-c", count: max(4, settings.controllers))
+            var shared = CommandPool.prefixed("s-c", count: max(4, settings.controllers))
+            shared.contentKind = contentKind
             return (Array(repeating: shared, count: settings.clients), [shared.creations(seed: settings.seed)])
         }
         let perClient = max(4, settings.controllers / max(1, settings.clients))
-        let pools = (0..<settings.clients).map { CommandPool.prefixed("s-c\($0)", count: perClient) }
+        let pools = (0..<settings.clients).map { index in
+            var pool = CommandPool.prefixed("s-c\(index)", count: perClient)
+            pool.contentKind = contentKind
+            return pool
+        }
         let creations = pools.enumerated().map { index, pool in pool.creations(seed: settings.seed &+ UInt64(index)) }
         return (pools, creations)
     }

@@ -68,12 +68,15 @@ extension Simulation {
                 restarts: restarts > 0
             )
             verifier.run(records: records, operations: results.flatMap(\.operations))
-            checks += verifier.checks(records: records.count(where: \.holdsCommands))
+            checks += verifier.checks(
+                records: records.count(where: \.holdsCommands),
+                answers: (records.reduce(0) { $0 + $1.answerCount }, records.reduce(0) { $0 + $1.timedOutAnswers })
+            )
             checks.append(verifier.compare(snapshot))
             let seen = subscribers.map(\.seen)
             checks.append(StressRun.subscriberCheck(seen, from: checkFrom, to: snapshot.seq, restarts: restarts))
             checks.append(StressRun.exactlyOnceCheck(records: records, results: results, restarts: restarts))
-            checks.append(StressRun.predictionCheck(results, contended: settings.contended))
+            checks.append(StressRun.predictionCheck(results, contended: settings.judgedByReplay))
             checks.append(actorCheck(expected: verifier.expectedDigests, seqs: verifier.callbackSeqs))
         }
         let slow = clients.flatMap(\.slowAnswers)

@@ -18,6 +18,11 @@ package struct SimulationSettings: Sendable {
     /// Every client draws over one shared pool, so their commands race on the same controllers (`stress
     /// --contended`); a client's replica cannot see the others', so its replies are judged by the journal's replay.
     package var contended = false
+    /// The content controllers are forms whose code answers their loads and layouts (`stress --answering`): each host
+    /// answers the supervisor's questions after a delay the seed draws, now and then past `answerTimeout`.
+    package var answering = false
+    /// Whether a client's replica cannot foresee its replies, so that the journal's replay judges them.
+    package var judgedByReplay: Bool { contended || answering }
     /// Of the clients' commands, how many are invalid on purpose.
     package var invalidRatio = 0.1
     /// The faults it may inject; each kind is drawn in turn at random times.

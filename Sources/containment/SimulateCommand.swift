@@ -28,6 +28,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Controllers, over the clients' pools.") var controllers = 60
     @Flag(help: "One pool for every client: their commands race on the same controllers (as stress --contended).")
     var contended = false
+    @Flag(help: "Forms whose code answers their loads and layouts, now and then too late (as stress --answering).")
+    var answering = false
     @Flag(help: "Print every step of each seed's world.") var trace = false
     @Flag(help: "Print every check, not only those that failed.") var verbose = false
 
@@ -57,6 +59,7 @@ struct SimulateCommand: ParsableCommand {
         settings.duration = duration
         settings.think = think
         settings.contended = contended
+        settings.answering = answering
         (settings.hosts, settings.clients, settings.controllers, settings.trace) = (hosts, clients, controllers, trace)
         let names = faults.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if names != ["all"] {

@@ -45,6 +45,18 @@ import Testing
         #expect(raced > 0, "the clients never raced: \(races.detail)")
     }
 
+    /// Answering (as `stress --answering`): forms whose code answers their loads and layouts, one question in twenty
+    /// too late; every check holds under every fault on the replay of the journaled answers.
+    @Test func answeringCodePassesUnderEveryKindOfFault() throws {
+        var settings = Self.settings(seed: 5)
+        settings.answering = true
+        let report = Simulation(settings).run()
+        #expect(report.passed, "\(report.lines().joined(separator: "\n"))")
+        #expect(!report.faults.isEmpty, "faults were injected")
+        let replay = try #require(report.checks.first { $0.name == "journal replay = published events" })
+        #expect(replay.detail.contains("answers of controllers' code replayed"), "\(replay.detail)")
+    }
+
     @Test func aHostThatDropsACallbackFailsTheActorCheck() {
         var settings = Self.settings(seed: 3)
         settings.faults = []
