@@ -239,7 +239,8 @@ final class SimHost {
             ? sim.scheduler.duration(timeout, timeout + .milliseconds(200))
             : sim.scheduler.duration(.microseconds(100), .milliseconds(5))
         let pid = pid
-        sim.scheduler.after(delay, "host \(name) answers question \(asked.id) of \(asked.controller)") { [unowned self] in
+        sim.scheduler.after(delay, "host \(name) answers question \(asked.id) of \(asked.controller)") {
+            [unowned self] in
             guard core != nil, self.pid == pid else { return }
             let message = HostOutbound.answer(questionID: asked.id, controller: asked.controller, answer)
             if paused {
