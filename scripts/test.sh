@@ -90,5 +90,5 @@ bash scripts/test-inspector-browser.sh
 section "across network namespaces (tcp with CURVE; skipped where namespaces cannot be made)"
 bash scripts/test-netns.sh
 
-section "fuzzing (libFuzzer with AddressSanitizer, 10 s per target; scripts/fuzz.sh SECONDS for longer)"
-bash scripts/fuzz.sh 30
+section "fuzzing (libFuzzer with AddressSanitizer: each target's corpus, then 5 s of new inputs; scripts/fuzz.sh SECONDS for longer)"
+bash scripts/fuzz.sh 15
