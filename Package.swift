@@ -150,7 +150,7 @@ let package = Package(
         // `-DFUZZING -sanitize=fuzzer`; otherwise a replayer of the seed corpus (Fuzz/corpus), which the tests run.
         .executableTarget(
             name: "ContainmentFuzz",
-            dependencies: ["ContainmentBus", "ContainmentHost", "ContainmentModel", "ContainmentRuntime"],
+            dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentRuntime"],
             swiftSettings: strict
         ),
 

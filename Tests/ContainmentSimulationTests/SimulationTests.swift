@@ -24,12 +24,21 @@ import Testing
         #expect(other.lines(full: true) != first.lines(full: true), "another seed, another run")
     }
 
+    /// Runs the world of `settings`, expecting every check to pass with faults injected.
+    static func passingRun(
+        _ settings: SimulationSettings,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> SimulationReport {
+        let report = Simulation(settings).run()
+        #expect(report.passed, "\(report.lines().joined(separator: "\n"))", sourceLocation: sourceLocation)
+        #expect(!report.faults.isEmpty, "faults were injected", sourceLocation: sourceLocation)
+        return report
+    }
+
     @Test(arguments: [1, 2, 3] as [UInt64])
     func seedsPassUnderEveryKindOfFault(seed: UInt64) {
-        let report = Simulation(Self.settings(seed: seed)).run()
-        #expect(report.passed, "\(report.lines().joined(separator: "\n"))")
+        let report = Self.passingRun(Self.settings(seed: seed))
         #expect(report.operations > 100 && report.accepted > 10, "\(report.lines())")
-        #expect(!report.faults.isEmpty, "faults were injected")
     }
 
     /// Contended (as `stress --contended`): every client draws over one pool, so their commands race on the same
@@ -37,9 +46,7 @@ import Testing
     @Test func contendedClientsPassUnderEveryKindOfFault() throws {
         var settings = Self.settings(seed: 4)
         settings.contended = true
-        let report = Simulation(settings).run()
-        #expect(report.passed, "\(report.lines().joined(separator: "\n"))")
-        #expect(!report.faults.isEmpty, "faults were injected")
+        let report = Self.passingRun(settings)
         let races = try #require(report.checks.first { $0.name == "every request answered; races counted" })
         let raced = races.detail.firstMatch(of: /, (\d+) other than/).flatMap { Int($0.1) } ?? 0
         #expect(raced > 0, "the clients never raced: \(races.detail)")
@@ -50,9 +57,7 @@ import Testing
     @Test func answeringCodePassesUnderEveryKindOfFault() throws {
         var settings = Self.settings(seed: 5)
         settings.answering = true
-        let report = Simulation(settings).run()
-        #expect(report.passed, "\(report.lines().joined(separator: "\n"))")
-        #expect(!report.faults.isEmpty, "faults were injected")
+        let report = Self.passingRun(settings)
         let replay = try #require(report.checks.first { $0.name == "journal replay = published events" })
         #expect(replay.detail.contains("answers of controllers' code replayed"), "\(replay.detail)")
     }

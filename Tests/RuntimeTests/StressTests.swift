@@ -68,7 +68,7 @@ import Testing
     @Test func killingTheSupervisorAndHostsRepeatedlyLosesNothingAcknowledgedAndAppliesNothingTwice() async throws {
         let summary = try await Self.stress(
             [
-                "--hosts", "3", "--controllers", "240", "--clients", "6", "--duration", "7", "--seed", "5",
+                "--hosts", "3", "--controllers", "240", "--clients", "6", "--duration", "5", "--seed", "5",
                 "--contended", "--kill-supervisor-every", "2", "--kill-host-every", "1.5",
             ],
             checks: Self.judgedByReplay.filter { $0 != "every subscriber saw every seq exactly once" } + [
@@ -81,7 +81,7 @@ import Testing
         let exactlyOnce = checks.first {
             $0["name"] as? String == "every accepted reply is journaled; nothing applied twice"
         }
-        // Killed every 2 s over 7 s: once at least (how often depends on how fast it starts again on this machine, with
+        // Killed every 2 s over 5 s: once at least (how often depends on how fast it starts again on this machine, with
         // hosts killed meanwhile: a loaded CI once restarted it only once).
         let detail = exactlyOnce?["detail"] as? String ?? ""
         let restarts = detail.firstMatch(of: /across (\d+) supervisor restarts/).flatMap { Int($0.1) } ?? 0
@@ -98,7 +98,7 @@ import Testing
         let seed = 5
         let summary = try await Self.stress(
             [
-                "--hosts", "3", "--controllers", "240", "--clients", "6", "--duration", "10", "--seed", "\(seed)",
+                "--hosts", "3", "--controllers", "240", "--clients", "6", "--duration", "8", "--seed", "\(seed)",
                 "--contended", "--kill-leader-every", "3",
             ],
             checks: Self.judgedByReplay.filter { $0 != "every subscriber saw every seq exactly once" } + [
@@ -111,7 +111,7 @@ import Testing
         let exactlyOnce = checks.first {
             $0["name"] as? String == "every accepted reply is journaled; nothing applied twice"
         }
-        // Killed every 3 s over 10 s: a failover at least (more as fast as this machine fails over).
+        // Killed every 3 s over 8 s: a failover at least (more as fast as this machine fails over).
         let detail = exactlyOnce?["detail"] as? String ?? ""
         let failovers = detail.firstMatch(of: /across (\d+) supervisor restarts/).flatMap { Int($0.1) } ?? 0
         #expect(failovers >= 1, "\(exactlyOnce ?? [:])")
@@ -139,8 +139,8 @@ import Testing
     @Test func answeringCodeUnderStallsAndEveryCheckHolds() async throws {
         let summary = try await Self.stress(
             [
-                "--hosts", "2", "--controllers", "160", "--clients", "4", "--duration", "6", "--seed", "12",
-                "--answering", "--stop-host-every", "3",
+                "--hosts", "2", "--controllers", "160", "--clients", "4", "--duration", "4", "--seed", "12",
+                "--answering", "--stop-host-every", "2",
             ],
             checks: Self.judgedByReplay
         )
