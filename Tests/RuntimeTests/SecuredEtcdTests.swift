@@ -16,8 +16,9 @@ import Testing
                 defer { store.close() }
                 let written = try store.put("/t/a", [1, 2])
                 #expect(try store.range("/t/a").kvs.map(\.value) == [[1, 2]])
-                // Streams carry the token too: a lease's renewal, a watch.
-                let lease = try store.grantLease(seconds: 2)
+                // Streams carry the token too: a lease's renewal, a watch. (A lease long enough that no load lets it
+                // lapse before its renewal's stream has made its TLS handshake: 2 s once did, in CI.)
+                let lease = try store.grantLease(seconds: 30)
                 #expect(try store.keepAlive(lease.id) >= 2)
                 let watch = try store.watch("/t/", end: "/t0", from: written)
                 defer { watch.cancel() }
