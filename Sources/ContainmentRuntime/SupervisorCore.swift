@@ -106,7 +106,15 @@ package struct SupervisorCore {
         }
         for (id, host) in recovery.replay.hostOf.sorted(by: { $0.key < $1.key }) {
             assign(id, to: host)
-            if hosts[host] == nil { hosts[host] = HostRecord(name: host, lastSeen: time.now) }
+            if hosts[host] == nil {
+                // A host that never registered, though the journal places controllers on it: the callbacks they were
+                // owed waited in the previous supervisor's memory and went with it, so its actors begin from the
+                // state when it comes (found by `simulate --replicated`: a leader that created a topology's
+                // controllers died before their host greeted it; seed 4, 3 s, a fault every 500 ms).
+                var record = HostRecord(name: host, lastSeen: time.now)
+                record.stale = true
+                hosts[host] = record
+            }
         }
         scheduleTransitions()
     }

@@ -503,6 +503,42 @@ import Testing
         #expect(next.events.first?.epoch == 2)
     }
 
+    /// Controllers created on a host that had not greeted yet (a topology's, before its hosts start): their callbacks
+    /// wait in the supervisor's memory. A supervisor recovered from the journal (a restart, a standby that took over)
+    /// has none of them, so the host's first greeting restores its actors from the state; the first supervisor, which
+    /// kept them, delivers them (found by `simulate --replicated`).
+    @Test func aHostFirstGreetingARecoveredSupervisorIsRestored() throws {
+        let clock = ManualClock()
+        let madeFirst = try Self.core(clock)
+        var first = madeFirst.0
+        first.expect(hosts: ["h0"])
+        var records = [madeFirst.startRecord]
+        let load = Self.request(
+            [Self.create("a", host: "h0"), ClientCommand(Request(.loadView("a"), by: .natural))],
+            id: 1
+        )
+        first.handle(.message([Self.peer, load]))
+        records += try Self.decode(first.take()).records
+
+        var recovery = Recovery(clients: ClientReplies(window: 64, clients: 64))
+        for record in records { try recovery.apply(record) }
+        recovery.deliveries.seal()
+        var second = try Self.core(clock, recovery: recovery).0
+        second.expect(hosts: ["h0"])
+        second.handle(.message([[3], Self.hello("h0")]))
+        let greeted = try Self.decode(second.take())
+        let welcome = try #require(greeted.messages.first { $0.peer == [3] }?.message.welcome)
+        #expect(welcome.restore && welcome.controllers.map(\.id) == ["a"])
+        #expect(welcome.controllers.first?.state()?.viewLoaded == true)
+
+        // The supervisor that created them kept their callbacks: delivered after its welcome, no restore.
+        first.handle(.message([[3], Self.hello("h0")]))
+        let kept = try Self.decode(first.take())
+        #expect(kept.messages.first { $0.peer == [3] }?.message.welcome?.restore == false)
+        let delivered = kept.messages.compactMap(\.message.delivered).flatMap { $0 }.map(\.name)
+        #expect(delivered.contains("loadView") && delivered.contains("viewDidLoad"), "\(delivered)")
+    }
+
     /// A core recovered from a checkpoint holds no deliveries from before it: a host greeting it from behind the
     /// checkpoint's seq is restored from the state (callbacks it missed before the checkpoint cannot be given again),
     /// one greeting from after it gets the tail (found by `simulate` once its supervisor wrote checkpoints).
