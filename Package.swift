@@ -181,6 +181,7 @@ let package = Package(
                 "ContainmentRuntime",
                 "ContainmentWorkload",
                 .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

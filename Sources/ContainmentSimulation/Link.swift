@@ -2,6 +2,13 @@
 protocol LinkEnd: AnyObject {
     /// A message the supervisor sent on `link`, arriving.
     func arrived(_ bytes: [UInt8], on link: Link)
+    /// The supervisor's socket closed `link` (its process died, or it bound its socket anew): the peer's monitor says
+    /// so.
+    func dropped(_ link: Link)
+}
+
+extension LinkEnd {
+    func dropped(_ link: Link) {}
 }
 
 /// A connection between a peer (a client, a host) and one supervisor process, as ZeroMQ keeps one: FIFO each way,
@@ -11,7 +18,8 @@ protocol LinkEnd: AnyObject {
 final class Link {
     /// The peer's routing id at the supervisor.
     let routingID: [UInt8]
-    /// The supervisor process it reaches.
+    /// The supervisor it reaches, and which of its sockets (a process, or a standby's socket before it led).
+    unowned let supervisor: SimSupervisor
     let incarnation: Int
     unowned let end: LinkEnd
     private(set) var open = true
@@ -31,8 +39,9 @@ final class Link {
     var heldToSupervisor: [[UInt8]] = []
     var heldToPeer: [[UInt8]] = []
 
-    init(routingID: [UInt8], incarnation: Int, end: LinkEnd) {
+    init(routingID: [UInt8], supervisor: SimSupervisor, incarnation: Int, end: LinkEnd) {
         self.routingID = routingID
+        self.supervisor = supervisor
         self.incarnation = incarnation
         self.end = end
     }
@@ -66,8 +75,8 @@ extension Simulation {
             : scheduler.duration(.microseconds(50), .milliseconds(2))
     }
 
-    /// A new connection of `end` to the supervisor process running now (nil while none runs).
-    func connect(_ end: LinkEnd) -> Link? {
+    /// A new connection of `end` to `supervisor`'s socket bound now (nil while none is).
+    func connect(_ end: LinkEnd, to supervisor: SimSupervisor) -> Link? {
         guard let incarnation = supervisor.incarnation else { return nil }
         nextRoutingID += 1
         var id = nextRoutingID
@@ -76,10 +85,13 @@ extension Simulation {
             routingID.append(UInt8(truncatingIfNeeded: id))
             id >>= 8
         }
-        let link = Link(routingID: routingID, incarnation: incarnation, end: end)
+        let link = Link(routingID: routingID, supervisor: supervisor, incarnation: incarnation, end: end)
         supervisor.accept(link)
         return link
     }
+
+    /// The supervisor whose command endpoint is `endpoint`.
+    func supervisor(at endpoint: String) -> SimSupervisor? { supervisors.first { $0.endpoint == endpoint } }
 
     /// A peer's message to the supervisor on `link`: lost if the link is gone by the time it arrives.
     func send(_ bytes: [UInt8], toSupervisorOn link: Link) {
@@ -94,7 +106,7 @@ extension Simulation {
         scheduler.at(arrival, "→ supervisor \(Self.describe(bytes))") { [unowned self] in
             inFlight -= 1
             guard link.open else { return }
-            supervisor.arrived(bytes, on: link)
+            link.supervisor.arrived(bytes, on: link)
         }
     }
 

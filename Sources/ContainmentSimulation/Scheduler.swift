@@ -6,7 +6,11 @@ import HeapModule
 /// Nothing waits on a real clock.
 final class Scheduler {
     /// Simulated time since the run began.
-    private(set) var now: Duration = .zero
+    private(set) var now: Duration = .zero {
+        didSet { clock.set(now) }
+    }
+    /// The same time, for what reads it from a `Sendable` (etcd's leases, a leader's own clock).
+    let clock = SimClock()
     /// The run's one source of randomness: every choice of the world and of its faults is drawn from it.
     var random: SplitMix64
     private var queue = Heap<Pending>()

@@ -15,6 +15,10 @@ final class SimClient {
     private var script: [[ClientCommand]]
     private(set) var result: StressClientResult
     private var link: Link?
+    /// The supervisor it talks to (replicated: the leader, as far as it knows).
+    private var endpoint: String
+    /// Each send of a request arms one look for its answer; an older look finds a newer send and does nothing.
+    private var sends = 0
     private var requestID: UInt64 = 0
     private var outstanding: Outstanding?
     /// Whether it draws new commands (until the run's end).
@@ -43,6 +47,7 @@ final class SimClient {
         self.stress = stress
         self.script = script
         result = StressClientResult(client: index)
+        endpoint = sim.endpoints[0]
     }
 
     /// Whether it waits for an answer.
@@ -51,8 +56,21 @@ final class SimClient {
     var isDone: Bool { script.isEmpty && outstanding == nil }
 
     func start() {
-        link = sim.connect(self)
+        connect()
         next()
+    }
+
+    private func connect() {
+        link = sim.supervisor(at: endpoint).flatMap { sim.connect(self, to: $0) }
+    }
+
+    /// Leaves the supervisor talked to for the one at `next` (a standby named the leader, or the one talked to is
+    /// silent), as ``CommandClient`` does.
+    private func turn(to next: String) {
+        guard next != endpoint else { return }
+        link?.close()
+        endpoint = next
+        connect()
     }
 
     /// A setup client's last request: a destroy of a controller that does not exist, refused with a `ruleViolation`
@@ -63,17 +81,21 @@ final class SimClient {
         next()
     }
 
-    /// Connects again (the supervisor restarted, or its connection dropped).
-    func reconnect() {
-        guard link?.open != true else { return }
-        link = sim.connect(self)
+    /// Connects again when `supervisor` bound its socket (it restarted, or began to lead) and this client's connection
+    /// to it dropped.
+    func reconnect(to supervisor: SimSupervisor) {
+        guard supervisor.endpoint == endpoint, link?.open != true else { return }
+        connect()
     }
 
     /// Its connection drops: what the ROUTER queued for it is lost; it connects again shortly.
     func disconnect() {
         link?.close()
         link = nil
-        sim.scheduler.after(.milliseconds(50), "client \(index) connects again") { [unowned self] in reconnect() }
+        sim.scheduler.after(.milliseconds(50), "client \(index) connects again") { [unowned self] in
+            guard link?.open != true else { return }
+            connect()
+        }
     }
 
     private func next() {
@@ -106,15 +128,37 @@ final class SimClient {
         send()
     }
 
-    /// Sends the outstanding request (again), and looks again after `resendAfter`.
+    /// Sends the outstanding request (again), and looks again after `resendAfter`: still unanswered, it goes again
+    /// (with several supervisors, to the next: the one talked to may be gone).
     private func send() {
         guard var waiting = outstanding else { return }
         waiting.sent = sim.scheduler.now
         outstanding = waiting
         if let link, link.open { sim.send(waiting.bytes, toSupervisorOn: link) }
-        let id = waiting.requestID
+        sends += 1
+        let (id, token) = (waiting.requestID, sends)
         sim.scheduler.after(Self.resendAfter, "client \(index) resends \(id) if unanswered") { [unowned self] in
-            guard outstanding?.requestID == id else { return }
+            guard outstanding?.requestID == id, sends == token else { return }
+            let endpoints = sim.endpoints
+            if endpoints.count > 1, let at = endpoints.firstIndex(of: endpoint) {
+                turn(to: endpoints[(at + 1) % endpoints.count])
+            }
+            send()
+        }
+    }
+
+    /// A standby's `notLeader`: to the leader it names at once; while none leads (a failover), again shortly.
+    private func notLeader(_ requestID: UInt64, leader: String) {
+        guard outstanding?.requestID == requestID else { return }
+        if !leader.isEmpty, leader != endpoint, sim.endpoints.contains(leader) {
+            turn(to: leader)
+            send()
+            return
+        }
+        sends += 1
+        let token = sends
+        sim.scheduler.after(.milliseconds(50), "client \(index) asks again") { [unowned self] in
+            guard outstanding?.requestID == requestID, sends == token else { return }
             send()
         }
     }
@@ -173,6 +217,10 @@ extension SimClient: LinkEnd {
         link.unread -= 1
         guard let (requestID, outcome) = try? CommandReply.decode(bytes) else {
             sim.fail("client \(index) received a reply it cannot decode")
+            return
+        }
+        if case .failure(let error) = outcome, error.error.code == .notLeader {
+            notLeader(requestID, leader: (try? ServerMessage.decode(bytes))?.leader ?? "")
             return
         }
         answered(requestID, outcome)

@@ -27,6 +27,8 @@ final class SimHost {
     private(set) var pid: Int32 = 0
     private var core: HostCore?
     private(set) var link: Link?
+    /// With several supervisors: a probe's connection to each of the others (``HostCore`` asks who leads).
+    private var probes: [String: Link] = [:]
     /// The connections this process made (a message on one of an earlier process is not for it).
     private var processLinks: Set<ObjectIdentifier> = []
     /// Its actors, by controller.
@@ -69,10 +71,11 @@ final class SimHost {
                     )
                 ] : [],
             heartbeatInterval: sim.config.heartbeatInterval,
-            endpoints: [sim.config.commandEndpoint],
+            endpoints: sim.endpoints,
             at: sim.time.now
         )
         processLinks = []
+        probes = [:]
         connect()
         handle(.start)
         scheduleTick()
@@ -84,6 +87,8 @@ final class SimHost {
         core = nil
         link?.close()
         link = nil
+        for probe in probes.values { probe.close() }
+        probes = [:]
         actors = [:]
         waiting = []
         deferred = []
@@ -103,10 +108,12 @@ final class SimHost {
         for (bytes, link) in arrived { take(bytes, from: link) }
     }
 
-    /// The supervisor restarted: ZeroMQ connects again, to the new process.
-    func reconnect() {
-        guard core != nil, link?.open != true else { return }
-        connect()
+    /// `supervisor` bound its socket (it restarted, or began to lead): ZeroMQ connects again where the connection to
+    /// it dropped.
+    func reconnect(to supervisor: SimSupervisor) {
+        guard let core else { return }
+        if supervisor.endpoint == core.endpoint, link?.open != true { connect() }
+        if let probe = probes[supervisor.endpoint], !probe.open { probes[supervisor.endpoint] = nil }
     }
 
     /// Its connection drops; ZeroMQ connects again shortly (the process lives, and goes on beating).
@@ -116,25 +123,63 @@ final class SimHost {
         let pid = pid
         let delay = sim.scheduler.duration(.milliseconds(10), .milliseconds(100))
         sim.scheduler.after(delay, "host \(name) connects again") { [unowned self] in
-            guard self.pid == pid else { return }
-            reconnect()
+            guard self.pid == pid, core != nil, link?.open != true else { return }
+            connect()
         }
     }
 
+    /// A connection to the supervisor talked to now (``HostCore/endpoint``).
     private func connect() {
-        link = sim.connect(self)
-        if let link { processLinks.insert(ObjectIdentifier(link)) }
-        if partitioned { link?.cutOff() }
+        guard let endpoint = core?.endpoint else { return }
+        link = open(to: endpoint)
+    }
+
+    private func open(to endpoint: String) -> Link? {
+        guard let supervisor = sim.supervisor(at: endpoint), let link = sim.connect(self, to: supervisor) else {
+            return nil
+        }
+        processLinks.insert(ObjectIdentifier(link))
+        if partitioned { link.cutOff() }
+        return link
+    }
+
+    /// Leaves the supervisor talked to for `next`: its connection closes, which its monitor reports (a drop of a
+    /// connection it left: ``HostCore`` knows it is not news).
+    private func turn(to next: String) {
+        if let old = link {
+            old.close()
+            let endpoint = old.supervisor.endpoint
+            let pid = pid
+            sim.scheduler.after(sim.scheduler.duration(.zero, .milliseconds(5)), "host \(name)'s monitor") {
+                [unowned self] in
+                guard self.pid == pid else { return }
+                handle(.dropped(endpoint: endpoint))
+            }
+        }
+        // Probes' answers not read yet were asked before: who led then, not now (read later, they would turn this host
+        // back). Their connections go with them.
+        for endpoint in probes.keys.sorted() { probes[endpoint]?.close() }
+        probes = [:]
+        link = open(to: next)
+    }
+
+    /// A probe of `other`: who leads there (a heartbeat on a connection of its own).
+    private func probe(_ other: String) {
+        if probes[other]?.open != true { probes[other] = open(to: other) }
+        guard let probe = probes[other] else { return }
+        sim.send(HostOutbound.heartbeat(host: name).bytes, toSupervisorOn: probe)
     }
 
     func cutOff() {
         partitioned = true
         link?.cutOff()
+        for probe in probes.values { probe.cutOff() }
     }
 
     func heal() {
         partitioned = false
         if let link { sim.heal(link) }
+        for endpoint in probes.keys.sorted() { if let probe = probes[endpoint] { sim.heal(probe) } }
     }
 
     /// Time passes for this process (its loop wakes at least four times a heartbeat interval); a process started
@@ -161,8 +206,10 @@ final class SimHost {
             if let link { sim.send(message.bytes, toSupervisorOn: link) }
         case .job(let job): dispatch(job)
         case .log(let level, let message, _): sim.log("host \(name) \(level): \(message)")
-        case .connect, .probe, .resume:
-            break  // one supervisor; no controller code sends requests
+        case .connect(let next): turn(to: next)
+        case .probe(let other): probe(other)
+        case .resume:
+            break  // no controller code sends requests
         }
     }
 
@@ -270,6 +317,22 @@ extension SimHost: LinkEnd {
             sim.fail("host \(name) received a message it cannot decode")
             return
         }
-        handle(.message(message))
+        if let endpoint = probes.first(where: { $0.value === link })?.key {
+            handle(.probed(endpoint: endpoint, message))
+        } else {
+            handle(.message(message))
+        }
+    }
+
+    /// The supervisor's socket closed a connection of this process: the monitor of the one talked to reports it.
+    func dropped(_ link: Link) {
+        guard core != nil, link === self.link else { return }
+        let endpoint = link.supervisor.endpoint
+        let pid = pid
+        sim.scheduler.after(sim.scheduler.duration(.zero, .milliseconds(5)), "host \(name)'s monitor") {
+            [unowned self] in
+            guard self.pid == pid else { return }
+            handle(.dropped(endpoint: endpoint))
+        }
     }
 }

@@ -1,8 +1,8 @@
 import ContainmentBus
 import ContainmentLoad
 
-/// A subscriber of the simulated world: every topic of the supervisor's PUB, connected again to each new supervisor
-/// process. It records each event's seq as `stress`'s subscribers do (the reference one keeps every event's bytes for
+/// A subscriber of the simulated world: every topic of the supervisor's PUB, connected again to each supervisor
+/// that serves. It records each event's seq as `stress`'s subscribers do (the reference one keeps every event's bytes for
 /// the replay to compare); a PUB's high-water mark drops what it has not taken past `subscriberQueue`.
 final class SimSubscriber {
     unowned let sim: Simulation
@@ -29,7 +29,10 @@ final class SimSubscriber {
         queued = 0
     }
 
-    func disconnect() { incarnation = nil }
+    /// The supervisor on socket `incarnation` stopped: if it listened there, it hears nothing more of it.
+    func disconnect(from incarnation: Int) {
+        if self.incarnation == incarnation { self.incarnation = nil }
+    }
 
     /// A publication of supervisor process `incarnation`: on its way to this subscriber, or dropped when it has more
     /// than the PUB queues for one subscriber.

@@ -1,80 +1,166 @@
 import ContainmentBus
 import ContainmentRuntime
 
-/// The supervisor process of the simulated world: the real ``SupervisorCore`` and ``SupervisorDriver``, in a
+/// A supervisor process of the simulated world: the real ``SupervisorCore`` and ``SupervisorDriver``, in a
 /// ``SupervisorWorld`` of simulated sockets and disk. It handles what arrived in batches of up to 128 messages, as its
 /// loop does, then carries the step out; time passes for it as its loop would wake. It can be killed (everything not
-/// on the disk is gone) and started again, recovering from its journal.
+/// on the disk is gone) and started again, recovering from its journal, and stopped (SIGSTOP) and continued.
+///
+/// Of a replicated world (``SimulationSettings/replicated``) it journals to the simulated etcd instead, through the
+/// real ``EtcdJournal`` (each batch fenced on its election key) and ``EtcdLeadership`` (its lease, renewed every third
+/// of it; its own clock): it stands by — recovered from etcd, answering every request `notLeader` naming the leader,
+/// looking every 200 ms as ``ReplicatedSupervisor`` does (``Recovery/look(_:)``) — until its campaign wins; then it
+/// binds its socket anew and serves, until its lease lapses or an append is fenced, and stands by again.
 final class SimSupervisor {
     unowned let sim: Simulation
+    let name: String
+    let endpoint: String
     let config: RuntimeConfig
     let hostNames: [String]
     let disk = SimDisk()
-    private var driver: SupervisorDriver?
-    /// The running process's number (nil: not running); links of an older one are dead.
+    /// Of a replicated world: the etcd it journals to.
+    let etcd: SimEtcd?
+    let keys = EtcdKeys(prefix: "/sim")
+    var driver: SupervisorDriver?
+    /// Of a replicated world: standing by, what it recovered and follows; leading, its lease and its journal.
+    var standby: (recovery: Recovery, leader: LeaderRecord?)?
+    var leadership: EtcdLeadership?
+    var etcdJournal: EtcdJournal?
+    /// The socket bound now (nil: the process is not running); links to an older one are dead.
     private(set) var incarnation: Int?
-    private var started = 0
-    private var links: [[UInt8]: Link] = [:]
+    private var terms = 0
+    private(set) var links: [[UInt8]: Link] = [:]
     private var inbox: [(peer: [UInt8], bytes: [UInt8])] = []
     private var handling = false
     private var nextWake: Duration?
-    /// Why its last process stopped on its own (the journal failed), if it did.
-    private(set) var lastFailure: String?
-    /// Processes started (the first included).
-    var starts: Int { started }
+    /// The standby's next look (one chain of looks, across pauses).
+    var looks = 0
+    /// Stopped (SIGSTOP): what arrives waits, and nothing it would do on its own (ticks, renewals, looks) happens.
+    private(set) var paused = false
+    /// Why its last term ended on its own (the journal failed, or its leadership was lost), if it did.
+    var lastFailure: String?
+    /// Terms served (a process started, or a standby that won).
+    var starts: Int { terms }
 
-    init(sim: Simulation, config: RuntimeConfig, hosts: [String]) {
+    init(sim: Simulation, name: String, config: RuntimeConfig, hosts: [String], etcd: SimEtcd?) {
         self.sim = sim
+        self.name = name
+        endpoint = "sim://supervisor-\(name)"
+        var config = config
+        config.commandEndpoint = endpoint
+        config.supervisorName = name
         self.config = config
         hostNames = hosts
+        self.etcd = etcd
     }
 
-    var isRunning: Bool { driver != nil }
+    /// Running: serving, or standing by.
+    var isRunning: Bool { incarnation != nil }
+    /// Serving: the one whose core the world's checks read.
+    var isServing: Bool { driver != nil }
+    var isStandingBy: Bool { standby != nil }
     var core: SupervisorCore? { driver?.core }
 
-    /// Starts a process: it recovers from the disk and journals its new epoch before it serves.
+    /// Starts a process: it recovers from the disk and journals its new epoch before it serves; of a replicated
+    /// world, it recovers from etcd and stands by.
     func start() {
-        guard driver == nil else { return }
+        guard incarnation == nil else { return }
+        paused = false
+        if etcd != nil {
+            standBy()
+            return
+        }
         let recovery: Recovery
         do {
             let (checkpoint, records) = disk.recoverable
             recovery = try Recovery.replaying(Array(records), checkpoint: checkpoint, config: config)
         } catch {
-            sim.fail("the supervisor cannot recover its journal: \(error)")
+            sim.fail("supervisor \(name) cannot recover its journal: \(error)")
             return
         }
+        serve(recovery)
+    }
+
+    /// A new epoch from `recovery`, journaled before its socket is bound; then it serves.
+    func serve(_ recovery: Recovery) {
         var core = SupervisorCore(recovery: recovery, config: config, at: sim.time)
         core.expect(hosts: hostNames)
         var driver = SupervisorDriver(core)
         do {
             try driver.begin(in: self)
         } catch {
-            // The start record did not reach the disk: this process never served; another is started.
-            stop(restartAfter: .milliseconds(500))
+            // The start record was not written: this process never served. Another is started (or it stands by).
+            if etcd != nil {
+                stepDown()
+            } else {
+                stop(restartAfter: .milliseconds(500))
+            }
             return
         }
-        started += 1
-        incarnation = started
+        terms += 1
+        bind()
         self.driver = driver
-        sim.supervisorStarted()
+        sim.supervisorServes(self)
         wake(at: sim.scheduler.now + config.heartbeatInterval)
+        if leadership != nil { renewLater() }
     }
 
-    /// Kills the process (SIGKILL): its connections and what it had not written are gone.
+    /// Kills the process (SIGKILL): its connections and what it had not written are gone (a leader's lease lapses in
+    /// etcd on its own).
     func kill(restartAfter delay: Duration) {
-        guard driver != nil else { return }
+        guard incarnation != nil else { return }
         stop(restartAfter: delay)
     }
 
     private func stop(restartAfter delay: Duration) {
+        let (wasServing, bound) = (driver != nil, incarnation)
+        unbind()
         driver = nil
-        incarnation = nil
-        for link in links.values { link.close(supervisorDied: true) }
+        standby = nil
+        leadership = nil
+        etcdJournal = nil
+        paused = false
+        if wasServing, let bound { sim.supervisorStopped(bound) }
+        sim.scheduler.after(delay, "supervisor \(name) starts again") { [unowned self] in start() }
+    }
+
+    func pause() { paused = true }
+
+    /// Continues a stopped process: its lease's thread and its loop wake in an order the seed draws.
+    func resume() {
+        guard paused else { return }
+        paused = false
+        let renewFirst = sim.scheduler.chance(0.5)
+        if renewFirst, leadership != nil, driver != nil { renew() }
+        if driver != nil {
+            tick()
+            if !inbox.isEmpty { drainLater() }
+        } else if standby != nil {
+            drainLater()
+            look()
+        }
+        if !renewFirst, leadership != nil, driver != nil { renew() }
+    }
+
+    // MARK: Sockets
+
+    func bind() {
+        sim.nextIncarnation += 1
+        incarnation = sim.nextIncarnation
+        sim.supervisorBound(self)
+    }
+
+    /// Its socket closes: every connection drops (what was written may still arrive, the rest is lost).
+    func unbind() {
+        for link in links.values.sorted(by: { $0.routingID.lexicographicallyPrecedes($1.routingID) }) {
+            link.close(supervisorDied: true)
+            link.end.dropped(link)
+        }
         links = [:]
         inbox = []
+        handling = false
         nextWake = nil
-        sim.supervisorStopped()
-        sim.scheduler.after(delay, "supervisor starts again") { [unowned self] in start() }
+        incarnation = nil
     }
 
     func accept(_ link: Link) { links[link.routingID] = link }
@@ -83,30 +169,40 @@ final class SimSupervisor {
     func arrived(_ bytes: [UInt8], on link: Link) {
         guard link.open, link.incarnation == incarnation else { return }
         inbox.append((link.routingID, bytes))
+        guard !paused else { return }
+        drainLater()
+    }
+
+    func drainLater() {
         guard !handling else { return }
         handling = true
-        sim.scheduler.after(.microseconds(20), "supervisor reads its socket") { [unowned self] in drain() }
+        let incarnation = incarnation
+        sim.scheduler.after(.microseconds(20), "supervisor \(name) reads its socket") { [unowned self] in
+            guard self.incarnation == incarnation else { return }
+            drain()
+        }
     }
 
     /// Up to 128 messages, then the step carried out; again while more wait.
     private func drain() {
         handling = false
-        guard driver != nil else { return }
+        guard !paused else { return }
         let batch = inbox.prefix(128)
         inbox.removeFirst(batch.count)
-        for (peer, bytes) in batch {
-            driver?.handle(.message([peer, bytes], role: nil), in: self)
+        if let standby {
+            answerNotLeader(batch, leader: standby.leader)
+        } else if driver != nil {
+            for (peer, bytes) in batch {
+                driver?.handle(.message([peer, bytes], role: nil), in: self)
+            }
+            carryOut()
         }
-        carryOut()
-        if !inbox.isEmpty {
-            handling = true
-            sim.scheduler.after(.microseconds(20), "supervisor reads its socket") { [unowned self] in drain() }
-        }
+        if !inbox.isEmpty { drainLater() }
     }
 
     /// Time passes for the core (transitions, heartbeats, retries), then its step is carried out.
     private func tick() {
-        guard driver != nil else { return }
+        guard driver != nil, !paused else { return }
         driver?.tick(in: self)
         carryOut()
     }
@@ -116,7 +212,11 @@ final class SimSupervisor {
         guard let driver else { return }
         if let failure = driver.failure {
             lastFailure = failure.description
-            stop(restartAfter: .seconds(1))
+            if etcd != nil {
+                stepDown()
+            } else {
+                stop(restartAfter: .seconds(1))
+            }
             return
         }
         wake(at: sim.scheduler.now + max(.microseconds(100), driver.core.nextWakeUp(at: sim.time.now)))
@@ -126,12 +226,13 @@ final class SimSupervisor {
         if let next = nextWake, next <= time, next > sim.scheduler.now { return }
         nextWake = time
         let incarnation = incarnation
-        sim.scheduler.at(time, "supervisor ticks") { [unowned self] in
+        sim.scheduler.at(time, "supervisor \(name) ticks") { [unowned self] in
             guard self.incarnation == incarnation, nextWake == time else { return }
             nextWake = nil
             tick()
         }
     }
+
 }
 
 extension SimSupervisor: SupervisorWorld {
@@ -140,11 +241,16 @@ extension SimSupervisor: SupervisorWorld {
     func stepBegins(_ step: SupervisorStep, core: SupervisorCore) {
         for line in step.logs {
             let metadata = line.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            sim.log("supervisor \(line.level): \(line.message) \(metadata.joined(separator: " "))")
+            sim.log("supervisor \(name) \(line.level): \(line.message) \(metadata.joined(separator: " "))")
         }
     }
 
     func journal(_ records: [[UInt8]]) throws(JournalFailure) {
+        if let etcdJournal {
+            for record in records { try etcdJournal.append(serialized: record) }
+            try etcdJournal.flush()
+            return
+        }
         do {
             try disk.write(records) { count in Int.random(in: 0...count, using: &sim.scheduler.random) }
         } catch {
@@ -152,19 +258,30 @@ extension SimSupervisor: SupervisorWorld {
         }
     }
 
-    var barred: JournalFailure? { nil }
-
-    func failed(_ failure: JournalFailure) {
-        sim.log("supervisor stops: \(failure.description)")
+    /// Nothing goes out once its lease may have lapsed, by its own clock (``EtcdLeadership/isValid``).
+    var barred: JournalFailure? {
+        guard let leadership, !leadership.isValid, sim.settings.sabotage != .leaderIgnoresItsLease else { return nil }
+        return JournalFailure(description: "its lease may have lapsed: it stops acknowledging")
     }
 
-    func publish(topic: [UInt8], body: [UInt8]) { sim.publish([topic, body]) }
+    func failed(_ failure: JournalFailure) {
+        sim.log("supervisor \(name) stops: \(failure.description)")
+    }
 
-    func heartbeat(_ body: [UInt8]) { sim.publish([Publication.heartbeatFrame, body]) }
+    func publish(topic: [UInt8], body: [UInt8]) {
+        checkStillLeads("published an event")
+        sim.publish([topic, body], from: self)
+    }
+
+    func heartbeat(_ body: [UInt8]) {
+        checkStillLeads("published a heartbeat")
+        sim.publish([Publication.heartbeatFrame, body], from: self)
+    }
 
     func send(_ body: [UInt8], to peer: [UInt8], delivery: Bool) -> SendOutcome {
         guard let link = links[peer], link.open else { return .gone }
         guard link.unread < Simulation.peerQueue else { return .full }
+        checkStillLeads(delivery ? "delivered callbacks" : "answered a peer")
         sim.send(body, toPeerOn: link)
         return .sent
     }
@@ -172,10 +289,11 @@ extension SimSupervisor: SupervisorWorld {
     var metricsText: [UInt8] { [] }
 
     /// After the step's messages went out, as the loop does: a checkpoint when `checkpointEvery` records were written
-    /// since the last (whole, or not at all: written off the loop's thread and renamed into place).
+    /// since the last (whole, or not at all: written off the loop's thread and renamed into place). Not of a
+    /// replicated world: its standbys recover the whole journal from etcd.
     func stepCarriedOut(core: SupervisorCore) throws(JournalFailure) {
         let every = sim.settings.checkpointEvery
-        guard every > 0, disk.sinceCheckpoint >= every else { return }
+        guard etcd == nil, every > 0, disk.sinceCheckpoint >= every else { return }
         disk.writeCheckpoint(try core.checkpointBytes(records: disk.durable.count, timeUnixNanos: sim.time.unixNanos))
         sim.scheduler.note("supervisor writes a checkpoint after \(disk.durable.count) records")
     }

@@ -12,13 +12,20 @@ package final class Simulation {
     package let settings: SimulationSettings
     let scheduler: Scheduler
     let config: RuntimeConfig
-    private let base = ContinuousClock.now
-    private(set) var supervisor: SimSupervisor!
+    let base = ContinuousClock.now
+    /// The supervisor processes: one, or (replicated) two sharing `etcd`.
+    private(set) var supervisors: [SimSupervisor] = []
+    private(set) var etcd: SimEtcd?
     private(set) var hosts: [SimHost] = []
     private(set) var clients: [SimClient] = []
     private var setup: SimClient?
     private(set) var subscribers: [SimSubscriber] = []
     var nextRoutingID = 0
+    /// Sockets bound so far by any supervisor process (a link reaches one of them).
+    var nextIncarnation = 0
+    /// What a supervisor sent after it lost the leadership (one leader at a time): how many, the first few.
+    private(set) var deposedSends = 0
+    private(set) var deposed: [String] = []
     /// Messages on their way between a peer and the supervisor.
     var inFlight = 0
     var nextPID: Int32 = 100
@@ -59,13 +66,27 @@ package final class Simulation {
         if problems.count < 8 { problems.append("\(Scheduler.format(scheduler.now)): \(problem)") }
     }
 
+    func noteDeposed(_ send: String) {
+        deposedSends += 1
+        if deposed.count < 8 { deposed.append("\(Scheduler.format(scheduler.now)): \(send)") }
+    }
+
+    /// The supervisor serving now, as far as the world's checks go (one that is stopped is not).
+    var leader: SimSupervisor? { supervisors.first { $0.isServing && !$0.paused } }
+
+    /// Every supervisor's command endpoint, as hosts and clients are given them.
+    var endpoints: [String] { supervisors.map(\.endpoint) }
+
     /// Runs the world: setup, commands under faults for `duration`, every fault healed, the world settled; then the
     /// checks.
     package func run() -> SimulationReport {
         let names = (0..<settings.hosts).map { "h\($0)" }
-        supervisor = SimSupervisor(sim: self, config: config, hosts: names)
+        etcd = settings.replicated ? SimEtcd(clock: scheduler.clock) : nil
+        supervisors = (settings.replicated ? ["a", "b"] : ["a"]).map {
+            SimSupervisor(sim: self, name: $0, config: config, hosts: names, etcd: etcd)
+        }
         subscribers = (0...settings.subscribers).map { SimSubscriber(sim: self, index: $0, keepsPayloads: $0 == 0) }
-        supervisor.start()
+        for supervisor in supervisors { supervisor.start() }
         hosts = names.map { SimHost(sim: self, name: $0) }
         for host in hosts {
             scheduler.after(scheduler.duration(.zero, .milliseconds(50)), "host \(host.name) starts") { host.start() }
@@ -105,7 +126,7 @@ package final class Simulation {
         for client in clients { client.drawing = false }
         healEverything()
         let settled = settle()
-        if settings.sabotage == .loseAcknowledgedRecord { sabotaged = supervisor.disk.loseAnAcceptedRecord() }
+        if settings.sabotage == .loseAcknowledgedRecord { sabotaged = supervisors[0].disk.loseAnAcceptedRecord() }
         return report(settled: settled)
     }
 
@@ -140,29 +161,34 @@ package final class Simulation {
 
     // MARK: Processes coming and going
 
-    /// A supervisor process began serving: subscribers and peers connect to it (ZeroMQ reconnects within ~100 ms).
-    func supervisorStarted() {
-        guard let incarnation = supervisor.incarnation else { return }
-        for subscriber in subscribers { subscriber.connect(to: incarnation) }
-        guard supervisor.starts > 1 else { return }
+    /// A supervisor process bound its command socket: peers whose connection to that endpoint dropped connect again
+    /// (ZeroMQ reconnects within ~100 ms).
+    func supervisorBound(_ supervisor: SimSupervisor) {
         for host in hosts {
             scheduler.after(scheduler.duration(.milliseconds(10), .milliseconds(100)), "host \(host.name) reconnects") {
-                host.reconnect()
+                host.reconnect(to: supervisor)
             }
         }
         for client in clients + [setup].compactMap({ $0 }) {
             scheduler.after(scheduler.duration(.milliseconds(10), .milliseconds(100)), "client reconnects") {
-                client.reconnect()
+                client.reconnect(to: supervisor)
             }
         }
     }
 
-    func supervisorStopped() {
-        for subscriber in subscribers { subscriber.disconnect() }
+    /// A supervisor began serving: subscribers connect to it (a replicated runtime's follow its leader).
+    func supervisorServes(_ supervisor: SimSupervisor) {
+        guard let incarnation = supervisor.incarnation else { return }
+        for subscriber in subscribers { subscriber.connect(to: incarnation) }
     }
 
-    /// An event or a heartbeat of the running supervisor process, to every subscriber.
-    func publish(_ frames: [[UInt8]]) {
+    /// The supervisor serving on socket `incarnation` stopped: its subscribers' connections are gone.
+    func supervisorStopped(_ incarnation: Int) {
+        for subscriber in subscribers { subscriber.disconnect(from: incarnation) }
+    }
+
+    /// An event or a heartbeat of a serving supervisor, to every subscriber connected to it.
+    func publish(_ frames: [[UInt8]], from supervisor: SimSupervisor) {
         guard let incarnation = supervisor.incarnation else { return }
         for subscriber in subscribers { subscriber.publish(frames, from: incarnation) }
     }
@@ -170,7 +196,7 @@ package final class Simulation {
     // MARK: Faults
 
     private func scheduleFault(until end: Duration) {
-        let kinds = settings.faults.sorted()
+        let kinds = settings.injectable.sorted()
         guard !kinds.isEmpty else { return }
         let gap = scheduler.duration(settings.faultEvery / 2, settings.faultEvery * 3 / 2)
         guard scheduler.now + gap < end else { return }
@@ -180,16 +206,30 @@ package final class Simulation {
         }
     }
 
+    /// A supervisor a fault hits: mostly the one serving, sometimes a standby.
+    private func struck(among running: [SimSupervisor]) -> SimSupervisor? {
+        if let leader, running.contains(where: { $0 === leader }), scheduler.chance(0.8) { return leader }
+        return running.randomElement(using: &scheduler.random)
+    }
+
     private func inject(_ kind: FaultKind) {
         let running = hosts.filter(\.isRunning)
         var target = ""
         switch kind {
         case .supervisorCrash:
-            guard supervisor.isRunning else { return }
+            guard let supervisor = struck(among: supervisors.filter(\.isRunning)) else { return }
             supervisor.kill(restartAfter: scheduler.duration(.milliseconds(100), .seconds(2)))
-        case .tornWrite: supervisor.disk.armed = .torn
-        case .diskFull: supervisor.disk.armed = .full
-        case .syncError: supervisor.disk.armed = .syncError
+            target = " \(supervisor.name)"
+        case .supervisorPause:
+            guard let supervisor = struck(among: supervisors.filter { $0.isRunning && !$0.paused }) else { return }
+            supervisor.pause()
+            target = " \(supervisor.name)"
+            scheduler.after(scheduler.duration(.milliseconds(300), .seconds(5)), "supervisor continues") {
+                supervisor.resume()
+            }
+        case .tornWrite: supervisors[0].disk.armed = .torn
+        case .diskFull: supervisors[0].disk.armed = .full
+        case .syncError: supervisors[0].disk.armed = .syncError
         case .hostCrash:
             guard let host = running.randomElement(using: &scheduler.random) else { return }
             host.kill()
@@ -232,13 +272,16 @@ package final class Simulation {
     /// off is disarmed, every process runs.
     private func healEverything() {
         slowNetworkUntil = nil
-        supervisor.disk.armed = nil
+        for supervisor in supervisors {
+            supervisor.disk.armed = nil
+            supervisor.resume()
+        }
         for host in hosts {
             host.resume()
             host.heal()
             if !host.isRunning { host.start() }
         }
-        if !supervisor.isRunning { supervisor.start() }
+        for supervisor in supervisors where !supervisor.isRunning { supervisor.start() }
         healedAt = scheduler.now
     }
 
@@ -248,7 +291,9 @@ package final class Simulation {
         let began = scheduler.now
         let deadline = began + .seconds(60)
         func quiet() -> Bool {
-            guard var core = supervisor.core, !clients.contains(where: \.isWaiting) else { return false }
+            guard var core = leader?.core, !clients.contains(where: \.isWaiting),
+                supervisors.allSatisfy({ $0.isServing || $0.isStandingBy })
+            else { return false }
             let snapshot = core.snapshot()
             // Every host process welcomed, and known up as that process (not its predecessor's connection).
             let registered = hosts.allSatisfy { host in
@@ -259,10 +304,10 @@ package final class Simulation {
         while !quiet(), scheduler.now < deadline { scheduler.run(until: scheduler.now + .milliseconds(10)) }
         if !quiet() { fail("the world did not settle within 60 s of the faults healing") }
         // A probe: a refused destroy publishes a ruleViolation, which every subscriber (connected by now) must see.
-        if let setup, let seq = supervisor.core?.seq {
+        if let setup, let seq = leader?.core?.seq {
             setup.probe()
             func heard() -> Bool {
-                let last = supervisor.core?.seq ?? 0
+                let last = leader?.core?.seq ?? 0
                 return last > seq && subscribers.allSatisfy { $0.seen.last >= last }
             }
             while !heard(), scheduler.now < deadline { scheduler.run(until: scheduler.now + .milliseconds(10)) }

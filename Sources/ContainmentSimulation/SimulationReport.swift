@@ -51,13 +51,18 @@ extension Simulation {
         let results = clients.map(\.result)
         let records: [JournalEntry]
         do {
-            records = try supervisor.disk.durable.map { try JournalEntry(decoding: $0) }
+            if let etcd {
+                records = try JournalEntry.all(in: etcd, keys: supervisors[0].keys)
+            } else {
+                records = try supervisors[0].disk.durable.map { try JournalEntry(decoding: $0) }
+            }
         } catch {
             records = []
             fail("the journal does not read back: \(error)")
         }
-        let restarts = max(0, supervisor.starts - 1)
-        if var core = supervisor.core, !records.isEmpty {
+        let terms = supervisors.map(\.starts).reduce(0, +)
+        let restarts = max(0, terms - 1)
+        if var core = leader?.core, !records.isEmpty {
             let snapshot = core.snapshot()
             let reference = subscribers[0].seen
             let checkFrom = max(1, reference.first)
@@ -78,6 +83,18 @@ extension Simulation {
             checks.append(StressRun.exactlyOnceCheck(records: records, results: results, restarts: restarts))
             checks.append(StressRun.predictionCheck(results, contended: settings.judgedByReplay))
             checks.append(actorCheck(expected: verifier.expectedDigests, seqs: verifier.callbackSeqs))
+        }
+        if etcd != nil {
+            checks.append(
+                StressCheck(
+                    name: "one leader at a time: nothing sent once a supervisor's lease lapsed",
+                    passed: deposedSends == 0,
+                    detail: deposedSends == 0
+                        ? "\(terms) terms, each supervisor silent once it lost the leadership"
+                        : "\(deposedSends) messages sent by a supervisor that no longer led",
+                    failures: deposed
+                )
+            )
         }
         let slow = clients.flatMap(\.slowAnswers)
         checks.append(
@@ -102,9 +119,9 @@ extension Simulation {
             settled: settled,
             operations: results.map(\.operations.count).reduce(0, +),
             accepted: results.flatMap(\.operations).count { if case .accepted = $0.outcome { true } else { false } },
-            events: supervisor.core?.seq ?? 0,
+            events: leader?.core?.seq ?? 0,
             records: records.count,
-            supervisorStarts: supervisor.starts,
+            supervisorStarts: terms,
             steps: scheduler.steps,
             faults: injected,
             checks: checks,

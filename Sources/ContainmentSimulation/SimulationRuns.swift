@@ -53,7 +53,7 @@ package enum SimulationRuns {
         }
         let (faults, failed, operations, steps) = progress.withLock { ($0.faults, $0.failed, $0.operations, $0.steps) }
         guard count > 1 else { return failed.isEmpty }
-        let injected = FaultKind.allCases.filter { settings.faults.contains($0) }
+        let injected = FaultKind.allCases.filter { settings.injectable.contains($0) }
             .map { "\($0.rawValue) \(faults[$0, default: 0])" }.joined(separator: ", ")
         write(
             "\(count) seeds: \(count - failed.count) passed, \(failed.count) failed; \(operations) operations, "

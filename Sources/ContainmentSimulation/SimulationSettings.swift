@@ -23,10 +23,17 @@ package struct SimulationSettings: Sendable {
     package var answering = false
     /// Whether a client's replica cannot foresee its replies, so that the journal's replay judges them.
     package var judgedByReplay: Bool { contended || answering }
+    /// Two supervisors journal to a simulated etcd (`journal: etcd`): one leads on a lease, the other stands by and
+    /// takes over when the lease lapses (the leader killed or stopped); hosts and clients follow the leader.
+    package var replicated = false
+    /// The leader's lease, in seconds (`etcd.leaseSeconds`).
+    package var leaseSeconds = 2
     /// Of the clients' commands, how many are invalid on purpose.
     package var invalidRatio = 0.1
     /// The faults it may inject; each kind is drawn in turn at random times.
     package var faults: Set<FaultKind> = Set(FaultKind.allCases)
+    /// The faults that apply to this world: of a replicated one, not those of a supervisor's own disk.
+    var injectable: Set<FaultKind> { replicated ? faults.subtracting(FaultKind.diskFaults) : faults }
     /// How often a fault is injected on average, in simulated time.
     package var faultEvery: Duration = .seconds(1)
     /// The supervisor writes a checkpoint after this many records (0: never); a restarted one recovers from the latest
@@ -46,12 +53,19 @@ package enum Sabotage: Sendable {
     case dropCallback
     /// The disk loses a synced record of an accepted command (a lying disk).
     case loseAcknowledgedRecord
+    /// A replicated world's leader sends what a step holds without asking whether its lease may have lapsed by its own
+    /// clock (``EtcdLeadership/isValid`` without its clock): stopped past its lease and continued, it still speaks.
+    case leaderIgnoresItsLease
 }
 
 /// A fault the world can inject.
 package enum FaultKind: String, CaseIterable, Sendable, Comparable {
-    /// The supervisor killed with SIGKILL between two steps, and started again.
+    /// A supervisor killed with SIGKILL between two steps, and started again (replicated: mostly the leader; it comes
+    /// back as a standby).
     case supervisorCrash
+    /// A supervisor stopped (SIGSTOP) for a while, then continued (replicated: mostly the leader, whose lease may lapse
+    /// meanwhile; it must then acknowledge nothing more).
+    case supervisorPause
     /// The supervisor killed while writing a step's records: a prefix of them reached the disk, no reply went out.
     case tornWrite
     /// The disk full (ENOSPC) at a write: the supervisor stops (fail-stop) and is started again.
@@ -73,4 +87,7 @@ package enum FaultKind: String, CaseIterable, Sendable, Comparable {
     case delay
 
     package static func < (a: FaultKind, b: FaultKind) -> Bool { a.rawValue < b.rawValue }
+
+    /// The faults of a supervisor's own disk (not of a replicated world, whose journal is etcd's).
+    static let diskFaults: Set<FaultKind> = [.tornWrite, .diskFull, .syncError]
 }

@@ -23,6 +23,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "A client's mean pause between an answer and its next command: the load (2.5ms, 250ms).")
     var think = "2.5ms"
     @Option(help: "Faults to inject, comma-separated (all, none, or: \(Self.kinds)).") var faults = "all"
+    @Option(help: "How often a fault is injected on average, in simulated time (1s, 500ms).") var faultEvery = "1s"
     @Option(help: "Hosts.") var hosts = 3
     @Option(help: "Clients.") var clients = 4
     @Option(help: "Controllers, over the clients' pools.") var controllers = 60
@@ -30,6 +31,14 @@ struct SimulateCommand: ParsableCommand {
     var contended = false
     @Flag(help: "Forms whose code answers their loads and layouts, now and then too late (as stress --answering).")
     var answering = false
+    @Flag(
+        help: ArgumentHelp(
+            "Two supervisors on a simulated etcd: one leads on a lease, the other stands by and takes over (journal: etcd).",
+            discussion: "Hosts and clients follow the leader; a killed or stopped leader's lease lapses; disk faults"
+                + " do not apply."
+        )
+    )
+    var replicated = false
     @Flag(help: "Print every step of each seed's world.") var trace = false
     @Flag(help: "Print every check, not only those that failed.") var verbose = false
 
@@ -55,11 +64,16 @@ struct SimulateCommand: ParsableCommand {
         guard let think = SimulationRuns.duration(think) else {
             throw ValidationError("--think \(think): a positive number of ms, s, m or h")
         }
+        guard let faultEvery = SimulationRuns.duration(faultEvery) else {
+            throw ValidationError("--fault-every \(faultEvery): a positive number of ms, s, m or h")
+        }
         settings.seed = seed
         settings.duration = duration
+        settings.faultEvery = faultEvery
         settings.think = think
         settings.contended = contended
         settings.answering = answering
+        settings.replicated = replicated
         (settings.hosts, settings.clients, settings.controllers, settings.trace) = (hosts, clients, controllers, trace)
         let names = faults.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         if names != ["all"] {

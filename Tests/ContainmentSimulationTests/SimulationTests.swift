@@ -64,6 +64,40 @@ import Testing
         #expect(replay.detail.contains("answers of controllers' code replayed"), "\(replay.detail)")
     }
 
+    /// Replicated (`journal: etcd`): two supervisors on a simulated etcd, the leader killed and stopped past its lease
+    /// among the other faults; the standby takes over, hosts and clients follow it, and every check holds — one leader
+    /// at a time among them.
+    @Test(arguments: Array(1...4) as [UInt64])
+    func replicatedSeedsPassWhileLeadersAreKilledAndStopped(seed: UInt64) throws {
+        var settings = Self.settings(seed: seed)
+        settings.replicated = true
+        let report = Self.passingRun(settings)
+        #expect(report.faults[.tornWrite] == nil, "etcd is the journal: no disk faults")
+        let leaders = try #require(report.checks.first { $0.name.hasPrefix("one leader at a time") })
+        #expect(leaders.passed && report.operations > 100, "\(report.lines())")
+    }
+
+    /// A leader that does not ask its own clock whether its lease may have lapsed speaks after a pause past it, while
+    /// the standby already leads: the check of one leader at a time fails.
+    @Test func aLeaderThatIgnoresItsLeaseFailsOneLeaderAtATime() {
+        var failed: Set<String> = []
+        for seed in UInt64(1)...6 {
+            var settings = Self.settings(seed: seed)
+            settings.replicated = true
+            settings.faults = [.supervisorPause]
+            settings.sabotage = .leaderIgnoresItsLease
+            failed.formUnion(Simulation(settings).run().checks.filter { !$0.passed }.map(\.name))
+        }
+        #expect(failed.contains("one leader at a time: nothing sent once a supervisor's lease lapsed"), "\(failed)")
+        #expect(
+            failed.isSubset(of: [
+                "one leader at a time: nothing sent once a supervisor's lease lapsed",
+                "each actor got its callbacks in SPEC order",
+            ]),
+            "\(failed)"
+        )
+    }
+
     @Test func aHostThatDropsACallbackFailsTheActorCheck() {
         var settings = Self.settings(seed: 3)
         settings.faults = []

@@ -9,7 +9,7 @@ import Foundation
 /// cut network) the append is tried again for as long as the leadership may still be valid, then fails. An append
 /// whose outcome is unknown (the answer was lost) is tried again as it was, and read back when it finds its batch
 /// written: it is the same bytes, or it is someone else's and the leadership was lost.
-final class EtcdJournal: JournalAppender {
+package final class EtcdJournal: JournalAppender {
     let store: any EtcdStore
     let keys: EtcdKeys
     let leadership: EtcdLeadership
@@ -23,21 +23,21 @@ final class EtcdJournal: JournalAppender {
     /// default): a larger flush is several batches, each a transaction of its own.
     static let batchBytes = 1 << 20
 
-    init(store: any EtcdStore, keys: EtcdKeys, leadership: EtcdLeadership, next: Int) {
+    package init(store: any EtcdStore, keys: EtcdKeys, leadership: EtcdLeadership, next: Int) {
         self.store = store
         self.keys = keys
         self.leadership = leadership
         segment = next
     }
 
-    func append(serialized payload: [UInt8]) throws(JournalFailure) {
+    package func append(serialized payload: [UInt8]) throws(JournalFailure) {
         JournalFormat.frame(payload, into: &buffer)
         ends.append(buffer.count)
         appended += 1
         if buffer.count > Self.batchBytes { try flush() }
     }
 
-    func flush() throws(JournalFailure) {
+    package func flush() throws(JournalFailure) {
         var start = 0
         var index = 0
         while index < ends.count {

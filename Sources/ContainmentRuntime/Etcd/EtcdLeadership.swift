@@ -11,7 +11,7 @@ package struct LeaderRecord: Codable, Sendable, Equatable {
 
     var bytes: [UInt8] { (try? JSONEncoder().encode(self)).map { [UInt8]($0) } ?? [] }
 
-    init(name: String, pid: Int32, command: String, events: String) {
+    package init(name: String, pid: Int32, command: String, events: String) {
         self.name = name
         self.pid = pid
         self.command = command
@@ -34,10 +34,10 @@ package struct LeaderRecord: Codable, Sendable, Equatable {
 /// - **Its own clock.** ``isValid`` is false from `leaseSeconds` after the last renewal was sent (etcd counts from
 ///   when it received it, later), so a leader frozen past its lease (SIGSTOP, a stall) neither answers nor publishes
 ///   anything when it resumes, even what needs no append.
-final class EtcdLeadership: Sendable {
+package final class EtcdLeadership: Sendable {
     let store: any EtcdStore
     let keys: EtcdKeys
-    let record: LeaderRecord
+    package let record: LeaderRecord
     let leaseSeconds: Int
 
     private struct State {
@@ -48,35 +48,43 @@ final class EtcdLeadership: Sendable {
     }
 
     private let state = Mutex(State())
-    private let clock = ContinuousClock()
+    /// The time now: the machine's clock, or a simulated world's.
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    init(store: any EtcdStore, keys: EtcdKeys, record: LeaderRecord, leaseSeconds: Int) {
+    package init(
+        store: any EtcdStore,
+        keys: EtcdKeys,
+        record: LeaderRecord,
+        leaseSeconds: Int,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         self.store = store
         self.keys = keys
         self.record = record
         self.leaseSeconds = leaseSeconds
+        self.now = now
     }
 
     /// The election key's creation revision while this supervisor leads: every append is conditioned on it.
-    var fence: Int64 { state.withLock { $0.fence } }
+    package var fence: Int64 { state.withLock { $0.fence } }
 
     /// Whether this supervisor may still act as the leader: it won, and its lease cannot have lapsed yet.
-    var isValid: Bool {
+    package var isValid: Bool {
         state.withLock { state in
             guard !state.lost, let until = state.validUntil else { return false }
-            return clock.now < until
+            return now() < until
         }
     }
 
     /// The leader now, from the election key (`nil`: none).
-    func leader() throws(EtcdError) -> LeaderRecord? {
+    package func leader() throws(EtcdError) -> LeaderRecord? {
         try store.range(keys.leader).kvs.first.flatMap { LeaderRecord(bytes: $0.value) }
     }
 
     /// Tries once to lead: creates the election key under a fresh lease when no one holds it. True when this
     /// supervisor leads now.
-    func campaign() throws(EtcdError) -> Bool {
-        let sent = clock.now
+    package func campaign() throws(EtcdError) -> Bool {
+        let sent = now()
         let lease = try store.grantLease(seconds: leaseSeconds)
         let result: EtcdTxnResult
         do {
@@ -107,10 +115,10 @@ final class EtcdLeadership: Sendable {
 
     /// Renews the lease once: true while it holds. Sent at least every third of the lease (``keepLeading(until:)``).
     @discardableResult
-    func renew() -> Bool {
+    package func renew() -> Bool {
         let (lease, lost) = state.withLock { ($0.lease, $0.lost) }
         guard lease != 0, !lost else { return false }
-        let sent = clock.now
+        let sent = now()
         do {
             let seconds = try store.keepAlive(lease)
             state.withLock { state in
@@ -142,7 +150,7 @@ final class EtcdLeadership: Sendable {
 
     /// Gives the leadership up now (a clean stop): the lease is revoked, the key goes with it, a standby takes over
     /// without waiting for the lease to lapse.
-    func resign() {
+    package func resign() {
         let lease = state.withLock { state in
             defer { state = State(lost: true) }
             return state.lease

@@ -14,7 +14,7 @@ struct CheckpointManifest: Codable, Sendable, Equatable {
 /// Recovery from a replicated journal (docs/DURABILITY.md, "Replicated"): the latest checkpoint in etcd that reads
 /// back, then every journal batch after it — the same records, checked and replayed as a directory's.
 extension Recovery {
-    static func load(
+    package static func load(
         from store: any EtcdStore,
         keys: EtcdKeys,
         config: RuntimeConfig,
@@ -79,7 +79,7 @@ extension Recovery {
     /// ``JournalDamage`` when a batch is missing (removed after a checkpoint this recovery did not start from) or
     /// does not read back.
     @discardableResult
-    mutating func catchUp(from store: any EtcdStore, keys: EtcdKeys) throws -> Int {
+    package mutating func catchUp(from store: any EtcdStore, keys: EtcdKeys) throws -> Int {
         let end = EtcdKeys.end(of: keys.journalPrefix)
         var replayed = 0
         while true {
@@ -103,5 +103,19 @@ extension Recovery {
         }
         records += replayed
         return replayed
+    }
+}
+
+extension JournalEntry {
+    /// Every record of the journal in etcd, in order (the checks of a simulated replicated world read it all).
+    package static func all(in store: any EtcdStore, keys: EtcdKeys) throws -> [JournalEntry] {
+        let batches = try store.range(keys.journalPrefix, end: EtcdKeys.end(of: keys.journalPrefix)).kvs
+        var entries: [JournalEntry] = []
+        for (index, batch) in batches.enumerated() {
+            var scan = JournalScan()
+            try scan.readSegment(batch.value, path: "etcd:" + batch.key, number: index + 1, isLast: false)
+            entries += scan.records.map { JournalEntry($0.record) }
+        }
+        return entries
     }
 }

@@ -137,13 +137,9 @@ final class ReplicatedSupervisor {
                     try recovery.catchUp(from: store, keys: keys)
                     watch = try store.watch(keys.root + "/", end: EtcdKeys.end(of: keys.root + "/"), from: revision + 1)
                 }
-                let leader = try leadership.leader()
-                responder.set(leader: leader)
-                if leader == nil, try leadership.campaign() {
-                    // Everything the last leader appended: its lease lapsed before this campaign could win, and its
-                    // appends are fenced since.
-                    try recovery.catchUp(from: store, keys: keys)
-                    return true
+                switch try recovery.look(leadership) {
+                case .won: return true
+                case .follows(let leader): responder.set(leader: leader)
                 }
                 let changes = try watch?.next(timeout: Self.standbyPoll) ?? []
                 if changes.contains(where: { $0.put?.key.hasPrefix(keys.journalPrefix) == true }) {
@@ -178,7 +174,7 @@ final class ReplicatedSupervisor {
     private func lead(_ leadership: EtcdLeadership, _ recovery: Recovery, allow: [CurveKey: CurveSettings.Role]) throws
     {
         var recovery = recovery
-        recovery.deliveries.seal()
+        recovery.beginLeading()
         _ = leadership.keepLeading(until: { [stopping] in stopping.isSet })
         let loop = try SupervisorLoop(
             context: context,
@@ -215,6 +211,26 @@ final class ReplicatedSupervisor {
             "supervisor no longer leads: standing by",
             metadata: ["error.message": "\(loop.failure.map { "\($0)" } ?? "stopped")"]
         )
+    }
+}
+
+/// What a standby's look at etcd came to.
+package enum StandbyLook: Sendable, Equatable {
+    /// No one led, and its campaign won: it leads now, caught up.
+    case won
+    /// It follows the leader named (nil: none leads, and another's campaign won the race or etcd refused).
+    case follows(LeaderRecord?)
+}
+
+extension Recovery {
+    /// A standby's look at the election key: when no one leads it campaigns, and once it wins it catches up with
+    /// everything the last leader appended (whose lease lapsed before this campaign could win, and whose appends are
+    /// fenced since). Each supervisor of a replicated runtime and each of a simulated world's look this way.
+    package mutating func look(_ leadership: EtcdLeadership) throws -> StandbyLook {
+        let leader = try leadership.leader()
+        guard leader == nil, try leadership.campaign() else { return .follows(leader) }
+        try catchUp(from: leadership.store, keys: leadership.keys)
+        return .won
     }
 }
 

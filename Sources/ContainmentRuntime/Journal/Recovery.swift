@@ -17,8 +17,10 @@ package struct Recovery {
     var checkpointRecords = 0
     /// Whether the journal holds a state (a checkpoint or an accepted command): then the topology is not applied.
     package var holdsState: Bool { checkpoint != nil || commandRecords > 0 }
+    /// A standby that won the leadership stops following: the deliveries it recovered are all it will resend.
+    package mutating func beginLeading() { deliveries.seal() }
     /// Where the writer goes on: the last segment and its valid length (0: begin it).
-    var segment = 1
+    package var segment = 1
     var endOffset = 0
     var tornTail: JournalScan.TornTail?
     /// The hosts that registered (from the journal's host records): the latest pid, and how many processes.

@@ -1,0 +1,203 @@
+import ContainmentRuntime
+import Synchronization
+
+/// The simulated world's time, readable where a `Sendable` is asked for: etcd's leases and a leader's own clock
+/// (``EtcdLeadership``) read it. The scheduler sets it as it goes.
+final class SimClock: Sendable {
+    private let value = Mutex<Duration>(.zero)
+    var now: Duration { value.withLock { $0 } }
+    func set(_ time: Duration) { value.withLock { $0 = time } }
+}
+
+/// etcd, in memory, as the replicated journal sees it through ``EtcdStore``: one linearizable store of keys with
+/// revisions and versions, transactions that compare and then write atomically, and leases that lapse on the
+/// simulated clock (taking their keys with them). Every call is answered at once: a simulated etcd always has its
+/// majority. Nothing here depends on a dictionary's order, so a run stays a function of its seed.
+final class SimEtcd: EtcdStore {
+    private struct Lease {
+        var seconds: Int
+        var expires: Duration
+    }
+
+    private struct State {
+        /// Every key, in order.
+        var keys: [String] = []
+        var values: [String: EtcdKeyValue] = [:]
+        var versions: [String: Int64] = [:]
+        var revision: Int64 = 1
+        var leases: [Int64: Lease] = [:]
+        var nextLease: Int64 = 0x1000
+    }
+
+    private let state = Mutex(State())
+    let clock: SimClock
+
+    init(clock: SimClock) { self.clock = clock }
+
+    /// The election key's creation revision now (0: no one leads), leases that lapsed gone first.
+    func createRevision(of key: String) -> Int64 {
+        state.withLock { state in
+            expire(&state)
+            return state.values[key]?.createRevision ?? 0
+        }
+    }
+
+    func range(
+        _ key: String,
+        end: String?,
+        limit: Int
+    ) throws(EtcdError) -> (
+        kvs: [EtcdKeyValue], more: Bool, revision: Int64
+    ) {
+        state.withLock { state in
+            expire(&state)
+            let found = Self.keys(of: state, from: key, to: end).map { state.values[$0]! }  // listed: it has a value
+            guard limit > 0, found.count > limit else { return (found, false, state.revision) }
+            return (Array(found.prefix(limit)), true, state.revision)
+        }
+    }
+
+    func count(_ key: String, end: String) throws(EtcdError) -> Int {
+        state.withLock { state in
+            expire(&state)
+            return Self.keys(of: state, from: key, to: end).count
+        }
+    }
+
+    func txn(
+        _ compare: [EtcdCompare],
+        success: [EtcdOperation],
+        failure: [EtcdOperation]
+    ) throws(EtcdError)
+        -> EtcdTxnResult
+    {
+        try state.withLock { state throws(EtcdError) in
+            expire(&state)
+            let holds = compare.allSatisfy { comparison in
+                switch comparison.target {
+                case .createRevision(let revision): (state.values[comparison.key]?.createRevision ?? 0) == revision
+                case .version(let version): (state.versions[comparison.key] ?? 0) == version
+                }
+            }
+            let operations = holds ? success : failure
+            let writes = operations.contains { if case .range = $0 { false } else { true } }
+            if writes { state.revision += 1 }
+            var read: [EtcdKeyValue] = []
+            for operation in operations {
+                switch operation {
+                case .range(let key):
+                    if let value = state.values[key] { read.append(value) }
+                case .put(let key, let value, let lease):
+                    guard lease == 0 || state.leases[lease] != nil else {
+                        throw EtcdError(kind: .refused(code: 5), description: "etcdserver: requested lease not found")
+                    }
+                    put(key, value, lease: lease, in: &state)
+                case .delete(let key, let end):
+                    for name in Self.keys(of: state, from: key, to: end) { remove(name, from: &state) }
+                }
+            }
+            return EtcdTxnResult(succeeded: holds, revision: state.revision, read: read)
+        }
+    }
+
+    func grantLease(seconds: Int) throws(EtcdError) -> (id: Int64, seconds: Int) {
+        state.withLock { state in
+            expire(&state)
+            state.nextLease += 1
+            state.leases[state.nextLease] = Lease(seconds: seconds, expires: clock.now + .seconds(seconds))
+            return (state.nextLease, seconds)
+        }
+    }
+
+    func keepAlive(_ id: Int64) throws(EtcdError) -> Int {
+        state.withLock { state in
+            expire(&state)
+            guard var lease = state.leases[id] else { return 0 }
+            lease.expires = clock.now + .seconds(lease.seconds)
+            state.leases[id] = lease
+            return lease.seconds
+        }
+    }
+
+    func revoke(_ id: Int64) throws(EtcdError) {
+        state.withLock { state in
+            expire(&state)
+            end(lease: id, in: &state)
+        }
+    }
+
+    func watch(_ key: String, end: String, from revision: Int64) throws(EtcdError) -> any EtcdWatch {
+        // The simulated standbys look every 200 ms instead (``SimSupervisor``): no change is ever pushed.
+        SilentWatch()
+    }
+
+    func close() {}
+
+    // MARK: The store's bookkeeping
+
+    /// Leases whose time ran out end, with their keys, in the order of their ids.
+    private func expire(_ state: inout State) {
+        let now = clock.now
+        let lapsed = state.leases.filter { $0.value.expires <= now }.map(\.key).sorted()
+        for id in lapsed { end(lease: id, in: &state) }
+    }
+
+    private func end(lease id: Int64, in state: inout State) {
+        guard state.leases.removeValue(forKey: id) != nil else { return }
+        let tied = state.keys.filter { state.values[$0]?.lease == id }
+        guard !tied.isEmpty else { return }
+        state.revision += 1
+        for key in tied { remove(key, from: &state) }
+    }
+
+    private func put(_ key: String, _ value: [UInt8], lease: Int64, in state: inout State) {
+        if var existing = state.values[key] {
+            existing.value = value
+            existing.modRevision = state.revision
+            existing.lease = lease
+            state.values[key] = existing
+            state.versions[key, default: 0] += 1
+            return
+        }
+        state.keys.insert(key, at: Self.lowerBound(key, in: state.keys))
+        state.values[key] = EtcdKeyValue(
+            key: key,
+            value: value,
+            createRevision: state.revision,
+            modRevision: state.revision,
+            lease: lease
+        )
+        state.versions[key] = 1
+    }
+
+    private func remove(_ key: String, from state: inout State) {
+        guard state.values.removeValue(forKey: key) != nil else { return }
+        state.versions[key] = nil
+        state.keys.remove(at: Self.lowerBound(key, in: state.keys))
+    }
+
+    /// The keys from `key` up to `end` (not included; nil: `key` alone), in order.
+    private static func keys(of state: State, from key: String, to end: String?) -> ArraySlice<String> {
+        let start = lowerBound(key, in: state.keys)
+        guard let end else {
+            return start < state.keys.count && state.keys[start] == key ? state.keys[start...start] : []
+        }
+        return state.keys[start..<max(start, lowerBound(end, in: state.keys))]
+    }
+
+    /// Where `key` is, or would be inserted, in the sorted `keys` (etcd orders keys by their bytes, as here).
+    private static func lowerBound(_ key: String, in keys: [String]) -> Int {
+        var (low, high) = (0, keys.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle].utf8.lexicographicallyPrecedes(key.utf8) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
+
+/// A watch that never sees a change (the simulated standbys poll).
+private struct SilentWatch: EtcdWatch {
+    func next(timeout: Duration) throws(EtcdError) -> [EtcdChange] { [] }
+    func cancel() {}
+}
