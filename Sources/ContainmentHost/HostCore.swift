@@ -158,6 +158,8 @@ package struct HostCore {
             }
         case .welcome(let welcome):
             registration = .registered(lastBeat: now)
+            // Restored, its actors are current as of the state's seq: what it says it received counts from there.
+            if welcome.restore, welcome.seq > lastDelivered { lastDelivered = welcome.seq }
             actions.append(
                 .log(
                     .info,

@@ -37,9 +37,16 @@ import Testing
         try HostInbound(decoding: message.bytes(requestID: requestID))
     }
 
-    static func welcome() throws -> HostInbound {
+    static func welcome(restore: Bool = false, seq: UInt64 = 0) throws -> HostInbound {
         try inbound(
-            .welcome(host: "h0", controllers: [], heartbeatInterval: interval, restore: false, seq: 0, incarnation: 1),
+            .welcome(
+                host: "h0",
+                controllers: [],
+                heartbeatInterval: interval,
+                restore: restore,
+                seq: seq,
+                incarnation: 1
+            ),
             requestID: HostCore.helloID
         )
     }
@@ -64,6 +71,23 @@ import Testing
         #expect(core.isRegistered)
         #expect(Self.said(core.handle(.tick, at: now + Self.interval / 2)).isEmpty, "no heartbeat before an interval")
         #expect(Self.said(core.handle(.tick, at: now + Self.interval)) == ["heartbeat"])
+    }
+
+    /// A welcome that restores its actors makes them current as of its seq: the next hello says so, so that the
+    /// supervisor, which counts that welcome as given, does not take the host for one that lost it. One that does not
+    /// restore leaves what the host received as it was.
+    @Test func aRestoringWelcomeCountsAsReceivedUpToItsSeq() throws {
+        let now = ContinuousClock.now
+        var core = Self.core(at: now)
+        _ = core.handle(.start, at: now)
+        _ = core.handle(.message(try Self.welcome()), at: now)
+        _ = core.handle(.message(Self.delivery([5, 6])), at: now)
+        _ = core.handle(.message(try Self.welcome(seq: 40)), at: now)
+        #expect(core.lastDelivered == 6)
+        _ = core.handle(.message(try Self.welcome(restore: true, seq: 40)), at: now)
+        #expect(core.lastDelivered == 40)
+        _ = core.handle(.message(try Self.welcome(restore: true, seq: 30)), at: now)
+        #expect(core.lastDelivered == 40, "never back")
     }
 
     @Test func deliveriesGoToTheDispatcherInOrderAndTheNextHelloSaysHowFar() throws {
