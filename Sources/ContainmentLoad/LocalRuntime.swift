@@ -30,6 +30,9 @@ public final class LocalRuntime {
     /// Hosts killed on purpose (``killHost(_:)``), and stalled (``stallHost(_:)``).
     public private(set) var hostKills = 0
     public private(set) var hostStalls = 0
+    /// Each killed host's last killed process: until the supervisor has another up, the host is not back (it may
+    /// not have noticed the death yet).
+    public private(set) var killedPIDs: [String: Int32] = [:]
 
     /// The path of this very executable, so the daemons run the same build.
     public static var executable: String {
@@ -190,6 +193,7 @@ public final class LocalRuntime {
         guard let pid = hostPID(name) else { return }
         kill(pid, SIGKILL)
         hostKills += 1
+        killedPIDs[name] = pid
     }
 
     /// A host's pid, whoever started it.

@@ -98,10 +98,14 @@ public struct StressRun {
         // it again, so what it lost lies only at a restart.
         if local?.supervisorRestarts ?? 0 > 0 { try settle(control, collectors) }
         // Hosts killed or stalled, or a supervisor killed (they register with the new one): every one up again (and
-        // given what it missed) before the checks ask them.
+        // given what it missed) before the checks ask them — a killed one as another process: the supervisor may not
+        // have noticed a kill of the last moment yet, and still count the dead process up.
         if (local?.hostKills ?? 0) + (local?.hostStalls ?? 0) + (local?.supervisorRestarts ?? 0) > 0 {
             let deadline = clock.now + .seconds(30)
-            while try control.snapshot().hosts.contains(where: { !$0.up }), clock.now < deadline {
+            let killed = local?.killedPIDs ?? [:]
+            while try control.snapshot().hosts.contains(where: { !$0.up || killed[$0.name] == $0.pid }),
+                clock.now < deadline
+            {
                 Thread.sleep(forTimeInterval: 0.05)
             }
         }
