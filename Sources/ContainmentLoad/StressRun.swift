@@ -45,23 +45,14 @@ public struct StressRun {
 
         // Every client's pool, created by the system, spread over the hosts in turn.
         // Contended: one pool shared by every client, so their commands race on the same controllers.
-        let pools: [CommandPool]
-        let creations: [[Request]]
-        let contentKind: Kind = command.answering ? "form" : .content
-        if command.contended {
-            var shared = CommandPool.prefixed(command.prefix, count: command.controllers)
-            shared.contentKind = contentKind
-            pools = Array(repeating: shared, count: command.clients)
-            creations = [shared.creations(seed: command.seed)]
-        } else {
-            let perClient = command.controllers / command.clients
-            pools = (0..<command.clients).map { index in
-                var pool = CommandPool.prefixed("\(command.prefix)\(index)", count: perClient)
-                pool.contentKind = contentKind
-                return pool
-            }
-            creations = pools.enumerated().map { index, pool in pool.creations(seed: command.seed &+ UInt64(index)) }
-        }
+        let (pools, creations) = ClientPools(
+            prefix: command.prefix,
+            clients: command.clients,
+            controllers: command.controllers,
+            contended: command.contended,
+            answering: command.answering,
+            seed: command.seed
+        ).split
         command.note("creating \(creations.map(\.count).reduce(0, +)) controllers over \(hostNames.count) hosts")
         let commands = creations.joined().enumerated().map { index, request in
             ClientCommand(request, host: hostNames[index % hostNames.count])

@@ -132,23 +132,17 @@ package final class Simulation {
 
     // MARK: The world's pools
 
-    /// Each client's pool and the creations of its controllers; contended, one pool (and its creations) for all.
-    /// Answering, the content controllers are forms, whose code answers their loads and layouts.
+    /// Each client's pool and the creations of its controllers, as `stress` makes them (at least 4 a pool).
     private func makePools() -> (pools: [CommandPool], creations: [[Request]]) {
-        let contentKind: Kind = settings.answering ? SimHost.answeringKind : .content
-        if settings.contended {
-            var shared = CommandPool.prefixed("s-c", count: max(4, settings.controllers))
-            shared.contentKind = contentKind
-            return (Array(repeating: shared, count: settings.clients), [shared.creations(seed: settings.seed)])
-        }
-        let perClient = max(4, settings.controllers / max(1, settings.clients))
-        let pools = (0..<settings.clients).map { index in
-            var pool = CommandPool.prefixed("s-c\(index)", count: perClient)
-            pool.contentKind = contentKind
-            return pool
-        }
-        let creations = pools.enumerated().map { index, pool in pool.creations(seed: settings.seed &+ UInt64(index)) }
-        return (pools, creations)
+        ClientPools(
+            prefix: "s-c",
+            clients: settings.clients,
+            controllers: settings.controllers,
+            contended: settings.contended,
+            answering: settings.answering,
+            seed: settings.seed,
+            minimum: 4
+        ).split
     }
 
     /// The pools' creations, spread over the hosts in turn, in requests of 250.
