@@ -235,6 +235,15 @@ package enum CommandReply {
         default: throw .malformed("The supervisor answered a command with something else.")
         }
     }
+
+    /// The leader's command endpoint a standby's `notLeader` refusal names ("" while none leads); nil for any other
+    /// reply.
+    package static func leader(namedIn bytes: [UInt8]) -> String? {
+        guard let reply = try? ServerMessage.decode(bytes), case .error(let error) = reply.body,
+            error.code == ContainmentError.Code.notLeader.rawValue
+        else { return nil }
+        return reply.leader
+    }
 }
 
 extension RemoteError {

@@ -220,7 +220,7 @@ extension SimClient: LinkEnd {
             return
         }
         if case .failure(let error) = outcome, error.error.code == .notLeader {
-            notLeader(requestID, leader: (try? ServerMessage.decode(bytes))?.leader ?? "")
+            notLeader(requestID, leader: CommandReply.leader(namedIn: bytes) ?? "")
             return
         }
         answered(requestID, outcome)

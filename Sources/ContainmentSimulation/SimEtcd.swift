@@ -201,3 +201,92 @@ private struct SilentWatch: EtcdWatch {
     func next(timeout: Duration) throws(EtcdError) -> [EtcdChange] { [] }
     func cancel() {}
 }
+
+/// One supervisor's connection to the simulated etcd: its calls reach the store, or — cut off (`etcdCut`, or every
+/// supervisor's in an `etcdOutage`) — throw `unreachable`, as a client that tried every member in vain does.
+final class SimEtcdConnection: EtcdStore {
+    let store: SimEtcd
+    /// Until when it is cut off (nil: it is not).
+    private let cut = Mutex<Duration?>(nil)
+
+    init(store: SimEtcd) { self.store = store }
+
+    /// Until when the connection is cut off, if it is now.
+    var cutUntil: Duration? {
+        cut.withLock { until in
+            guard let end = until, store.clock.now < end else { return nil }
+            return end
+        }
+    }
+
+    /// Cuts it off until `end` (a later cut already in place stands).
+    func cutOff(until end: Duration) { cut.withLock { $0 = max($0 ?? .zero, end) } }
+
+    func heal() { cut.withLock { $0 = nil } }
+
+    /// What was asked of etcd while the connection was cut off and answered once it healed: done now, on its behalf
+    /// (the scheduler stands still inside one step; see ``SimSupervisor/journal(_:)``).
+    func afterHealing<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        let saved = cut.withLock { until in
+            defer { until = nil }
+            return until
+        }
+        defer { cut.withLock { $0 = saved } }
+        return try body()
+    }
+
+    private func reach() throws(EtcdError) {
+        guard cutUntil == nil else {
+            throw EtcdError(kind: .unreachable, description: "no member of etcd answered (cut off)")
+        }
+    }
+
+    func range(
+        _ key: String,
+        end: String?,
+        limit: Int
+    ) throws(EtcdError) -> (
+        kvs: [EtcdKeyValue], more: Bool, revision: Int64
+    ) {
+        try reach()
+        return try store.range(key, end: end, limit: limit)
+    }
+
+    func count(_ key: String, end: String) throws(EtcdError) -> Int {
+        try reach()
+        return try store.count(key, end: end)
+    }
+
+    func txn(
+        _ compare: [EtcdCompare],
+        success: [EtcdOperation],
+        failure: [EtcdOperation]
+    ) throws(EtcdError)
+        -> EtcdTxnResult
+    {
+        try reach()
+        return try store.txn(compare, success: success, failure: failure)
+    }
+
+    func grantLease(seconds: Int) throws(EtcdError) -> (id: Int64, seconds: Int) {
+        try reach()
+        return try store.grantLease(seconds: seconds)
+    }
+
+    func keepAlive(_ id: Int64) throws(EtcdError) -> Int {
+        try reach()
+        return try store.keepAlive(id)
+    }
+
+    func revoke(_ id: Int64) throws(EtcdError) {
+        try reach()
+        try store.revoke(id)
+    }
+
+    func watch(_ key: String, end: String, from revision: Int64) throws(EtcdError) -> any EtcdWatch {
+        try reach()
+        return try store.watch(key, end: end, from: revision)
+    }
+
+    func close() {}
+}

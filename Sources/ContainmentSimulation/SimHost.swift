@@ -1,5 +1,6 @@
 import ContainmentBus
 import ContainmentHost
+import ContainmentLoad
 import ContainmentModel
 
 /// A host process of the simulated world: the real ``HostCore`` (registration, heartbeats), and its controllers'
@@ -20,7 +21,7 @@ final class SimHost {
     }
 
     /// The kind whose code answers questions in an answering run (`stress --answering`'s forms).
-    static let answeringKind: Kind = "form"
+    static let answeringKind = ClientPools.answeringKind
 
     unowned let sim: Simulation
     let name: String
@@ -48,7 +49,14 @@ final class SimHost {
 
     var isRunning: Bool { core != nil }
     /// Welcomed by the supervisor, as far as its process knows.
-    var isRegistered: Bool { core?.isRegistered ?? false }
+    /// Welcomed by the supervisor, as far as its process knows, on the connection it has now (one that dropped and
+    /// came back is welcomed again once the supervisor hears it there).
+    var isRegistered: Bool {
+        guard core?.isRegistered == true, let link, let welcomedOn else { return false }
+        return welcomedOn == ObjectIdentifier(link)
+    }
+    /// The connection its last welcome came on.
+    private var welcomedOn: ObjectIdentifier?
 
     /// Starts a process: a new pid, new actors, a new connection; it greets the supervisor.
     func start() {
@@ -320,6 +328,7 @@ extension SimHost: LinkEnd {
         if let endpoint = probes.first(where: { $0.value === link })?.key {
             handle(.probed(endpoint: endpoint, message))
         } else {
+            if case .welcome = message { welcomedOn = ObjectIdentifier(link) }
             handle(.message(message))
         }
     }

@@ -8,24 +8,38 @@ extension SimSupervisor {
     static let standbyPoll: Duration = .milliseconds(200)
     private static let logger = Logger(label: "containment.simulation") { _ in SwiftLogNoOpLogHandler() }
 
-    /// Recovers from etcd and stands by: its socket answers `notLeader`; it looks at once, then every 200 ms.
+    /// Stands by: its socket answers `notLeader`; it recovers from etcd (again every 200 ms while etcd cannot be
+    /// reached), then looks at once, and every 200 ms.
     func standBy() {
-        guard let etcd else { return }
+        bind()
+        recover()
+    }
+
+    private func recover() {
+        guard let connection, incarnation != nil else { return }
         do {
-            let recovery = try Recovery.load(from: etcd, keys: keys, config: config, logger: Self.logger)
+            let recovery = try Recovery.load(from: connection, keys: keys, config: config, logger: Self.logger)
             standby = (recovery, nil)
+        } catch let error as EtcdError where error.kind == .unreachable {
+            etcdUnreachable = true
+            let incarnation = incarnation
+            sim.scheduler.after(Self.standbyPoll, "supervisor \(name) tries etcd again") { [unowned self] in
+                guard self.incarnation == incarnation, standby == nil else { return }
+                recover()
+            }
+            return
         } catch {
             sim.fail("supervisor \(name) cannot recover from etcd: \(error)")
             return
         }
+        etcdUnreachable = false
         leadership = EtcdLeadership(
-            store: etcd,
+            store: connection,
             keys: keys,
             record: LeaderRecord(name: name, pid: 0, command: endpoint, events: "sim://events-\(name)"),
             leaseSeconds: sim.settings.leaseSeconds,
             now: { [base = sim.base, clock = sim.scheduler.clock] in base + clock.now }
         )
-        bind()
         lookLater(sim.scheduler.duration(.zero, Self.standbyPoll))
     }
 
@@ -39,19 +53,24 @@ extension SimSupervisor {
     }
 
     /// A standby's look (as ``ReplicatedSupervisor``'s): catches up with the journal, reads the leader, and
-    /// campaigns when none leads; the winner serves.
+    /// campaigns when none leads; the winner serves. While etcd cannot be reached it says so to whoever asks.
     func look() {
-        guard !paused, var (recovery, _) = standby, let leadership, let etcd else { return }
+        guard !paused, var (recovery, _) = standby, let leadership, let connection else { return }
         do {
-            try recovery.catchUp(from: etcd, keys: keys)
+            try recovery.catchUp(from: connection, keys: keys)
             switch try recovery.look(leadership) {
             case .won:
+                etcdUnreachable = false
                 lead(recovery, leadership)
                 return
             case .follows(let leader):
                 // A record naming its own endpoint is a dead incarnation's: none leads, then (StandbyResponder).
                 standby = (recovery, leader?.command == endpoint ? nil : leader)
+                etcdUnreachable = false
             }
+        } catch let error as EtcdError where error.kind == .unreachable {
+            etcdUnreachable = true
+            standby = (recovery, nil)
         } catch {
             sim.fail("supervisor \(name) standing by: \(error)")
         }
@@ -60,12 +79,12 @@ extension SimSupervisor {
 
     /// Won: its standby socket closes, its new epoch is journaled in etcd, and it serves.
     private func lead(_ recovery: Recovery, _ leadership: EtcdLeadership) {
-        guard let etcd else { return }
+        guard let connection else { return }
         var recovery = recovery
         recovery.beginLeading()
         standby = nil
         unbind()
-        etcdJournal = EtcdJournal(store: etcd, keys: keys, leadership: leadership, next: recovery.segment)
+        etcdJournal = EtcdJournal(store: connection, keys: keys, leadership: leadership, next: recovery.segment)
         sim.log("supervisor \(name) leads (fence \(leadership.fence))")
         serve(recovery)
     }
@@ -98,9 +117,15 @@ extension SimSupervisor {
         sim.log("supervisor \(name): its lease lapsed")
     }
 
-    /// What a standby answers every request: `notLeader`, naming the leader it knows.
-    func answerNotLeader(_ batch: ArraySlice<(peer: [UInt8], bytes: [UInt8])>, leader: LeaderRecord?) {
-        let refusal = SupervisorMessage.notLeader(standby: name, leader: leader.map { ($0.name, $0.command) })
+    /// What a standby answers every request: `notLeader`, naming the leader it knows (none while it cannot reach
+    /// etcd: then it says so).
+    func answerNotLeader(_ batch: ArraySlice<(peer: [UInt8], bytes: [UInt8])>) {
+        let leader = etcdUnreachable ? nil : standby?.leader
+        let refusal = SupervisorMessage.notLeader(
+            standby: name,
+            leader: leader.map { ($0.name, $0.command) },
+            etcdUnreachable: etcdUnreachable
+        )
         for (peer, bytes) in batch {
             guard let link = links[peer], link.open, link.unread < Simulation.peerQueue else { continue }
             sim.send(refusal.bytes(requestID: SupervisorMessage.requestID(of: bytes)), toPeerOn: link)
@@ -115,5 +140,68 @@ extension SimSupervisor {
             "supervisor \(name) \(what()) after it lost the leadership (fence "
                 + "\(leadership.fence))"
         )
+    }
+
+    // MARK: Cut off from etcd
+
+    /// A step's records, appended to etcd in one fenced batch. Cut off from etcd, its loop waits in the append
+    /// (``EtcdJournal`` tries again while its lease may hold): the append goes through when the cut heals in time —
+    /// and what the step sends goes out then — or fails once the lease may have lapsed, and it stands by. The
+    /// scheduler stands still inside a step, so the wait is the time until the append returns, nothing of the step
+    /// going out meanwhile and nothing more read.
+    func journal(_ records: [[UInt8]], to journal: EtcdJournal) throws(JournalFailure) {
+        guard let connection, !records.isEmpty, let healed = connection.cutUntil else {
+            for record in records { try journal.append(serialized: record) }
+            try journal.flush()
+            return
+        }
+        let validUntil = leadership?.validUntil.map { $0 - sim.base } ?? sim.scheduler.now
+        guard healed < validUntil else {
+            block(until: max(validUntil, sim.scheduler.now))
+            throw JournalFailure(
+                description: "etcd: a journal batch could not be appended while this supervisor's lease held (cut off"
+                    + " from etcd): it stops acknowledging"
+            )
+        }
+        block(until: healed)
+        try connection.afterHealing { () throws(JournalFailure) in
+            for record in records { try journal.append(serialized: record) }
+            try journal.flush()
+        }
+    }
+
+    private func block(until end: Duration) {
+        blockedUntil = end
+        let incarnation = incarnation
+        sim.scheduler.at(end, "supervisor \(name)'s append to etcd returns") { [unowned self] in
+            guard self.incarnation == incarnation, blockedUntil == end else { return }
+            unblock()
+        }
+    }
+
+    /// The append returned: what the step sent goes out, in order; then it goes on, or — the append failed — stands
+    /// by.
+    func unblock() {
+        guard !paused else {
+            unblockOnResume = true
+            return
+        }
+        blockedUntil = nil
+        // As the driver does once the journal returns: nothing goes out if the lease may have lapsed meanwhile.
+        if let barred {
+            held = []
+            lastFailure = barred.description
+            failsWhenUnblocked = true
+        }
+        let sends = held
+        held = []
+        for send in sends { send() }
+        if failsWhenUnblocked {
+            failsWhenUnblocked = false
+            stepDown()
+            return
+        }
+        tick()
+        drainLater()
     }
 }

@@ -18,8 +18,9 @@ final class SimSupervisor {
     let config: RuntimeConfig
     let hostNames: [String]
     let disk = SimDisk()
-    /// Of a replicated world: the etcd it journals to.
+    /// Of a replicated world: the etcd it journals to, and its own connection to it (which a fault can cut).
     let etcd: SimEtcd?
+    let connection: SimEtcdConnection?
     let keys = EtcdKeys(prefix: "/sim")
     var driver: SupervisorDriver?
     /// Of a replicated world: standing by, what it recovered and follows; leading, its lease and its journal.
@@ -37,6 +38,15 @@ final class SimSupervisor {
     var looks = 0
     /// Stopped (SIGSTOP): what arrives waits, and nothing it would do on its own (ticks, renewals, looks) happens.
     private(set) var paused = false
+    /// Its loop waits in an append to etcd (cut off from it) until then: what the step sends is held until it returns.
+    var blockedUntil: Duration?
+    var held: [() -> Void] = []
+    /// The append it waits in fails when it returns: then it stands by.
+    var failsWhenUnblocked = false
+    /// Continued while its append had returned: it goes on once it runs.
+    var unblockOnResume = false
+    /// A standby that cannot reach etcd says so to whoever asks.
+    var etcdUnreachable = false
     /// Why its last term ended on its own (the journal failed, or its leadership was lost), if it did.
     var lastFailure: String?
     /// Terms served (a process started, or a standby that won).
@@ -52,6 +62,7 @@ final class SimSupervisor {
         self.config = config
         hostNames = hosts
         self.etcd = etcd
+        connection = etcd.map(SimEtcdConnection.init(store:))
     }
 
     /// Running: serving, or standing by.
@@ -130,12 +141,16 @@ final class SimSupervisor {
     func resume() {
         guard paused else { return }
         paused = false
+        if unblockOnResume {
+            unblockOnResume = false
+            unblock()
+        }
         let renewFirst = sim.scheduler.chance(0.5)
         if renewFirst, leadership != nil, driver != nil { renew() }
         if driver != nil {
             tick()
             if !inbox.isEmpty { drainLater() }
-        } else if standby != nil {
+        } else if incarnation != nil {
             drainLater()
             look()
         }
@@ -161,6 +176,10 @@ final class SimSupervisor {
         handling = false
         nextWake = nil
         incarnation = nil
+        blockedUntil = nil
+        held = []
+        failsWhenUnblocked = false
+        unblockOnResume = false
     }
 
     func accept(_ link: Link) { links[link.routingID] = link }
@@ -186,12 +205,12 @@ final class SimSupervisor {
     /// Up to 128 messages, then the step carried out; again while more wait.
     private func drain() {
         handling = false
-        guard !paused else { return }
+        guard !paused, blockedUntil == nil else { return }
         let batch = inbox.prefix(128)
         inbox.removeFirst(batch.count)
-        if let standby {
-            answerNotLeader(batch, leader: standby.leader)
-        } else if driver != nil {
+        if driver == nil {
+            answerNotLeader(batch)
+        } else {
             for (peer, bytes) in batch {
                 driver?.handle(.message([peer, bytes], role: nil), in: self)
             }
@@ -201,8 +220,8 @@ final class SimSupervisor {
     }
 
     /// Time passes for the core (transitions, heartbeats, retries), then its step is carried out.
-    private func tick() {
-        guard driver != nil, !paused else { return }
+    func tick() {
+        guard driver != nil, !paused, blockedUntil == nil else { return }
         driver?.tick(in: self)
         carryOut()
     }
@@ -212,6 +231,10 @@ final class SimSupervisor {
         guard let driver else { return }
         if let failure = driver.failure {
             lastFailure = failure.description
+            if blockedUntil != nil {
+                failsWhenUnblocked = true
+                return
+            }
             if etcd != nil {
                 stepDown()
             } else {
@@ -247,8 +270,7 @@ extension SimSupervisor: SupervisorWorld {
 
     func journal(_ records: [[UInt8]]) throws(JournalFailure) {
         if let etcdJournal {
-            for record in records { try etcdJournal.append(serialized: record) }
-            try etcdJournal.flush()
+            try journal(records, to: etcdJournal)
             return
         }
         do {
@@ -269,21 +291,33 @@ extension SimSupervisor: SupervisorWorld {
     }
 
     func publish(topic: [UInt8], body: [UInt8]) {
-        checkStillLeads("published an event")
-        sim.publish([topic, body], from: self)
+        goesOut { [self] in
+            checkStillLeads("published an event")
+            sim.publish([topic, body], from: self)
+        }
     }
 
     func heartbeat(_ body: [UInt8]) {
-        checkStillLeads("published a heartbeat")
-        sim.publish([Publication.heartbeatFrame, body], from: self)
+        goesOut { [self] in
+            checkStillLeads("published a heartbeat")
+            sim.publish([Publication.heartbeatFrame, body], from: self)
+        }
     }
 
     func send(_ body: [UInt8], to peer: [UInt8], delivery: Bool) -> SendOutcome {
         guard let link = links[peer], link.open else { return .gone }
         guard link.unread < Simulation.peerQueue else { return .full }
-        checkStillLeads(delivery ? "delivered callbacks" : "answered a peer")
-        sim.send(body, toPeerOn: link)
+        goesOut { [self] in
+            guard link.open else { return }
+            checkStillLeads(delivery ? "delivered callbacks" : "answered a peer")
+            sim.send(body, toPeerOn: link)
+        }
         return .sent
+    }
+
+    /// What a step sends goes out now, or — its loop waiting in an append to etcd — once the append returns.
+    private func goesOut(_ send: @escaping () -> Void) {
+        if blockedUntil == nil { send() } else { held.append(send) }
     }
 
     var metricsText: [UInt8] { [] }

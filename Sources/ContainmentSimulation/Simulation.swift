@@ -221,6 +221,13 @@ package final class Simulation {
             scheduler.after(scheduler.duration(.milliseconds(300), .seconds(5)), "supervisor continues") {
                 supervisor.resume()
             }
+        case .etcdCut:
+            guard let supervisor = struck(among: supervisors.filter(\.isRunning)) else { return }
+            supervisor.connection?.cutOff(until: scheduler.now + scheduler.duration(.milliseconds(300), .seconds(5)))
+            target = " \(supervisor.name)"
+        case .etcdOutage:
+            let end = scheduler.now + scheduler.duration(.milliseconds(300), .seconds(3))
+            for supervisor in supervisors { supervisor.connection?.cutOff(until: end) }
         case .tornWrite: supervisors[0].disk.armed = .torn
         case .diskFull: supervisors[0].disk.armed = .full
         case .syncError: supervisors[0].disk.armed = .syncError
@@ -268,6 +275,7 @@ package final class Simulation {
         slowNetworkUntil = nil
         for supervisor in supervisors {
             supervisor.disk.armed = nil
+            supervisor.connection?.heal()
             supervisor.resume()
         }
         for host in hosts {

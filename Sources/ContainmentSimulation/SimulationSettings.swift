@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a simulated run is made of: its seed, how long it runs in simulated time, the size of the world, and which
 /// faults it may inject (`containment simulate`'s options).
 package struct SimulationSettings: Sendable {
@@ -32,8 +34,11 @@ package struct SimulationSettings: Sendable {
     package var invalidRatio = 0.1
     /// The faults it may inject; each kind is drawn in turn at random times.
     package var faults: Set<FaultKind> = Set(FaultKind.allCases)
-    /// The faults that apply to this world: of a replicated one, not those of a supervisor's own disk.
-    var injectable: Set<FaultKind> { replicated ? faults.subtracting(FaultKind.diskFaults) : faults }
+    /// The faults that apply to this world: of a replicated one, not those of a supervisor's own disk; of one
+    /// supervisor, not etcd's.
+    var injectable: Set<FaultKind> {
+        faults.subtracting(replicated ? FaultKind.diskFaults : FaultKind.etcdFaults)
+    }
     /// How often a fault is injected on average, in simulated time.
     package var faultEvery: Duration = .seconds(1)
     /// The supervisor writes a checkpoint after this many records (0: never); a restarted one recovers from the latest
@@ -72,6 +77,11 @@ package enum FaultKind: String, CaseIterable, Sendable, Comparable {
     case diskFull
     /// A sync that fails (EIO): the supervisor stops; what it wrote may or may not be on the disk.
     case syncError
+    /// A supervisor cut off from etcd for a while (replicated: mostly the leader): its appends wait, its lease is not
+    /// renewed; healed in time it goes on, else its lease lapses and the standby takes over.
+    case etcdCut
+    /// etcd unreachable from every supervisor for a while (its members electing a leader of their own).
+    case etcdOutage
     /// A host process killed with SIGKILL, and started again (a new pid).
     case hostCrash
     /// A host stopped (SIGSTOP) for a while, then continued.
@@ -90,4 +100,15 @@ package enum FaultKind: String, CaseIterable, Sendable, Comparable {
 
     /// The faults of a supervisor's own disk (not of a replicated world, whose journal is etcd's).
     static let diskFaults: Set<FaultKind> = [.tornWrite, .diskFull, .syncError]
+    /// The kinds a `--faults` list names: `all`, `none`, or kinds separated by commas; nil when one is unknown.
+    package static func named(_ list: String) -> Set<FaultKind>? {
+        let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if names == ["all"] { return Set(allCases) }
+        if names == ["none"] { return [] }
+        let kinds = names.map(FaultKind.init(rawValue:))
+        return kinds.contains(nil) ? nil : Set(kinds.compactMap { $0 })
+    }
+
+    /// The faults of etcd (only of a replicated world).
+    static let etcdFaults: Set<FaultKind> = [.etcdCut, .etcdOutage]
 }

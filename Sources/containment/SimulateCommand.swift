@@ -31,13 +31,7 @@ struct SimulateCommand: ParsableCommand {
     var contended = false
     @Flag(help: "Forms whose code answers their loads and layouts, now and then too late (as stress --answering).")
     var answering = false
-    @Flag(
-        help: ArgumentHelp(
-            "Two supervisors on a simulated etcd: one leads on a lease, the other stands by and takes over (journal: etcd).",
-            discussion: "Hosts and clients follow the leader; a killed or stopped leader's lease lapses; disk faults"
-                + " do not apply."
-        )
-    )
+    @Flag(help: "Two supervisors on a simulated etcd: the leader killed, stopped, cut off; the standby takes over.")
     var replicated = false
     @Flag(help: "Print every step of each seed's world.") var trace = false
     @Flag(help: "Print every check, not only those that failed.") var verbose = false
@@ -58,29 +52,23 @@ struct SimulateCommand: ParsableCommand {
             return
         }
         var settings = SimulationSettings()
-        guard let duration = SimulationRuns.duration(duration) else {
-            throw ValidationError("--duration \(duration): a positive number of ms, s, m or h")
+        func parsed(_ text: String, _ option: String) throws -> Duration {
+            guard let value = SimulationRuns.duration(text) else {
+                throw ValidationError("--\(option) \(text): a positive number of ms, s, m or h")
+            }
+            return value
         }
-        guard let think = SimulationRuns.duration(think) else {
-            throw ValidationError("--think \(think): a positive number of ms, s, m or h")
-        }
-        guard let faultEvery = SimulationRuns.duration(faultEvery) else {
-            throw ValidationError("--fault-every \(faultEvery): a positive number of ms, s, m or h")
-        }
-        settings.seed = seed
-        settings.duration = duration
-        settings.faultEvery = faultEvery
-        settings.think = think
-        settings.contended = contended
-        settings.answering = answering
-        settings.replicated = replicated
+        (settings.duration, settings.think, settings.faultEvery) = try (
+            parsed(duration, "duration"), parsed(think, "think"), parsed(faultEvery, "fault-every")
+        )
+        (settings.seed, settings.contended, settings.answering, settings.replicated) = (
+            seed, contended, answering, replicated
+        )
         (settings.hosts, settings.clients, settings.controllers, settings.trace) = (hosts, clients, controllers, trace)
-        let names = faults.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if names != ["all"] {
-            let kinds = names == ["none"] ? [] : names.map(FaultKind.init(rawValue:))
-            guard !kinds.contains(nil) else { throw ValidationError("--faults \(faults): one of \(Self.kinds)") }
-            settings.faults = Set(kinds.compactMap { $0 })
+        guard let kinds = FaultKind.named(faults) else {
+            throw ValidationError("--faults \(faults): one of \(Self.kinds)")
         }
+        settings.faults = kinds
         let began = ContinuousClock.now
         let passed = SimulationRuns.run(settings, seeds: seeds, jobs: jobs, full: verbose) { print($0) }
         FileHandle.standardError.write(Data("simulate: \(ContinuousClock.now - began) of real time\n".utf8))

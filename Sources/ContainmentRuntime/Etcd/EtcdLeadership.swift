@@ -76,6 +76,11 @@ package final class EtcdLeadership: Sendable {
         }
     }
 
+    /// Until when this supervisor may act as the leader by its own clock (nil: it does not lead).
+    package var validUntil: ContinuousClock.Instant? {
+        state.withLock { $0.lost ? nil : $0.validUntil }
+    }
+
     /// The leader now, from the election key (`nil`: none).
     package func leader() throws(EtcdError) -> LeaderRecord? {
         try store.range(keys.leader).kvs.first.flatMap { LeaderRecord(bytes: $0.value) }
