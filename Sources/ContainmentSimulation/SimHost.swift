@@ -156,13 +156,7 @@ final class SimHost {
     private func turn(to next: String) {
         if let old = link {
             old.close()
-            let endpoint = old.supervisor.endpoint
-            let pid = pid
-            sim.scheduler.after(sim.scheduler.duration(.zero, .milliseconds(5)), "host \(name)'s monitor") {
-                [unowned self] in
-                guard self.pid == pid else { return }
-                handle(.dropped(endpoint: endpoint))
-            }
+            monitorReports(old)
         }
         // Probes' answers not read yet were asked before: who led then, not now (read later, they would turn this host
         // back). Their connections go with them.
@@ -336,6 +330,11 @@ extension SimHost: LinkEnd {
     /// The supervisor's socket closed a connection of this process: the monitor of the one talked to reports it.
     func dropped(_ link: Link) {
         guard core != nil, link === self.link else { return }
+        monitorReports(link)
+    }
+
+    /// The connection's monitor reports its drop to the process that made it, a moment later.
+    private func monitorReports(_ link: Link) {
         let endpoint = link.supervisor.endpoint
         let pid = pid
         sim.scheduler.after(sim.scheduler.duration(.zero, .milliseconds(5)), "host \(name)'s monitor") {
