@@ -28,8 +28,10 @@ bin="$(containment_bin)"
 replication="$("$bin" config replication)" || exit 1
 names="$(echo "$replication" | awk '$1 == "supervisor" {print $2}')"
 etcd_ports="$(echo "$replication" | awk '$1 == "etcd" {print $2, $3}')"
+# A supervisor's pid file names it while it runs; once it died, its number may be another process's (or thread's): that
+# one must be a supervisor too.
 for file in "$run_dir/supervisor.pid" "$run_dir"/supervisor-*.pid; do
-    if pid_alive "$file"; then
+    if pid_alive "$file" && grep -qa supervisor "/proc/$(cat "$file")/cmdline" 2>/dev/null; then
         echo "up: a supervisor already runs in $run_dir (pid $(cat "$file")); scripts/down.sh first" >&2
         exit 1
     fi
