@@ -135,18 +135,21 @@ package struct StressClient: Sendable {
     }
 
     /// Submits `commands`; a refusal for want of a host, before the model judged anything (a supervisor just restarted,
-    /// its hosts not registered again yet), is tried again for up to ``hostWait``: nothing was applied, so nothing
-    /// can be applied twice.
+    /// its hosts not registered again yet), is tried again for up to ``hostWait`` from the first such refusal (not
+    /// from the submission: a first answer may come late): nothing was applied, so nothing can be applied twice.
     static func submit(
         _ commands: [ClientCommand],
         through client: CommandClient
     ) throws(RemoteError) -> Acceptance {
         let clock = ContinuousClock()
-        let giveUp = clock.now + hostWait
+        var giveUp: ContinuousClock.Instant?
         while true {
             do {
                 return try client.submit(commands)
-            } catch let error where error.commandID == 0 && error.error.code == .hostUnavailable && clock.now < giveUp {
+            } catch let error where error.commandID == 0 && error.error.code == .hostUnavailable {
+                let limit = giveUp ?? clock.now + hostWait
+                giveUp = limit
+                guard clock.now < limit else { throw error }
                 Thread.sleep(forTimeInterval: 0.05)
             }
         }

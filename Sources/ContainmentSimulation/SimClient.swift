@@ -6,7 +6,7 @@ import ContainmentModel
 /// on purpose), predicts each answer with its replica, sends it under its client id and request id, resends it
 /// unchanged every `resendAfter` until answered (exactly once: a resend is answered, never applied again), and records
 /// each operation for the checks. A refusal for want of a host before anything was judged is tried again, as a new
-/// request, for up to 15 s. A setup client sends a fixed list of requests instead (the pools' creations).
+/// request, for up to 15 s from the first such refusal. A setup client sends a fixed list of requests instead (the pools' creations).
 final class SimClient {
     unowned let sim: Simulation
     let index: Int
@@ -38,6 +38,8 @@ final class SimClient {
         /// When the operation began (a retry for want of a host keeps it), and when this request was last sent.
         var began: Duration
         var sent: Duration
+        /// When it was first refused for want of a host (it is tried again for ``hostWait`` from then).
+        var hostRefused: Duration?
     }
 
     init(sim: Simulation, index: Int, stress: StressClient?, script: [[ClientCommand]] = []) {
@@ -114,7 +116,12 @@ final class SimClient {
         submit(pick, predicted: predicted, began: sim.scheduler.now)
     }
 
-    private func submit(_ pick: InvalidCommands.Pick, predicted: StressClient.Prediction?, began: Duration) {
+    private func submit(
+        _ pick: InvalidCommands.Pick,
+        predicted: StressClient.Prediction?,
+        began: Duration,
+        hostRefused: Duration? = nil
+    ) {
         requestID += 1
         let bytes = ClientRequest.commands(pick.commands, requestID: requestID, clientID: clientID)
         outstanding = Outstanding(
@@ -123,7 +130,8 @@ final class SimClient {
             predicted: predicted,
             bytes: bytes,
             began: began,
-            sent: sim.scheduler.now
+            sent: sim.scheduler.now,
+            hostRefused: hostRefused
         )
         send()
     }
@@ -183,11 +191,10 @@ final class SimClient {
         case .failure(let error):
             // Refused for want of a host before anything was judged (a host not registered again yet): nothing was
             // applied, so it is tried again as a new request.
-            if error.commandID == 0, error.error.code == .hostUnavailable,
-                sim.scheduler.now - waiting.began < Self.hostWait
-            {
+            let refused = waiting.hostRefused ?? sim.scheduler.now
+            if error.commandID == 0, error.error.code == .hostUnavailable, sim.scheduler.now - refused < Self.hostWait {
                 sim.scheduler.after(.milliseconds(50), "client \(index) tries again") { [unowned self] in
-                    submit(waiting.pick, predicted: waiting.predicted, began: waiting.began)
+                    submit(waiting.pick, predicted: waiting.predicted, began: waiting.began, hostRefused: refused)
                 }
                 return
             }
