@@ -64,8 +64,7 @@ extension SimSupervisor {
                 lead(recovery, leadership)
                 return
             case .follows(let leader):
-                // A record naming its own endpoint is a dead incarnation's: none leads, then (StandbyResponder).
-                standby = (recovery, leader?.command == endpoint ? nil : leader)
+                standby = (recovery, leader)
                 etcdUnreachable = false
             }
         } catch let error as EtcdError where error.kind == .unreachable {

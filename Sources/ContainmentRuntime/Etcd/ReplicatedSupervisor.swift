@@ -218,7 +218,9 @@ final class ReplicatedSupervisor {
 package enum StandbyLook: Sendable, Equatable {
     /// No one led, and its campaign won: it leads now, caught up.
     case won
-    /// It follows the leader named (nil: none leads, and another's campaign won the race or etcd refused).
+    /// It follows the leader named (nil: none leads — or the election key names this supervisor's own endpoint, a dead
+    /// incarnation's left until its lease lapses: naming it would send hosts and clients back here, away from the
+    /// leader to come).
     case follows(LeaderRecord?)
 }
 
@@ -228,7 +230,9 @@ extension Recovery {
     /// fenced since). Each supervisor of a replicated runtime and each of a simulated world's look this way.
     package mutating func look(_ leadership: EtcdLeadership) throws -> StandbyLook {
         let leader = try leadership.leader()
-        guard leader == nil, try leadership.campaign() else { return .follows(leader) }
+        guard leader == nil, try leadership.campaign() else {
+            return .follows(leader?.command == leadership.record.command ? nil : leader)
+        }
         try catchUp(from: leadership.store, keys: leadership.keys)
         return .won
     }

@@ -94,12 +94,10 @@ final class StandbyResponder: Sendable {
         }
     }
 
-    /// The leader now; nil while none leads. A record that names this standby's own endpoint is a dead incarnation's
-    /// (this one never led), left until its lease lapses: none leads, then — naming it would send hosts and clients
-    /// back here, and away from the leader to come.
+    /// The leader now; nil while none leads (``StandbyLook/follows(_:)``: never this standby's own endpoint).
     func set(leader: LeaderRecord?) {
         known.withLock {
-            $0.leader = leader?.command == endpoint ? nil : leader
+            $0.leader = leader
             $0.etcdUnreachable = false
         }
     }
