@@ -211,7 +211,7 @@ final class SimClient {
         if stress != nil {
             result.operations.append(StressOperation(client: index, commands: waiting.pick.commands, outcome: recorded))
         }
-        sim.scheduler.after(sim.scheduler.duration(.zero, sim.settings.think * 2), "client \(index) draws") {
+        sim.scheduler.after(sim.scheduler.duration(.zero, sim.settings.meanThink * 2), "client \(index) draws") {
             [unowned self] in next()
         }
     }

@@ -31,8 +31,18 @@ final class SimEtcd: EtcdStore {
 
     private let state = Mutex(State())
     let clock: SimClock
+    /// Every key put under this prefix, and its first value, in the order they were put, whatever was deleted since:
+    /// the checks read every journal batch ever appended, those a checkpoint's retention removed included.
+    private let archivePrefix: String
+    private let archive = Mutex<[EtcdKeyValue]>([])
 
-    init(clock: SimClock) { self.clock = clock }
+    init(clock: SimClock, archiving prefix: String) {
+        self.clock = clock
+        archivePrefix = prefix
+    }
+
+    /// The keys put under the archived prefix, each as first put, in order.
+    var archived: [EtcdKeyValue] { archive.withLock { $0 } }
 
     /// The election key's creation revision now (0: no one leads), leases that lapsed gone first.
     func createRevision(of key: String) -> Int64 {
@@ -51,9 +61,10 @@ final class SimEtcd: EtcdStore {
     ) {
         state.withLock { state in
             expire(&state)
-            let found = Self.keys(of: state, from: key, to: end).map { state.values[$0]! }  // listed: it has a value
-            guard limit > 0, found.count > limit else { return (found, false, state.revision) }
-            return (Array(found.prefix(limit)), true, state.revision)
+            let listed = Self.keys(of: state, from: key, to: end)
+            let more = limit > 0 && listed.count > limit
+            let found = (more ? listed.prefix(limit) : listed).map { state.values[$0]! }  // listed: it has a value
+            return (found, more, state.revision)
         }
     }
 
@@ -160,14 +171,16 @@ final class SimEtcd: EtcdStore {
             return
         }
         state.keys.insert(key, at: Self.lowerBound(key, in: state.keys))
-        state.values[key] = EtcdKeyValue(
+        let created = EtcdKeyValue(
             key: key,
             value: value,
             createRevision: state.revision,
             modRevision: state.revision,
             lease: lease
         )
+        state.values[key] = created
         state.versions[key] = 1
+        if key.hasPrefix(archivePrefix) { archive.withLock { $0.append(created) } }
     }
 
     private func remove(_ key: String, from state: inout State) {

@@ -33,6 +33,13 @@ extension SimSupervisor {
             return
         }
         etcdUnreachable = false
+        if let recovery = standby?.recovery {
+            sim.log(
+                "supervisor \(name) stands by, recovered from etcd: "
+                    + (recovery.checkpoint.map { "the checkpoint of batch \($0), then " } ?? "")
+                    + "\(recovery.journalRecords - recovery.checkpointRecords) records replayed"
+            )
+        }
         leadership = EtcdLeadership(
             store: connection,
             keys: keys,
@@ -57,8 +64,10 @@ extension SimSupervisor {
     func look() {
         guard !paused, var (recovery, _) = standby, let leadership, let connection else { return }
         do {
-            try recovery.catchUp(from: connection, keys: keys)
-            switch try recovery.look(leadership) {
+            if try recovery.follow(from: connection, keys: keys, config: config, logger: Self.logger) {
+                sim.log("supervisor \(name) lagged past a checkpoint's retention: recovered from the checkpoint")
+            }
+            switch try recovery.look(leadership, config: config, logger: Self.logger) {
             case .won:
                 etcdUnreachable = false
                 lead(recovery, leadership)
@@ -84,6 +93,7 @@ extension SimSupervisor {
         standby = nil
         unbind()
         etcdJournal = EtcdJournal(store: connection, keys: keys, leadership: leadership, next: recovery.segment)
+        etcdRecords = (recovery.journalRecords, recovery.checkpointRecords)
         sim.log("supervisor \(name) leads (fence \(leadership.fence))")
         serve(recovery)
     }
@@ -99,6 +109,52 @@ extension SimSupervisor {
         leadership = nil
         if wasServing, let bound { sim.supervisorStopped(bound) }
         standBy()
+    }
+
+    /// After a step, as ``SupervisorLoop`` does with an ``EtcdCheckpointer``: when `checkpointEvery` records were
+    /// appended since the last and its writer is idle, a checkpoint of the core now, which the real writer writes to
+    /// etcd (fenced on the election key) and then removes what the older ones needed — off the loop's thread: some
+    /// time the seed draws later, the loop going on meanwhile; not at all if the process was killed first. Its
+    /// standbys recover from it, and one that lagged past the retention recovers from it again.
+    func checkpointToEtcd(_ core: SupervisorCore, journal: EtcdJournal) {
+        let every = sim.settings.checkpointEvery
+        let records = etcdRecords.atStart + journal.appended
+        guard every > 0, !checkpointing, records - etcdRecords.atCheckpoint >= every, let leadership, let connection
+        else { return }
+        etcdRecords.atCheckpoint = records
+        checkpointing = true
+        let checkpoint = Checkpoint(
+            of: core,
+            nextSegment: journal.segment,
+            records: records,
+            timeUnixNanos: sim.time.unixNanos
+        )
+        let writer = EtcdCheckpointer(
+            store: connection,
+            keys: keys,
+            leadership: leadership,
+            retain: config.journalRetain,
+            logger: Self.logger
+        )
+        writeLater(checkpoint, batch: journal.segment, with: writer, life: lives)
+    }
+
+    private func writeLater(_ checkpoint: Checkpoint, batch: Int, with writer: EtcdCheckpointer, life: Int) {
+        let delay = sim.scheduler.duration(.zero, .milliseconds(50))
+        sim.scheduler.after(delay, "supervisor \(name)'s checkpoint writer") { [unowned self] in
+            guard lives == life else { return }
+            guard !paused else { return writeLater(checkpoint, batch: batch, with: writer, life: life) }
+            checkpointing = false
+            do {
+                let removed = try writer.writeNow(checkpoint)
+                sim.log(
+                    "supervisor \(name) wrote a checkpoint to etcd (batch \(batch), \(removed) older "
+                        + "removed)"
+                )
+            } catch {
+                sim.log("supervisor \(name)'s checkpoint was not written: \(error)")
+            }
+        }
     }
 
     func renewLater() {

@@ -21,12 +21,20 @@ final class SimSupervisor {
     /// Of a replicated world: the etcd it journals to, and its own connection to it (which a fault can cut).
     let etcd: SimEtcd?
     let connection: SimEtcdConnection?
-    let keys = EtcdKeys(prefix: "/sim")
+    static let keys = EtcdKeys(prefix: "/sim")
+    var keys: EtcdKeys { Self.keys }
     var driver: SupervisorDriver?
     /// Of a replicated world: standing by, what it recovered and follows; leading, its lease and its journal.
     var standby: (recovery: Recovery, leader: LeaderRecord?)?
     var leadership: EtcdLeadership?
     var etcdJournal: EtcdJournal?
+    /// Leading: the journal's records when it began, and at the latest checkpoint (its own, or the one it recovered
+    /// from), as ``SupervisorLoop`` counts them.
+    var etcdRecords = (atStart: 0, atCheckpoint: 0)
+    /// Its checkpoint writer is busy (a checkpoint handed to it is not written yet).
+    var checkpointing = false
+    /// Processes started so far (a killed one's threads, its checkpoint writer's included, die with it).
+    private(set) var lives = 0
     /// The socket bound now (nil: the process is not running); links to an older one are dead.
     private(set) var incarnation: Int?
     private var terms = 0
@@ -124,6 +132,8 @@ final class SimSupervisor {
     }
 
     private func stop(restartAfter delay: Duration) {
+        lives += 1
+        checkpointing = false
         let (wasServing, bound) = (driver != nil, incarnation)
         unbind()
         driver = nil
@@ -323,11 +333,15 @@ extension SimSupervisor: SupervisorWorld {
     var metricsText: [UInt8] { [] }
 
     /// After the step's messages went out, as the loop does: a checkpoint when `checkpointEvery` records were written
-    /// since the last (whole, or not at all: written off the loop's thread and renamed into place). Not of a
-    /// replicated world: its standbys recover the whole journal from etcd.
+    /// since the last (whole, or not at all: written off the loop's thread and renamed into place); of a replicated
+    /// world, to etcd (``checkpointToEtcd(_:journal:)``).
     func stepCarriedOut(core: SupervisorCore) throws(JournalFailure) {
         let every = sim.settings.checkpointEvery
-        guard etcd == nil, every > 0, disk.sinceCheckpoint >= every else { return }
+        if let etcdJournal {
+            checkpointToEtcd(core, journal: etcdJournal)
+            return
+        }
+        guard every > 0, disk.sinceCheckpoint >= every else { return }
         disk.writeCheckpoint(try core.checkpointBytes(records: disk.durable.count, timeUnixNanos: sim.time.unixNanos))
         sim.scheduler.note("supervisor writes a checkpoint after \(disk.durable.count) records")
     }

@@ -81,7 +81,7 @@ package final class Simulation {
     /// checks.
     package func run() -> SimulationReport {
         let names = (0..<settings.hosts).map { "h\($0)" }
-        etcd = settings.replicated ? SimEtcd(clock: scheduler.clock) : nil
+        etcd = settings.replicated ? SimEtcd(clock: scheduler.clock, archiving: SimSupervisor.keys.journalPrefix) : nil
         supervisors = (settings.replicated ? ["a", "b"] : ["a"]).map {
             SimSupervisor(sim: self, name: $0, config: config, hosts: names, etcd: etcd)
         }

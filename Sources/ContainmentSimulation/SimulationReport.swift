@@ -7,6 +7,8 @@ import ContainmentRuntime
 /// model. ``lines`` print it; the same seed prints the same lines.
 package struct SimulationReport: Sendable {
     package var seed: UInt64
+    /// The world's shape (``SimulationSettings/shape``).
+    package var shape: String
     /// Simulated time: the run, and the settling after every fault healed.
     package var simulated: Duration
     package var settled: Duration
@@ -29,7 +31,7 @@ package struct SimulationReport: Sendable {
             ? "no faults"
             : faults.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
         var lines = [
-            "seed \(seed): \(passed ? "passed" : "FAILED"), \(Scheduler.format(simulated)) simulated (+"
+            "seed \(seed): \(passed ? "passed" : "FAILED"), \(shape) world, \(Scheduler.format(simulated)) simulated (+"
                 + "\(Scheduler.format(settled)) settling), \(operations) operations (\(accepted) accepted), "
                 + "\(events) events, \(records) journal records, \(supervisorStarts) supervisor processes; \(faultText)"
         ]
@@ -37,7 +39,9 @@ package struct SimulationReport: Sendable {
             lines.append("  \(check.passed ? "ok  " : "FAIL") \(check.name): \(check.detail)")
             for failure in check.failures { lines.append("       \(failure)") }
         }
-        if !passed { lines.append("  replay it: containment simulate --seed \(seed) --trace") }
+        if !passed {
+            lines.append("  replay it: containment simulate --seed \(seed) --trace (and this run's other options)")
+        }
         return lines
     }
 }
@@ -52,7 +56,7 @@ extension Simulation {
         let records: [JournalEntry]
         do {
             if let etcd {
-                records = try JournalEntry.all(in: etcd, keys: supervisors[0].keys)
+                records = try JournalEntry.all(inBatches: etcd.archived)
             } else {
                 records = try supervisors[0].disk.durable.map { try JournalEntry(decoding: $0) }
             }
@@ -115,6 +119,7 @@ extension Simulation {
         )
         return SimulationReport(
             seed: settings.seed,
+            shape: settings.shape,
             simulated: settings.duration,
             settled: settled,
             operations: results.map(\.operations.count).reduce(0, +),

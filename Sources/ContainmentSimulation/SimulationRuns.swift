@@ -13,6 +13,7 @@ package enum SimulationRuns {
         var failed: [UInt64] = []
         var operations = 0
         var steps = 0
+        var shapes: [String: Int] = [:]
     }
 
     /// Runs `count` seeds from `settings.seed` on, `jobs` at once; `write` takes each line, in order. Returns whether
@@ -34,9 +35,7 @@ package enum SimulationRuns {
                     return progress.next
                 }
                 guard let index else { return }
-                var one = settings
-                one.seed = settings.seed &+ UInt64(index)
-                let report = Simulation(one).run()
+                let report = Simulation(settings.world(seed: settings.seed &+ UInt64(index))).run()
                 progress.withLock { progress in
                     progress.done[index] = report
                     while let ready = progress.done.removeValue(forKey: progress.printed) {
@@ -45,20 +44,27 @@ package enum SimulationRuns {
                         for (kind, injected) in ready.faults { progress.faults[kind, default: 0] += injected }
                         progress.operations += ready.operations
                         progress.steps += ready.steps
+                        progress.shapes[ready.shape, default: 0] += 1
                         if !ready.passed { progress.failed.append(ready.seed) }
                         progress.printed += 1
                     }
                 }
             }
         }
-        let (faults, failed, operations, steps) = progress.withLock { ($0.faults, $0.failed, $0.operations, $0.steps) }
+        let (faults, failed, operations, steps, shapes) = progress.withLock {
+            ($0.faults, $0.failed, $0.operations, $0.steps, $0.shapes)
+        }
         guard count > 1 else { return failed.isEmpty }
-        let injected = FaultKind.allCases.filter { settings.injectable.contains($0) }
+        let injected = FaultKind.allCases.filter { settings.everyInjectable.contains($0) }
             .map { "\($0.rawValue) \(faults[$0, default: 0])" }.joined(separator: ", ")
         write(
             "\(count) seeds: \(count - failed.count) passed, \(failed.count) failed; \(operations) operations, "
                 + "\(steps) scheduled steps; faults injected: \(injected.isEmpty ? "none" : injected)"
         )
+        if shapes.count > 1 {
+            let worlds = shapes.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) \($0.key)" }
+            write("worlds: \(worlds.joined(separator: "; "))")
+        }
         if !failed.isEmpty { write("failed seeds: \(failed.map(String.init).joined(separator: " "))") }
         return failed.isEmpty
     }

@@ -1,3 +1,4 @@
+import ContainmentWorkload
 import Foundation
 
 /// What a simulated run is made of: its seed, how long it runs in simulated time, the size of the world, and which
@@ -14,9 +15,13 @@ package struct SimulationSettings: Sendable {
     /// Subscribers besides the reference one (which keeps every event for the checks).
     package var subscribers = 1
     /// How long a client pauses, on average, between an answer and its next command (drawn between none and twice
-    /// this): the load. 2.5 ms keeps a client busy (~100 commands a simulated second); a long run with `--think 250ms`
-    /// spends its time on faults, timers and recoveries rather than on commands.
-    package var think: Duration = .microseconds(2_500)
+    /// this): the load. 2.5 ms keeps a client busy (~100 commands a simulated second). Nil: by the duration
+    /// (``meanThink``).
+    package var think: Duration?
+    /// The mean pause: ``think``, or by default 2.5 ms for a run of 10 s and in proportion beyond (the duration /
+    /// 4,000: 150 ms for 10 minutes), so a client sends about as many commands in a long run as in a short one, and a
+    /// long run spends its time on faults, timers and recoveries rather than on commands.
+    package var meanThink: Duration { think ?? max(.microseconds(2_500), duration / 4_000) }
     /// Every client draws over one shared pool, so their commands race on the same controllers (`stress
     /// --contended`); a client's replica cannot see the others', so its replies are judged by the journal's replay.
     package var contended = false
@@ -25,6 +30,9 @@ package struct SimulationSettings: Sendable {
     package var answering = false
     /// Whether a client's replica cannot foresee its replies, so that the journal's replay judges them.
     package var judgedByReplay: Bool { contended || answering }
+    /// Each seed draws the shape of its world (``world(seed:)``) — swarm testing, as TigerBeetle's VOPR does: the
+    /// flags `replicated`, `contended` and `answering` are then the seed's, not these.
+    package var drawsWorld = false
     /// Two supervisors journal to a simulated etcd (`journal: etcd`): one leads on a lease, the other stands by and
     /// takes over when the lease lapses (the leader killed or stopped); hosts and clients follow the leader.
     package var replicated = false
@@ -50,6 +58,29 @@ package struct SimulationSettings: Sendable {
     package var sabotage: Sabotage?
 
     package init() {}
+
+    /// The settings of seed `seed`'s world: these, with `seed`; when ``drawsWorld``, its shape drawn from the seed (a
+    /// stream of its own, so the world's own draws are those of the same shape given by flags): replicated half the
+    /// time, contended a quarter, answering a quarter.
+    package func world(seed: UInt64) -> SimulationSettings {
+        var one = self
+        one.seed = seed
+        guard drawsWorld else { return one }
+        var random = SplitMix64(seed: seed ^ 0x5357_4152_4d5f_5348)  // "SWARM_SH": the shape's own stream
+        one.replicated = Bool.random(using: &random)
+        one.contended = Int.random(in: 0..<4, using: &random) == 0
+        one.answering = Int.random(in: 0..<4, using: &random) == 0
+        return one
+    }
+
+    /// `replicated, answering`: the world's shape as a report names it.
+    package var shape: String {
+        ([replicated ? "replicated" : "single"] + (contended ? ["contended"] : []) + (answering ? ["answering"] : []))
+            .joined(separator: ", ")
+    }
+
+    /// The fault kinds some seed of a run may inject: of its one world, or — each drawing its own — of both.
+    var everyInjectable: Set<FaultKind> { drawsWorld ? faults : injectable }
 }
 
 /// A defect the world can be made to have, so a test sees the checks fail.

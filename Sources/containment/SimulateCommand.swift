@@ -20,13 +20,23 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Seeds run at once, each world on its own thread (default: the machine's cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Simulated time each seed's clients run under faults (10s, 10m, 500ms).") var duration = "10s"
-    @Option(help: "A client's mean pause between an answer and its next command: the load (2.5ms, 250ms).")
-    var think = "2.5ms"
+    @Option(
+        help:
+            "A client's mean pause between an answer and its next command: the load (default: 2.5ms for 10s, the duration / 4000 beyond)."
+    )
+    var think: String?
     @Option(help: "Faults to inject, comma-separated (all, none, or: \(Self.kinds)).") var faults = "all"
     @Option(help: "How often a fault is injected on average, in simulated time (1s, 500ms).") var faultEvery = "1s"
     @Option(help: "Hosts.") var hosts = 3
     @Option(help: "Clients.") var clients = 4
     @Option(help: "Controllers, over the clients' pools.") var controllers = 60
+    @Option(
+        help: ArgumentHelp(
+            "Each seed's world: drawn (each seed draws its own shape), or single or replicated, with contended and answering.",
+            valueName: "drawn | single|replicated[,contended][,answering]"
+        )
+    )
+    var world: String?
     @Flag(help: "One pool for every client: their commands race on the same controllers (as stress --contended).")
     var contended = false
     @Flag(help: "Forms whose code answers their loads and layouts, now and then too late (as stress --answering).")
@@ -37,6 +47,21 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Print every check, not only those that failed.") var verbose = false
 
     static let kinds = FaultKind.allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// The world's shape: drawn by each seed unless `--world` or a shape's flag pins it.
+    private func shape(_ settings: inout SimulationSettings) throws {
+        let parts = Set((world ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard parts.isSubset(of: ["drawn", "single", "replicated", "contended", "answering"]),
+            !(parts.contains("single") && parts.contains("replicated")),
+            !parts.contains("drawn") || parts.count == 1
+        else {
+            throw ValidationError("--world \(world ?? ""): drawn, or single or replicated with contended and answering")
+        }
+        settings.drawsWorld = (world == nil || parts.contains("drawn")) && !(replicated || contended || answering)
+        settings.replicated = replicated || parts.contains("replicated")
+        settings.contended = contended || parts.contains("contended")
+        settings.answering = answering || parts.contains("answering")
+    }
 
     func run() throws {
         // Swift seeds its hashing per process: with it, the core's dictionaries are walked in another order each run.
@@ -59,11 +84,10 @@ struct SimulateCommand: ParsableCommand {
             return value
         }
         (settings.duration, settings.think, settings.faultEvery) = try (
-            parsed(duration, "duration"), parsed(think, "think"), parsed(faultEvery, "fault-every")
+            parsed(duration, "duration"), think.map { try parsed($0, "think") }, parsed(faultEvery, "fault-every")
         )
-        (settings.seed, settings.contended, settings.answering, settings.replicated) = (
-            seed, contended, answering, replicated
-        )
+        settings.seed = seed
+        try shape(&settings)
         (settings.hosts, settings.clients, settings.controllers, settings.trace) = (hosts, clients, controllers, trace)
         guard let kinds = FaultKind.named(faults) else {
             throw ValidationError("--faults \(faults): one of \(Self.kinds)")

@@ -145,6 +145,58 @@ import Testing
         #expect(checkpoints >= report.records / 50 - 1 && checkpoints > 2, "\(checkpoints): \(report.lines())")
     }
 
+    /// A replicated world's leader writes checkpoints to etcd (the real `EtcdCheckpointer`, fenced, then its
+    /// retention); a supervisor starting stands by from the latest, replaying only what came after it, and a standby
+    /// stopped while the leader's retention removed batches it had yet to apply recovers from the checkpoint again
+    /// (`Recovery.follow`). The checks read every batch ever appended and agree with what was served.
+    @Test func aReplicatedWorldCheckpointsToEtcdAndStandbysRecoverFromIt() {
+        var (written, fromCheckpoint, lagged) = (0, 0, 0)
+        for seed in UInt64(1)...6 {
+            var settings = Self.settings(seed: seed, seconds: 4)
+            settings.replicated = true
+            settings.faults = [.supervisorCrash, .supervisorPause]
+            settings.checkpointEvery = 50
+            settings.trace = true
+            let report = Simulation(settings).run()
+            #expect(report.passed, "\(report.lines().joined(separator: "\n"))")
+            let trace = report.trace ?? []
+            written += trace.count { $0.contains("wrote a checkpoint to etcd") }
+            fromCheckpoint += trace.count { $0.contains("recovered from etcd: the checkpoint of batch") }
+            lagged += trace.count { $0.contains("lagged past a checkpoint's retention") }
+        }
+        #expect(
+            written > 10 && fromCheckpoint > 2,
+            "\(written) checkpoints written, \(fromCheckpoint) stood by from one"
+        )
+        #expect(lagged > 0, "no standby lagged past the retention in these seeds")
+    }
+
+    /// Each seed draws its world's shape when asked (`simulate`'s default): replicated or not, contended, answering —
+    /// from a stream of its own, so a drawn world runs exactly as the same shape given by flags.
+    @Test func eachSeedDrawsItsWorldAndRunsItAsTheFlagsWould() throws {
+        var drawing = Self.settings(seed: 1, seconds: 1)
+        drawing.drawsWorld = true
+        let worlds = (UInt64(1)...40).map { drawing.world(seed: $0) }
+        #expect(Set(worlds.map(\.replicated)) == [true, false])
+        #expect(worlds.contains(where: \.contended) && worlds.contains(where: \.answering))
+        #expect(worlds.map(\.seed) == Array(1...40))
+        let drawn = try #require(worlds.first { $0.replicated && !$0.contended && !$0.answering })
+        var pinned = Self.settings(seed: drawn.seed, seconds: 1)
+        pinned.replicated = true
+        #expect(Simulation(drawn).run().lines(full: true) == Simulation(pinned).run().lines(full: true))
+        #expect(Self.settings(seed: 3).world(seed: 9).replicated == false, "a world not drawn keeps its flags")
+    }
+
+    /// By default a client's pause grows with the run, so a long run sends about as many commands as a short one.
+    @Test func theLoadByDefaultFollowsTheDuration() {
+        var settings = SimulationSettings()
+        #expect(settings.meanThink == .microseconds(2_500))
+        settings.duration = .seconds(600)
+        #expect(settings.meanThink == .milliseconds(150))
+        settings.think = .milliseconds(1)
+        #expect(settings.meanThink == .milliseconds(1))
+    }
+
     @Test func aDurationIsReadAsTheCommandLineWritesIt() {
         #expect(SimulationRuns.duration("10m") == .seconds(600))
         #expect(SimulationRuns.duration("500ms") == .milliseconds(500))

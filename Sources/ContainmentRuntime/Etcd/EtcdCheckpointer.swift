@@ -7,7 +7,7 @@ import Synchronization
 /// bytes in parts (``EtcdJournal/batchBytes`` each), then its manifest — all conditioned on the leader's election key,
 /// so a supervisor that no longer leads writes none — then the retention setting: checkpoints older than the `retain`
 /// latest are removed, with the journal batches only they needed.
-final class EtcdCheckpointer: CheckpointWriting {
+package final class EtcdCheckpointer: CheckpointWriting {
     private let store: any EtcdStore
     private let keys: EtcdKeys
     private let leadership: EtcdLeadership
@@ -16,7 +16,7 @@ final class EtcdCheckpointer: CheckpointWriting {
     private let queue = DispatchQueue(label: "containment.etcd-checkpoint")
     private let busy = Mutex(false)
 
-    init(store: any EtcdStore, keys: EtcdKeys, leadership: EtcdLeadership, retain: Int, logger: Logger) {
+    package init(store: any EtcdStore, keys: EtcdKeys, leadership: EtcdLeadership, retain: Int, logger: Logger) {
         self.store = store
         self.keys = keys
         self.leadership = leadership
@@ -33,8 +33,7 @@ final class EtcdCheckpointer: CheckpointWriting {
             let clock = ContinuousClock()
             let started = clock.now
             do {
-                try store(checkpoint)
-                let removed = try applyRetention()
+                let removed = try writeNow(checkpoint)
                 logger.info(
                     "journal: checkpoint written to etcd",
                     metadata: [
@@ -54,6 +53,15 @@ final class EtcdCheckpointer: CheckpointWriting {
     }
 
     func wait() { queue.sync {} }
+
+    /// Writes `checkpoint` on the caller's thread, then applies the retention; how many older checkpoints were
+    /// removed. Throws when etcd cannot be reached or this supervisor no longer leads (the fence refused a part).
+    /// ``write(_:)`` calls it off the loop's thread; a simulated world, at a time its seed draws.
+    @discardableResult
+    package func writeNow(_ checkpoint: Checkpoint) throws -> Int {
+        try store(checkpoint)
+        return try applyRetention()
+    }
 
     private func store(_ checkpoint: Checkpoint) throws {
         let bytes = try CheckpointFile.encode(checkpoint)

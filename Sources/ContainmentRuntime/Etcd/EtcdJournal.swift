@@ -14,8 +14,8 @@ package final class EtcdJournal: JournalAppender {
     let keys: EtcdKeys
     let leadership: EtcdLeadership
     /// The next batch's number.
-    private(set) var segment: Int
-    private(set) var appended = 0
+    package private(set) var segment: Int
+    package private(set) var appended = 0
     /// Framed records, not yet appended; where each ends.
     private var buffer: [UInt8] = []
     private var ends: [Int] = []

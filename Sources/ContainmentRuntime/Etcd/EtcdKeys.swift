@@ -16,7 +16,7 @@ package struct EtcdKeys: Sendable, Equatable {
     package var leader: String { root + "/leader" }
 
     func journal(_ number: Int) -> String { root + "/journal/" + Self.padded(number) }
-    var journalPrefix: String { root + "/journal/" }
+    package var journalPrefix: String { root + "/journal/" }
 
     func checkpoint(_ number: Int) -> String { root + "/checkpoints/" + Self.padded(number) }
     var checkpointPrefix: String { root + "/checkpoints/" }

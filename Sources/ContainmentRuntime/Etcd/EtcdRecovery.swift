@@ -90,7 +90,7 @@ extension Recovery {
                     throw JournalDamage(
                         path: place,
                         offset: 0,
-                        reason: "batch \(segment) is missing before it (removed after a checkpoint?)"
+                        reason: "batch \(segment) \(JournalDamage.missingBatch) (removed after a checkpoint?)"
                     )
                 }
                 var scan = JournalScan()
@@ -106,10 +106,44 @@ extension Recovery {
     }
 }
 
+extension Recovery {
+    /// Follows the journal as a standby does: catches up (``catchUp(from:keys:)``), and when the leader removed batches
+    /// this recovery had yet to apply (a checkpoint's retention, written while it lagged) recovers again from the latest
+    /// checkpoint. Whether it had to. ``ReplicatedSupervisor``'s standbys and a simulated world's follow this way.
+    @discardableResult
+    package mutating func follow(
+        from store: any EtcdStore,
+        keys: EtcdKeys,
+        config: RuntimeConfig,
+        logger: Logger
+    ) throws -> Bool {
+        do {
+            try catchUp(from: store, keys: keys)
+            return false
+        } catch let damage as JournalDamage where damage.reason.contains(JournalDamage.missingBatch) {
+            self = try Recovery.load(from: store, keys: keys, config: config, logger: logger)
+            logger.notice(
+                "standby: batches it had yet to apply were removed after a checkpoint; recovered from it again",
+                metadata: [
+                    "journal.checkpoint": "\(checkpoint.map(String.init) ?? "none")",
+                    "journal.batch": "\(segment - 1)", "error.message": "\(damage)",
+                ]
+            )
+            return true
+        }
+    }
+}
+
+extension JournalDamage {
+    /// What ``Recovery/catchUp(from:keys:)`` says of a batch it cannot find before the next one.
+    static let missingBatch = "is missing before it"
+}
+
 extension JournalEntry {
-    /// Every record of the journal in etcd, in order (the checks of a simulated replicated world read it all).
-    package static func all(in store: any EtcdStore, keys: EtcdKeys) throws -> [JournalEntry] {
-        let batches = try store.range(keys.journalPrefix, end: EtcdKeys.end(of: keys.journalPrefix)).kvs
+    /// Every record of the journal batches given (etcd's values under ``EtcdKeys/journalPrefix``), in order: the checks
+    /// of a simulated replicated world read every batch ever appended, those a checkpoint's retention removed since
+    /// included.
+    package static func all(inBatches batches: [EtcdKeyValue]) throws -> [JournalEntry] {
         var entries: [JournalEntry] = []
         for (index, batch) in batches.enumerated() {
             var scan = JournalScan()

@@ -134,16 +134,16 @@ final class ReplicatedSupervisor {
                 )
                 if watch == nil {
                     let revision = try store.range(keys.leader).revision
-                    try recovery.catchUp(from: store, keys: keys)
+                    try recovery.follow(from: store, keys: keys, config: config, logger: logger)
                     watch = try store.watch(keys.root + "/", end: EtcdKeys.end(of: keys.root + "/"), from: revision + 1)
                 }
-                switch try recovery.look(leadership) {
+                switch try recovery.look(leadership, config: config, logger: logger) {
                 case .won: return true
                 case .follows(let leader): responder.set(leader: leader)
                 }
                 let changes = try watch?.next(timeout: Self.standbyPoll) ?? []
                 if changes.contains(where: { $0.put?.key.hasPrefix(keys.journalPrefix) == true }) {
-                    try recovery.catchUp(from: store, keys: keys)
+                    try recovery.follow(from: store, keys: keys, config: config, logger: logger)
                 }
             } catch let error as EtcdError {
                 // The watch ended or etcd is away: look again from where recovery stands.
@@ -154,17 +154,6 @@ final class ReplicatedSupervisor {
                 Thread.sleep(forTimeInterval: 0.1)
             } catch let error as ZMQError where error.code == .contextTerminated {
                 return false
-            } catch let damage as JournalDamage where damage.reason.contains("is missing before it") {
-                // The leader removed batches this standby had not applied (a checkpoint's retention): from the
-                // checkpoint, then.
-                recovery = try Recovery.load(from: store, keys: keys, config: config, logger: logger)
-                logger.notice(
-                    "standby: batches it had yet to apply were removed after a checkpoint; recovered from it again",
-                    metadata: [
-                        "journal.checkpoint": "\(recovery.checkpoint.map(String.init) ?? "none")",
-                        "journal.batch": "\(recovery.segment - 1)", "error.message": "\(damage)",
-                    ]
-                )
             }
         }
         return false
@@ -228,12 +217,16 @@ extension Recovery {
     /// A standby's look at the election key: when no one leads it campaigns, and once it wins it catches up with
     /// everything the last leader appended (whose lease lapsed before this campaign could win, and whose appends are
     /// fenced since). Each supervisor of a replicated runtime and each of a simulated world's look this way.
-    package mutating func look(_ leadership: EtcdLeadership) throws -> StandbyLook {
+    package mutating func look(
+        _ leadership: EtcdLeadership,
+        config: RuntimeConfig,
+        logger: Logger
+    ) throws -> StandbyLook {
         let leader = try leadership.leader()
         guard leader == nil, try leadership.campaign() else {
             return .follows(leader?.command == leadership.record.command ? nil : leader)
         }
-        try catchUp(from: leadership.store, keys: leadership.keys)
+        try follow(from: leadership.store, keys: leadership.keys, config: config, logger: logger)
         return .won
     }
 }

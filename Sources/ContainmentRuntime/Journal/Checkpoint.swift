@@ -4,7 +4,7 @@ import Foundation
 
 /// The supervisor's whole state at a segment boundary: after every record of the segments numbered below
 /// ``nextSegment``. Recovery starts from the latest one instead of the first record (docs/PROTOCOL.md, "The journal").
-struct Checkpoint: Sendable {
+package struct Checkpoint: Sendable {
     var nextSegment: Int
     var epoch: UInt64
     var lastSeq: UInt64
@@ -201,7 +201,7 @@ struct Checkpoint: Sendable {
     }
 
     /// The state of `core` after its journal's `records` records, the next of which go to segment `nextSegment`.
-    init(of core: SupervisorCore, nextSegment: Int, records: Int, timeUnixNanos: Int64) {
+    package init(of core: SupervisorCore, nextSegment: Int, records: Int, timeUnixNanos: Int64) {
         self.init(
             nextSegment: nextSegment,
             epoch: core.epoch,

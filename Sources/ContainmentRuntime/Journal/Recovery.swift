@@ -13,8 +13,10 @@ package struct Recovery {
     /// All records replayed after the checkpoint.
     var records = 0
     /// The checkpoint recovery started from (the segment it replays from), and how many records it stands for.
-    var checkpoint: Int?
-    var checkpointRecords = 0
+    package var checkpoint: Int?
+    package var checkpointRecords = 0
+    /// The journal's records this recovery stands for: those of its checkpoint and those replayed after it.
+    package var journalRecords: Int { checkpointRecords + records }
     /// Whether the journal holds a state (a checkpoint or an accepted command): then the topology is not applied.
     package var holdsState: Bool { checkpoint != nil || commandRecords > 0 }
     /// A standby that won the leadership stops following: the deliveries it recovered are all it will resend.
