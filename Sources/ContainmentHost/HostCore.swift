@@ -15,6 +15,8 @@ package enum HostInput {
     case dropped(endpoint: String)
     /// Time passes: heartbeats, greetings again, probes.
     case tick
+    /// The dispatcher finished this many of the jobs handed to it.
+    case jobsDone(Int)
 }
 
 /// What a host's core decides, as values; ``HostLoop`` carries them out on sockets, a simulated world in memory.
@@ -34,8 +36,8 @@ package enum HostAction {
 
 /// A host's registration with its supervisor, as a value: it greets (again, with backoff, when not welcomed), beats
 /// once welcomed, follows the leader among several supervisors (their answers, and a probe of each every heartbeat
-/// interval), and hands what the supervisor sends to the dispatcher in order. ``HostLoop`` runs it on sockets; its
-/// time comes with each input.
+/// interval), and hands what the supervisor sends to the dispatcher in order — reading no more of it while
+/// ``maxQueuedJobs`` wait (``readsSupervisor``). ``HostLoop`` runs it on sockets; its time comes with each input.
 package struct HostCore {
     /// Request ids of the core's own messages.
     package static let helloID: UInt64 = 1
@@ -63,6 +65,16 @@ package struct HostCore {
     private var lastProbe: ContinuousClock.Instant
     private var now: ContinuousClock.Instant
     private var actions: [HostAction] = []
+    /// Jobs handed to the dispatcher that it has not finished.
+    package private(set) var queuedJobs = 0
+    /// Jobs that may wait for the dispatcher before the host stops reading the supervisor's messages (256).
+    let maxQueuedJobs: Int
+
+    /// Whether the host reads the supervisor's messages now: not while ``maxQueuedJobs`` jobs wait for the dispatcher,
+    /// so back-pressure from the actors' mailboxes reaches the supervisor — as a connection that fills up, a `full`
+    /// send — instead of memory here. Its heartbeats, its probes' answers and its actors' requests go on meanwhile;
+    /// a dropped connection is told once it reads again (the loop polls its monitor with the supervisor's socket).
+    package var readsSupervisor: Bool { queuedJobs < maxQueuedJobs }
 
     package init(
         name: String,
@@ -70,9 +82,11 @@ package struct HostCore {
         kinds: [KindOffer],
         heartbeatInterval: Duration,
         endpoints: [String],
+        maxQueuedJobs: Int = 256,
         at now: ContinuousClock.Instant
     ) {
         self.name = name
+        self.maxQueuedJobs = maxQueuedJobs
         self.pid = pid
         self.kinds = kinds
         self.heartbeatInterval = heartbeatInterval
@@ -103,6 +117,7 @@ package struct HostCore {
                 hello()
             }
         case .tick: tick()
+        case .jobsDone(let count): queuedJobs = max(0, queuedJobs - count)
         }
         defer { actions = [] }
         return actions
@@ -167,14 +182,14 @@ package struct HostCore {
                     ["host.name": "\(name)", "controller.count": "\(welcome.controllers.count)"]
                 )
             )
-            actions.append(.job(.adopt(welcome)))
+            queue(.adopt(welcome))
         case .delivery(let events):
             for event in events where event.seq > lastDelivered { lastDelivered = event.seq }
-            actions.append(.job(.deliver(events)))
+            queue(.deliver(events))
         case .inspect(let requestID, let controller):
-            actions.append(.job(.inspect(requestID: requestID, controller: controller)))
+            queue(.inspect(requestID: requestID, controller: controller))
         case .question(let question):
-            actions.append(.job(.question(question)))
+            queue(.question(question))
         case .reply(let reply) where reply.requestID == 0 && reply.refusal?.error.code == .hostUnavailable:
             // The supervisor does not know us (it restarted): register again — once, however many heartbeats queued
             // while it was away are refused; `tick` says hello again (with backoff) if no welcome comes.
@@ -194,6 +209,12 @@ package struct HostCore {
         case .reply(let reply):
             actions.append(.resume(reply))
         }
+    }
+
+    /// Work for the dispatcher, counted until it says the job is done (``HostInput/jobsDone(_:)``).
+    private mutating func queue(_ job: HostJob) {
+        queuedJobs += 1
+        actions.append(.job(job))
     }
 
     /// Talks to supervisor `next` from now on, and registers with it (it leads, or names who does).

@@ -18,17 +18,18 @@ package enum HostJob: Sendable {
     case question(AskedQuestion)
 }
 
-/// How many jobs the host loop handed the dispatcher that it has not finished: the loop stops reading the supervisor's
-/// messages while ``HostLoop/maxQueuedJobs`` wait, so back-pressure from the actors' mailboxes reaches the supervisor
-/// (as a connection that fills up) instead of memory here.
-package final class QueuedJobs: Sendable {
+/// The jobs the dispatcher finished since the host loop last looked: the loop tells its ``HostCore``
+/// (``HostInput/jobsDone(_:)``), which stops reading the supervisor's messages while too many wait
+/// (``HostCore/readsSupervisor``).
+package final class FinishedJobs: Sendable {
     private let value = Atomic<Int>(0)
 
     package init() {}
 
-    var count: Int { value.load(ordering: .acquiring) }
-    func add() { value.add(1, ordering: .releasing) }
-    func done() { value.subtract(1, ordering: .releasing) }
+    /// One job done (the dispatcher).
+    func done() { value.add(1, ordering: .releasing) }
+    /// The jobs done since the last call (the loop).
+    func take() -> Int { value.exchange(0, ordering: .acquiring) }
 }
 
 /// What the actors' ``Outbox`` hands the host loop over its inproc socket: a message for the supervisor, or the order
@@ -61,16 +62,13 @@ enum LoopMail: Equatable {
 /// the supervisor's messages are; the loop carries that out, forwards the actors' requests and hands the dispatcher its
 /// jobs in order. Not `Sendable`: it owns the sockets.
 final class HostLoop {
-    /// Jobs waiting for the dispatcher before the loop stops reading the supervisor's messages.
-    static let maxQueuedJobs = 256
-
     let config: RuntimeConfig
     let logger: Logger
     let dealer: Socket
     let inbox: Socket
     let runtime: HostRuntime
     let jobs: AsyncStream<HostJob>.Continuation
-    let queued: QueuedJobs
+    let finished: FinishedJobs
     private let clock = ContinuousClock()
     private var core: HostCore
     /// A replicated runtime's supervisors, each with a socket of its own that asks it, every heartbeat interval, who
@@ -90,11 +88,11 @@ final class HostLoop {
         inboxEndpoint: String,
         runtime: HostRuntime,
         jobs: AsyncStream<HostJob>.Continuation,
-        queued: QueuedJobs,
+        finished: FinishedJobs,
         kinds: [KindOffer] = [],
         logger: Logger
     ) throws {
-        self.queued = queued
+        self.finished = finished
         self.config = config
         self.logger = logger
         self.runtime = runtime
@@ -151,7 +149,8 @@ final class HostLoop {
         handle(.start)
         while true {
             do {
-                let reading = queued.count < Self.maxQueuedJobs
+                if case let done = finished.take(), done > 0 { handle(.jobsDone(done)) }
+                let reading = core.readsSupervisor
                 let ready =
                     reading
                     ? try poller.poll(timeout: config.heartbeatInterval)
@@ -186,7 +185,7 @@ final class HostLoop {
                 for (endpoint, socket) in probes where endpoint == other {
                     _ = try? socket.send([HostOutbound.heartbeat(host: core.name).bytes], dontWait: true)
                 }
-            case .job(let job): queue(job)
+            case .job(let job): jobs.yield(job)
             case .resume(let reply):
                 if !runtime.replies.resume(reply) {
                     logger.debug("dropped a reply nobody waits for", metadata: ["request.id": "\(reply.requestID)"])
@@ -244,19 +243,13 @@ final class HostLoop {
     }
 
     private func drainDealer() throws(ZMQError) {
-        while queued.count < Self.maxQueuedJobs, let frames = try dealer.receive(dontWait: true) {
+        while core.readsSupervisor, let frames = try dealer.receive(dontWait: true) {
             guard frames.count == 1, let message = try? HostInbound(decoding: frames[0]) else {
                 logger.warning("dropped a malformed message from the supervisor")
                 continue
             }
             handle(.message(message))
         }
-    }
-
-    /// Hands a job to the dispatcher, counted until it is done.
-    private func queue(_ job: HostJob) {
-        queued.add()
-        jobs.yield(job)
     }
 
     /// Forwards what the actors sent; false when told to stop.

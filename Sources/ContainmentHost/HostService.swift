@@ -34,7 +34,7 @@ package struct HostService: Service {
         let context = try Context()
         let inboxEndpoint = "inproc://host-outbox"
         let (jobs, continuation) = AsyncStream<HostJob>.makeStream()
-        let queued = QueuedJobs()
+        let finished = FinishedJobs()
         let name = name
         let config = config
         let logger = logger
@@ -55,7 +55,7 @@ package struct HostService: Service {
             historyLimit: config.callbackHistory,
             mailboxCapacity: config.mailboxCapacity
         )
-        let dispatching = Task { await dispatcher.run(jobs, queued: queued) }
+        let dispatching = Task { await dispatcher.run(jobs, finished: finished) }
         defer { dispatching.cancel() }
         try await withGracefulShutdownHandler {
             try await runOnThread(named: "host-\(name)") {
@@ -67,7 +67,7 @@ package struct HostService: Service {
                         inboxEndpoint: inboxEndpoint,
                         runtime: runtime,
                         jobs: continuation,
-                        queued: queued,
+                        finished: finished,
                         kinds: kinds.offers,
                         logger: logger
                     ).run()
@@ -111,8 +111,8 @@ package struct Dispatcher {
     }
 
     /// Hands each job to the actors, in order, until `jobs` ends (or the task is cancelled); each job done is counted
-    /// off `queued`, and off the runtime's activity.
-    package func run(_ jobs: AsyncStream<HostJob>, queued: QueuedJobs = QueuedJobs()) async {
+    /// to `finished` (the host loop tells its core), and off the runtime's activity.
+    package func run(_ jobs: AsyncStream<HostJob>, finished: FinishedJobs = FinishedJobs()) async {
         var actors = IDTable<ControllerID, ControllerActor>()
         var incarnation: UInt32 = 1
         @discardableResult
@@ -132,7 +132,7 @@ package struct Dispatcher {
         }
         for await job in jobs {
             defer {
-                queued.done()
+                finished.done()
                 runtime.activity?.end()
             }
             // The host stops: what is still queued is left.

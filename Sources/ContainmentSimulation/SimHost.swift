@@ -41,6 +41,17 @@ final class SimHost {
     private var deferred: [HostOutbound] = []
     /// Cut off from the supervisor.
     private(set) var partitioned = false
+    /// Its actors behind (``FaultKind/slowActors``) until then: what it hands the dispatcher waits, in order.
+    private(set) var behindUntil: Duration?
+    private var backlog: [HostJob] = []
+    /// Jobs the dispatcher finished that the core has not been told of yet.
+    private var finished = 0
+    /// Drops its monitor reported while the host read nothing of the supervisor's: its loop polls the monitor with the
+    /// supervisor's socket, so it hears of them once it reads again.
+    private var unreadDrops: [String] = []
+    /// How many jobs may wait before it stops reading the supervisor (``HostCore``'s bound; smaller here than a real
+    /// host's 256, so that a stall of a second reaches it).
+    static let maxQueuedJobs = 32
 
     init(sim: Simulation, name: String) {
         self.sim = sim
@@ -65,8 +76,7 @@ final class SimHost {
         pid = sim.nextPID
         actors = [:]
         paused = false
-        waiting = []
-        deferred = []
+        forgetWork()
         core = HostCore(
             name: name,
             pid: pid,
@@ -80,6 +90,7 @@ final class SimHost {
                 ] : [],
             heartbeatInterval: sim.config.heartbeatInterval,
             endpoints: sim.endpoints,
+            maxQueuedJobs: Self.maxQueuedJobs,
             at: sim.time.now
         )
         processLinks = []
@@ -98,23 +109,74 @@ final class SimHost {
         for probe in probes.values { probe.close() }
         probes = [:]
         actors = [:]
+        forgetWork()
+        paused = false
+    }
+
+    /// What a process had waiting, gone with it.
+    private func forgetWork() {
         waiting = []
         deferred = []
-        paused = false
+        behindUntil = nil
+        backlog = []
+        finished = 0
+        unreadDrops = []
     }
 
     func pause() { paused = true }
 
-    /// Continues a stopped process: what arrived meanwhile is taken, in order.
+    /// Continues a stopped process: what arrived meanwhile is taken, in order (as far as it reads).
     func resume() {
         guard paused else { return }
         paused = false
-        let arrived = waiting
-        waiting = []
         for message in deferred { perform(.send(message)) }
         deferred = []
-        for (bytes, link) in arrived { take(bytes, from: link) }
+        if let end = behindUntil, end <= sim.scheduler.now { catchUp() }
+        takeWaiting()
     }
+
+    /// Its actors fall behind (slow controller code, full mailboxes) for `duration`: the dispatcher finishes nothing
+    /// meanwhile; once ``maxQueuedJobs`` jobs wait, the host reads nothing more of the supervisor's — it beats on, and
+    /// the supervisor's queue toward it fills.
+    func fallBehind(for duration: Duration) {
+        guard core != nil, behindUntil == nil else { return }
+        let end = sim.scheduler.now + duration
+        behindUntil = end
+        let pid = pid
+        sim.scheduler.at(end, "host \(name)'s actors catch up") { [unowned self] in
+            guard self.pid == pid, behindUntil == end, !paused else { return }
+            catchUp()
+        }
+    }
+
+    /// Its actors caught up (or, at the run's end, are made to): the jobs that waited are done in order, and it reads
+    /// again.
+    func catchUp() {
+        guard behindUntil != nil else { return }
+        behindUntil = nil
+        let jobs = backlog
+        backlog = []
+        sim.scheduler.note("host \(name)'s actors catch up on \(jobs.count) jobs")
+        for job in jobs { dispatch(job) }
+        finished += jobs.count
+        tellFinished()
+        takeWaiting()
+    }
+
+    /// Whether its loop reads the supervisor's messages now (``HostCore/readsSupervisor``).
+    private var reads: Bool { core?.readsSupervisor ?? true }
+
+    /// What waited — a stopped process's messages, or the supervisor's while the host read none — taken in order, as
+    /// far as it reads; then the drops its monitor reported meanwhile.
+    private func takeWaiting() {
+        while !paused, core != nil, let (bytes, link) = waiting.first, reads || isProbe(link) {
+            waiting.removeFirst()
+            take(bytes, from: link)
+        }
+        while !paused, reads, !unreadDrops.isEmpty { handle(.dropped(endpoint: unreadDrops.removeFirst())) }
+    }
+
+    private func isProbe(_ link: Link) -> Bool { probes.values.contains { $0 === link } }
 
     /// `supervisor` bound its socket (it restarted, or began to lead): ZeroMQ connects again where the connection to
     /// it dropped.
@@ -197,16 +259,33 @@ final class SimHost {
 
     private func handle(_ input: HostInput) {
         guard var current = core else { return }
+        let reading = current.readsSupervisor
         let actions = current.handle(input, at: sim.time.now)
         core = current
         for action in actions { perform(action) }
+        tellFinished()
+        if reading, !reads { sim.scheduler.note("host \(name) stops reading the supervisor: its actors are behind") }
+    }
+
+    /// The jobs the dispatcher finished, told to the core (the loop's next turn).
+    private func tellFinished() {
+        guard finished > 0 else { return }
+        let done = finished
+        finished = 0
+        handle(.jobsDone(done))
     }
 
     private func perform(_ action: HostAction) {
         switch action {
         case .send(let message):
             if let link { sim.send(message.bytes, toSupervisorOn: link) }
-        case .job(let job): dispatch(job)
+        case .job(let job):
+            if behindUntil == nil {
+                dispatch(job)
+                finished += 1
+            } else {
+                backlog.append(job)
+            }
         case .log(let level, let message, _): sim.log("host \(name) \(level): \(message)")
         case .connect(let next): turn(to: next)
         case .probe(let other): probe(other)
@@ -306,7 +385,7 @@ extension SimHost: LinkEnd {
     /// over); none for a process that died.
     func arrived(_ bytes: [UInt8], on link: Link) {
         guard core != nil, processLinks.contains(ObjectIdentifier(link)) else { return }
-        if paused {
+        if paused || (!isProbe(link) && (!reads || !waiting.isEmpty)) {
             waiting.append((bytes, link))
             return
         }
@@ -340,7 +419,7 @@ extension SimHost: LinkEnd {
         sim.scheduler.after(sim.scheduler.duration(.zero, .milliseconds(5)), "host \(name)'s monitor") {
             [unowned self] in
             guard self.pid == pid else { return }
-            handle(.dropped(endpoint: endpoint))
+            if reads { handle(.dropped(endpoint: endpoint)) } else { unreadDrops.append(endpoint) }
         }
     }
 }

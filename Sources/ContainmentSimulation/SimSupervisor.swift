@@ -316,7 +316,10 @@ extension SimSupervisor: SupervisorWorld {
 
     func send(_ body: [UInt8], to peer: [UInt8], delivery: Bool) -> SendOutcome {
         guard let link = links[peer], link.open else { return .gone }
-        guard link.unread < Simulation.peerQueue else { return .full }
+        guard link.unread < Simulation.peerQueue else {
+            sim.scheduler.note("supervisor \(name): the queue toward a peer is full")
+            return .full
+        }
         goesOut { [self] in
             guard link.open else { return }
             checkStillLeads(delivery ? "delivered callbacks" : "answered a peer")

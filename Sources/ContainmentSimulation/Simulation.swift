@@ -42,7 +42,7 @@ package final class Simulation {
     /// Whether the planted defect (``SimulationSettings/sabotage``) did its harm.
     var sabotaged = false
     /// Messages queued for one peer at most (the ROUTER's high-water mark).
-    static let peerQueue = 1_000
+    static let peerQueue = 64
 
     package init(_ settings: SimulationSettings) {
         self.settings = settings
@@ -245,6 +245,12 @@ package final class Simulation {
             scheduler.after(scheduler.duration(.milliseconds(300), .seconds(5)), "host \(host.name) continues") {
                 host.resume()
             }
+        case .slowActors:
+            guard let host = running.filter({ $0.behindUntil == nil }).randomElement(using: &scheduler.random) else {
+                return
+            }
+            host.fallBehind(for: scheduler.duration(.milliseconds(300), .seconds(5)))
+            target = " \(host.name)"
         case .partition:
             guard let host = running.filter({ !$0.partitioned }).randomElement(using: &scheduler.random) else {
                 return
@@ -280,6 +286,7 @@ package final class Simulation {
         }
         for host in hosts {
             host.resume()
+            host.catchUp()
             host.heal()
             if !host.isRunning { host.start() }
         }

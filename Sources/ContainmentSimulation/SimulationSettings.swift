@@ -117,6 +117,10 @@ package enum FaultKind: String, CaseIterable, Sendable, Comparable {
     case hostCrash
     /// A host stopped (SIGSTOP) for a while, then continued.
     case hostPause
+    /// A host's actors behind for a while (slow controller code, full mailboxes): its dispatcher finishes nothing;
+    /// past the bound of jobs waiting, the host reads nothing of the supervisor's while it beats on, and the
+    /// supervisor's queue toward it fills (back-pressure, ``HostCore/readsSupervisor``).
+    case slowActors
     /// A host cut off from the supervisor for a while, its messages held both ways until the cut heals.
     case partition
     /// A host's connection dropped (the process lives): what the ROUTER queued for it is lost; ZeroMQ connects again,

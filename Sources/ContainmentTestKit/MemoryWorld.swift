@@ -392,6 +392,8 @@ private final class MemoryHost {
         dispatching = Task(executorPreference: executor) { await dispatcher.run(stream) }
     }
 
+    /// The core's decisions. The memory world applies no back-pressure (its connections hold what the test sends, and
+    /// the dispatcher runs between the world's moves): the jobs are not counted back, and its hosts read everything.
     func handle(_ input: HostInput, at now: ContinuousClock.Instant) -> [HostAction] {
         core.handle(input, at: now)
     }

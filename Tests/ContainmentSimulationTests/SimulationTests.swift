@@ -197,6 +197,21 @@ import Testing
         #expect(settings.meanThink == .milliseconds(1))
     }
 
+    /// A host whose actors fall behind stops reading the supervisor once its bound of jobs waits, beating on; the
+    /// supervisor's queue toward it fills (`full`), the deliveries after wait in order, and every check holds.
+    @Test func hostsWhoseActorsFallBehindPushBackOnTheSupervisor() {
+        var (stopped, full) = (0, 0)
+        for seed in UInt64(1)...3 {
+            var settings = Self.settings(seed: seed)
+            settings.faults = [.slowActors]
+            settings.trace = true
+            let trace = Self.passingRun(settings).trace ?? []
+            stopped += trace.count { $0.contains("stops reading the supervisor") }
+            full += trace.count { $0.contains("the queue toward a peer is full") }
+        }
+        #expect(stopped > 0 && full > 0, "\(stopped) stops, \(full) sends found the queue full")
+    }
+
     @Test func aDurationIsReadAsTheCommandLineWritesIt() {
         #expect(SimulationRuns.duration("10m") == .seconds(600))
         #expect(SimulationRuns.duration("500ms") == .milliseconds(500))

@@ -107,6 +107,41 @@ import Testing
         #expect(Self.said(core.handle(.message(reply), at: now)) == ["resume(9)"])
     }
 
+    /// Back-pressure: once its bound of jobs waits for the dispatcher, the host reads nothing more of the supervisor's
+    /// (its queue there fills instead of memory here) until the dispatcher says it finished some; it beats on
+    /// meanwhile, so the supervisor does not take it for dead.
+    @Test func aDispatcherBehindStopsTheHostReadingTheSupervisorButNotBeating() throws {
+        var now = ContinuousClock.now
+        var core = HostCore(
+            name: "h0",
+            pid: 42,
+            kinds: [],
+            heartbeatInterval: Self.interval,
+            endpoints: [Self.a],
+            maxQueuedJobs: 3,
+            at: now
+        )
+        _ = core.handle(.start, at: now)
+        _ = core.handle(.message(try Self.welcome()), at: now)
+        _ = core.handle(.message(Self.delivery([1])), at: now)
+        #expect(core.readsSupervisor && core.queuedJobs == 2)
+        _ = core.handle(.message(Self.delivery([2])), at: now)
+        #expect(!core.readsSupervisor && core.queuedJobs == 3)
+        now += Self.interval
+        #expect(Self.said(core.handle(.tick, at: now)) == ["heartbeat"])
+        #expect(Self.said(core.handle(.jobsDone(1), at: now)).isEmpty)
+        #expect(core.readsSupervisor && core.queuedJobs == 2)
+        _ = core.handle(.jobsDone(5), at: now)
+        #expect(core.queuedJobs == 0, "never below none")
+        // A real host's bound: 256 jobs.
+        var host = Self.core(at: now)
+        _ = host.handle(.message(try Self.welcome()), at: now)
+        for seq in UInt64(1)...254 { _ = host.handle(.message(Self.delivery([seq])), at: now) }
+        #expect(host.readsSupervisor)
+        _ = host.handle(.message(Self.delivery([255])), at: now)
+        #expect(!host.readsSupervisor && host.queuedJobs == 256)
+    }
+
     @Test func aStandbyNamingTheLeaderTurnsTheHostToIt() throws {
         let now = ContinuousClock.now
         var core = Self.core([Self.a, Self.b], at: now)
