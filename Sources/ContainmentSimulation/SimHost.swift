@@ -49,6 +49,8 @@ final class SimHost {
     /// Drops its monitor reported while the host read nothing of the supervisor's: its loop polls the monitor with the
     /// supervisor's socket, so it hears of them once it reads again.
     private var unreadDrops: [String] = []
+    /// It reads what waited, one message at a time (``takeWaiting()``).
+    private var draining = false
     /// How many jobs may wait before it stops reading the supervisor (``HostCore``'s bound; smaller here than a real
     /// host's 256, so that a stall of a second reaches it).
     static let maxQueuedJobs = 32
@@ -121,6 +123,7 @@ final class SimHost {
         backlog = []
         finished = 0
         unreadDrops = []
+        draining = false
     }
 
     func pause() { paused = true }
@@ -168,12 +171,24 @@ final class SimHost {
 
     /// What waited — a stopped process's messages, or the supervisor's while the host read none — taken in order, as
     /// far as it reads; then the drops its monitor reported meanwhile.
+    /// One message at a time, a few microseconds apart, as its loop reads them: the supervisor's loop sends meanwhile,
+    /// and finds the queue toward this host full or not as it drains.
     private func takeWaiting() {
-        while !paused, core != nil, let (bytes, link) = waiting.first, reads || isProbe(link) {
-            waiting.removeFirst()
-            take(bytes, from: link)
+        guard !draining else { return }
+        guard !paused, core != nil, let (bytes, link) = waiting.first, reads || isProbe(link) else {
+            while !paused, reads, !unreadDrops.isEmpty { handle(.dropped(endpoint: unreadDrops.removeFirst())) }
+            return
         }
-        while !paused, reads, !unreadDrops.isEmpty { handle(.dropped(endpoint: unreadDrops.removeFirst())) }
+        waiting.removeFirst()
+        take(bytes, from: link)
+        draining = true
+        let pid = pid
+        sim.scheduler.after(sim.scheduler.duration(.microseconds(5), .microseconds(50)), "host \(name) reads on") {
+            [unowned self] in
+            guard self.pid == pid, draining else { return }
+            draining = false
+            takeWaiting()
+        }
     }
 
     private func isProbe(_ link: Link) -> Bool { probes.values.contains { $0 === link } }
