@@ -115,6 +115,11 @@ package struct HostCore {
             if dropped == endpoint, endpoints.count > 1 {
                 registration = .greeting(lastHello: nil, backoff: heartbeatInterval)
                 hello()
+            } else if dropped == endpoint, case .greeting = registration {
+                // Its one supervisor died while this host greeted in vain, its backoff grown to 8 intervals: the
+                // process that comes next hears from it within an interval (a welcomed host learns of it sooner, from
+                // the refusal of its next heartbeat).
+                registration = .greeting(lastHello: now, backoff: heartbeatInterval)
             }
         case .tick: tick()
         case .jobsDone(let count): queuedJobs = max(0, queuedJobs - count)

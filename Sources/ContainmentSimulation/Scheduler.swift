@@ -20,6 +20,8 @@ final class Scheduler {
     private(set) var trace: [String]?
     /// How many things happened.
     private(set) var steps = 0
+    /// Called after each thing that happened (a replicated world's etcd wakes the watches that saw a change).
+    var afterEach: (() -> Void)?
 
     private struct Pending: Comparable {
         var time: Duration
@@ -53,6 +55,7 @@ final class Scheduler {
             steps += 1
             if trace != nil { trace?.append("\(Self.format(now)) \(label)") }
             action()
+            afterEach?()
         }
         if now < end { now = end }
         return !queue.isEmpty

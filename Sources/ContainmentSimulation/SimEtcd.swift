@@ -27,6 +27,8 @@ final class SimEtcd: EtcdStore {
         var revision: Int64 = 1
         var leases: [Int64: Lease] = [:]
         var nextLease: Int64 = 0x1000
+        /// The watches open, in the order they were opened.
+        var watches: [SimWatch] = []
     }
 
     private let state = Mutex(State())
@@ -43,6 +45,9 @@ final class SimEtcd: EtcdStore {
 
     /// The keys put under the archived prefix, each as first put, in order.
     var archived: [EtcdKeyValue] { archive.withLock { $0 } }
+
+    /// The store's revision now (it grows with every write).
+    var revision: Int64 { state.withLock { $0.revision } }
 
     /// The election key's creation revision now (0: no one leads), leases that lapsed gone first.
     func createRevision(of key: String) -> Int64 {
@@ -137,9 +142,27 @@ final class SimEtcd: EtcdStore {
         }
     }
 
+    /// A watch of the keys from `key` up to `end`: every change from now on (nothing else can write between a
+    /// simulated caller's read of the revision and its watch, so `revision` adds nothing).
     func watch(_ key: String, end: String, from revision: Int64) throws(EtcdError) -> any EtcdWatch {
-        // The simulated standbys look every 200 ms instead (``SimSupervisor``): no change is ever pushed.
-        SilentWatch()
+        openWatch(key, end: end)
+    }
+
+    func openWatch(_ key: String, end: String) -> SimWatch {
+        let watch = SimWatch(store: self, key: key, end: end)
+        state.withLock { $0.watches.append(watch) }
+        return watch
+    }
+
+    func cancel(_ watch: SimWatch) {
+        state.withLock { $0.watches.removeAll { $0 === watch } }
+    }
+
+    /// Tells the watches whose range holds `key` of its change.
+    private func notify(_ key: String, put: EtcdKeyValue?, in state: State) {
+        for watch in state.watches where watch.covers(key) {
+            watch.add(EtcdChange(put: put, deleted: put == nil ? key : nil, revision: state.revision))
+        }
     }
 
     func close() {}
@@ -168,6 +191,7 @@ final class SimEtcd: EtcdStore {
             existing.lease = lease
             state.values[key] = existing
             state.versions[key, default: 0] += 1
+            notify(key, put: existing, in: state)
             return
         }
         state.keys.insert(key, at: Self.lowerBound(key, in: state.keys))
@@ -181,12 +205,14 @@ final class SimEtcd: EtcdStore {
         state.values[key] = created
         state.versions[key] = 1
         if key.hasPrefix(archivePrefix) { archive.withLock { $0.append(created) } }
+        notify(key, put: created, in: state)
     }
 
     private func remove(_ key: String, from state: inout State) {
         guard state.values.removeValue(forKey: key) != nil else { return }
         state.versions[key] = nil
         state.keys.remove(at: Self.lowerBound(key, in: state.keys))
+        notify(key, put: nil, in: state)
     }
 
     /// The keys from `key` up to `end` (not included; nil: `key` alone), in order.
@@ -209,10 +235,55 @@ final class SimEtcd: EtcdStore {
     }
 }
 
-/// A watch that never sees a change (the simulated standbys poll).
-private struct SilentWatch: EtcdWatch {
-    func next(timeout: Duration) throws(EtcdError) -> [EtcdChange] { [] }
-    func cancel() {}
+/// A watch of the simulated etcd: the changes in its range since it was opened, in order. ``next(timeout:)`` never
+/// waits: a simulated standby's scheduler does the waiting, woken when a change came (``isPending``).
+final class SimWatch: EtcdWatch {
+    private unowned let store: SimEtcd
+    private let key: String
+    private let end: String
+    private let changes = Mutex<[EtcdChange]>([])
+
+    init(store: SimEtcd, key: String, end: String) {
+        self.store = store
+        self.key = key
+        self.end = end
+    }
+
+    func covers(_ name: String) -> Bool {
+        !name.utf8.lexicographicallyPrecedes(key.utf8) && name.utf8.lexicographicallyPrecedes(end.utf8)
+    }
+
+    func add(_ change: EtcdChange) { changes.withLock { $0.append(change) } }
+
+    /// Whether a change came that ``next(timeout:)`` has not handed over yet.
+    var isPending: Bool { changes.withLock { !$0.isEmpty } }
+
+    func next(timeout: Duration) throws(EtcdError) -> [EtcdChange] {
+        changes.withLock { changes in
+            defer { changes = [] }
+            return changes
+        }
+    }
+
+    func cancel() { store.cancel(self) }
+}
+
+/// A watch through one supervisor's connection: cut off, it ends (etcd's stream broke), as a real one does.
+struct SimConnectionWatch: EtcdWatch {
+    let watch: SimWatch
+    let connection: SimEtcdConnection
+
+    func next(timeout: Duration) throws(EtcdError) -> [EtcdChange] {
+        guard connection.cutUntil == nil else {
+            watch.cancel()
+            throw EtcdError(kind: .unreachable, description: "the watch's stream ended (cut off)")
+        }
+        return try watch.next(timeout: timeout)
+    }
+
+    func cancel() { watch.cancel() }
+
+    var isPending: Bool { watch.isPending }
 }
 
 /// One supervisor's connection to the simulated etcd: its calls reach the store, or — cut off (`etcdCut`, or every
@@ -298,7 +369,7 @@ final class SimEtcdConnection: EtcdStore {
 
     func watch(_ key: String, end: String, from revision: Int64) throws(EtcdError) -> any EtcdWatch {
         try reach()
-        return try store.watch(key, end: end, from: revision)
+        return SimConnectionWatch(watch: store.openWatch(key, end: end), connection: self)
     }
 
     func close() {}

@@ -5,11 +5,11 @@ import Logging
 /// A supervisor of a replicated world (``SimulationSettings/replicated``): standing by, leading, and the check that
 /// it speaks only while it leads.
 extension SimSupervisor {
-    static let standbyPoll: Duration = .milliseconds(200)
     private static let logger = Logger(label: "containment.simulation") { _ in SwiftLogNoOpLogHandler() }
 
     /// Stands by: its socket answers `notLeader`; it recovers from etcd (again every 200 ms while etcd cannot be
-    /// reached), then looks at once, and every 200 ms.
+    /// reached), then turns as ``ReplicatedSupervisor``'s standby does (``StandbyFollower``): at once, then when its
+    /// watch saw a change (a few milliseconds later), or 200 ms after its last turn.
     func standBy() {
         bind()
         recover()
@@ -17,14 +17,14 @@ extension SimSupervisor {
 
     private func recover() {
         guard let connection, incarnation != nil else { return }
+        let recovery: Recovery
         do {
-            let recovery = try Recovery.load(from: connection, keys: keys, config: config, logger: Self.logger)
-            standby = (recovery, nil)
+            recovery = try Recovery.load(from: connection, keys: keys, config: config, logger: Self.logger)
         } catch let error as EtcdError where error.kind == .unreachable {
             etcdUnreachable = true
             let incarnation = incarnation
-            sim.scheduler.after(Self.standbyPoll, "supervisor \(name) tries etcd again") { [unowned self] in
-                guard self.incarnation == incarnation, standby == nil else { return }
+            sim.scheduler.after(StandbyFollower.poll, "supervisor \(name) tries etcd again") { [unowned self] in
+                guard self.incarnation == incarnation, follower == nil else { return }
                 recover()
             }
             return
@@ -33,64 +33,94 @@ extension SimSupervisor {
             return
         }
         etcdUnreachable = false
-        if let recovery = standby?.recovery {
-            sim.log(
-                "supervisor \(name) stands by, recovered from etcd: "
-                    + (recovery.checkpoint.map { "the checkpoint of batch \($0), then " } ?? "")
-                    + "\(recovery.journalRecords - recovery.checkpointRecords) records replayed"
-            )
-        }
-        leadership = EtcdLeadership(
+        sim.log(
+            "supervisor \(name) stands by, recovered from etcd: "
+                + (recovery.checkpoint.map { "the checkpoint of batch \($0), then " } ?? "")
+                + "\(recovery.journalRecords - recovery.checkpointRecords) records replayed"
+        )
+        let leadership = EtcdLeadership(
             store: connection,
             keys: keys,
             record: LeaderRecord(name: name, pid: 0, command: endpoint, events: "sim://events-\(name)"),
             leaseSeconds: sim.settings.leaseSeconds,
             now: { [base = sim.base, clock = sim.scheduler.clock] in base + clock.now }
         )
-        lookLater(sim.scheduler.duration(.zero, Self.standbyPoll))
+        self.leadership = leadership
+        follower = StandbyFollower(
+            recovery: recovery,
+            leadership: leadership,
+            reportSeconds: sim.settings.leaseSeconds * 2,
+            config: config,
+            logger: Self.logger
+        )
+        follows = nil
+        nextTurn = nil
+        turnLater(sim.scheduler.duration(.zero, StandbyFollower.poll))
     }
 
-    private func lookLater(_ delay: Duration) {
+    /// Its next turn `delay` from now, unless one comes sooner.
+    private func turnLater(_ delay: Duration) {
+        let at = sim.scheduler.now + delay
+        if let next = nextTurn, next > sim.scheduler.now, next <= at { return }
+        nextTurn = at
         looks += 1
         let (incarnation, token) = (incarnation, looks)
-        sim.scheduler.after(delay, "supervisor \(name) looks at etcd") { [unowned self] in
+        sim.scheduler.at(at, "supervisor \(name) looks at etcd") { [unowned self] in
             guard self.incarnation == incarnation, looks == token else { return }
-            look()
+            nextTurn = nil
+            turn()
         }
     }
 
-    /// A standby's look (as ``ReplicatedSupervisor``'s): catches up with the journal, reads the leader, and
-    /// campaigns when none leads; the winner serves. While etcd cannot be reached it says so to whoever asks.
-    func look() {
-        guard !paused, var (recovery, _) = standby, let leadership, let connection else { return }
-        do {
-            if try recovery.follow(from: connection, keys: keys, config: config, logger: Self.logger) {
+    /// Its watch saw a change: it turns a moment later (the watch's stream, then its thread).
+    func watchSawChange() {
+        guard follower?.watch.map({ ($0 as? SimConnectionWatch)?.isPending == true }) == true else { return }
+        turnLater(sim.scheduler.duration(.microseconds(100), .milliseconds(2)))
+    }
+
+    /// A standby's turn (``StandbyFollower``): what its watch saw (the journal followed), then its report, its
+    /// watch, and its look at the election key — campaigning when none leads; the winner serves. While etcd cannot be
+    /// reached it says so to whoever asks.
+    func turn() {
+        guard !paused, var follower, let leadership else { return }
+        let recoveredAgain = follower.recoveredAgain
+        defer {
+            if follower.recoveredAgain > recoveredAgain {
                 sim.log("supervisor \(name) lagged past a checkpoint's retention: recovered from the checkpoint")
             }
-            switch try recovery.look(leadership, config: config, logger: Self.logger) {
+        }
+        do {
+            try follower.saw(follower.watch?.next(timeout: .zero) ?? [])
+            switch try follower.turn() {
             case .won:
                 etcdUnreachable = false
-                lead(recovery, leadership)
+                lead(follower, leadership)
                 return
             case .follows(let leader):
-                standby = (recovery, leader)
+                follows = leader
                 etcdUnreachable = false
             }
-        } catch let error as EtcdError where error.kind == .unreachable {
-            etcdUnreachable = true
-            standby = (recovery, nil)
+        } catch let error as EtcdError {
+            if error.kind == .unreachable {
+                etcdUnreachable = true
+                follows = nil
+            }
+            follower.lostWatch()
         } catch {
             sim.fail("supervisor \(name) standing by: \(error)")
         }
-        lookLater(Self.standbyPoll)
+        self.follower = follower
+        turnLater(StandbyFollower.poll)
     }
 
-    /// Won: its standby socket closes, its new epoch is journaled in etcd, and it serves.
-    private func lead(_ recovery: Recovery, _ leadership: EtcdLeadership) {
+    /// Won: its report withdrawn, its standby socket closes, its new epoch is journaled in etcd, and it serves.
+    private func lead(_ follower: StandbyFollower, _ leadership: EtcdLeadership) {
         guard let connection else { return }
-        var recovery = recovery
+        var follower = follower
+        follower.end()
+        var recovery = follower.recovery
         recovery.beginLeading()
-        standby = nil
+        self.follower = nil
         unbind()
         etcdJournal = EtcdJournal(store: connection, keys: keys, leadership: leadership, next: recovery.segment)
         etcdRecords = (recovery.journalRecords, recovery.checkpointRecords)
@@ -175,7 +205,7 @@ extension SimSupervisor {
     /// What a standby answers every request: `notLeader`, naming the leader it knows (none while it cannot reach
     /// etcd: then it says so).
     func answerNotLeader(_ batch: ArraySlice<(peer: [UInt8], bytes: [UInt8])>) {
-        let leader = etcdUnreachable ? nil : standby?.leader
+        let leader = etcdUnreachable ? nil : follows
         let refusal = SupervisorMessage.notLeader(
             standby: name,
             leader: leader.map { ($0.name, $0.command) },

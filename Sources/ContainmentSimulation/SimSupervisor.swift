@@ -24,8 +24,12 @@ final class SimSupervisor {
     static let keys = EtcdKeys(prefix: "/sim")
     var keys: EtcdKeys { Self.keys }
     var driver: SupervisorDriver?
-    /// Of a replicated world: standing by, what it recovered and follows; leading, its lease and its journal.
-    var standby: (recovery: Recovery, leader: LeaderRecord?)?
+    /// Of a replicated world: standing by, its following of the journal and the election, and the leader it follows
+    /// (nil: none it knows); leading, its lease and its journal.
+    var follower: StandbyFollower?
+    var follows: LeaderRecord?
+    /// When its next turn as a standby comes.
+    var nextTurn: Duration?
     var leadership: EtcdLeadership?
     var etcdJournal: EtcdJournal?
     /// Leading: the journal's records when it began, and at the latest checkpoint (its own, or the one it recovered
@@ -77,7 +81,7 @@ final class SimSupervisor {
     var isRunning: Bool { incarnation != nil }
     /// Serving: the one whose core the world's checks read.
     var isServing: Bool { driver != nil }
-    var isStandingBy: Bool { standby != nil }
+    var isStandingBy: Bool { follower != nil }
     var core: SupervisorCore? { driver?.core }
 
     /// Starts a process: it recovers from the disk and journals its new epoch before it serves; of a replicated
@@ -137,7 +141,9 @@ final class SimSupervisor {
         let (wasServing, bound) = (driver != nil, incarnation)
         unbind()
         driver = nil
-        standby = nil
+        // Killed: its watch's stream ends with it; its report stays until its lease lapses.
+        follower?.lostWatch()
+        follower = nil
         leadership = nil
         etcdJournal = nil
         paused = false
@@ -162,7 +168,7 @@ final class SimSupervisor {
             if !inbox.isEmpty { drainLater() }
         } else if incarnation != nil {
             drainLater()
-            look()
+            turn()
         }
         if !renewFirst, leadership != nil, driver != nil { renew() }
     }

@@ -86,6 +86,15 @@ package final class Simulation {
             SimSupervisor(sim: self, name: $0, config: config, hosts: names, etcd: etcd)
         }
         subscribers = (0...settings.subscribers).map { SimSubscriber(sim: self, index: $0, keepsPayloads: $0 == 0) }
+        if let etcd {
+            // A watch's stream hands a change to its standby's thread as soon as etcd commits it.
+            var seen = etcd.revision
+            scheduler.afterEach = { [unowned self, unowned etcd] in
+                guard etcd.revision != seen else { return }
+                seen = etcd.revision
+                for supervisor in supervisors { supervisor.watchSawChange() }
+            }
+        }
         for supervisor in supervisors { supervisor.start() }
         hosts = names.map { SimHost(sim: self, name: $0) }
         for host in hosts {

@@ -151,10 +151,11 @@ import Testing
     /// (`Recovery.follow`). The checks read every batch ever appended and agree with what was served.
     @Test func aReplicatedWorldCheckpointsToEtcdAndStandbysRecoverFromIt() {
         var (written, fromCheckpoint, lagged) = (0, 0, 0)
-        for seed in UInt64(1)...6 {
+        for seed in UInt64(1)...8 {
             var settings = Self.settings(seed: seed, seconds: 4)
             settings.replicated = true
-            settings.faults = [.supervisorCrash, .supervisorPause]
+            // Stopped (a fifth of the time the standby), it lags; killed, it recovers from the checkpoint.
+            settings.faults = seed.isMultiple(of: 2) ? [.supervisorCrash, .supervisorPause] : [.supervisorPause]
             settings.checkpointEvery = 50
             settings.trace = true
             let report = Simulation(settings).run()

@@ -142,6 +142,30 @@ import Testing
         #expect(!host.readsSupervisor && host.queuedJobs == 256)
     }
 
+    /// A host that greeted its one supervisor in vain (its backoff grown to 8 intervals) and sees the connection drop
+    /// — that process died, another comes — greets again within an interval, not 8 (found by `simulate`, seed 105 of
+    /// 10 minutes: a storm of supervisor restarts kept a host away for 15 s).
+    @Test func aHostBackingOffGreetsTheNextSupervisorWithinAnInterval() throws {
+        var now = ContinuousClock.now
+        var core = Self.core(at: now)
+        _ = core.handle(.start, at: now)
+        for _ in 1...15 {
+            now += Self.interval
+            _ = core.handle(.tick, at: now)
+        }
+        // Backing off: the next hello is 8 intervals after the last (at 15).
+        now += Self.interval
+        #expect(Self.said(core.handle(.tick, at: now)).isEmpty)
+        _ = core.handle(.dropped(endpoint: Self.a), at: now)
+        #expect(Self.said(core.handle(.tick, at: now + Self.interval / 2)).isEmpty, "not at once: it reconnects first")
+        #expect(Self.said(core.handle(.tick, at: now + Self.interval)) == ["hello(0)"])
+        // A welcomed host keeps beating through a drop: the next process refuses the beat, and it greets then.
+        _ = core.handle(.message(try Self.welcome()), at: now + Self.interval)
+        _ = core.handle(.dropped(endpoint: Self.a), at: now + Self.interval)
+        #expect(core.isRegistered)
+        #expect(Self.said(core.handle(.tick, at: now + Self.interval * 2)) == ["heartbeat"])
+    }
+
     @Test func aStandbyNamingTheLeaderTurnsTheHostToIt() throws {
         let now = ContinuousClock.now
         var core = Self.core([Self.a, Self.b], at: now)

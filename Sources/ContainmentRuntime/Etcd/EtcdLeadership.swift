@@ -65,6 +65,9 @@ package final class EtcdLeadership: Sendable {
         self.now = now
     }
 
+    /// The time now, by the clock this leadership reads.
+    var time: ContinuousClock.Instant { now() }
+
     /// The election key's creation revision while this supervisor leads: every append is conditioned on it.
     package var fence: Int64 { state.withLock { $0.fence } }
 

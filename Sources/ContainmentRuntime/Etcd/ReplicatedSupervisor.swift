@@ -24,8 +24,6 @@ final class ReplicatedSupervisor {
     let onStandby: () throws -> Void
     let onLeading: (SupervisorLoop, Recovery) throws -> Void
     private var stoodBy = false
-    /// How often a standby looks at the election key when no change woke it.
-    static let standbyPoll: Duration = .milliseconds(200)
 
     init(
         context: Context,
@@ -112,45 +110,36 @@ final class ReplicatedSupervisor {
     }
 
     /// Follows the journal (applying each batch the leader appends) and campaigns whenever no one leads; true once
-    /// this supervisor won, with `recovery` caught up; false when stopped.
+    /// this supervisor won, with `recovery` caught up; false when stopped. Each turn is ``StandbyFollower``'s; between
+    /// two it waits on its watch, up to ``StandbyFollower/poll``.
     private func campaignUntilWon(
         _ leadership: EtcdLeadership,
         _ recovery: inout Recovery,
         _ responder: StandbyResponder
     ) throws -> Bool {
-        var watch: (any EtcdWatch)?
-        defer { watch?.cancel() }
-        var report = StandbyReport(store: store, key: keys.standby(record.name), seconds: settings.leaseSeconds * 2)
-        defer { report.withdraw() }
+        var follower = StandbyFollower(
+            recovery: recovery,
+            leadership: leadership,
+            reportSeconds: settings.leaseSeconds * 2,
+            config: config,
+            logger: logger
+        )
+        defer {
+            follower.end()
+            recovery = follower.recovery
+        }
         while !stopping.isSet {
             do {
-                try report.tell(
-                    StandbyRecord(
-                        name: record.name,
-                        pid: record.pid,
-                        command: record.command,
-                        applied: recovery.segment - 1
-                    )
-                )
-                if watch == nil {
-                    let revision = try store.range(keys.leader).revision
-                    try recovery.follow(from: store, keys: keys, config: config, logger: logger)
-                    watch = try store.watch(keys.root + "/", end: EtcdKeys.end(of: keys.root + "/"), from: revision + 1)
-                }
-                switch try recovery.look(leadership, config: config, logger: logger) {
+                switch try follower.turn() {
                 case .won: return true
                 case .follows(let leader): responder.set(leader: leader)
                 }
-                let changes = try watch?.next(timeout: Self.standbyPoll) ?? []
-                if changes.contains(where: { $0.put?.key.hasPrefix(keys.journalPrefix) == true }) {
-                    try recovery.follow(from: store, keys: keys, config: config, logger: logger)
-                }
+                try follower.saw(follower.watch?.next(timeout: StandbyFollower.poll) ?? [])
             } catch let error as EtcdError {
                 // The watch ended or etcd is away: look again from where recovery stands.
                 logger.debug("standby: etcd", metadata: ["error.message": "\(error)"])
                 if error.kind == .unreachable { responder.setEtcdUnreachable() }
-                watch?.cancel()
-                watch = nil
+                follower.lostWatch()
                 Thread.sleep(forTimeInterval: 0.1)
             } catch let error as ZMQError where error.code == .contextTerminated {
                 return false
@@ -203,75 +192,9 @@ final class ReplicatedSupervisor {
     }
 }
 
-/// What a standby's look at etcd came to.
-package enum StandbyLook: Sendable, Equatable {
-    /// No one led, and its campaign won: it leads now, caught up.
-    case won
-    /// It follows the leader named (nil: none leads — or the election key names this supervisor's own endpoint, a dead
-    /// incarnation's left until its lease lapses: naming it would send hosts and clients back here, away from the
-    /// leader to come).
-    case follows(LeaderRecord?)
-}
-
-extension Recovery {
-    /// A standby's look at the election key: when no one leads it campaigns, and once it wins it catches up with
-    /// everything the last leader appended (whose lease lapsed before this campaign could win, and whose appends are
-    /// fenced since). Each supervisor of a replicated runtime and each of a simulated world's look this way.
-    package mutating func look(
-        _ leadership: EtcdLeadership,
-        config: RuntimeConfig,
-        logger: Logger
-    ) throws -> StandbyLook {
-        let leader = try leadership.leader()
-        guard leader == nil, try leadership.campaign() else {
-            return .follows(leader?.command == leadership.record.command ? nil : leader)
-        }
-        try follow(from: leadership.store, keys: leadership.keys, config: config, logger: logger)
-        return .won
-    }
-}
-
 /// Set once the supervisor is told to stop.
 final class StopFlag: Sendable {
     private let value = Mutex(false)
     var isSet: Bool { value.withLock { $0 } }
     func set() { value.withLock { $0 = true } }
-}
-
-/// A standby's report in etcd (``StandbyRecord``), under a lease of its own that it renews about every second: what
-/// `containment status` shows of it, gone with it when it dies.
-struct StandbyReport {
-    let store: any EtcdStore
-    let key: String
-    let seconds: Int
-    private var lease: Int64 = 0
-    private var told: StandbyRecord?
-    private var toldAt = ContinuousClock.now
-
-    init(store: any EtcdStore, key: String, seconds: Int) {
-        self.store = store
-        self.key = key
-        self.seconds = seconds
-    }
-
-    /// Writes `record` when it changed, and renews the lease about every second.
-    mutating func tell(_ record: StandbyRecord) throws(EtcdError) {
-        let now = ContinuousClock.now
-        if lease != 0, now - toldAt >= .seconds(1) {
-            toldAt = now
-            if try store.keepAlive(lease) == 0 { (lease, told) = (0, nil) }
-        }
-        guard record != told else { return }
-        if lease == 0 { lease = try store.grantLease(seconds: seconds).id }
-        let bytes = (try? JSONEncoder().encode(record)).map { [UInt8]($0) } ?? []
-        try store.put(key, bytes, lease: lease)
-        told = record
-        toldAt = now
-    }
-
-    /// Removes the report (it leads now, or stops).
-    mutating func withdraw() {
-        if lease != 0 { try? store.revoke(lease) }
-        lease = 0
-    }
 }
