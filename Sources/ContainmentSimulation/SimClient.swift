@@ -192,6 +192,10 @@ final class SimClient {
             // Refused for want of a host before anything was judged (a host not registered again yet): nothing was
             // applied, so it is tried again as a new request.
             let refused = waiting.hostRefused ?? sim.scheduler.now
+            if error.commandID == 0, error.error.code == .hostUnavailable {
+                sim.hostRefusals.all += 1
+                if sim.hosts.allSatisfy(\.isLive) { sim.hostRefusals.hostsLive += 1 }
+            }
             if error.commandID == 0, error.error.code == .hostUnavailable, sim.scheduler.now - refused < Self.hostWait {
                 sim.scheduler.after(.milliseconds(50), "client \(index) tries again") { [unowned self] in
                     submit(waiting.pick, predicted: waiting.predicted, began: waiting.began, hostRefused: refused)

@@ -61,6 +61,9 @@ final class SimHost {
     }
 
     var isRunning: Bool { core != nil }
+    /// Welcomed once, and running, not stopped, reachable and reading the supervisor: nothing keeps it from greeting
+    /// one.
+    var isLive: Bool { wasWelcomed && core != nil && !paused && !partitioned && reads && link?.open == true }
     /// Welcomed by the supervisor, as far as its process knows.
     /// Welcomed by the supervisor, as far as its process knows, on the connection it has now (one that dropped and
     /// came back is welcomed again once the supervisor hears it there).
@@ -70,6 +73,8 @@ final class SimHost {
     }
     /// The connection its last welcome came on.
     private var welcomedOn: ObjectIdentifier?
+    /// Welcomed by some supervisor since the run began (a process of it was).
+    private(set) var wasWelcomed = false
 
     /// Starts a process: a new pid, new actors, a new connection; it greets the supervisor.
     func start() {
@@ -416,7 +421,10 @@ extension SimHost: LinkEnd {
         if let endpoint = probes.first(where: { $0.value === link })?.key {
             handle(.probed(endpoint: endpoint, message))
         } else {
-            if case .welcome = message { welcomedOn = ObjectIdentifier(link) }
+            if case .welcome = message {
+                welcomedOn = ObjectIdentifier(link)
+                wasWelcomed = true
+            }
             handle(.message(message))
         }
     }

@@ -25,6 +25,10 @@ package final class Simulation {
     var nextIncarnation = 0
     /// What a supervisor sent after it lost the leadership (one leader at a time): how many, the first few.
     private(set) var deposedSends = 0
+    /// Commands refused for want of a host (and tried again), and of those how many while every host process was live
+    /// — running, not stopped, reachable, reading (issue 42: a supervisor that took over refused commands for hosts
+    /// that had not greeted it yet).
+    var hostRefusals = (all: 0, hostsLive: 0)
     private(set) var deposed: [String] = []
     /// Messages on their way between a peer and the supervisor.
     var inFlight = 0

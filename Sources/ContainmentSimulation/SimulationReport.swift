@@ -17,6 +17,8 @@ package struct SimulationReport: Sendable {
     package var events: UInt64
     package var records: Int
     package var supervisorStarts: Int
+    /// Commands refused for want of a host, and of those while every host process was live.
+    package var hostRefusals: (all: Int, hostsLive: Int)
     package var steps: Int
     package var faults: [FaultKind: Int]
     package var checks: [StressCheck]
@@ -33,7 +35,11 @@ package struct SimulationReport: Sendable {
         var lines = [
             "seed \(seed): \(passed ? "passed" : "FAILED"), \(shape) world, \(Scheduler.format(simulated)) simulated (+"
                 + "\(Scheduler.format(settled)) settling), \(operations) operations (\(accepted) accepted), "
-                + "\(events) events, \(records) journal records, \(supervisorStarts) supervisor processes; \(faultText)"
+                + "\(events) events, \(records) journal records, \(supervisorStarts) supervisor processes"
+                + (hostRefusals.all > 0
+                    ? ", \(hostRefusals.all) refused for want of a host (\(hostRefusals.hostsLive) with every host live)"
+                    : "")
+                + "; \(faultText)"
         ]
         for check in checks where full || !check.passed {
             lines.append("  \(check.passed ? "ok  " : "FAIL") \(check.name): \(check.detail)")
@@ -127,6 +133,7 @@ extension Simulation {
             events: leader?.core?.seq ?? 0,
             records: records.count,
             supervisorStarts: terms,
+            hostRefusals: hostRefusals,
             steps: scheduler.steps,
             faults: injected,
             checks: checks,

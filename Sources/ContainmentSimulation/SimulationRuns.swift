@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// `containment simulate`'s work: seeds run `jobs` at a time (each world alone on its thread), each report's lines in
@@ -14,6 +15,7 @@ package enum SimulationRuns {
         var operations = 0
         var steps = 0
         var shapes: [String: Int] = [:]
+        var hostRefusals = (all: 0, hostsLive: 0)
     }
 
     /// Runs `count` seeds from `settings.seed` on, `jobs` at once; `write` takes each line, in order. Returns whether
@@ -45,14 +47,16 @@ package enum SimulationRuns {
                         progress.operations += ready.operations
                         progress.steps += ready.steps
                         progress.shapes[ready.shape, default: 0] += 1
+                        progress.hostRefusals.all += ready.hostRefusals.all
+                        progress.hostRefusals.hostsLive += ready.hostRefusals.hostsLive
                         if !ready.passed { progress.failed.append(ready.seed) }
                         progress.printed += 1
                     }
                 }
             }
         }
-        let (faults, failed, operations, steps, shapes) = progress.withLock {
-            ($0.faults, $0.failed, $0.operations, $0.steps, $0.shapes)
+        let (faults, failed, operations, steps, shapes, refusals) = progress.withLock {
+            ($0.faults, $0.failed, $0.operations, $0.steps, $0.shapes, $0.hostRefusals)
         }
         guard count > 1 else { return failed.isEmpty }
         let injected = FaultKind.allCases.filter { settings.everyInjectable.contains($0) }
@@ -61,12 +65,30 @@ package enum SimulationRuns {
             "\(count) seeds: \(count - failed.count) passed, \(failed.count) failed; \(operations) operations, "
                 + "\(steps) scheduled steps; faults injected: \(injected.isEmpty ? "none" : injected)"
         )
+        write(
+            "refused for want of a host (and tried again): \(refusals.all), \(refusals.hostsLive) of them with every "
+                + "host process live"
+        )
         if shapes.count > 1 {
             let worlds = shapes.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) \($0.key)" }
             write("worlds: \(worlds.joined(separator: "; "))")
         }
         if !failed.isEmpty { write("failed seeds: \(failed.map(String.init).joined(separator: " "))") }
         return failed.isEmpty
+    }
+
+    /// Swift seeds its hashing per process: with it, the core's dictionaries are walked in another order each run. So
+    /// `simulate` runs its worlds in a child of the same command with deterministic hashing, and the same seed prints
+    /// the same bytes: the child's exit status, or nil in the child itself.
+    package static func inDeterministicChild() throws -> Int32? {
+        guard ProcessInfo.processInfo.environment["SWIFT_DETERMINISTIC_HASHING"] == nil else { return nil }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        child.arguments = Array(CommandLine.arguments.dropFirst())
+        child.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { $1 }
+        try child.run()
+        child.waitUntilExit()
+        return child.terminationStatus
     }
 
     /// A simulated duration as written on the command line: `10m`, `30s`, `500ms`, or seconds (`2.5`).

@@ -73,6 +73,21 @@ package struct SimulationSettings: Sendable {
         return one
     }
 
+    /// Pins the world's shape as `simulate` is told (`--world`, and its flags), or leaves each seed to draw its own
+    /// when none is given (or `--world drawn`); false when `world` names no shape.
+    package mutating func pin(world: String?, replicated: Bool, contended: Bool, answering: Bool) -> Bool {
+        let parts = Set((world ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard parts.isSubset(of: ["drawn", "single", "replicated", "contended", "answering"]),
+            !(parts.contains("single") && parts.contains("replicated")),
+            !parts.contains("drawn") || parts.count == 1
+        else { return false }
+        drawsWorld = (world == nil || parts.contains("drawn")) && !(replicated || contended || answering)
+        self.replicated = replicated || parts.contains("replicated")
+        self.contended = contended || parts.contains("contended")
+        self.answering = answering || parts.contains("answering")
+        return true
+    }
+
     /// `replicated, answering`: the world's shape as a report names it.
     package var shape: String {
         ([replicated ? "replicated" : "single"] + (contended ? ["contended"] : []) + (answering ? ["answering"] : []))

@@ -20,10 +20,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Seeds run at once, each world on its own thread (default: the machine's cores).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Simulated time each seed's clients run under faults (10s, 10m, 500ms).") var duration = "10s"
-    @Option(
-        help:
-            "A client's mean pause between an answer and its next command: the load (default: 2.5ms for 10s, the duration / 4000 beyond)."
-    )
+    @Option(help: "A client's mean pause between two commands (default: 2.5ms for 10s, the duration / 4000 beyond).")
     var think: String?
     @Option(help: "Faults to inject, comma-separated (all, none, or: \(Self.kinds)).") var faults = "all"
     @Option(help: "How often a fault is injected on average, in simulated time (1s, 500ms).") var faultEvery = "1s"
@@ -48,32 +45,9 @@ struct SimulateCommand: ParsableCommand {
 
     static let kinds = FaultKind.allCases.map(\.rawValue).joined(separator: ", ")
 
-    /// The world's shape: drawn by each seed unless `--world` or a shape's flag pins it.
-    private func shape(_ settings: inout SimulationSettings) throws {
-        let parts = Set((world ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        guard parts.isSubset(of: ["drawn", "single", "replicated", "contended", "answering"]),
-            !(parts.contains("single") && parts.contains("replicated")),
-            !parts.contains("drawn") || parts.count == 1
-        else {
-            throw ValidationError("--world \(world ?? ""): drawn, or single or replicated with contended and answering")
-        }
-        settings.drawsWorld = (world == nil || parts.contains("drawn")) && !(replicated || contended || answering)
-        settings.replicated = replicated || parts.contains("replicated")
-        settings.contended = contended || parts.contains("contended")
-        settings.answering = answering || parts.contains("answering")
-    }
-
     func run() throws {
-        // Swift seeds its hashing per process: with it, the core's dictionaries are walked in another order each run.
-        // The world runs in a child with deterministic hashing, so the same seed prints the same bytes.
-        if ProcessInfo.processInfo.environment["SWIFT_DETERMINISTIC_HASHING"] == nil {
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-            child.arguments = Array(CommandLine.arguments.dropFirst())
-            child.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { $1 }
-            try child.run()
-            child.waitUntilExit()
-            if child.terminationStatus != 0 { throw ExitCode(child.terminationStatus) }
+        if let status = try SimulationRuns.inDeterministicChild() {
+            if status != 0 { throw ExitCode(status) }
             return
         }
         var settings = SimulationSettings()
@@ -87,7 +61,9 @@ struct SimulateCommand: ParsableCommand {
             parsed(duration, "duration"), think.map { try parsed($0, "think") }, parsed(faultEvery, "fault-every")
         )
         settings.seed = seed
-        try shape(&settings)
+        guard settings.pin(world: world, replicated: replicated, contended: contended, answering: answering) else {
+            throw ValidationError("--world \(world ?? ""): drawn, or single or replicated with contended and answering")
+        }
         (settings.hosts, settings.clients, settings.controllers, settings.trace) = (hosts, clients, controllers, trace)
         guard let kinds = FaultKind.named(faults) else {
             throw ValidationError("--faults \(faults): one of \(Self.kinds)")
