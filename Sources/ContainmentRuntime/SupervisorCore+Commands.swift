@@ -154,11 +154,14 @@ extension SupervisorCore {
     /// Records which host runs a controller (`nil`: none any more).
     mutating func assign(_ id: ControllerID, to host: String?) { placement.assign(id, to: host) }
 
-    /// The host that is up, runs `kind` and runs the fewest controllers (by name among equals); `nil` when there is
-    /// none: a controller is never placed on a host that is not there (one that left, or never came), nor on one
-    /// whose code does not run its kind.
+    /// The host that is up (or expected to greet a supervisor that took over: ``HostRecord/expectedUntil``), runs
+    /// `kind` and runs the fewest controllers (by name among equals); `nil` when there is none: a controller is never
+    /// placed on a host that is not there (one that left, or never came), nor on one whose code does not run its kind.
     func leastLoadedHost(running kind: Kind = .content) -> String? {
-        placement.leastLoaded(of: hosts.values.lazy.filter { $0.up && runs(kind, on: $0.name) == true }.map(\.name))
+        let now = time.now
+        return placement.leastLoaded(
+            of: hosts.values.lazy.filter { $0.takesControllers(at: now) && runs(kind, on: $0.name) == true }.map(\.name)
+        )
     }
 
     /// Transitions running in a recovered state complete after their duration from now (their timers were lost with

@@ -63,6 +63,10 @@ extension SupervisorCore {
         let again = record.up && record.routingID == sender && record.pid == hello.pid
         if let old = record.routingID { hostNames[old] = nil }
         let restarted = record.everConnected
+        // Its event: a new process of a host that ran before (another pid) restarted; the same process greeting again —
+        // after it was down, or greeting a supervisor that took over — is up again (issue 42: every failover
+        // published `hostRestarted` for hosts whose process never changed).
+        let newProcess = restarted && hello.pid != record.pid
         if !again, hello.pid != record.pid || record.incarnation == 0 { record.incarnation += 1 }
         // A new process: the calls its previous one was to answer are lost with it.
         if hello.pid != record.pid {
@@ -86,6 +90,7 @@ extension SupervisorCore {
         let restore = (restarted && !again && hello.lastSeq == 0) || record.stale || lost || behind
         record.pid = hello.pid
         record.everConnected = true
+        record.expectedUntil = nil
         record.verbs = Dictionary(hello.kinds.map { ($0.kind, $0.verbs) }, uniquingKeysWith: { first, _ in first })
         record.questions = Dictionary(
             hello.kinds.compactMap { entry in
@@ -125,11 +130,11 @@ extension SupervisorCore {
         let pid = Int(hello.pid)
         if !again {
             publishHostEvent(
-                restarted ? .hostRestarted(host: hello.host, pid: pid) : .hostUp(host: hello.host, pid: pid)
+                newProcess ? .hostRestarted(host: hello.host, pid: pid) : .hostUp(host: hello.host, pid: pid)
             )
             log(
                 .info,
-                restarted ? "host restarted" : "host up",
+                newProcess ? "host restarted" : "host up",
                 ["host.name": "\(hello.host)", "host.pid": "\(pid)"]
             )
         }

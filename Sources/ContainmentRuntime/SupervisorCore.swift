@@ -102,6 +102,8 @@ package struct SupervisorCore {
             record.pid = registration.pid
             record.incarnation = registration.incarnation
             record.everConnected = true
+            // Its process may well be alive and about to greet this supervisor: within a heartbeat timeout, it is.
+            record.expectedUntil = time.now + config.heartbeatTimeout
             hosts[name] = record
         }
         for (id, host) in recovery.replay.hostOf.sorted(by: { $0.key < $1.key }) {

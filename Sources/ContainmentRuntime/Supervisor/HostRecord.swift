@@ -38,6 +38,10 @@ extension SupervisorCore {
         var backlogs = 0
         var backlogLogged: ContinuousClock.Instant?
         var everConnected = false
+        /// A host the journal shows registered that has not greeted this supervisor yet (it took over, or restarted):
+        /// until then it is placed on as one that is up — its callbacks kept for its greeting — rather than a command
+        /// being refused `hostUnavailable` while it is on its way (issue 42). Nil once it greeted, or never was.
+        var expectedUntil: ContinuousClock.Instant?
         /// Registrations from distinct processes (the welcome's `incarnation`).
         var incarnation: UInt32 = 0
         /// The verbs its custom kinds expose, by kind, as its last Hello said; `nil` before it registered with this
@@ -54,6 +58,11 @@ extension SupervisorCore {
         /// Connected and heard from.
         var up: Bool {
             if case .up = liveness { true } else { false }
+        }
+
+        /// Up, or expected to greet by `now` (``expectedUntil``): a controller may be placed on it.
+        func takesControllers(at now: ContinuousClock.Instant) -> Bool {
+            up || expectedUntil.map { now < $0 } == true
         }
 
         /// The connection it registered on, while it is known (up or silent).
