@@ -63,9 +63,7 @@ extension SupervisorCore {
         let again = record.up && record.routingID == sender && record.pid == hello.pid
         if let old = record.routingID { hostNames[old] = nil }
         let restarted = record.everConnected
-        // Its event: a new process of a host that ran before (another pid) restarted; the same process greeting again —
-        // after it was down, or greeting a supervisor that took over — is up again (issue 42: every failover
-        // published `hostRestarted` for hosts whose process never changed).
+        // Published `hostRestarted` only for a new process (issue 42): the same one greeting again is up again.
         let newProcess = restarted && hello.pid != record.pid
         if !again, hello.pid != record.pid || record.incarnation == 0 { record.incarnation += 1 }
         // A new process: the calls its previous one was to answer are lost with it.
@@ -281,14 +279,6 @@ extension SupervisorCore {
         updateAnsweringKinds()
         publishHostEvent(.hostDown(host: name, reason: reason))
         log(.warning, "host down", ["host.name": "\(name)", "error.message": "\(reason)"])
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
 }
 

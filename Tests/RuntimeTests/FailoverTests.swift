@@ -75,6 +75,35 @@ import ZeroMQ
         }
     }
 
+    /// Issue 42: a leader that took over places a create on the host its journal shows registered — stopped, so it has
+    /// not greeted the new leader yet — instead of refusing `hostUnavailable`; continued, the host greets it as the
+    /// same process (`hostUp`, not `hostRestarted`) and runs the controller. (The heartbeat timeout, which bounds how
+    /// long the leader counts on the host, is long here so that a loaded machine cannot outlast it.)
+    @Test func aNewLeaderPlacesOnItsHostBeforeTheHostGreetsIt() async throws {
+        try await ReplicatedRuntime.with(settings: "heartbeatTimeoutMs: 60000\n") { runtime in
+            try await runtime.startSupervisor("a")
+            #expect(try await Poll.until { runtime.leads("a") }, "a did not lead:\n\(runtime.log("a"))")
+            try await runtime.startSupervisor("b")
+            _ = try runtime.start("host", "main")
+            #expect(try await runtime.containment(via: "a", "wait", "--hosts", "main", "--timeout", "20").status == 0)
+            runtime.kill("main", SIGSTOP)
+            defer { runtime.kill("main", SIGCONT) }
+            runtime.kill("a", SIGKILL)
+            #expect(try await Poll.until(within: .seconds(30)) { runtime.leads("b") }, "\(runtime.log("b"))")
+
+            let created = try await runtime.containment(via: "b", "ctl", "create", "early", "--kind", "content")
+            #expect(created.status == 0, "refused while its host was on its way: \(created.stderr)")
+            runtime.kill("main", SIGCONT)
+            let waited = try await runtime.containment(via: "b", "wait", "--hosts", "main", "--timeout", "30")
+            #expect(waited.status == 0, "\(waited.stderr)\n\(runtime.log("main"))")
+            let tree = try await runtime.containment(via: "b", "tree", "--json")
+            let controllers = try Self.controllers(tree.stdout)
+            #expect(controllers.count == 1 && controllers[0].contains("early"), "\(controllers)")
+            let log = runtime.log("b")
+            #expect(log.contains("host up") && !log.contains("host restarted"), "\(log)")
+        }
+    }
+
     /// The leader frozen (SIGSTOP) past its lease: the standby takes over; the old leader, resumed, neither answers a
     /// command it took in while frozen nor publishes anything, and stands by.
     @Test func aLeaderFrozenPastItsLeaseNeitherAcknowledgesNorPublishesWhenItResumes() async throws {
