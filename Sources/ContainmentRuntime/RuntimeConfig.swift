@@ -147,11 +147,13 @@ public struct RuntimeConfig: Sendable, Equatable {
         try config.readReplication(file.journal, file.etcd, file.supervisors, path: path, expand: expand)
         /// `value` when it is within `range` (what it feeds can take: a socket option, a timer, memory); a clear
         /// error naming the key, the range and why otherwise.
-        func within(_ range: ClosedRange<Int>, _ key: String, _ value: Int?, _ why: String = "") throws -> Int? {
-            guard let value else { return nil }
-            guard range.contains(value) else {
+        func within(_ range: ClosedRange<Int>, _ key: String, _ number: FileNumber?, _ why: String = "") throws -> Int?
+        {
+            guard let number else { return nil }
+            guard let value = number.value, range.contains(value) else {
                 throw ConfigError(
-                    "\(path): \(key) must be from \(range.lowerBound) to \(range.upperBound)\(why), not \(value)."
+                    "\(path): \(key) must be a whole number from \(range.lowerBound) to \(range.upperBound)\(why), not "
+                        + "\(number.text)."
                 )
             }
             return value
@@ -186,9 +188,11 @@ public struct RuntimeConfig: Sendable, Equatable {
             }
             config.journalSync = mode
         }
-        if let value = file.metricsPort {
-            guard (0...65_535).contains(value) else {
-                throw ConfigError("\(path): metricsPort must be a TCP port (1 to 65535), or 0 for none, not \(value).")
+        if let number = file.metricsPort {
+            guard let value = number.value, (0...65_535).contains(value) else {
+                throw ConfigError(
+                    "\(path): metricsPort must be a TCP port (1 to 65535), or 0 for none, not \(number.text)."
+                )
             }
             config.metricsPort = value
         }
@@ -289,20 +293,20 @@ public struct RuntimeConfig: Sendable, Equatable {
         var command: String?
         var events: String?
         var journal: String?
-        var requestTimeoutMs: Int?
-        var animationDurationMs: Int?
-        var answerTimeoutMs: Int?
-        var heartbeatIntervalMs: Int?
-        var heartbeatTimeoutMs: Int?
-        var callbackHistory: Int?
-        var mailboxCapacity: Int?
-        var pendingDeliveries: Int?
-        var maxMessageBytes: Int?
-        var maxTextBytes: Int?
-        var maxBatch: Int?
-        var maxHostShare: Int?
-        var subscriberQueue: Int?
-        var maxSubscribers: Int?
+        var requestTimeoutMs: FileNumber?
+        var animationDurationMs: FileNumber?
+        var answerTimeoutMs: FileNumber?
+        var heartbeatIntervalMs: FileNumber?
+        var heartbeatTimeoutMs: FileNumber?
+        var callbackHistory: FileNumber?
+        var mailboxCapacity: FileNumber?
+        var pendingDeliveries: FileNumber?
+        var maxMessageBytes: FileNumber?
+        var maxTextBytes: FileNumber?
+        var maxBatch: FileNumber?
+        var maxHostShare: FileNumber?
+        var subscriberQueue: FileNumber?
+        var maxSubscribers: FileNumber?
         var insecure: Bool?
         var acceptUnknownHosts: Bool?
         var curve: CurveEntry?
@@ -310,18 +314,18 @@ public struct RuntimeConfig: Sendable, Equatable {
         var supervisors: [SupervisorFileEntry]?
 
         var hostRestart: String?
-        var maxRestarts: Int?
-        var restartWindowMs: Int?
+        var maxRestarts: FileNumber?
+        var restartWindowMs: FileNumber?
         var journalSync: String?
         var logFormat: String?
-        var metricsPort: Int?
+        var metricsPort: FileNumber?
         var metricsBind: String?
-        var journalSyncIntervalMs: Int?
-        var journalSegmentBytes: Int?
-        var checkpointEvery: Int?
-        var journalRetain: Int?
-        var dedupWindow: Int?
-        var dedupClients: Int?
+        var journalSyncIntervalMs: FileNumber?
+        var journalSegmentBytes: FileNumber?
+        var checkpointEvery: FileNumber?
+        var journalRetain: FileNumber?
+        var dedupWindow: FileNumber?
+        var dedupClients: FileNumber?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case command, events, journal, requestTimeoutMs, animationDurationMs, answerTimeoutMs
@@ -358,4 +362,22 @@ public struct RuntimeConfig: Sendable, Equatable {
 public struct ConfigError: Error, CustomStringConvertible, Sendable {
     public let description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// A number of runtime.yaml as written: a whole number, or the text of what is not one (too large for 64 bits, a
+/// fraction, a word), so that the error names the key and its range either way — not a decoder's type mismatch.
+struct FileNumber: Decodable {
+    let value: Int?
+    let text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let whole = try? container.decode(Int.self) {
+            (value, text) = (whole, String(whole))
+        } else if let written = try? container.decode(String.self) {
+            (value, text) = (nil, written)
+        } else {
+            (value, text) = (nil, "a value that is not a number")
+        }
+    }
 }

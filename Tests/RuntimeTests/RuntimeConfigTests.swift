@@ -58,11 +58,11 @@ import Testing
     /// timer, memory. (Found by a probe: `requestTimeoutMs: 9223372036854775807` made every client fail with EINVAL
     /// from zmq_setsockopt; `heartbeatTimeoutMs: 1` made hosts flap.)
     @Test(arguments: [
-        ("heartbeatIntervalMs: 0", "heartbeatIntervalMs must be from 10 to 60000 (a minute), not 0."),
-        ("requestTimeoutMs: -5", "requestTimeoutMs must be from 1 to 3600000 (an hour), not -5."),
+        ("heartbeatIntervalMs: 0", "heartbeatIntervalMs must be a whole number from 10 to 60000 (a minute), not 0."),
+        ("requestTimeoutMs: -5", "requestTimeoutMs must be a whole number from 1 to 3600000 (an hour), not -5."),
         (
             "requestTimeoutMs: 9223372036854775807",
-            "requestTimeoutMs must be from 1 to 3600000 (an hour), not 9223372036854775807."
+            "requestTimeoutMs must be a whole number from 1 to 3600000 (an hour), not 9223372036854775807."
         ),
         (
             "heartbeatTimeoutMs: 1",
@@ -74,14 +74,28 @@ import Testing
             "heartbeatTimeoutMs (2000) must be at least twice heartbeatIntervalMs (2000): a live host would be "
                 + "declared down between two of its heartbeats."
         ),
-        ("checkpointEvery: -1", "checkpointEvery must be from 0 to 100000000 (0: never), not -1."),
-        ("journalSegmentBytes: 100", "journalSegmentBytes must be from 4096 to 4294967296 (4 GiB), not 100."),
+        ("checkpointEvery: -1", "checkpointEvery must be a whole number from 0 to 100000000 (0: never), not -1."),
+        (
+            "journalSegmentBytes: 100",
+            "journalSegmentBytes must be a whole number from 4096 to 4294967296 (4 GiB), not 100."
+        ),
         ("journalSync: always", "journalSync must be batch, interval or none, not always."),
-        ("pendingDeliveries: 0", "pendingDeliveries must be from 1 to 10000000, not 0."),
-        ("maxMessageBytes: 1073741824", "maxMessageBytes must be from 1024 to 67108864 (64 MiB), not 1073741824."),
-        ("subscriberQueue: 0", "subscriberQueue must be from 1 to 1000000, not 0."),
-        ("maxSubscribers: 100000", "maxSubscribers must be from 1 to 10000, not 100000."),
-        ("maxRestarts: 99999999", "maxRestarts must be from 0 to 10000, not 99999999."),
+        ("pendingDeliveries: 0", "pendingDeliveries must be a whole number from 1 to 10000000, not 0."),
+        (
+            "maxMessageBytes: 1073741824",
+            "maxMessageBytes must be a whole number from 1024 to 67108864 (64 MiB), not 1073741824."
+        ),
+        ("subscriberQueue: 0", "subscriberQueue must be a whole number from 1 to 1000000, not 0."),
+        ("maxSubscribers: 100000", "maxSubscribers must be a whole number from 1 to 10000, not 100000."),
+        ("maxRestarts: 99999999", "maxRestarts must be a whole number from 0 to 10000, not 99999999."),
+        // Past 64 bits, a fraction, a word: the same message, not a decoder's type mismatch (issue 42).
+        (
+            "maxBatch: 99999999999999999999999",
+            "maxBatch must be a whole number from 1 to 100000, not 99999999999999999999999."
+        ),
+        ("maxBatch: 2.5", "maxBatch must be a whole number from 1 to 100000, not 2.5."),
+        ("dedupWindow: lots", "dedupWindow must be a whole number from 1 to 65536, not lots."),
+        ("metricsPort: 1e9", "metricsPort must be a TCP port (1 to 65535), or 0 for none, not 1e9."),
     ])
     func aValueOutOfRangeIsRefusedNamingItsKey(yaml: String, message: String) {
         #expect {

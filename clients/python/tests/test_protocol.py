@@ -256,9 +256,9 @@ def test_host_exchange(runtime):
     host = runtime.client(topics=())  # its DEALER plays a host
     other = runtime.client(topics=())
 
-    def hello(version=1, request_id=100):
+    def hello(version=1, request_id=100, pid=os.getpid()):
         message = pb.ClientMessage(request_id=request_id)
-        message.hello.host, message.hello.pid, message.hello.protocol_version = "pyhost", os.getpid(), version
+        message.hello.host, message.hello.pid, message.hello.protocol_version = "pyhost", pid, version
         return host.request(message)
 
     def beat():
@@ -318,15 +318,20 @@ def test_host_exchange(runtime):
         names(inspected.callbacks)
     )
 
-    # Goodbye: hostDown. Hello again: hostRestarted.
+    # Goodbye: hostDown. Hello again from the same process: hostUp; from a new one (another pid): hostRestarted.
     bye = pb.ClientMessage()
     bye.goodbye.host = "pyhost"
     host.dealer.send(bye.SerializeToString())
     (down,) = [e for e in mirror.until(lambda e: e.name == "hostDown") if e.name == "hostDown"]
     assert down.host == "pyhost"
     assert hello(request_id=101).WhichOneof("body") == "welcome"
-    restarted = mirror.until(lambda e: e.name == "hostRestarted")[-1]
-    assert (restarted.host, restarted.pid) == ("pyhost", os.getpid())
+    again = mirror.until(lambda e: e.name in ("hostUp", "hostRestarted"))[-1]
+    assert (again.name, again.host, again.pid) == ("hostUp", "pyhost", os.getpid())
+    host.dealer.send(bye.SerializeToString())
+    mirror.until(lambda e: e.name == "hostDown")
+    assert hello(request_id=102, pid=os.getpid() + 1).WhichOneof("body") == "welcome"
+    restarted = mirror.until(lambda e: e.name in ("hostUp", "hostRestarted"))[-1]
+    assert (restarted.name, restarted.host, restarted.pid) == ("hostRestarted", "pyhost", os.getpid() + 1)
     host.dealer.send(bye.SerializeToString())
     mirror.until(lambda e: e.name == "hostDown")
     assert mirror.snapshots == 1
