@@ -87,7 +87,7 @@ extension ContainmentState {
         guard Self.isValidName(id.rawValue), size.isValid else {
             throw ContainmentError(
                 .malformed,
-                deferred: "Window \"\(id)\" of size \(size): a name and a finite size ≥ 0 are needed."
+                deferred: "Window \"\(id)\" of size \(size): a name and a size from 0 to 1e9 points are needed."
             )
         }
         let root = try controller(rootID)
@@ -128,7 +128,10 @@ extension ContainmentState {
     mutating func resizeWindow(_ id: WindowID, to size: Size, by party: Party) throws(ContainmentError) {
         try checkSystem(party, doing: "resize window \(id)")
         guard size.isValid else {
-            throw ContainmentError(.malformed, deferred: "Size \(size) is not finite or is negative.")
+            throw ContainmentError(
+                .malformed,
+                deferred: "Size \(size) is not finite, is beyond 1e9 points or is negative."
+            )
         }
         let window = try window(id)
         guard window.size != size else { return }

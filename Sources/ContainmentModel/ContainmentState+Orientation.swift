@@ -77,7 +77,10 @@ extension ContainmentState {
             throw ContainmentError(.notAChild, deferred: "\(child) is not a child of \(id).")
         }
         guard size.isValid else {
-            throw ContainmentError(.malformed, deferred: "Size \(size) is not finite or is negative.")
+            throw ContainmentError(
+                .malformed,
+                deferred: "Size \(size) is not finite, is beyond 1e9 points or is negative."
+            )
         }
         forwardSizeTransition(child, size: size)
     }

@@ -163,7 +163,7 @@ extension ContainmentState {
         guard frame.isValid else {
             throw ContainmentError(
                 .malformed,
-                deferred: "Frame \(frame) of \(viewID) is not finite or has a negative size."
+                deferred: "Frame \(frame) of \(viewID) is not finite, lies beyond ±1e9 points or has a negative size."
             )
         }
         let owner = try controller(viewID.owner)

@@ -10,8 +10,8 @@ public struct Size: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public static let zero = Size(width: 0, height: 0)
 
-    /// Finite and not negative.
-    public var isValid: Bool { width.isFinite && height.isFinite && width >= 0 && height >= 0 }
+    /// Within the geometry's range (``Double/isGeometric``) and not negative.
+    public var isValid: Bool { width.isGeometric && height.isGeometric && width >= 0 && height >= 0 }
 
     public var description: String { "\(width.compact)x\(height.compact)" }
 }
@@ -26,7 +26,7 @@ public struct Point: Hashable, Sendable, Codable, CustomStringConvertible {
         self.y = y
     }
 
-    public var isValid: Bool { x.isFinite && y.isFinite }
+    public var isValid: Bool { x.isGeometric && y.isGeometric }
 
     public var description: String { "\(x.compact),\(y.compact)" }
 }
@@ -58,13 +58,21 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
         x <= point.x && point.x < x + width && y <= point.y && point.y < y + height
     }
 
-    /// Every coordinate finite and the size not negative.
-    public var isValid: Bool { x.isFinite && y.isFinite && size.isValid }
+    /// Every coordinate within the geometry's range and the size not negative.
+    public var isValid: Bool { x.isGeometric && y.isGeometric && size.isValid }
 
     public var description: String { "\(x.compact),\(y.compact),\(width.compact),\(height.compact)" }
 }
 
 extension Double {
+    /// The range of a coordinate or a length a command may give: finite and within ±1,000,000,000 points, so that no
+    /// sum of them the model makes (a frame's end, a layout) overflows (issue 42: `resize 1e300x1e300` and a frame at
+    /// 1e308 were accepted).
+    public static let geometryLimit = 1e9
+
+    /// Finite and within ±``geometryLimit``.
+    public var isGeometric: Bool { isFinite && abs(self) <= Self.geometryLimit }
+
     /// `320` rather than `320.0`; fractions kept.
     var compact: String {
         if self == rounded(), abs(self) < 1e15 { return String(Int64(self)) }

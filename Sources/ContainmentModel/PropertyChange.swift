@@ -77,15 +77,14 @@ public enum PropertyChange: Hashable, Sendable {
         }
     }
 
-    /// Why the value cannot be set, if it cannot: no orientation at all, a size that is negative or not finite.
+    /// Why the value cannot be set, if it cannot: no orientation at all, a size that is negative, not finite or beyond
+    /// 1e9 points.
     var problem: String? {
         switch self {
         case .supportedOrientations(let value) where value.isEmpty:
             "A controller supports at least one orientation."
-        case .preferredContentSize(let size?)
-        where !(size.width.isFinite && size.height.isFinite)
-            || size.width < 0 || size.height < 0:
-            "A preferred content size is finite and not negative, not \(size)."
+        case .preferredContentSize(let size?) where !size.isValid:
+            "A preferred content size is from 0 to 1e9 points, not \(size)."
         default:
             nil
         }

@@ -34,6 +34,7 @@ import Testing
         (.duplicateID, .system(.create("a", kind: .content))),
         (.unauthorized, .by("c", .addChild("c", to: "root"))),
         (.malformed, .system(.resizeWindow("main", size: Size(width: .infinity, height: 1)))),
+        (.malformed, .system(.resizeWindow("main", size: Size(width: 1e300, height: 1e300)))),
         (.unknownView, .by("c", .removeFromSuperview(ViewID(owner: "c", name: "none")))),
         (.unknownWindow, .system(.resizeWindow("none", size: Size(width: 1, height: 1)))),
         (.indexOutOfRange, .by("c", .addSubview(ViewID(owner: "c", name: "v"), to: .root("c"), at: 9))),

@@ -121,6 +121,9 @@ import Testing
         h.fails(.unknownController, .by("p", .setFrame(.root("ghost"), phone)))
         h.fails(.malformed, .by("p", .setFrame(.root("c"), Rect(x: 0, y: 0, width: -1, height: 1))))
         h.fails(.malformed, .by("p", .setFrame(.root("c"), Rect(x: .nan, y: 0, width: 1, height: 1))))
+        // Finite but beyond ±1e9 points: no sum of them may overflow (issue 42: a frame at 1e308 was accepted).
+        h.fails(.malformed, .by("p", .setFrame(.root("c"), Rect(x: 1e308, y: 0, width: 1, height: 1))))
+        h.fails(.malformed, .by("p", .setFrame(.root("c"), Rect(x: 0, y: 0, width: 2e9, height: 1))))
         h.fails(.malformed, .by("c", .setAlpha(.root("c"), 1.5)))
         h.fails(.indexOutOfRange, .by("p", .addSubview(ViewID(owner: "p", name: "new"), to: .root("p"), at: 5)))
     }
