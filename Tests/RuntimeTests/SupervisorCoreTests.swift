@@ -663,18 +663,25 @@ import Testing
 
     /// The journal records which hosts registered, with their pids: after a restart of the supervisor, the same host
     /// process is welcomed as it was, a new one of that host is restored.
-    @Test func aRecoveredSupervisorKnowsWhichHostProcessesRanBefore() throws {
-        let clock = ManualClock()
+    /// What a supervisor after one that welcomed host h0 (pid 4242) and created `a` on it (seq 2) recovers, and the
+    /// records it recovers from.
+    static func recoveredAfterOneHost(_ clock: ManualClock) throws -> (Recovery, [JournalEntry]) {
         let made = try Self.core(clock)
         var first = made.0
         var records = [made.startRecord]
         first.handle(.message([[1], Self.hello("h0", pid: 4242)]))
         first.handle(.message([Self.peer, Self.request([Self.create("a", host: "h0")], id: 1)]))
         records += try Self.decode(first.take()).records
-        #expect(records.contains { $0.host == "h0" && $0.pid == 4242 })
         var recovery = Recovery(clients: ClientReplies(window: 64, clients: 64))
         for record in records { try recovery.apply(record) }
         recovery.deliveries.seal()
+        return (recovery, records)
+    }
+
+    @Test func aRecoveredSupervisorKnowsWhichHostProcessesRanBefore() throws {
+        let clock = ManualClock()
+        let (recovery, records) = try Self.recoveredAfterOneHost(clock)
+        #expect(records.contains { $0.host == "h0" && $0.pid == 4242 })
         #expect(recovery.registrations["h0"]?.pid == 4242 && recovery.registrations["h0"]?.incarnation == 1)
 
         // The same process, which received a's creation (seq 2, after hostUp): welcomed as it was.
@@ -703,15 +710,7 @@ import Testing
     /// is not placed on.
     @Test func aRecoveredSupervisorPlacesOnHostsAboutToGreetIt() throws {
         let clock = ManualClock()
-        let made = try Self.core(clock)
-        var first = made.0
-        var records = [made.startRecord]
-        first.handle(.message([[1], Self.hello("h0", pid: 4242)]))
-        first.handle(.message([Self.peer, Self.request([Self.create("a")], id: 1)]))
-        records += try Self.decode(first.take()).records
-        var recovery = Recovery(clients: ClientReplies(window: 64, clients: 64))
-        for record in records { try recovery.apply(record) }
-        recovery.deliveries.seal()
+        let (recovery, _) = try Self.recoveredAfterOneHost(clock)
 
         var next = try Self.core(clock, recovery: recovery).0
         next.handle(.message([Self.peer, Self.request([Self.create("b")], id: 2)]))
