@@ -85,6 +85,8 @@ let package = Package(
                 "ContainmentBus",
                 "ContainmentModel",
                 "ZeroMQ",
+                // The answers kept for resends, oldest first (ClientReplies).
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -279,7 +281,7 @@ let package = Package(
         .testTarget(name: "ContainmentSimulationTests", dependencies: ["ContainmentSimulation"], swiftSettings: strict),
         .testTarget(
             name: "ContainmentBusTests",
-            dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentWorkload"],
+            dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentWorkload", "ZeroMQ"],
             swiftSettings: strict
         ),
         .testTarget(

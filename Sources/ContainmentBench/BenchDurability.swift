@@ -17,6 +17,8 @@ struct DurabilityFigures: Codable, Sendable {
 
     var journalRecovery: RecoveryBenchmark.Figure
     var checkpointRecovery: RecoveryBenchmark.Figure
+    /// Recovery of a journal whose answers are large: memory warnings to many controllers, each from its own client.
+    var answersRecovery: RecoveryBenchmark.Figure
     var diskSync: DiskSyncFigure
     var syncModes: [SyncMode]
 }
@@ -39,6 +41,14 @@ extension BenchRunner {
         let checkpointRecovery = try RecoveryBenchmark.recover(directory: checkpoint)
         try? FileManager.default.removeItem(atPath: checkpoint)
 
+        let (warnings, warned) = settings.quick ? (40, 1_000) : (400, 10_000)
+        progress("recovery: writing \(warnings) memory warnings to \(warned) controllers, each from its own client")
+        let answers = directory + "/recovery-answers"
+        try RecoveryBenchmark.writeLargeAnswers(controllers: warned, warnings: warnings, directory: answers)
+        progress("recovery: recovering it")
+        let answersRecovery = try RecoveryBenchmark.recover(directory: answers)
+        try? FileManager.default.removeItem(atPath: answers)
+
         progress("the disk: one fdatasync after a write, appending and over reserved space")
         let diskSync = try DiskSyncFigure.measure(directory: directory, count: settings.quick ? 100 : 500)
 
@@ -50,6 +60,7 @@ extension BenchRunner {
         return DurabilityFigures(
             journalRecovery: journalRecovery,
             checkpointRecovery: checkpointRecovery,
+            answersRecovery: answersRecovery,
             diskSync: diskSync,
             syncModes: modes
         )

@@ -32,7 +32,9 @@ extension CommandClient {
                 try inspectEveryController(of: before)
                 let after = try snapshot().wire
                 if after.seq == before.seq, Self.moving(after) == nil { return .idle(seq: before.seq) }
-                reason = "controllers' code issued commands (seq \(before.seq) → \(after.seq))"
+                reason =
+                    "events kept coming while every actor was checked (seq \(before.seq) → \(after.seq)): "
+                    + "controllers' code or another client issued commands"
                 if ContinuousClock.now < deadline { continue }
             }
             guard ContinuousClock.now < deadline else { return .busy(reason) }

@@ -25,6 +25,9 @@ public final class CommandClient {
     /// How long to wait for a reply before sending the request again (same ids): the supervisor may have gone away
     /// and come back, and a request sent to the one that died is lost.
     private let resendAfter: Duration
+    /// The largest request the supervisor takes (its `maxMessageBytes`), when known: a larger one is refused here,
+    /// `limitExceeded`, instead of being sent — the supervisor would drop this client's connection and never answer.
+    public var maxMessageBytes: Int?
 
     /// Connects to the supervisor's command endpoint; replies must come within `timeout`, during which a request is
     /// sent again every `resendAfter` without an answer. `curve`: the keys, when the supervisor runs CURVE.
@@ -98,6 +101,13 @@ public final class CommandClient {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         let bytes = message.bytes
+        if let maxMessageBytes, bytes.count > maxMessageBytes {
+            throw ContainmentError(
+                .limitExceeded,
+                "The request is \(bytes.count) bytes; the supervisor takes at most \(maxMessageBytes) "
+                    + "(maxMessageBytes in runtime.yaml) and drops the connection of a peer that sends more."
+            )
+        }
         // Whether a supervisor was sent the request and never answered: it may have journaled it (and a leader will
         // answer it from the journal); a standby's notLeader then does not say the request was refused.
         var unanswered = false
@@ -236,6 +246,14 @@ package enum CommandReply {
         }
     }
 
+    /// The command id and the events' seqs of an `accepted` reply with events; nil for any other reply.
+    package static func acceptedEvents(in bytes: [UInt8]) -> (commandID: UInt64, firstSeq: UInt64, count: UInt32)? {
+        guard let reply = try? ServerMessage.decode(bytes), case .accepted(let accepted) = reply.body,
+            let first = accepted.events.first
+        else { return nil }
+        return (accepted.commandID, first.seq, UInt32(clamping: accepted.events.count))
+    }
+
     /// The leader's command endpoint a standby's `notLeader` refusal names ("" while none leads); nil for any other
     /// reply.
     package static func leader(namedIn bytes: [UInt8]) -> String? {
@@ -279,11 +297,18 @@ public struct Acceptance: Sendable {
     public let events: [BusEvent]
     /// A typed method's result (JSON text); nil for other commands.
     public let result: String?
+    /// The answer to a resend whose first answer was too large to keep (docs/PROTOCOL.md, "Exactly once"): the seqs
+    /// of the events the transaction published, which ``events`` then leaves out (a typed call's result is lost with
+    /// them). Nil for a whole answer.
+    public let elided: ClosedRange<UInt64>?
 
     package init(_ wire: Containment_V1_Accepted) {
         commandID = wire.commandID
         events = wire.events.map(BusEvent.init)
         result = wire.hasResult ? wire.result : nil
+        // A range only when it is one (a count of 0, or one past the last seq, is none).
+        let (last, overflow) = wire.elidedFirstSeq.addingReportingOverflow(UInt64(wire.elidedCount) &- 1)
+        elided = wire.elidedCount == 0 || overflow ? nil : wire.elidedFirstSeq...last
     }
 
     /// The events in model types (an event that does not decode: `malformed`).

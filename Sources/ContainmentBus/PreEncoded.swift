@@ -2,21 +2,29 @@
 /// for byte what SwiftProtobuf writes for the same message — fields in field-number order, proto3 defaults left out,
 /// a set `oneof` message written even when empty — without encoding every event a second and a third time.
 package enum PreEncoded {
-    /// `ServerMessage{request_id, accepted: {command_id, events}}`, the events given serialized.
+    /// `ServerMessage{request_id, accepted: {command_id, events}}`, the events given serialized; `elided`: the seqs
+    /// of events it stands for but does not carry (a resend's answer kept without them).
     package static func accepted(
         requestID: UInt64,
         commandID: UInt64,
         events: [[UInt8]],
-        result: String? = nil
+        result: String? = nil,
+        elided: (firstSeq: UInt64, count: UInt32)? = nil
     ) -> [UInt8] {
         var body: [UInt8] = []
-        body.reserveCapacity(events.reduce(11) { $0 + $1.count + 3 })
+        body.reserveCapacity(events.reduce(22) { $0 + $1.count + 3 })
         if commandID != 0 {
             body.append(0x08)  // field 1, varint
             appendVarint(commandID, to: &body)
         }
         for event in events { appendField(2, event, to: &body) }
         if let result { appendField(3, Array(result.utf8), to: &body) }
+        if let elided {
+            body.append(0x20)  // field 4, varint
+            appendVarint(elided.firstSeq, to: &body)
+            body.append(0x28)  // field 5, varint
+            appendVarint(UInt64(elided.count), to: &body)
+        }
         return server(requestID: requestID, field: 10, body)
     }
 

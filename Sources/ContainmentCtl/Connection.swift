@@ -19,6 +19,7 @@ package struct Connection {
                 timeout: config.requestTimeout,
                 curve: keys
             )
+            client.maxMessageBytes = config.maxMessageBytes
         } catch {
             // No supervisor at the endpoint: exit 3, as for one that does not answer.
             FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))

@@ -7,9 +7,23 @@ import ZeroMQ
 /// One operation as a client saw it: what it sent and what came back.
 package struct StressOperation: Sendable {
     package enum Outcome: Sendable {
-        /// Accepted: the command id, and the count and hash of the events in the reply (their encoded bytes).
-        case accepted(commandID: UInt64, eventCount: Int, eventHash: UInt64)
+        /// Accepted: the command id, and the count and hash of the events in the reply (their encoded bytes); no hash
+        /// when the reply named its events by seq only (a resend's answer too large to keep, ``Acceptance/elided``).
+        case accepted(commandID: UInt64, eventCount: Int, eventHash: UInt64?)
         case rejected(RemoteError)
+
+        /// What an accepted reply says.
+        package init(_ accepted: Acceptance) {
+            if let elided = accepted.elided {
+                self = .accepted(commandID: accepted.commandID, eventCount: elided.count, eventHash: nil)
+            } else {
+                self = .accepted(
+                    commandID: accepted.commandID,
+                    eventCount: accepted.events.count,
+                    eventHash: EventHash.of(accepted.events.map(\.bytes))
+                )
+            }
+        }
     }
 
     package var client: Int
@@ -112,11 +126,7 @@ package struct StressClient: Sendable {
             let outcome: StressOperation.Outcome
             do {
                 let accepted = try Self.submit(pick.commands, through: client)
-                outcome = .accepted(
-                    commandID: accepted.commandID,
-                    eventCount: accepted.events.count,
-                    eventHash: EventHash.of(accepted.events.map(\.bytes))
-                )
+                outcome = .init(accepted)
             } catch let error where error.commandID == 0 && Self.isTransport(error) {
                 result.transportFailures.append("\(pick.commands.map(\.kindName)): \(error)")
                 progress.failed()

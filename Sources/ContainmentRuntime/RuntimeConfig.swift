@@ -45,6 +45,9 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var dedupWindow = 64
     /// How many client ids it remembers (the least recently active are forgotten first).
     public var dedupClients = 4_096
+    /// How many bytes the remembered answers' events may take together (64 MiB); past it the oldest answers are kept
+    /// without their events — still never applied again — and so is any answer over 64 KiB (docs/OPERATIONS.md).
+    public var answerCacheBytes = 64 << 20
     /// When a host process the supervisor started (`supervisor --start-hosts`) ends: started again per this mode, at
     /// most `maxRestarts` times within `restartWindow`, else given up on (`hostFailed`).
     public var hostRestart = RestartMode.permanent
@@ -217,6 +220,9 @@ public struct RuntimeConfig: Sendable, Equatable {
         }
         if let value = try within(1...65_536, "dedupWindow", file.dedupWindow) { config.dedupWindow = value }
         if let value = try within(1...1_000_000, "dedupClients", file.dedupClients) { config.dedupClients = value }
+        if let value = try within(0...(1 << 40), "answerCacheBytes", file.answerCacheBytes) {
+            config.answerCacheBytes = value
+        }
         if let value = try within(0...1_000_000, "callbackHistory", file.callbackHistory) {
             config.callbackHistory = value
         }
@@ -326,6 +332,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var journalRetain: FileNumber?
         var dedupWindow: FileNumber?
         var dedupClients: FileNumber?
+        var answerCacheBytes: FileNumber?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case command, events, journal, requestTimeoutMs, animationDurationMs, answerTimeoutMs
@@ -333,7 +340,7 @@ public struct RuntimeConfig: Sendable, Equatable {
             case maxMessageBytes, maxTextBytes, maxBatch, maxHostShare, subscriberQueue, maxSubscribers, insecure
             case acceptUnknownHosts, curve, hostRestart, maxRestarts, restartWindowMs, journalSync, logFormat
             case metricsPort, metricsBind, journalSyncIntervalMs, journalSegmentBytes, checkpointEvery, journalRetain
-            case dedupWindow, dedupClients, etcd, supervisors
+            case dedupWindow, dedupClients, answerCacheBytes, etcd, supervisors
         }
     }
 

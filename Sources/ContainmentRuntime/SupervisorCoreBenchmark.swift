@@ -36,7 +36,7 @@ public enum SupervisorCoreBenchmark {
         config.maxBatch = max(config.maxBatch, commandsPerRequest)
         var core = SupervisorCore.quiet(
             config: config,
-            clients: ClientReplies(window: config.dedupWindow, clients: config.dedupClients)
+            clients: ClientReplies(ClientReplies.Limits(config))
         )
         let clients = 4
         let ids = (0..<clients).map { ControllerID("b\($0)") }

@@ -183,11 +183,7 @@ final class SimClient {
         let recorded: StressOperation.Outcome
         switch outcome {
         case .success(let accepted):
-            recorded = .accepted(
-                commandID: accepted.commandID,
-                eventCount: accepted.events.count,
-                eventHash: EventHash.of(accepted.events.map(\.bytes))
-            )
+            recorded = .init(accepted)
         case .failure(let error):
             // Refused for want of a host before anything was judged (a host not registered again yet): nothing was
             // applied, so it is tried again as a new request.

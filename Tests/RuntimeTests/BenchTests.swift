@@ -93,7 +93,7 @@ import Testing
         )
         #expect(pairs.allSatisfy { ($0["count"] as? Int ?? 0) > 0 && $0["speedup"] is Double }, "\(pairs)")
         let targets = try #require(report["targets"] as? [[String: Any]])
-        #expect(targets.count == 12)
+        #expect(targets.count == 13)
         #expect(targets.allSatisfy { $0["target"] is String && $0["met"] is Bool })
     }
 

@@ -22,7 +22,10 @@ import Testing
 
     static func roundTrip(_ checkpoint: Checkpoint) throws -> Checkpoint {
         let bytes: [UInt8] = try checkpoint.message.serializedBytes()
-        return try Checkpoint(Containment_V1_Checkpoint(serializedBytes: bytes), window: 64, clientLimit: 4_096)
+        return try Checkpoint(
+            Containment_V1_Checkpoint(serializedBytes: bytes),
+            answers: .init(window: 64, clients: 4_096)
+        )
     }
 
     static func checkpoint(of state: ContainmentState, nextSegment: Int = 3) -> Checkpoint {
@@ -124,15 +127,15 @@ import Testing
         let newest = try CheckpointFile.write(later, directory: directory)
         #expect(older.hasSuffix("/checkpoint-00000003.ckpt") && newest.hasSuffix("/checkpoint-00000005.ckpt"))
 
-        var start = try JournalStart.find(directory: directory, window: 64, clientLimit: 64)
+        var start = try JournalStart.find(directory: directory, answers: .init(window: 64, clients: 64))
         #expect(start.firstSegment == 5 && start.checkpoint?.lastSeq == 9_999 && start.skipped.isEmpty)
 
         // A flipped byte in the newest: it fails its checksum, and recovery uses the older one.
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: newest)))
         bytes[bytes.count / 2] ^= 0x40
         try Data(bytes).write(to: URL(fileURLWithPath: newest))
-        #expect(throws: JournalDamage.self) { try CheckpointFile.read(newest, window: 1, clientLimit: 1) }
-        start = try JournalStart.find(directory: directory, window: 64, clientLimit: 64)
+        #expect(throws: JournalDamage.self) { try CheckpointFile.read(newest, answers: .init(window: 1, clients: 1)) }
+        start = try JournalStart.find(directory: directory, answers: .init(window: 64, clients: 64))
         #expect(start.firstSegment == 3 && start.checkpoint?.lastSeq == 1_234)
         #expect(start.skipped.map(\.reason) == ["it fails its checksum"])
 
@@ -145,7 +148,9 @@ import Testing
             ]
         )
         // Now the only checkpoint is damaged and the segments before it are gone: recovery refuses.
-        #expect(throws: JournalDamage.self) { try JournalStart.find(directory: directory, window: 1, clientLimit: 1) }
+        #expect(throws: JournalDamage.self) {
+            try JournalStart.find(directory: directory, answers: .init(window: 1, clients: 1))
+        }
         #expect(JournalInspection(directory: directory, replay: true).repairPlan == nil)
     }
 

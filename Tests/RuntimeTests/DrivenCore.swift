@@ -42,6 +42,6 @@ struct DrivenCore {
 extension SupervisorReply {
     /// The bytes of an answer as a checkpoint recorded it.
     var recorded: [UInt8]? {
-        if case .recorded(let bytes) = self { bytes } else { nil }
+        if case .recorded(let bytes, _) = self { bytes } else { nil }
     }
 }

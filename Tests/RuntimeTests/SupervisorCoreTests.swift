@@ -594,7 +594,7 @@ import Testing
         let tail = try Self.decode(first.take())
 
         var recovery = Recovery(
-            from: try CheckpointFile.decode(checkpoint, path: "checkpoint", window: 64, clientLimit: 64),
+            from: try CheckpointFile.decode(checkpoint, path: "checkpoint", answers: .init(window: 64, clients: 64)),
             config: Self.config
         )
         for record in tail.records { try recovery.apply(record) }

@@ -2673,6 +2673,13 @@ public nonisolated struct Containment_V1_Accepted: Sendable {
   /// Clears the value of `result`. Subsequent reads from it will return its default value.
   public mutating func clearResult() {self._result = nil}
 
+  /// A resend's answer too large to have been kept whole (docs/PROTOCOL.md, "Exactly once"): the command was applied
+  /// once, `events` is empty, and its events are those published as seqs elided_first_seq … elided_first_seq +
+  /// elided_count − 1 (read them from the event stream or the journal). A typed call's result is not kept either.
+  public var elidedFirstSeq: UInt64 = 0
+
+  public var elidedCount: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -7775,7 +7782,7 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
 
 nonisolated extension Containment_V1_Accepted: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Accepted"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}events\0\u{1}result\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}events\0\u{1}result\0\u{3}elided_first_seq\0\u{3}elided_count\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7786,6 +7793,8 @@ nonisolated extension Containment_V1_Accepted: SwiftProtobuf.Message, SwiftProto
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.commandID) }()
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.events) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self._result) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.elidedFirstSeq) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.elidedCount) }()
       default: break
       }
     }
@@ -7805,6 +7814,12 @@ nonisolated extension Containment_V1_Accepted: SwiftProtobuf.Message, SwiftProto
     try { if let v = self._result {
       try visitor.visitSingularStringField(value: v, fieldNumber: 3)
     } }()
+    if self.elidedFirstSeq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.elidedFirstSeq, fieldNumber: 4)
+    }
+    if self.elidedCount != 0 {
+      try visitor.visitSingularUInt32Field(value: self.elidedCount, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -7812,6 +7827,8 @@ nonisolated extension Containment_V1_Accepted: SwiftProtobuf.Message, SwiftProto
     if lhs.commandID != rhs.commandID {return false}
     if lhs.events != rhs.events {return false}
     if lhs._result != rhs._result {return false}
+    if lhs.elidedFirstSeq != rhs.elidedFirstSeq {return false}
+    if lhs.elidedCount != rhs.elidedCount {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

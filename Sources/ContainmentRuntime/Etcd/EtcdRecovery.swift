@@ -63,12 +63,7 @@ extension Recovery {
                 reason: "its parts (\(parts.count), \(bytes.count) bytes) are not the \(manifest.parts) it names"
             )
         }
-        let checkpoint = try CheckpointFile.decode(
-            bytes,
-            path: place,
-            window: config.dedupWindow,
-            clientLimit: config.dedupClients
-        )
+        let checkpoint = try CheckpointFile.decode(bytes, path: place, answers: ClientReplies.Limits(config))
         guard checkpoint.nextSegment == number else {
             throw JournalDamage(path: place, offset: 0, reason: "it replays from batch \(checkpoint.nextSegment)")
         }

@@ -142,8 +142,8 @@ package struct Checkpoint: Sendable {
         return view
     }
 
-    /// Reads a checkpoint's wire form; `window` and `clientLimit` bound the answers remembered (the settings now).
-    init(_ message: Containment_V1_Checkpoint, window: Int, clientLimit: Int) throws(ContainmentError) {
+    /// Reads a checkpoint's wire form; `answers` bounds the answers remembered (the settings now).
+    init(_ message: Containment_V1_Checkpoint, answers: ClientReplies.Limits) throws(ContainmentError) {
         nextSegment = Int(message.nextSegment)
         epoch = message.epoch
         lastSeq = message.lastSeq
@@ -188,13 +188,14 @@ package struct Checkpoint: Sendable {
         )
         self.hostOf = hostOf
         for host in message.hosts { registrations[host.name] = (host.pid, host.incarnation) }
-        clients = ClientReplies(window: window, clients: clientLimit)
+        clients = ClientReplies(answers)
         for client in message.clients {
             for answer in client.answers {
                 clients.remember(
                     client: client.clientID,
                     requestID: answer.requestID,
-                    answer: .recorded([UInt8](answer.answer))
+                    // Read when it may be worth keeping without its events (a few events or more).
+                    answer: .recorded([UInt8](answer.answer), readingAbove: 512)
                 )
             }
         }

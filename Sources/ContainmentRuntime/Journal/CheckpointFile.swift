@@ -66,18 +66,16 @@ enum CheckpointFile {
     /// Reads and checks the checkpoint at `path`.
     static func read(
         _ path: String,
-        window: Int,
-        clientLimit: Int
+        answers: ClientReplies.Limits
     ) throws(JournalDamage) -> Checkpoint {
-        try decode(JournalScan.contents(of: path), path: path, window: window, clientLimit: clientLimit)
+        try decode(JournalScan.contents(of: path), path: path, answers: answers)
     }
 
     /// Checks and reads a checkpoint's bytes (`path`: where they are, for the damage's report).
     static func decode(
         _ data: [UInt8],
         path: String,
-        window: Int,
-        clientLimit: Int
+        answers: ClientReplies.Limits
     ) throws(JournalDamage) -> Checkpoint {
         let header = magic.count + 12
         guard data.count >= header, Array(data[0..<magic.count]) == magic else {
@@ -103,7 +101,7 @@ enum CheckpointFile {
             throw JournalDamage(path: path, offset: header, reason: "it passes its checksum but does not decode")
         }
         do {
-            return try Checkpoint(message, window: window, clientLimit: clientLimit)
+            return try Checkpoint(message, answers: answers)
         } catch {
             throw JournalDamage(path: path, offset: header, reason: "it does not restore a state: \(error)")
         }

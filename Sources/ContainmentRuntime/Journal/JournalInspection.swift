@@ -31,7 +31,7 @@ public struct JournalInspection: Sendable {
         segments = JournalFormat.segments(in: directory)
         checkpoints = CheckpointFile.numbers(in: directory)
         do {
-            let found = try JournalStart.find(directory: directory, window: 1, clientLimit: 1)
+            let found = try JournalStart.find(directory: directory, answers: .init(window: 1, clients: 1))
             start = found.checkpoint
             skippedCheckpoints = found.skipped
         } catch {

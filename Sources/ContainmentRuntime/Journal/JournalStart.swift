@@ -8,7 +8,7 @@ struct JournalStart {
 
     /// Finds the start in `directory`; throws when segments were removed (after a checkpoint) and no checkpoint that
     /// covers them reads back.
-    static func find(directory: String, window: Int, clientLimit: Int) throws(JournalDamage) -> JournalStart {
+    static func find(directory: String, answers: ClientReplies.Limits) throws(JournalDamage) -> JournalStart {
         let segments = JournalFormat.segments(in: directory)
         var skipped: [JournalDamage] = []
         for number in CheckpointFile.numbers(in: directory).reversed() {
@@ -24,7 +24,7 @@ struct JournalStart {
                 continue
             }
             do {
-                let checkpoint = try CheckpointFile.read(path, window: window, clientLimit: clientLimit)
+                let checkpoint = try CheckpointFile.read(path, answers: answers)
                 return JournalStart(checkpoint: checkpoint, firstSegment: number, skipped: skipped)
             } catch {
                 skipped.append(error)

@@ -37,11 +37,7 @@ package struct Recovery {
     static func run(config: RuntimeConfig, logger: Logger) throws -> Recovery {
         let directory = config.journalPath
         removeUnfinishedCheckpoints(in: directory)
-        let start = try JournalStart.find(
-            directory: directory,
-            window: config.dedupWindow,
-            clientLimit: config.dedupClients
-        )
+        let start = try JournalStart.find(directory: directory, answers: ClientReplies.Limits(config))
         for skipped in start.skipped {
             logger.warning(
                 "journal: a checkpoint does not read back; recovering from an older one",
@@ -77,7 +73,7 @@ package struct Recovery {
     /// Recovery begun from `checkpoint` (or from nothing), before the records after it are replayed.
     init(from checkpoint: Checkpoint?, config: RuntimeConfig) {
         self.init(
-            clients: checkpoint?.clients ?? ClientReplies(window: config.dedupWindow, clients: config.dedupClients)
+            clients: checkpoint?.clients ?? ClientReplies(ClientReplies.Limits(config))
         )
         if let checkpoint {
             deliveries = RecoveredDeliveries(capacity: deliveries.capacity, after: checkpoint.lastSeq)
@@ -96,12 +92,7 @@ package struct Recovery {
         config: RuntimeConfig
     ) throws -> Recovery {
         let start = try checkpoint.map { bytes throws(JournalDamage) in
-            try CheckpointFile.decode(
-                bytes,
-                path: "checkpoint",
-                window: config.dedupWindow,
-                clientLimit: config.dedupClients
-            )
+            try CheckpointFile.decode(bytes, path: "checkpoint", answers: ClientReplies.Limits(config))
         }
         var recovery = Recovery(from: start, config: config)
         for record in records { try recovery.apply(JournalEntry(decoding: record)) }
@@ -163,11 +154,20 @@ package struct Recovery {
             _ = try replay.advance(record) { routed.append(($0, $1, $2)) }
             return
         }
-        let events = try replay.applyStamped(record) { routed.append(($0, $1, $2)) }
-        let answer: SupervisorReply =
-            record.hasRejection
-            ? .message(.refused(recorded: record.rejection))
-            : .accepted(commandID: record.commandID, events: events)
+        let answer: SupervisorReply
+        if record.hasRejection {
+            _ = try replay.advance(record) { routed.append(($0, $1, $2)) }
+            answer = .message(.refused(recorded: record.rejection))
+        } else if !clients.keepsWhole(events: Int(record.eventCount)) {
+            // Kept without its events anyway: they are not stamped.
+            _ = try replay.advance(record) { routed.append(($0, $1, $2)) }
+            answer = .elided(
+                AnswerEvents(commandID: record.commandID, firstSeq: record.firstSeq, count: record.eventCount)
+            )
+        } else {
+            let events = try replay.applyStamped(record) { routed.append(($0, $1, $2)) }
+            answer = .accepted(commandID: record.commandID, events: events)
+        }
         clients.remember(client: record.clientID, requestID: record.requestID, answer: answer)
     }
 }

@@ -13,6 +13,9 @@ public enum RecoveryBenchmark {
         public var controllers: Int
         public var bytes: Int
         public var seconds: Double
+        /// The answers kept for resends after it: how many clients, and the bytes of those kept whole.
+        public var answerClients = 0
+        public var answerBytes = 0
     }
 
     /// Writes a journal of at least `events` events into `directory` (segment files only): `controllers` content
@@ -64,6 +67,49 @@ public enum RecoveryBenchmark {
         writer.finish()
     }
 
+    /// Writes a journal of `controllers` content controllers with their views loaded (one record), then `warnings`
+    /// records of one memory warning to all of them, each from a client id of its own — a journal whose answers are
+    /// as large as answers get (a warning per controller each).
+    public static func writeLargeAnswers(controllers: Int, warnings: Int, directory: String) throws {
+        let writer = try JournalWriter(
+            directory: directory,
+            segment: 1,
+            size: 0,
+            sync: .none,
+            syncInterval: .seconds(1),
+            segmentBytes: 64 << 20
+        )
+        var state = ContainmentState()
+        var seq: UInt64 = 0
+        var commandID: UInt64 = 0
+        func append(_ requests: [Request], client: String = "") throws {
+            let produced = try state.apply(batch: requests)
+            commandID += 1
+            let record = Containment_V1_JournalRecord.with {
+                $0.commandID = commandID
+                $0.timeUnixNanos = 1
+                $0.commands = requests.map { request in
+                    var wire = WireCommand(request, host: "h0")
+                    if request.by == .natural { wire.by = "" }
+                    return wire
+                }
+                $0.firstSeq = seq + 1
+                $0.eventCount = UInt32(produced.count)
+                $0.clientID = client
+                $0.requestID = client.isEmpty ? 0 : 1
+            }
+            seq += UInt64(produced.count)
+            try writer.append(serialized: record.bytes)
+        }
+        try writer.append(serialized: Containment_V1_JournalRecord.with { $0.epoch = 1 }.bytes)
+        let ids = (0..<controllers).map { ControllerID("r\($0)") }
+        try append(ids.map { .system(.create($0, kind: .content)) } + ids.map { Request(.loadView($0), by: .natural) })
+        for warning in 0..<warnings {
+            try append([.system(.memoryWarning(nil))], client: "client-\(warning)")
+        }
+        writer.finish()
+    }
+
     /// Writes a checkpoint of `controllers` content controllers (every tenth with its view loaded) into
     /// `directory`, and the empty segment recovery replays after it.
     public static func writeCheckpoint(controllers: Int, directory: String) throws {
@@ -97,7 +143,7 @@ public enum RecoveryBenchmark {
                 records: UInt64(controllers / 1_000),
                 state: state,
                 hostOf: hostOf,
-                clients: ClientReplies(window: 64, clients: 4_096)
+                clients: ClientReplies(ClientReplies.Limits(RuntimeConfig(runDirectory: directory)))
             ),
             directory: directory
         )
@@ -120,7 +166,9 @@ public enum RecoveryBenchmark {
             events: recovery.replay.lastSeq,
             controllers: recovery.replay.state.controllers.count,
             bytes: bytes,
-            seconds: Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+            seconds: Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18,
+            answerClients: recovery.clients.count,
+            answerBytes: recovery.clients.wholeBytes
         )
     }
 }

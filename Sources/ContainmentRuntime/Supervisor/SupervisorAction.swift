@@ -64,8 +64,11 @@ package enum SupervisorReply {
     case message(SupervisorMessage)
     /// Commands accepted: their command id, their events, and a typed method's result.
     case accepted(commandID: UInt64, events: [StampedEvent], result: String? = nil)
-    /// An answer as a checkpoint kept it (``ClientReplies``, recovered): sent again as it was.
-    case recorded([UInt8])
+    /// An answer as a checkpoint kept it (``ClientReplies``, recovered): sent again as it was. `events`: an accepted
+    /// one's command id and events' seqs, when it is large enough to be worth keeping without them.
+    case recorded([UInt8], events: AnswerEvents? = nil)
+    /// An accepted answer kept without its events (``ClientReplies``): what a resend gets instead of them.
+    case elided(AnswerEvents)
 
     /// Its bytes for `requestID`; `events` gives each event's bytes (encoded once per step by ``SupervisorStep``).
     func bytes(requestID: UInt64, events encode: (StampedEvent) -> [UInt8] = { $0.encoded() }) -> [UInt8] {
@@ -78,7 +81,14 @@ package enum SupervisorReply {
                 events: events.map(encode),
                 result: result
             )
-        case .recorded(let bytes): bytes
+        case .recorded(let bytes, _): bytes
+        case .elided(let answer):
+            PreEncoded.accepted(
+                requestID: requestID,
+                commandID: answer.commandID,
+                events: [],
+                elided: (answer.firstSeq, answer.count)
+            )
         }
     }
 
@@ -86,6 +96,14 @@ package enum SupervisorReply {
     var refusal: RemoteError? {
         if case .message(let message) = self { message.refusal } else { nil }
     }
+}
+
+/// An accepted answer's command id and the seqs of its events: what exactly-once keeps of an answer too large to
+/// keep whole.
+package struct AnswerEvents: Equatable {
+    var commandID: UInt64
+    var firstSeq: UInt64
+    var count: UInt32
 }
 
 /// What a message to a host carries that must not be lost if it cannot go: callbacks, or the welcome that restores

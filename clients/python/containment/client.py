@@ -25,11 +25,15 @@ HEARTBEAT_TOPIC = b"heartbeat"
 
 @dataclass(frozen=True)
 class Accepted:
-    """The answer to an accepted batch: its command id and the events it published, in order."""
+    """The answer to an accepted batch: its command id and the events it published, in order.
+
+    `elided`: for a resend whose first answer was too large to keep (docs/PROTOCOL.md, "Exactly once"), the seqs of
+    the events it published, which `events` then leaves out; None otherwise."""
 
     request_id: int
     command_id: int
     events: list[Event]
+    elided: Optional[range] = None
 
 
 def _body(reply: pb.ServerMessage, expected: str):
@@ -163,7 +167,9 @@ class Client:
         """Applies commands as one transaction (a Batch). Raises ContainmentError when it is refused."""
         reply = self.request(pb.ClientMessage(commands=pb.Batch(commands=list(commands))), timeout)
         accepted = _body(reply, "accepted")
-        return Accepted(reply.request_id, accepted.command_id, [Event.from_pb(e) for e in accepted.events])
+        first, count = accepted.elided_first_seq, accepted.elided_count
+        elided = range(first, first + count) if count else None
+        return Accepted(reply.request_id, accepted.command_id, [Event.from_pb(e) for e in accepted.events], elided)
 
     def snapshot(self, timeout: Optional[float] = None) -> pb.Snapshot:
         """The whole state after event `seq` (docs/PROTOCOL.md, "Snapshots"); mirror.Tree reads it."""

@@ -114,6 +114,31 @@ def test_a_resend_is_answered_once_and_not_applied_twice(runtime):
     assert (refused.WhichOneof("body"), refused.error.code) == ("error", "duplicateID")
 
 
+def test_a_resend_of_an_answer_too_large_to_keep_names_its_events(runtime):
+    client = runtime.client()
+    client.settle()
+    # 800 creations: 800 events, an answer over 64 KiB, which the supervisor keeps as its command id and seqs.
+    hosts = [h.name for h in client.snapshot().hosts]
+    creates = [
+        command("system", create={"id": f"many{i}", "kind": "content", "host": hosts[i % len(hosts)]}) for i in range(800)
+    ]
+    message = pb.ClientMessage(commands=pb.Batch(commands=creates))
+    first = client.request(message)
+    assert first.WhichOneof("body") == "accepted", first
+    seqs = [e.seq for e in first.accepted.events]
+    assert len(seqs) == 800 and first.accepted.elided_count == 0
+
+    again = pb.ClientMessage()
+    again.CopyFrom(message)
+    resent = client.request(again)
+    assert resent.accepted.command_id == first.accepted.command_id and not resent.accepted.events
+    assert range(resent.accepted.elided_first_seq, resent.accepted.elided_first_seq + resent.accepted.elided_count) \
+        == range(seqs[0], seqs[-1] + 1)
+    # Not applied again: each controller once.
+    ids = [c.id for c in client.snapshot().controllers]
+    assert sum(1 for i in ids if i.startswith("many")) == 800
+
+
 def test_the_mirror_agrees_with_a_fresh_snapshot_after_events(runtime):
     client = runtime.client()
     client.settle()
