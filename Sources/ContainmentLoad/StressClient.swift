@@ -50,6 +50,8 @@ package struct StressClientResult: Sendable {
     var breaches: [String] = []
     /// Requests that got no reply at all (timeouts, a lost supervisor).
     package var transportFailures: [String] = []
+    /// Refusals for want of a host before anything was judged (`hostUnavailable`, no command id), tried again.
+    package var hostRefusals = 0
     var latencies: [UInt64] = []
 
     package init(client: Int) { self.client = client }
@@ -125,7 +127,7 @@ package struct StressClient: Sendable {
             let started = clock.now
             let outcome: StressOperation.Outcome
             do {
-                let accepted = try Self.submit(pick.commands, through: client)
+                let accepted = try Self.submit(pick.commands, through: client, refusals: &result.hostRefusals)
                 outcome = .init(accepted)
             } catch let error where error.commandID == 0 && Self.isTransport(error) {
                 result.transportFailures.append("\(pick.commands.map(\.kindName)): \(error)")
@@ -149,7 +151,8 @@ package struct StressClient: Sendable {
     /// from the submission: a first answer may come late): nothing was applied, so nothing can be applied twice.
     static func submit(
         _ commands: [ClientCommand],
-        through client: CommandClient
+        through client: CommandClient,
+        refusals: inout Int
     ) throws(RemoteError) -> Acceptance {
         let clock = ContinuousClock()
         var giveUp: ContinuousClock.Instant?
@@ -157,6 +160,7 @@ package struct StressClient: Sendable {
             do {
                 return try client.submit(commands)
             } catch let error where error.commandID == 0 && error.error.code == .hostUnavailable {
+                refusals += 1
                 let limit = giveUp ?? clock.now + hostWait
                 giveUp = limit
                 guard clock.now < limit else { throw error }

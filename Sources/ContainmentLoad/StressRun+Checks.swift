@@ -178,6 +178,41 @@ extension StressRun {
         )
     }
 
+    /// SPEC §14: a host event says what happened to the host's process — `hostRestarted` only for a new process (a pid
+    /// other than the one it last registered with), as the reference subscriber saw them. Counted: the hosts' events,
+    /// and the refusals for want of a host clients had (false ones when no host was killed or stalled).
+    static func hostEventsCheck(_ reference: EventCollector.Seen, refusals: Int, hostsDisturbed: Bool) -> StressCheck {
+        var pids: [String: Int] = [:]
+        var ups = 0
+        var restarts = 0
+        var failures: [String] = []
+        for payload in reference.payloads where !payload.isEmpty {
+            guard let event = try? BusEvent(decoding: payload), let model = try? event.model() else { continue }
+            switch model {
+            case .hostUp(let host, let pid):
+                ups += 1
+                pids[host] = pid
+            case .hostRestarted(let host, let pid):
+                restarts += 1
+                if pids[host] == pid {
+                    failures.append("seq \(event.seq): hostRestarted of \(host) with its same pid \(pid)")
+                }
+                pids[host] = pid
+            default: continue
+            }
+        }
+        if !hostsDisturbed, refusals > 0 {
+            failures.append("\(refusals) requests refused for want of a host while every host process was alive")
+        }
+        return StressCheck(
+            name: "host events name real restarts; no false refusals",
+            passed: failures.isEmpty,
+            detail: "\(ups) hostUp, \(restarts) hostRestarted (each a new pid); \(refusals) refused for want of a host"
+                + (hostsDisturbed ? " (hosts were killed or stalled)" : ""),
+            failures: Array(failures.prefix(5))
+        )
+    }
+
     /// No daemon died; descriptors did not grow; memory grew at most 25 % + 16 MiB from a quarter of the run to its end.
     /// Daemons in `restarted` were killed and started again on purpose: only that they are alive at the end counts.
     static func healthCheck(

@@ -135,6 +135,13 @@ public struct StressRun {
         checks.append(Self.exactlyOnceCheck(records: records, results: results, restarts: restarts))
         checks.append(Self.predictionCheck(results, contended: command.contended || command.answering))
         checks.append(
+            Self.hostEventsCheck(
+                seen[0],
+                refusals: results.reduce(0) { $0 + $1.hostRefusals },
+                hostsDisturbed: hostKills > 0 || (local?.hostStalls ?? 0) > 0 || local == nil
+            )
+        )
+        checks.append(
             callbackCheck(
                 control,
                 expected: verifier.expectedDigests,

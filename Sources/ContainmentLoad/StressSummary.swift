@@ -28,6 +28,9 @@ public struct StressSummary: Codable, Sendable {
     var operations: Int
     var accepted: Int
     var rejected: Int
+    /// Requests refused for want of a host (`hostUnavailable` before the rules) and tried again: with no host killed
+    /// or stalled, each one is a false refusal.
+    var hostRefusals: Int
     var operationsPerSecond: Double
     var eventsPublished: Int
     var latencyMicroseconds: [String: Double]
@@ -57,6 +60,7 @@ public struct StressSummary: Codable, Sendable {
         self.operations = operations.count
         accepted = operations.filter { if case .accepted = $0.outcome { true } else { false } }.count
         rejected = self.operations - accepted
+        hostRefusals = results.reduce(0) { $0 + $1.hostRefusals }
         operationsPerSecond = Double(self.operations) / max(seconds, 0.001)
         eventsPublished = events
         let latencies = results.flatMap(\.latencies).sorted()
@@ -87,7 +91,7 @@ public struct StressSummary: Codable, Sendable {
                 accepted,
                 rejected,
                 eventsPublished
-            )
+            ) + (hostRefusals > 0 ? "; \(hostRefusals) refused for want of a host, tried again" : "")
         )
         lines.append(
             String(

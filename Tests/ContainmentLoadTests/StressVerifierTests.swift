@@ -136,4 +136,27 @@ import Testing
         #expect(replies.passed == false)
         #expect(replies.failures.first?.contains("differ from the model's") == true, "\(replies.failures)")
     }
+
+    /// A `hostRestarted` with the pid the host last registered with is a restart that never happened; a refusal for
+    /// want of a host while no host was disturbed is a false one. Each fails the check; real restarts pass.
+    @Test func theHostEventsCheckCatchesAFalseRestartAndFalseRefusals() throws {
+        func seen(_ events: [Event]) -> EventCollector.Seen {
+            var seen = EventCollector.Seen()
+            for (index, event) in events.enumerated() {
+                let seq = UInt64(index + 1)
+                seen.record(seq, payload: BusEvent(event, seq: seq).bytes, keepingPayloads: true)
+            }
+            return seen
+        }
+        let real = seen([
+            .hostUp(host: "h0", pid: 10), .hostUp(host: "h0", pid: 10), .hostRestarted(host: "h0", pid: 11),
+        ])
+        #expect(StressRun.hostEventsCheck(real, refusals: 0, hostsDisturbed: false).passed)
+        let forged = seen([.hostUp(host: "h0", pid: 10), .hostRestarted(host: "h0", pid: 10)])
+        let caught = StressRun.hostEventsCheck(forged, refusals: 0, hostsDisturbed: false)
+        #expect(!caught.passed && caught.failures == ["seq 2: hostRestarted of h0 with its same pid 10"])
+        #expect(!StressRun.hostEventsCheck(real, refusals: 3, hostsDisturbed: false).passed)
+        #expect(StressRun.hostEventsCheck(real, refusals: 3, hostsDisturbed: true).passed)
+    }
+
 }
