@@ -46,7 +46,7 @@ start)
             --listen-peer-urls "http://127.0.0.1:${peers[$i]}" \
             --initial-advertise-peer-urls "http://127.0.0.1:${peers[$i]}" \
             --initial-cluster "$cluster" --initial-cluster-token "$token" --initial-cluster-state "$state" \
-            --max-request-bytes 4194304 \
+            --max-request-bytes 4194304 --heartbeat-interval 50 --election-timeout 500 \
             >"$dir/$name.log" 2>&1 </dev/null &
         echo $! >"$dir/$name.pid"
     done

@@ -41,6 +41,8 @@ final class LocalEtcd {
                     "--initial-advertise-peer-urls", "http://127.0.0.1:\(clients[index] + 1)",
                     "--initial-cluster", cluster, "--initial-cluster-token", "containment-load-\(base)",
                     "--initial-cluster-state", "new", "--max-request-bytes", "4194304",
+                    // As scripts/etcd.sh: loopback members elect a new leader within about a second.
+                    "--heartbeat-interval", "50", "--election-timeout", "500",
                 ]
                 let log = "\(logs)/etcd-\(name).log"
                 _ = FileManager.default.createFile(atPath: log, contents: nil)

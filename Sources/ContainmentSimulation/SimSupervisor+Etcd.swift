@@ -189,7 +189,10 @@ extension SimSupervisor {
 
     func renewLater() {
         let incarnation = incarnation
-        sim.scheduler.after(.seconds(sim.settings.leaseSeconds) / 3, "supervisor \(name) renews its lease") {
+        sim.scheduler.after(
+            .seconds(sim.settings.leaseSeconds) / EtcdLeadership.renewalsPerLease,
+            "supervisor \(name) renews its lease"
+        ) {
             [unowned self] in
             guard self.incarnation == incarnation, driver != nil else { return }
             if !paused { renew() }

@@ -7,7 +7,7 @@ import ContainmentRuntime
 /// on the disk is gone) and started again, recovering from its journal, and stopped (SIGSTOP) and continued.
 ///
 /// Of a replicated world (``SimulationSettings/replicated``) it journals to the simulated etcd instead, through the
-/// real ``EtcdJournal`` (each batch fenced on its election key) and ``EtcdLeadership`` (its lease, renewed every third
+/// real ``EtcdJournal`` (each batch fenced on its election key) and ``EtcdLeadership`` (its lease, renewed every sixth
 /// of it; its own clock): it stands by — recovered from etcd, answering every request `notLeader` naming the leader,
 /// looking every 200 ms as ``ReplicatedSupervisor`` does (``Recovery/look(_:)``) — until its campaign wins; then it
 /// binds its socket anew and serves, until its lease lapses or an append is fenced, and stands by again.

@@ -47,6 +47,26 @@ struct EtcdFixture: Sendable {
         return try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
+    /// The number (from 1) of the member that leads the raft group now, as etcdctl's `endpoint status` reports it.
+    func raftLeader() async throws -> Int {
+        let status = try await RuntimeFixture.run(
+            "/usr/bin/etcdctl",
+            ["--endpoints", endpoints.joined(separator: ","), "endpoint", "status", "-w", "json"],
+            environment: ["ETCDCTL_API": "3"]
+        )
+        let members = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [[String: Any]])
+        for member in members {
+            let header = (member["Status"] as? [String: Any])?["header"] as? [String: Any]
+            let leader = (member["Status"] as? [String: Any])?["leader"] as? NSNumber
+            if let id = header?["member_id"] as? NSNumber, id == leader, let endpoint = member["Endpoint"] as? String,
+                let index = endpoints.firstIndex(of: endpoint)
+            {
+                return index + 1
+            }
+        }
+        throw FixtureError("no member leads: \(status.stdout) \(status.stderr)")
+    }
+
     /// Sends `signal` to member `number`.
     func signal(_ signal: Int32, member number: Int) throws {
         #expect(kill(try pid(ofMember: number), signal) == 0)

@@ -14,11 +14,14 @@ final class ReplicatedRuntime {
     let names = ["a", "b"]
     /// More runtime.yaml, in each supervisor's config.
     let settings: String
+    /// The leader's lease (`etcd.leaseSeconds`).
+    let leaseSeconds: Int
     private(set) var daemons: [String: Process] = [:]
 
-    init(cluster: EtcdFixture, settings: String = "") throws {
+    init(cluster: EtcdFixture, settings: String = "", leaseSeconds: Int = 3) throws {
         self.cluster = cluster
         self.settings = settings
+        self.leaseSeconds = leaseSeconds
         // Short: ipc paths are limited to ~100 bytes.
         runDirectory = "/tmp/containment-test-rep-\(UUID().uuidString.prefix(6))"
         try FileManager.default.createDirectory(atPath: runDirectory, withIntermediateDirectories: true)
@@ -33,7 +36,7 @@ final class ReplicatedRuntime {
     /// client of it does not fail over.
     func config(reaching first: String, alone: Bool = false) -> String {
         let order = [first] + (alone ? [] : names.filter { $0 != first })
-        return cluster.settings(prefix: keys.root)
+        return cluster.settings(prefix: keys.root, leaseSeconds: leaseSeconds)
             + settings + "acceptUnknownHosts: true\nsupervisors:\n"
             + order.map {
                 "  - {name: \($0), command: \"ipc://\(runDirectory)/\($0)-command.sock\", "
@@ -118,10 +121,11 @@ final class ReplicatedRuntime {
     /// A replicated runtime (`settings`: more runtime.yaml) for the length of `body`, with its etcd cluster.
     static func with<Result>(
         settings: String = "",
+        leaseSeconds: Int = 3,
         _ body: (ReplicatedRuntime) async throws -> Result
     ) async throws -> Result {
         try await EtcdFixture.with { cluster in
-            let runtime = try ReplicatedRuntime(cluster: cluster, settings: settings)
+            let runtime = try ReplicatedRuntime(cluster: cluster, settings: settings, leaseSeconds: leaseSeconds)
             defer {
                 runtime.stop()
                 try? FileManager.default.removeItem(atPath: runtime.runDirectory)

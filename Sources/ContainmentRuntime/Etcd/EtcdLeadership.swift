@@ -121,7 +121,10 @@ package final class EtcdLeadership: Sendable {
         return true
     }
 
-    /// Renews the lease once: true while it holds. Sent at least every third of the lease (``keepLeading(until:)``).
+    /// How many renewals a lease's length holds (``keepLeading(until:)``).
+    package static let renewalsPerLease = 6
+
+    /// Renews the lease once: true while it holds. Sent every sixth of the lease (``keepLeading(until:)``).
     @discardableResult
     package func renew() -> Bool {
         let (lease, lost) = state.withLock { ($0.lease, $0.lost) }
@@ -143,9 +146,10 @@ package final class EtcdLeadership: Sendable {
         }
     }
 
-    /// Renews the lease every third of it on a thread of its own, until it is lost or `stopped` says so.
+    /// Renews the lease every sixth of it on a thread of its own, until it is lost or `stopped` says so: while etcd
+    /// elects a new leader renewals wait or fail, and the lease held before must still cover the election.
     func keepLeading(until stopped: @escaping @Sendable () -> Bool) -> Thread {
-        let interval = Double(leaseSeconds) / 3
+        let interval = Double(leaseSeconds) / Double(Self.renewalsPerLease)
         let thread = Thread { [self] in
             while !stopped(), renew() || isValid {
                 Thread.sleep(forTimeInterval: interval)

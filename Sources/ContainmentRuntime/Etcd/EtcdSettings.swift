@@ -10,7 +10,8 @@ public struct EtcdSettings: Sendable, Equatable {
     /// Every key this runtime writes begins with it (`/containment/default`): several runtimes share a cluster.
     public var prefix = "/containment/default"
     /// The leader's lease: a leader that cannot renew it within this long stops acknowledging, and a standby takes
-    /// over once it has lapsed (etcd's shortest lease is 2 seconds at its default timings).
+    /// over once it has lapsed (etcd's shortest lease is 2 seconds at its default timings). It must outlast an etcd
+    /// leader election plus a sixth of itself, so that a leader change in etcd costs no failover (docs/DURABILITY.md).
     public var leaseSeconds = 2
     /// How long one request to etcd may take before the member is taken as unreachable.
     public var requestTimeout: Duration = .seconds(2)
