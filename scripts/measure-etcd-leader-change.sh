@@ -21,7 +21,8 @@ trap 'bash scripts/down.sh >/dev/null 2>&1 || true; rm -rf "$run_dir"' EXIT
 bash scripts/up.sh >/dev/null
 # The local members' client ports, and their peer ports (each client port plus one), as up.sh started them.
 read -r clients peers <<<"$("$bin" config replication | awk '$1 == "etcd" {print $2, $3}')"
-endpoints="$(echo "$clients" | tr ',' '\n' | sed 's|^|http://127.0.0.1:|' | paste -sd,)"
+endpoints="$(echo "$clients" | tr ',' '\n' | sed 's|^|http://127.0.0.1:|' | tr '\n' ',')"
+endpoints="${endpoints%,}"
 leads() { grep -h "supervisor leads" "$run_dir"/logs/supervisor-*.log | wc -l; }
 failovers=0
 for i in $(seq 1 "$tries"); do

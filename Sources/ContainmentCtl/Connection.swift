@@ -10,13 +10,14 @@ package struct Connection {
     package let client: CommandClient
     package let config: RuntimeConfig
 
-    package init(_ options: RuntimeOptions) throws {
+    /// `timeout`: how long to wait for each answer (the runtime's `requestTimeoutMs` unless given).
+    package init(_ options: RuntimeOptions, timeout: Duration? = nil) throws {
         config = try options.load()
         let keys = try options.clientKeys(of: config)
         do throws(ContainmentError) {
             client = try CommandClient(
                 ownContextTo: config.commandEndpoints,
-                timeout: config.requestTimeout,
+                timeout: timeout ?? config.requestTimeout,
                 curve: keys
             )
             client.maxMessageBytes = config.maxMessageBytes

@@ -11,13 +11,17 @@ import Synchronization
 /// or without a quorum). Blocking calls for the supervisor's own thread: each runs as a task and is waited for.
 package final class GRPCEtcdStore: EtcdStore {
     let settings: EtcdSettings
+    /// Ranges answered from the asked member's own state, without a quorum (etcd's serializable reads): what a member
+    /// last knew, possibly stale — for `status` when etcd has no majority. Off for the supervisors.
+    private let readsLocally: Bool
     private let members: [EtcdMember]
     private let current = Mutex(0)
     /// etcd's authentication token (with `user`), sent with every request.
     private let token = Mutex<String?>(nil)
 
-    package init(settings: EtcdSettings) throws(EtcdError) {
+    package init(settings: EtcdSettings, readsLocally: Bool = false) throws(EtcdError) {
         self.settings = settings
+        self.readsLocally = readsLocally
         guard !settings.endpoints.isEmpty else {
             throw EtcdError(kind: .malformed, description: "etcd.endpoints is empty")
         }
@@ -47,6 +51,7 @@ package final class GRPCEtcdStore: EtcdStore {
         request.key = Data(key.utf8)
         if let end { request.rangeEnd = Data(end.utf8) }
         request.limit = Int64(limit)
+        request.serializable = readsLocally
         let response = try call { [request] metadata, member, options in
             try await member.kv.range(request, metadata: metadata, options: options)
         }
@@ -58,6 +63,7 @@ package final class GRPCEtcdStore: EtcdStore {
         request.key = Data(key.utf8)
         request.rangeEnd = Data(end.utf8)
         request.countOnly = true
+        request.serializable = readsLocally
         let response = try call { [request] metadata, member, options in
             try await member.kv.range(request, metadata: metadata, options: options)
         }

@@ -26,17 +26,20 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var runtime: RuntimeOptions
 
     func run() async throws {
-        let connection = try Connection(runtime)
-        let status = RuntimeStatus(snapshot: try connection.snapshot(), config: connection.config)
-        // A replicated runtime: who leads, and each standby's lag, from etcd.
+        let config = try runtime.load()
+        // Replicated: who leads, from etcd first and briefly (no majority is said at once), then a supervisor's answer.
         var replication: ReplicationStatus?
-        if case .etcd(let settings) = connection.config.journalStore {
-            let prefix = settings.prefix
-            replication = try? await runOnThread(named: "status") {
-                let store = try GRPCEtcdStore(settings: settings)
-                defer { store.close() }
-                return try ReplicationStatus.read(from: store, prefix: prefix)
-            }
+        if case .etcd(let settings) = config.journalStore {
+            replication = await ReplicationStatus.look(settings, supervisors: config.supervisors.map(\.name))
+        }
+        let status: RuntimeStatus
+        do {
+            let connection = try Connection(runtime, timeout: replication.map { min(config.requestTimeout, $0.wait) })
+            status = RuntimeStatus(snapshot: try connection.snapshot(), config: connection.config)
+        } catch let exit as ExitCode where replication != nil {
+            // No supervisor answered, but etcd said who should: what is wrong, and exit 1 (degraded), not 3.
+            print((replication?.text ?? "") + "\nsupervisor: none answered (see the error above)")
+            throw exit == ExitStatus.unreachable ? ExitStatus.rejected : exit
         }
         if json {
             var object = (try? JSONSerialization.jsonObject(with: Data(status.json.utf8))) as? [String: Any] ?? [:]
@@ -47,6 +50,6 @@ struct StatusCommand: AsyncParsableCommand {
             print(status.text)
             if let replication { print(replication.text) }
         }
-        if !status.healthy { throw ExitStatus.rejected }
+        if !status.healthy || replication?.stale != nil { throw ExitStatus.rejected }
     }
 }

@@ -184,6 +184,12 @@ import ZeroMQ
                 refused?.output.stderr.contains("majority of etcd") == true,
                 "\(refused?.output.stderr ?? "no refusal")"
             )
+            // `status` says what is wrong, names the leader and standby as a member last knew them, and exits 1 —
+            // not 3, "is it running?" (issue 42).
+            let status = try await runtime.containment(via: "a", "status")
+            #expect(status.status == 1, "\(status.stdout)\(status.stderr)")
+            #expect(status.stdout.contains("etcd: no majority of its 3 members answers"), "\(status.stdout)")
+            #expect(status.stdout.contains("(stale)") && status.stdout.contains("  leader a  pid"), "\(status.stdout)")
 
             try await runtime.cluster.start()
             let tree = try await Poll.value(within: .seconds(30), every: .milliseconds(200)) {

@@ -134,9 +134,21 @@ final class ReplicatedSupervisor {
                 case .won: return true
                 case .follows(let leader): responder.set(leader: leader)
                 }
-                try follower.saw(follower.watch?.next(timeout: StandbyFollower.poll) ?? [])
+                let changes: [EtcdChange]
+                do {
+                    changes = try follower.watch?.next(timeout: StandbyFollower.poll) ?? []
+                } catch {
+                    // The watch's stream ended: its one member went away, or etcd is away. That alone says nothing
+                    // of a majority (clients were told etcd had none while it was healthy): the next turn, which asks
+                    // every member, decides.
+                    logger.debug("standby: its etcd watch ended", metadata: ["error.message": "\(error)"])
+                    follower.lostWatch()
+                    Thread.sleep(forTimeInterval: 0.1)
+                    continue
+                }
+                try follower.saw(changes)
             } catch let error as EtcdError {
-                // The watch ended or etcd is away: look again from where recovery stands.
+                // etcd is away (no member answered), or refused: look again from where recovery stands.
                 logger.debug("standby: etcd", metadata: ["error.message": "\(error)"])
                 if error.kind == .unreachable { responder.setEtcdUnreachable() }
                 follower.lostWatch()

@@ -21,8 +21,18 @@ package struct ReplicationStatus: Sendable {
     package var leader: LeaderRecord?
     /// Each standby, with how many journal batches it has yet to apply.
     package var standbys: [(record: StandbyRecord, lag: Int)]
+    /// The supervisors of runtime.yaml that neither lead nor report as standbys (starting up, stalled, or stopped).
+    package var silent: [String] = []
+    /// Why it may be out of date: read from one member's own state while etcd has no majority (nil: read through a
+    /// quorum, current).
+    package var stale: String?
 
-    package static func read(from store: any EtcdStore, prefix: String) throws -> ReplicationStatus {
+    /// Who leads and who stands by, as etcd says; `supervisors`: runtime.yaml's, each accounted for.
+    package static func read(
+        from store: any EtcdStore,
+        prefix: String,
+        supervisors: [String] = []
+    ) throws -> ReplicationStatus {
         let keys = EtcdKeys(prefix: prefix)
         let leader = try store.range(keys.leader).kvs.first.flatMap { LeaderRecord(bytes: $0.value) }
         var standbys: [(StandbyRecord, Int)] = []
@@ -31,7 +41,10 @@ package struct ReplicationStatus: Sendable {
             let lag = try store.count(keys.journal(record.applied + 1), end: EtcdKeys.end(of: keys.journalPrefix))
             standbys.append((record, lag))
         }
-        return ReplicationStatus(leader: leader, standbys: standbys)
+        var status = ReplicationStatus(leader: leader, standbys: standbys)
+        let seen = Set([leader?.name].compactMap { $0 } + standbys.map(\.0.name))
+        status.silent = supervisors.filter { !seen.contains($0) }
+        return status
     }
 
     /// `status`'s lines.
@@ -39,12 +52,15 @@ package struct ReplicationStatus: Sendable {
         let leading =
             leader.map { "leader \($0.name)  pid \($0.pid)  \($0.command)" }
             ?? "leader none (a failover is under way, or etcd has no majority)"
-        return
-            ([leading]
+        let lines =
+            [leading]
             + standbys.map {
                 "standby \($0.record.name)  pid \($0.record.pid)  applied batch \($0.record.applied)  lag \($0.lag) "
                     + ($0.lag == 1 ? "batch" : "batches")
-            }).joined(separator: "\n")
+            }
+            + silent.map { "supervisor \($0)  not reporting (starting up, stalled, or not running)" }
+        guard let stale else { return lines.joined(separator: "\n") }
+        return (["etcd: \(stale); as a member last knew it (stale):"] + lines.map { "  " + $0 }).joined(separator: "\n")
     }
 
     /// `status --json`'s `replication`.
@@ -56,6 +72,8 @@ package struct ReplicationStatus: Sendable {
                 ["name": $0.record.name, "pid": $0.record.pid, "applied": $0.record.applied, "lag": $0.lag]
                     as [String: Any]
             },
+            "notReporting": silent,
+            "stale": stale ?? NSNull(),
         ]
     }
 }
