@@ -75,6 +75,17 @@ containment_bin() {
     echo "$bin"
 }
 
+# For the measuring scripts: CONTAINMENT_BIN (a release binary of this checkout), else the release build, built now;
+# exported, so the daemons the scripts start are the same.
+release_containment_bin() {
+    if [ -z "${CONTAINMENT_BIN:-}" ]; then
+        quiet_swift build -c release --product containment >&2
+        CONTAINMENT_BIN="$(swift build -c release --show-bin-path)/containment"
+    fi
+    export CONTAINMENT_BIN
+    echo "$CONTAINMENT_BIN"
+}
+
 # `containment-web` (the inspector and the metrics over HTTP): CONTAINMENT_WEB_BIN, or the one beside the `containment`
 # binary, built first when it is missing (the HTTP stack: a few minutes the first time).
 containment_web_bin() {

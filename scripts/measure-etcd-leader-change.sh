@@ -9,11 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 tries="${1:-5}"
-if [ -z "${CONTAINMENT_BIN:-}" ]; then
-    quiet_swift build -c release --product containment >&2
-    export CONTAINMENT_BIN="$(swift build -c release --show-bin-path)/containment"
-fi
-bin="$CONTAINMENT_BIN"
+bin="$(release_containment_bin)"
+export CONTAINMENT_BIN="$bin"
 command -v etcdctl >/dev/null || bash scripts/setup.sh etcdctl >&2
 run_dir="$(mktemp -d /tmp/containment-measure-XXXXXX)"
 export CONTAINMENT_RUN_DIR="$run_dir" CONTAINMENT_CONFIG="${CONTAINMENT_CONFIG:-Config/runtime-replicated.yaml}"

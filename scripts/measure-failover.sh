@@ -10,11 +10,8 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 kills="${1:-20}"
 # CONTAINMENT_BIN: a release binary already built (of this checkout); else it is built.
-if [ -z "${CONTAINMENT_BIN:-}" ]; then
-    quiet_swift build -c release --product containment >&2
-    export CONTAINMENT_BIN="$(swift build -c release --show-bin-path)/containment"
-fi
-bin="$CONTAINMENT_BIN"
+bin="$(release_containment_bin)"
+export CONTAINMENT_BIN="$bin"
 run_dir="$(mktemp -d /tmp/containment-measure-XXXXXX)"
 export CONTAINMENT_RUN_DIR="$run_dir" CONTAINMENT_CONFIG=Config/runtime-replicated.yaml
 trap 'bash scripts/down.sh >/dev/null 2>&1 || true; rm -rf "$run_dir"' EXIT

@@ -81,11 +81,7 @@ import ZeroMQ
     /// long the leader counts on the host, is long here so that a loaded machine cannot outlast it.)
     @Test func aNewLeaderPlacesOnItsHostBeforeTheHostGreetsIt() async throws {
         try await ReplicatedRuntime.with(settings: "heartbeatTimeoutMs: 60000\n") { runtime in
-            try await runtime.startSupervisor("a")
-            #expect(try await Poll.until { runtime.leads("a") }, "a did not lead:\n\(runtime.log("a"))")
-            try await runtime.startSupervisor("b")
-            _ = try runtime.start("host", "main")
-            #expect(try await runtime.containment(via: "a", "wait", "--hosts", "main", "--timeout", "20").status == 0)
+            try await runtime.startLeaderStandbyAndHost()
             runtime.kill("main", SIGSTOP)
             defer { runtime.kill("main", SIGCONT) }
             runtime.kill("a", SIGKILL)
@@ -108,11 +104,7 @@ import ZeroMQ
     /// command it took in while frozen nor publishes anything, and stands by.
     @Test func aLeaderFrozenPastItsLeaseNeitherAcknowledgesNorPublishesWhenItResumes() async throws {
         try await ReplicatedRuntime.with { runtime in
-            try await runtime.startSupervisor("a")
-            #expect(try await Poll.until { runtime.leads("a") }, "a did not lead:\n\(runtime.log("a"))")
-            try await runtime.startSupervisor("b")
-            _ = try runtime.start("host", "main")
-            #expect(try await runtime.containment(via: "a", "wait", "--hosts", "main", "--timeout", "20").status == 0)
+            try await runtime.startLeaderStandbyAndHost()
             #expect(try await runtime.containment(via: "a", "ctl", "create", "root", "--kind", "content").status == 0)
             // What a publishes from now on, heard on its own events endpoint only.
             let published = PublishedCounter(endpoint: "ipc://\(runtime.runDirectory)/a-events.sock")
@@ -157,11 +149,7 @@ import ZeroMQ
     /// majority. Once the members are back a supervisor leads again, with everything acknowledged and nothing else.
     @Test func aMajorityOfEtcdLostRefusesCommandsAndLosesNothingAcknowledged() async throws {
         try await ReplicatedRuntime.with { runtime in
-            try await runtime.startSupervisor("a")
-            #expect(try await Poll.until { runtime.leads("a") }, "a did not lead:\n\(runtime.log("a"))")
-            try await runtime.startSupervisor("b")
-            _ = try runtime.start("host", "main")
-            #expect(try await runtime.containment(via: "a", "wait", "--hosts", "main", "--timeout", "20").status == 0)
+            try await runtime.startLeaderStandbyAndHost()
             #expect(try await runtime.containment(via: "a", "ctl", "create", "root", "--kind", "content").status == 0)
 
             try runtime.cluster.signal(SIGKILL, member: 3)

@@ -92,6 +92,15 @@ final class ReplicatedRuntime {
         )
     }
 
+    /// Supervisor a leading, b standing by, and host `main` registered with a.
+    func startLeaderStandbyAndHost() async throws {
+        try await startSupervisor("a")
+        #expect(try await Poll.until { self.leads("a") }, "a did not lead:\n\(log("a"))")
+        try await startSupervisor("b")
+        _ = try start("host", "main")
+        #expect(try await containment(via: "a", "wait", "--hosts", "main", "--timeout", "20").status == 0)
+    }
+
     /// Which supervisor leads, from its log's last word ("supervisor leads" after "no longer leads").
     func leads(_ name: String) -> Bool {
         let text = log(name)

@@ -22,67 +22,60 @@ public enum RecoveryBenchmark {
     /// controllers created and their views loaded, 100 per record, then records of one `set_alpha` each (one event
     /// each), alternating 0.25 and 0.75 over the controllers, as `bench`'s pipelined clients send them.
     public static func writeJournal(events: Int, controllers: Int = 1_000, directory: String) throws {
-        let writer = try JournalWriter(
-            directory: directory,
-            segment: 1,
-            size: 0,
-            sync: .none,
-            syncInterval: .seconds(1),
-            segmentBytes: 64 << 20
-        )
-        var state = ContainmentState()
-        var seq: UInt64 = 0
-        var commandID: UInt64 = 0
-        func append(_ requests: [Request]) throws {
-            let produced = try state.apply(batch: requests)
-            commandID += 1
-            let record = Containment_V1_JournalRecord.with {
-                $0.commandID = commandID
-                $0.timeUnixNanos = 1
-                $0.commands = requests.map { request in
-                    var wire = WireCommand(request, host: "h0")
-                    if request.by == .natural { wire.by = "" }
-                    return wire
-                }
-                $0.firstSeq = seq + 1
-                $0.eventCount = UInt32(produced.count)
-            }
-            seq += UInt64(produced.count)
-            try writer.append(serialized: record.bytes)
-        }
-        try writer.append(serialized: Containment_V1_JournalRecord.with { $0.epoch = 1 }.bytes)
+        var journal = try Writing(directory: directory)
         let ids = (0..<controllers).map { ControllerID("r\($0)") }
         for start in stride(from: 0, to: ids.count, by: 100) {
             let slice = ids[start..<min(start + 100, ids.count)]
-            try append(slice.map { .system(.create($0, kind: .content)) })
-            try append(slice.map { Request(.loadView($0), by: .natural) })
+            try journal.append(slice.map { .system(.create($0, kind: .content)) })
+            try journal.append(slice.map { Request(.loadView($0), by: .natural) })
         }
         var step = 0
-        while seq < UInt64(events) {
+        while journal.seq < UInt64(events) {
             let id = ids[step % ids.count]
             let alpha = (step / ids.count).isMultiple(of: 2) ? 0.25 : 0.75
-            try append([Request(.setAlpha(.root(id), alpha), by: .natural)])
+            try journal.append([Request(.setAlpha(.root(id), alpha), by: .natural)])
             step += 1
         }
-        writer.finish()
+        journal.writer.finish()
     }
 
     /// Writes a journal of `controllers` content controllers with their views loaded (one record), then `warnings`
     /// records of one memory warning to all of them, each from a client id of its own — a journal whose answers are
     /// as large as answers get (a warning per controller each).
     public static func writeLargeAnswers(controllers: Int, warnings: Int, directory: String) throws {
-        let writer = try JournalWriter(
-            directory: directory,
-            segment: 1,
-            size: 0,
-            sync: .none,
-            syncInterval: .seconds(1),
-            segmentBytes: 64 << 20
+        var journal = try Writing(directory: directory)
+        let ids = (0..<controllers).map { ControllerID("r\($0)") }
+        try journal.append(
+            ids.map { .system(.create($0, kind: .content)) } + ids.map { Request(.loadView($0), by: .natural) }
         )
+        for warning in 0..<warnings {
+            try journal.append([.system(.memoryWarning(nil))], client: "client-\(warning)")
+        }
+        journal.writer.finish()
+    }
+
+    /// A journal being written as a supervisor writes it: a start record, then each batch applied to the model and
+    /// journaled with its command id and seqs (placed on host h0).
+    private struct Writing {
+        let writer: JournalWriter
         var state = ContainmentState()
         var seq: UInt64 = 0
         var commandID: UInt64 = 0
-        func append(_ requests: [Request], client: String = "") throws {
+
+        init(directory: String) throws {
+            writer = try JournalWriter(
+                directory: directory,
+                segment: 1,
+                size: 0,
+                sync: .none,
+                syncInterval: .seconds(1),
+                segmentBytes: 64 << 20
+            )
+            try writer.append(serialized: Containment_V1_JournalRecord.with { $0.epoch = 1 }.bytes)
+        }
+
+        /// Applies and journals one batch; `client`: the client id it came from (request id 1), for exactly once.
+        mutating func append(_ requests: [Request], client: String = "") throws {
             let produced = try state.apply(batch: requests)
             commandID += 1
             let record = Containment_V1_JournalRecord.with {
@@ -101,13 +94,6 @@ public enum RecoveryBenchmark {
             seq += UInt64(produced.count)
             try writer.append(serialized: record.bytes)
         }
-        try writer.append(serialized: Containment_V1_JournalRecord.with { $0.epoch = 1 }.bytes)
-        let ids = (0..<controllers).map { ControllerID("r\($0)") }
-        try append(ids.map { .system(.create($0, kind: .content)) } + ids.map { Request(.loadView($0), by: .natural) })
-        for warning in 0..<warnings {
-            try append([.system(.memoryWarning(nil))], client: "client-\(warning)")
-        }
-        writer.finish()
     }
 
     /// Writes a checkpoint of `controllers` content controllers (every tenth with its view loaded) into
