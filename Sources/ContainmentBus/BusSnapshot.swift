@@ -165,3 +165,11 @@ extension BusSnapshot {
         return differences
     }
 }
+
+/// A snapshot handed to everyone who asks while nothing in it changes: built and encoded once, each reply only the
+/// request id around the same bytes (``PreEncoded/snapshot(requestID:encoded:)``). Immutable, so shared freely.
+package final class SharedSnapshot: Sendable {
+    package let encoded: [UInt8]
+
+    package init(_ snapshot: BusSnapshot) { encoded = snapshot.wire.bytes }
+}

@@ -28,6 +28,11 @@ package enum PreEncoded {
         return server(requestID: requestID, field: 10, body)
     }
 
+    /// `ServerMessage{request_id, snapshot}`, the snapshot given serialized.
+    package static func snapshot(requestID: UInt64, encoded snapshot: [UInt8]) -> [UInt8] {
+        server(requestID: requestID, field: 12, snapshot)
+    }
+
     /// `ServerMessage{delivery: {events}}` (request id 0), the events given serialized.
     package static func delivery(events: [[UInt8]]) -> [UInt8] {
         var body: [UInt8] = []

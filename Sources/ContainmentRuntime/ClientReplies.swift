@@ -159,6 +159,7 @@ extension SupervisorReply {
         case .elided: 64
         case .message(let message): 64 + (message.refusal?.error.message.utf8.count ?? 0)
         case .recorded(let bytes, _): 32 + bytes.count
+        case .snapshot(let shared): 32 + shared.encoded.count
         }
     }
 
@@ -170,7 +171,7 @@ extension SupervisorReply {
         switch self {
         case .accepted(_, let events, _): !events.isEmpty
         case .recorded(_, let events): events != nil
-        case .elided, .message: false
+        case .elided, .message, .snapshot: false
         }
     }
 
@@ -183,7 +184,7 @@ extension SupervisorReply {
                 AnswerEvents(commandID: commandID, firstSeq: first.seq, count: UInt32(clamping: events.count))
             )
         case .recorded(_, let events): return events.map { .elided($0) } ?? self
-        case .elided, .message: return self
+        case .elided, .message, .snapshot: return self
         }
     }
 

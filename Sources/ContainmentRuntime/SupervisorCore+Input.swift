@@ -101,7 +101,7 @@ extension SupervisorCore {
         case .commands:
             command(request.commands, from: sender, requestID: requestID, clientID: request.clientID)
         case .snapshot:
-            reply(to: sender, requestID: requestID, .snapshot(snapshot()))
+            emit(.reply(to: sender, requestID: requestID, .snapshot(sharedSnapshot())))
         case .hello(let hello):
             welcome(hello, from: sender, requestID: requestID)
         case .heartbeat(let host):

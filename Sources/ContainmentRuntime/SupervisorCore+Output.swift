@@ -7,6 +7,10 @@ import Logging
 extension SupervisorCore {
     /// The whole state now.
     package mutating func snapshot() -> BusSnapshot {
+        snapshot(hosts: snapshotHosts())
+    }
+
+    private func snapshot(hosts: [BusSnapshot.Host]) -> BusSnapshot {
         BusSnapshot(
             state: state,
             seq: seq,
@@ -14,20 +18,42 @@ extension SupervisorCore {
             startedUnixNanos: startedUnixNanos,
             waiting: answers.waitingCount,
             subscribers: subscribers,
-            hosts: hosts.values.map { record in
-                BusSnapshot.Host(
-                    name: record.name,
-                    pid: record.pid,
-                    up: record.up,
-                    failed: record.failed ?? "",
-                    incarnation: record.incarnation,
-                    controllers: UInt32(clamping: placement.load[record.name] ?? 0),
-                    pending: UInt32(clamping: record.pending.count)
-                )
-            },
+            hosts: hosts,
             refusals: refusals,
             hostOf: { self.placement[$0] ?? "" }
         )
+    }
+
+    private func snapshotHosts() -> [BusSnapshot.Host] {
+        hosts.values.map { record in
+            BusSnapshot.Host(
+                name: record.name,
+                pid: record.pid,
+                up: record.up,
+                failed: record.failed ?? "",
+                incarnation: record.incarnation,
+                controllers: UInt32(clamping: placement.load[record.name] ?? 0),
+                pending: UInt32(clamping: record.pending.count)
+            )
+        }
+    }
+
+    /// The whole state now, built once for every request while nothing in it changed (finding 4 of issue 42: 500
+    /// clients asking at once held the supervisor up for seconds, building the same snapshot each time). The state
+    /// changes only with a command (its id) or an event (its seq); the rest of a snapshot is compared as it is.
+    mutating func sharedSnapshot() -> SharedSnapshot {
+        let key = SnapshotKey(
+            seq: seq,
+            nextCommandID: nextCommandID,
+            waiting: answers.waitingCount,
+            subscribers: subscribers,
+            refusals: refusals,
+            hosts: snapshotHosts()
+        )
+        if let last = lastSnapshot, last.key == key { return last.shared }
+        let shared = SharedSnapshot(snapshot(hosts: key.hosts))
+        lastSnapshot = (key, shared)
+        return shared
     }
 
     /// Keeps a refusal for `status`.

@@ -36,6 +36,8 @@ package struct SupervisorCore {
     var inspects = InspectForwarding()
     /// The latest refusals since this supervisor started, oldest first, for `status` (at most `refusalsKept`).
     var refusals: [BusSnapshot.Refusal] = []
+    /// The last snapshot handed out, and what it was built from (``sharedSnapshot()``).
+    var lastSnapshot: (key: SnapshotKey, shared: SharedSnapshot)?
     static let refusalsKept = 10
     /// Connections to the event socket now, as the loop's socket monitor counts them (`status`).
     var subscribers = 0
@@ -248,4 +250,14 @@ package struct SupervisorCore {
         if hosts.values.contains(where: \.backlogged) { wait = min(wait, max(.zero, nextBacklogRetry - now)) }
         return wait
     }
+}
+
+/// What a snapshot is built from besides the state, and what says the state is the same (``SupervisorCore/sharedSnapshot()``).
+struct SnapshotKey: Equatable {
+    var seq: UInt64
+    var nextCommandID: UInt64
+    var waiting: Int
+    var subscribers: Int
+    var refusals: [BusSnapshot.Refusal]
+    var hosts: [BusSnapshot.Host]
 }

@@ -19,7 +19,7 @@ import Testing
             // Answered once etcd has a leader again (the client waits and resends meanwhile), by the same leader.
             let created = try await runtime.containment(via: "a", "ctl", "create", "after", "--kind", "content")
             #expect(created.status == 0, "\(created.stderr)")
-            // A lease that did not outlast the election lapses within one lease of the kill: look after that.
+            // Time under test: a lease that did not outlast the election lapses within one lease of the kill.
             try await Task.sleep(for: .seconds(3))
             let log = runtime.log("a")
             #expect(!log.contains("no longer leads") && !log.contains("lease lapsed"), "\(log)")

@@ -69,6 +69,8 @@ package enum SupervisorReply {
     case recorded([UInt8], events: AnswerEvents? = nil)
     /// An accepted answer kept without its events (``ClientReplies``): what a resend gets instead of them.
     case elided(AnswerEvents)
+    /// The state, as shared by every request for it while nothing in it changes (``SupervisorCore/sharedSnapshot()``).
+    case snapshot(SharedSnapshot)
 
     /// Its bytes for `requestID`; `events` gives each event's bytes (encoded once per step by ``SupervisorStep``).
     func bytes(requestID: UInt64, events encode: (StampedEvent) -> [UInt8] = { $0.encoded() }) -> [UInt8] {
@@ -82,6 +84,7 @@ package enum SupervisorReply {
                 result: result
             )
         case .recorded(let bytes, _): bytes
+        case .snapshot(let shared): PreEncoded.snapshot(requestID: requestID, encoded: shared.encoded)
         case .elided(let answer):
             PreEncoded.accepted(
                 requestID: requestID,
