@@ -32,6 +32,7 @@ extension ReplicationStatus {
         return known
     }
 
-    /// How long `status` waits for a supervisor's answer: briefly, as etcd told who leads (or that none can).
-    package var wait: Duration { stale == nil ? .seconds(2) : .seconds(1) }
+    /// How long `status` waits for a supervisor's answer: briefly when etcd has no majority (none can lead); else as
+    /// any client does (nil), since during a failover the new leader answers within about a lease.
+    package var wait: Duration? { stale == nil ? nil : .seconds(1) }
 }

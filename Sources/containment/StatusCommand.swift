@@ -34,7 +34,7 @@ struct StatusCommand: AsyncParsableCommand {
         }
         let status: RuntimeStatus
         do {
-            let connection = try Connection(runtime, timeout: replication.map { min(config.requestTimeout, $0.wait) })
+            let connection = try Connection(runtime, timeout: replication?.wait.map { min(config.requestTimeout, $0) })
             status = RuntimeStatus(snapshot: try connection.snapshot(), config: connection.config)
         } catch let exit as ExitCode where replication != nil {
             // No supervisor answered, but etcd said who should: what is wrong, and exit 1 (degraded), not 3.
