@@ -83,24 +83,31 @@ struct ClientReplies {
         }
         tick += 1
         let (window, tick) = (window, tick)
-        var removed: [SupervisorReply] = []
+        // What the answers replaced or past the window took (no array: this runs for every request).
+        var freed = (bytes: 0, count: 0)
+        func free(_ old: SupervisorReply) {
+            guard old.elidable else { return }
+            freed.bytes += old.keptBytes
+            freed.count += 1
+        }
         // Changed in place (the dictionary's access yields it): a copy would copy its answers at every request.
         { (record: inout Client) in
             if let old = record.answers.updateValue(answer, forKey: requestID) {
-                removed.append(old)
+                free(old)
             } else {
                 record.order.append(requestID)
             }
             if record.order.count > window {
                 let dropped = record.order.count - window
                 for id in record.order[..<dropped] {
-                    if let old = record.answers.removeValue(forKey: id) { removed.append(old) }
+                    if let old = record.answers.removeValue(forKey: id) { free(old) }
                 }
                 record.order.removeFirst(dropped)
             }
             record.lastActive = tick
         }(&clients[client, default: Client()])
-        for old in removed { forgot(old) }
+        wholeBytes -= freed.bytes
+        wholeCount -= freed.count
         if isWhole {
             whole.append((client, requestID))
             wholeBytes += answer.keptBytes
