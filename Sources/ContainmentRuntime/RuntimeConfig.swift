@@ -48,6 +48,10 @@ public struct RuntimeConfig: Sendable, Equatable {
     /// How many bytes the remembered answers' events may take together (64 MiB); past it the oldest answers are kept
     /// without their events — still never applied again — and so is any answer over 64 KiB (docs/OPERATIONS.md).
     public var answerCacheBytes = 64 << 20
+    /// How many bytes of replies the supervisor keeps for one peer that reads them slower than they come (4 MiB),
+    /// besides the few messages libzmq holds for it; past half of it, snapshots for that peer are refused
+    /// (`limitExceeded`) until it catches up, and past all of it replies are dropped (docs/OPERATIONS.md).
+    public var replyQueueBytes = 4 << 20
     /// When a host process the supervisor started (`supervisor --start-hosts`) ends: started again per this mode, at
     /// most `maxRestarts` times within `restartWindow`, else given up on (`hostFailed`).
     public var hostRestart = RestartMode.permanent
@@ -223,6 +227,9 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = try within(0...(1 << 40), "answerCacheBytes", file.answerCacheBytes) {
             config.answerCacheBytes = value
         }
+        if let value = try within(4096...(1 << 40), "replyQueueBytes", file.replyQueueBytes) {
+            config.replyQueueBytes = value
+        }
         if let value = try within(0...1_000_000, "callbackHistory", file.callbackHistory) {
             config.callbackHistory = value
         }
@@ -333,6 +340,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var dedupWindow: FileNumber?
         var dedupClients: FileNumber?
         var answerCacheBytes: FileNumber?
+        var replyQueueBytes: FileNumber?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case command, events, journal, requestTimeoutMs, animationDurationMs, answerTimeoutMs
@@ -340,7 +348,7 @@ public struct RuntimeConfig: Sendable, Equatable {
             case maxMessageBytes, maxTextBytes, maxBatch, maxHostShare, subscriberQueue, maxSubscribers, insecure
             case acceptUnknownHosts, curve, hostRestart, maxRestarts, restartWindowMs, journalSync, logFormat
             case metricsPort, metricsBind, journalSyncIntervalMs, journalSegmentBytes, checkpointEvery, journalRetain
-            case dedupWindow, dedupClients, answerCacheBytes, etcd, supervisors
+            case dedupWindow, dedupClients, answerCacheBytes, replyQueueBytes, etcd, supervisors
         }
     }
 

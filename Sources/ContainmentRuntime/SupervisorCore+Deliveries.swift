@@ -132,6 +132,7 @@ extension SupervisorCore {
     /// SIGKILL, say). A host on that connection is down at once, and the inspects forwarded to it are answered
     /// `hostUnavailable` now instead of after their timeout.
     mutating func unreachable(_ peer: [UInt8]) {
+        backedUp[peer] = nil
         for pending in inspects.abandon(host: peer) {
             reply(
                 to: pending.client,

@@ -21,6 +21,8 @@ package enum SupervisorInput {
     case hostFailed(String, reason: String)
     /// How many subscribers the event socket has now.
     case subscribers(Int)
+    /// What became of the replies waiting for a peer that reads slower than it is answered.
+    case replies(ReplyQueues.Change)
 }
 
 extension SupervisorCore {
@@ -48,6 +50,7 @@ extension SupervisorCore {
         case .hostFailed(let name, let reason): hostFailed(name, reason: reason)
         case .subscribers(let count):
             subscribers = count
+        case .replies(let change): repliesChanged(change)
         }
     }
 
@@ -101,7 +104,10 @@ extension SupervisorCore {
         case .commands:
             command(request.commands, from: sender, requestID: requestID, clientID: request.clientID)
         case .snapshot:
-            emit(.reply(to: sender, requestID: requestID, .snapshot(sharedSnapshot())))
+            build(for: sender, requestID: requestID, what: "This snapshot") { core in
+                let shared = core.sharedSnapshot()
+                return (.snapshot(shared), shared.encoded.count)
+            }
         case .hello(let hello):
             welcome(hello, from: sender, requestID: requestID)
         case .heartbeat(let host):

@@ -73,6 +73,11 @@ package struct SupervisorCore {
     var answers = AnswerWaits()
     /// Warnings about bad input, rate-limited per peer.
     var warnings = WarningLimiter()
+    /// Peers whose unread replies wait past half their budget, with the bytes then (``ReplyQueues``); the bytes built
+    /// for each peer in the step being gathered (none of it sent yet); warnings about peers that do not read.
+    var backedUp: [[UInt8]: Int] = [:]
+    var builtThisStep: [[UInt8]: Int] = [:]
+    var replyWarnings = WarningLimiter(interval: .seconds(10))
     /// When deliveries waiting for backlogged hosts may be tried again.
     var nextBacklogRetry: ContinuousClock.Instant
     /// When time last passed for the core (``tick(at:)``): a longer gap than the loop ever sleeps means the supervisor
@@ -213,6 +218,7 @@ package struct SupervisorCore {
     /// comes back as an input).
     package mutating func stepTaken() {
         handedOut.removeAll(keepingCapacity: true)
+        if !builtThisStep.isEmpty { builtThisStep.removeAll() }
     }
 
     /// The deliveries to `host` returned since the loop last took its step, taken back: their events in order,

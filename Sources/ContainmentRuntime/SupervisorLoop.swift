@@ -48,10 +48,11 @@ final class SupervisorLoop {
     var failure: JournalFailure? { driver.failure }
     /// Messages handled before a step is carried out while more are waiting.
     static let batchLimit = 128
-    /// Messages queued for one peer of the ROUTER at most (libzmq's default high-water mark).
-    static let peerQueue = 1_000
-    /// Replies dropped because their peer's queue was full.
-    private(set) var droppedReplies = 0
+    /// Messages libzmq queues for one peer of the ROUTER at most. Few, because libzmq counts messages, not bytes: a
+    /// client that does not read would otherwise hold up to this many snapshots here (1,000 of 220 KB held 645 MiB,
+    /// issue 42). Past it a reply waits in the supervisor's own queue, bounded in bytes (``ReplyQueues``), and
+    /// deliveries wait for their host in the core (``SupervisorCore/congested(_:)``).
+    static let peerQueue = 32
     /// When the first message of the step being gathered came: the start of its requests' time in the supervisor.
     private var stepStarted: ContinuousClock.Instant?
     /// The same, for the step being carried out: its replies' time in the supervisor is measured from it.
@@ -181,11 +182,15 @@ final class SupervisorLoop {
                 // A host that ended is noticed within 50 ms.
                 if hostSupervisor != nil { wait = min(wait, .milliseconds(50)) }
                 if let trimDue { wait = min(wait, max(.zero, trimDue - clock.now)) }
+                if let retry = driver.nextReplyTry { wait = min(wait, max(.zero, retry - clock.now)) }
                 let ready = try poller.poll(timeout: wait)
                 if ready.contains(where: { $0.index == 1 }) { try admit() }
                 if ready.contains(where: { $0.index == 0 }) { try drainRouter() }
                 superviseHosts()
                 try countSubscribers()
+                driver.retryReplies(in: self)
+                // The replies of peers that left, given back to the system a little later (as subscribers' queues).
+                if driver.takeFreedReplyBytes() >= 1 << 20, trimDue == nil { trimDue = clock.now + Self.trimDelay }
                 trimIfDue()
                 driver.tick(in: self)
                 flush()
@@ -382,12 +387,8 @@ extension SupervisorLoop: SupervisorWorld {
 
     func send(_ body: [UInt8], to peer: [UInt8], delivery: Bool) -> SendOutcome {
         do {
-            guard try router.send([peer, body], dontWait: true) else {
-                // Its pipe is full: a slow host waits for its deliveries (the driver keeps them); a client not reading
-                // its replies loses this one (it resends on its timeout, and is answered from the remembered answers).
-                if !delivery { droppedReply() }
-                return .full
-            }
+            // Its pipe full: a slow host's deliveries wait in the core, a slow reader's replies in the driver.
+            guard try router.send([peer, body], dontWait: true) else { return .full }
             // A reply: the time since the step's first message came (decoding, the model, the journal).
             if !delivery, let started = replyStarted { metrics.requestDuration.record(duration: clock.now - started) }
             return .sent
@@ -400,15 +401,4 @@ extension SupervisorLoop: SupervisorWorld {
     var metricsText: [UInt8] { metricsTextSource?() ?? [] }
 
     func stepCarriedOut(core: SupervisorCore) throws(JournalFailure) { try checkpointIfDue(core) }
-
-    private func droppedReply() {
-        droppedReplies += 1
-        // The first, then one line per thousand.
-        if droppedReplies % 1_000 == 1 {
-            logger.warning(
-                "a peer's queue is full (it does not read its replies): replies to it are dropped",
-                metadata: ["reply.dropped_count": "\(droppedReplies)"]
-            )
-        }
-    }
 }

@@ -238,6 +238,7 @@ final class SimSupervisor {
     /// Time passes for the core (transitions, heartbeats, retries), then its step is carried out.
     func tick() {
         guard driver != nil, !paused, blockedUntil == nil else { return }
+        driver?.retryReplies(in: self)
         driver?.tick(in: self)
         carryOut()
     }
@@ -258,7 +259,9 @@ final class SimSupervisor {
             }
             return
         }
-        wake(at: sim.scheduler.now + max(.microseconds(100), driver.core.nextWakeUp(at: sim.time.now)))
+        var wait = driver.core.nextWakeUp(at: sim.time.now)
+        if let retry = driver.nextReplyTry { wait = min(wait, retry - sim.time.now) }
+        wake(at: sim.scheduler.now + max(.microseconds(100), wait))
     }
 
     private func wake(at time: Duration) {

@@ -47,8 +47,29 @@ package struct SupervisorDriver {
     /// The step being carried out (kept, emptied, for its lists' capacity).
     private var carrying = SupervisorStep()
     private var eventBytes = EventBytes()
+    /// Replies their peers' connections did not take yet, per peer (``ReplyQueues``).
+    package private(set) var replies: ReplyQueues
 
-    package init(_ core: SupervisorCore) { self.core = core }
+    package init(_ core: SupervisorCore) {
+        self.core = core
+        replies = ReplyQueues(budget: core.config.replyQueueBytes)
+    }
+
+    /// When replies waiting for their peers are to be tried again, if any wait.
+    package var nextReplyTry: ContinuousClock.Instant? { replies.nextTry }
+
+    /// Sends what waits for peers whose connections may take it again (``ReplyQueues``); the core learns what became
+    /// of them, and its answer is carried out.
+    package mutating func retryReplies(in world: some SupervisorWorld) {
+        guard failure == nil, let due = replies.nextTry, due <= world.time.now else { return }
+        var changes: [ReplyQueues.Change] = []
+        replies.retry(at: world.time.now, through: { world.send($0, to: $1, delivery: false) }, changes: &changes)
+        for change in changes { handle(.replies(change), in: world) }
+        flush(world)
+    }
+
+    /// The bytes of replies freed since the last call, as their peers left (memory to give back).
+    package mutating func takeFreedReplyBytes() -> Int { replies.takeFreed() }
 
     /// The start of the new epoch, journaled before anything is served.
     package mutating func begin(in world: some SupervisorWorld) throws(JournalFailure) {
@@ -103,14 +124,21 @@ package struct SupervisorDriver {
         // (the core produces none for a host it knows is backlogged).
         var congested: Set<String> = []
         var answers: [SupervisorInput] = []
+        var replyChanges: [ReplyQueues.Change] = []
+        let now = world.time.now
         carrying.forEachMessage(events: &eventBytes, metricsText: world.metricsText) { message in
             switch message {
             case .publish(let topic, let body): world.publish(topic: topic, body: body)
             case .heartbeat(let body): world.heartbeat(body)
             case .send(let peer, let body, nil):
-                if world.send(body, to: peer, delivery: false) == .gone {
-                    answers.append(.unreachable(peer: peer, delivery: nil))
-                }
+                // A reply: behind those waiting for its peer, if any.
+                replies.send(
+                    body,
+                    to: peer,
+                    at: now,
+                    through: { world.send($0, to: peer, delivery: false) },
+                    changes: &replyChanges
+                )
             case .send(let peer, let body, let delivery?):
                 // Deliveries to a backlogged host keep their order: behind those already waiting.
                 if congested.contains(delivery.host) {
@@ -127,6 +155,7 @@ package struct SupervisorDriver {
             }
         }
         for answer in answers { handle(answer, in: world) }
+        for change in replyChanges { handle(.replies(change), in: world) }
         // After the step's messages went out: a checkpoint never stands for deliveries that were not sent.
         do {
             try world.stepCarriedOut(core: core)
