@@ -67,6 +67,25 @@ extension Topology {
         }
     }
 
+    /// Checks that every controller's kind can run on its host: a host the supervisor starts as `containment host`
+    /// (no `command`, not `remote`) runs `standardHost`'s kinds (and the model's standard ones) and no other, so a
+    /// controller of another kind there would run as plain content (issue 42, item 7: a `wormhole` passed `config
+    /// check` and `up.sh`). A host whose program is not known here (an app's own, or one started elsewhere) may run
+    /// any kind.
+    public func checkKinds(standardHost: [Kind]) throws {
+        let runs = Set((standardHost + Kind.standard).map(\.rawValue))
+        for controller in controllers where !runs.contains(controller.kind) {
+            let settings = hostSettings[controller.host]
+            guard settings?.command == nil, settings?.remote != true else { continue }
+            throw ConfigError(
+                "controller \(controller.id) is of kind \"\(controller.kind)\", which its host \(controller.host) does not "
+                    + "run: `containment host` runs \(runs.sorted().joined(separator: ", ")). A kind of an app's own "
+                    + "runs in the app's host executable: name it in the topology's hosts, "
+                    + "`{name: \(controller.host), command: [path/to/AppHost]}`"
+            )
+        }
+    }
+
     /// Why a topology is refused: the command (its number and what it does) and the rule it breaks.
     static func refusal(index: Int, of commands: ReceivedCommands, _ error: ContainmentError) -> ConfigError {
         let what = commands.indices.contains(index) ? Self.describe(index, of: commands) : "?"

@@ -78,6 +78,7 @@ struct ConfigCommand: ParsableCommand {
             do {
                 loaded = try Topology.load(path: topology)
                 try loaded.check(config: config)
+                try loaded.checkKinds(standardHost: BehaviorRegistry.builtIn.kinds)
             } catch let error as ConfigError {
                 throw Refused(error.description.hasPrefix(topology) ? error.description : "\(topology): \(error)")
             }

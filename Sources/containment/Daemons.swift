@@ -47,6 +47,7 @@ struct SupervisorCommand: AsyncParsableCommand {
         let topology: Topology?
         do {
             topology = try self.topology.map { try Topology.load(path: $0) }
+            try topology?.checkKinds(standardHost: BehaviorRegistry.builtIn.kinds)
         } catch let error as ConfigError {
             throw ValidationError(error.description)
         }

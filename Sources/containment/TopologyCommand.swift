@@ -27,6 +27,7 @@ struct TopologyCommand: ParsableCommand {
         let topology = try Topology.load(path: file)
         do {
             try topology.check(config: try runtime.load())
+            try topology.checkKinds(standardHost: BehaviorRegistry.builtIn.kinds)
         } catch let error as ConfigError {
             throw ConfigError("\(file): \(error.description)")
         }

@@ -1,3 +1,5 @@
+import ContainmentHost
+import ContainmentModel
 import ContainmentRuntime
 import Foundation
 import Subprocess
@@ -86,7 +88,38 @@ import Testing
         .filter { $0.hasSuffix(".yaml") }.map { config.appendingPathComponent("topologies/\($0)").path }
         files.append(RuntimeFixture.repository.appendingPathComponent("Examples/GridApp/Config/grid.yaml").path)
         #expect(files.count > 3)
-        for file in files { _ = try Topology.load(path: file) }
+        for file in files {
+            try Topology.load(path: file).checkKinds(standardHost: BehaviorRegistry.builtIn.kinds)
+        }
+    }
+
+    /// Issue 42, item 7: a topology naming a kind its host does not run (`wormhole` on `containment host`) passed
+    /// `config check` and `up.sh`, and the controller ran as plain content. A host of the app's own (`command:`) or one
+    /// started elsewhere (`remote`) may run any kind; `containment host` runs its own and the standard containers.
+    @Test func aKindItsHostDoesNotRunIsRefused() throws {
+        let kinds = BehaviorRegistry.builtIn.kinds
+        let message = Self.refusal {
+            try Topology.parse(
+                """
+                hosts: [h0, {name: app, command: [./AppHost]}, {name: far, remote: true}]
+                controllers:
+                  - {id: tabs, kind: tab, host: h0}
+                  - {id: s, kind: split, host: h0}
+                  - {id: c, kind: counter, host: h0}
+                  - {id: g, kind: grid, host: app}
+                  - {id: r, kind: ring, host: far}
+                  - {id: hole, kind: wormhole, host: h0}
+                """
+            ).checkKinds(standardHost: kinds)
+        }
+        #expect(
+            message.hasPrefix("controller hole is of kind \"wormhole\", which its host h0 does not run: "),
+            "\(message)"
+        )
+        #expect(message.contains("runs book, busy, content, counter,") && message.contains("{name: h0, command: "))
+        try Topology.parse("hosts: [h0]\ncontrollers: [{id: c, kind: stack, host: h0}]\n").checkKinds(
+            standardHost: kinds
+        )
     }
 
     @Test func configCheckAndUpRefuseATypoWithItsLineAndPassAGoodFile() async throws {
@@ -120,5 +153,18 @@ import Testing
         )
         #expect(up.status != 0)
         #expect((up.stdout + up.stderr).contains("did you mean \"title\"?"), "\(up.stdout)\(up.stderr)")
+
+        // A kind its host does not run: refused by both, naming it.
+        let wormhole = directory.appendingPathComponent("wormhole.yaml").path
+        try "hosts: [h0]\ncontrollers:\n  - {id: hole, kind: wormhole, host: h0}\n"
+            .write(toFile: wormhole, atomically: true, encoding: .utf8)
+        let unknown = try await RuntimeFixture.run(RuntimeFixture.binary, ["config", "check", "--topology", wormhole])
+        #expect(unknown.status == 1 && unknown.stderr.contains("kind \"wormhole\", which its host h0 does not run"))
+        let upUnknown = try await RuntimeFixture.run(
+            "/bin/bash",
+            [RuntimeFixture.repository.appendingPathComponent("scripts/up.sh").path, wormhole],
+            environment: environment
+        )
+        #expect(upUnknown.status != 0 && upUnknown.stderr.contains("which its host h0 does not run"), "\(upUnknown)")
     }
 }
