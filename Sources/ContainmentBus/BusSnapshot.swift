@@ -19,6 +19,9 @@ public struct BusSnapshot: Sendable {
         public let controllers: UInt32
         /// Callbacks waiting for it (it is down, or slow to read).
         public let pending: UInt32
+        /// Not up, but its process ran before this supervisor took over (a failover, a restart): expected to register
+        /// within a heartbeat timeout, and controllers are placed on it meanwhile.
+        public let registering: Bool
 
         package init(
             name: String,
@@ -27,7 +30,8 @@ public struct BusSnapshot: Sendable {
             failed: String,
             incarnation: UInt32,
             controllers: UInt32,
-            pending: UInt32
+            pending: UInt32,
+            registering: Bool = false
         ) {
             self.name = name
             self.pid = pid
@@ -36,6 +40,7 @@ public struct BusSnapshot: Sendable {
             self.incarnation = incarnation
             self.controllers = controllers
             self.pending = pending
+            self.registering = registering
         }
     }
 
@@ -80,6 +85,7 @@ public struct BusSnapshot: Sendable {
                     $0.incarnation = host.incarnation
                     $0.controllers = host.controllers
                     $0.pending = host.pending
+                    $0.registering = host.registering
                 }
             },
             hostOf: hostOf
@@ -118,7 +124,8 @@ public struct BusSnapshot: Sendable {
                 failed: $0.failed,
                 incarnation: $0.incarnation,
                 controllers: $0.controllers,
-                pending: $0.pending
+                pending: $0.pending,
+                registering: $0.registering
             )
         }
     }

@@ -8,7 +8,8 @@ import Foundation
 package struct RuntimeStatus: Sendable {
     package struct Host: Sendable {
         package var name: String
-        /// `up`, `down` or `failed` (given up on by its restart policy).
+        /// `up`, `registering` (with a supervisor that just took over), `down` or `failed` (given up on by its restart
+        /// policy).
         package var state: String
         package var pid: Int
         /// How many of its processes registered.
@@ -17,6 +18,9 @@ package struct RuntimeStatus: Sendable {
         package var pendingCallbacks: Int
         /// Why its restart policy gave up on it (empty unless failed).
         package var failed: String
+
+        /// Up, or registering with a supervisor that just took over.
+        var isWell: Bool { state == "up" || state == "registering" }
     }
 
     package struct Refusal: Sendable {
@@ -39,8 +43,9 @@ package struct RuntimeStatus: Sendable {
     package var subscribers: Int
     package var refusals: [Refusal]
 
-    /// Every host is up.
-    package var healthy: Bool { hosts.allSatisfy { $0.state == "up" } }
+    /// Every host is up, or registering with a supervisor that just took over (its process ran before: a failover, a
+    /// restart — it is placed on meanwhile, and `down` if it has not registered within a heartbeat timeout).
+    package var healthy: Bool { hosts.allSatisfy(\.isWell) }
 
     /// The status the snapshot and `config`'s run directory show, `now`.
     package init(snapshot: BusSnapshot, config: RuntimeConfig, now: Date = Date()) {
@@ -59,7 +64,7 @@ package struct RuntimeStatus: Sendable {
         hosts = snapshot.hosts.sorted { $0.name < $1.name }.map { host in
             Host(
                 name: host.name,
-                state: host.failed.isEmpty ? (host.up ? "up" : "down") : "failed",
+                state: !host.failed.isEmpty ? "failed" : host.up ? "up" : host.registering ? "registering" : "down",
                 pid: Int(host.pid),
                 processes: Int(host.incarnation),
                 controllers: Int(host.controllers),
@@ -126,7 +131,7 @@ package struct RuntimeStatus: Sendable {
                 lines.append("  \(Self.clockTime(time))  \(seq)  \(refusal.code): \(refusal.message)")
             }
         }
-        let unwell = hosts.filter { $0.state != "up" }
+        let unwell = hosts.filter { !$0.isWell }
         lines.append(
             unwell.isEmpty ? "healthy" : "degraded: \(unwell.map { "\($0.name) \($0.state)" }.joined(separator: ", "))"
         )

@@ -33,7 +33,8 @@ extension SupervisorCore {
                 failed: record.failed ?? "",
                 incarnation: record.incarnation,
                 controllers: UInt32(clamping: placement.load[record.name] ?? 0),
-                pending: UInt32(clamping: record.pending.count)
+                pending: UInt32(clamping: record.pending.count),
+                registering: !record.up && record.takesControllers(at: time.now)
             )
         }
     }

@@ -1,4 +1,5 @@
 import ContainmentBus
+import ContainmentClient
 import ContainmentModel
 import Foundation
 import Logging
@@ -713,6 +714,12 @@ import Testing
         let (recovery, _) = try Self.recoveredAfterOneHost(clock)
 
         var next = try Self.core(clock, recovery: recovery).0
+        // `status` says so: registering, not down (nor up).
+        let waiting = try #require(next.core.snapshot().hosts.first { $0.name == "h0" })
+        #expect(!waiting.up && waiting.registering)
+        let status = RuntimeStatus(snapshot: next.core.snapshot(), config: Self.config)
+        #expect(status.hosts.map(\.state) == ["registering"] && status.healthy)
+        #expect(status.text.hasSuffix("\nhealthy") && status.text.contains("host h0  registering"))
         next.handle(.message([Self.peer, Self.request([Self.create("b")], id: 2)]))
         let placed = try Self.decode(next.take())
         #expect(placed.messages.first?.message.acceptance != nil, "placed on h0, which is on its way")
@@ -723,11 +730,17 @@ import Testing
         #expect(back.events.map(\.name) == ["hostUp"], "the same process: not restarted")
         #expect(back.messages.map(\.peer) == [[2], [2]])
         #expect(back.messages[1].message.delivered.contains { $0.name == "controllerCreated" })
+        let greeted = try #require(next.core.snapshot().hosts.first { $0.name == "h0" })
+        #expect(greeted.up && !greeted.registering)
 
         // Another supervisor after it, whose hosts do not come: past the heartbeat timeout, no host takes controllers.
         var late = try Self.core(clock, recovery: recovery).0
         Self.pass(Self.config.heartbeatTimeout, clock, &late)
         _ = late.take()
+        let gone = try #require(late.core.snapshot().hosts.first { $0.name == "h0" })
+        #expect(!gone.up && !gone.registering, "past the bound: down")
+        let down = RuntimeStatus(snapshot: late.core.snapshot(), config: Self.config)
+        #expect(down.hosts.map(\.state) == ["down"] && !down.healthy && down.text.hasSuffix("degraded: h0 down"))
         late.handle(.message([Self.peer, Self.request([Self.create("c")], id: 3)]))
         let refused = try Self.decode(late.take())
         #expect(refused.messages.first?.message.refusal?.error.code == .hostUnavailable)

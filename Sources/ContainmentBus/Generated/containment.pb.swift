@@ -2047,6 +2047,9 @@ public nonisolated struct Containment_V1_HostState: Sendable {
   /// callbacks waiting for it (it is down, or slow to read)
   public var pending: UInt32 = 0
 
+  /// not up, but its process ran before this supervisor took over (a failover, a restart):
+  public var registering: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -6574,7 +6577,7 @@ nonisolated extension Containment_V1_WindowState: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Containment_V1_HostState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".HostState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}pid\0\u{1}up\0\u{1}failed\0\u{1}incarnation\0\u{1}controllers\0\u{1}pending\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}pid\0\u{1}up\0\u{1}failed\0\u{1}incarnation\0\u{1}controllers\0\u{1}pending\0\u{1}registering\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6589,6 +6592,7 @@ nonisolated extension Containment_V1_HostState: SwiftProtobuf.Message, SwiftProt
       case 5: try { try decoder.decodeSingularUInt32Field(value: &self.incarnation) }()
       case 6: try { try decoder.decodeSingularUInt32Field(value: &self.controllers) }()
       case 7: try { try decoder.decodeSingularUInt32Field(value: &self.pending) }()
+      case 8: try { try decoder.decodeSingularBoolField(value: &self.registering) }()
       default: break
       }
     }
@@ -6616,6 +6620,9 @@ nonisolated extension Containment_V1_HostState: SwiftProtobuf.Message, SwiftProt
     if self.pending != 0 {
       try visitor.visitSingularUInt32Field(value: self.pending, fieldNumber: 7)
     }
+    if self.registering != false {
+      try visitor.visitSingularBoolField(value: self.registering, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6627,6 +6634,7 @@ nonisolated extension Containment_V1_HostState: SwiftProtobuf.Message, SwiftProt
     if lhs.incarnation != rhs.incarnation {return false}
     if lhs.controllers != rhs.controllers {return false}
     if lhs.pending != rhs.pending {return false}
+    if lhs.registering != rhs.registering {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
