@@ -29,6 +29,8 @@ final class SimEtcd: EtcdStore {
         var nextLease: Int64 = 0x1000
         /// The watches open, in the order they were opened.
         var watches: [SimWatch] = []
+        /// Until when its members elect a raft leader (``FaultKind/etcdElection``): no lease lapses meanwhile.
+        var electingUntil: Duration?
     }
 
     private let state = Mutex(State())
@@ -169,9 +171,31 @@ final class SimEtcd: EtcdStore {
 
     // MARK: The store's bookkeeping
 
-    /// Leases whose time ran out end, with their keys, in the order of their ids.
+    /// Its members elect a raft leader until `end` (every connection is cut off meanwhile: no member answers): no lease
+    /// lapses until ``elected()`` — no leader counts their time.
+    func elect(until end: Duration) { state.withLock { $0.electingUntil = max($0.electingUntil ?? .zero, end) } }
+
+    /// Whether its members are electing a leader.
+    var isElecting: Bool { state.withLock { $0.electingUntil != nil } }
+
+    /// The new raft leader takes office: as etcd's lessor does when it is promoted, every lease is extended to at
+    /// least its whole time from now.
+    func elected() {
+        state.withLock { state in
+            state.electingUntil = nil
+            let now = clock.now
+            for id in state.leases.keys {
+                if let lease = state.leases[id] {
+                    state.leases[id]?.expires = max(lease.expires, now + .seconds(lease.seconds))
+                }
+            }
+        }
+    }
+
+    /// Leases whose time ran out end, with their keys, in the order of their ids (none while a leader is elected).
     private func expire(_ state: inout State) {
         let now = clock.now
+        guard state.electingUntil == nil else { return }
         let lapsed = state.leases.filter { $0.value.expires <= now }.map(\.key).sorted()
         for id in lapsed { end(lease: id, in: &state) }
     }

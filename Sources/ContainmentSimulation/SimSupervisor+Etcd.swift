@@ -187,22 +187,30 @@ extension SimSupervisor {
         }
     }
 
-    func renewLater() {
+    /// The next renewal, as the leader's thread makes it (``EtcdLeadership/nextRenewal(after:leaseSeconds:renewals:)``).
+    func renewLater(after renewal: EtcdLeadership.Renewal = .renewed) {
         let incarnation = incarnation
-        sim.scheduler.after(
-            .seconds(sim.settings.leaseSeconds) / EtcdLeadership.renewalsPerLease,
-            "supervisor \(name) renews its lease"
-        ) {
-            [unowned self] in
+        let renewals = sim.settings.sabotage == .renewsEveryThirdOfTheLease ? 3 : EtcdLeadership.renewalsPerLease
+        let delay = EtcdLeadership.nextRenewal(
+            after: renewal,
+            leaseSeconds: sim.settings.leaseSeconds,
+            renewals: renewals
+        )
+        sim.scheduler.after(delay, "supervisor \(name) renews its lease") { [unowned self] in
             guard self.incarnation == incarnation, driver != nil else { return }
-            if !paused { renew() }
-            renewLater()
+            renewLater(after: paused ? .renewed : renew())
         }
     }
 
-    func renew() {
-        guard let leadership, !leadership.renew() else { return }
-        sim.log("supervisor \(name): its lease lapsed")
+    /// Renews its lease once.
+    @discardableResult
+    func renew() -> EtcdLeadership.Renewal {
+        guard let leadership else { return .lost }
+        let renewal = leadership.renewOnce()
+        if renewal == .lost || (renewal == .unanswered && !leadership.isValid) {
+            sim.log("supervisor \(name): its lease lapsed")
+        }
+        return renewal
     }
 
     /// What a standby answers every request: `notLeader`, naming the leader it knows (none while it cannot reach

@@ -106,6 +106,20 @@ extension Simulation {
                 )
             )
         }
+        if etcd != nil, settings.injectable == [.etcdElection] {
+            // Elections alone: the first leader leads throughout (etcd extends the leases; the leader's renewals and
+            // appends wait for the new raft leader).
+            let elections = injected[.etcdElection] ?? 0
+            checks.append(
+                StressCheck(
+                    name: "etcd's elections ridden out: no failover",
+                    passed: terms == 1,
+                    detail: terms == 1
+                        ? "one leader through \(elections) elections"
+                        : "\(terms) terms through \(elections) elections: a supervisor lost its lease to an election"
+                )
+            )
+        }
         let slow = clients.flatMap(\.slowAnswers)
         checks.append(
             StressCheck(

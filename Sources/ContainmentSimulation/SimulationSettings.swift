@@ -107,6 +107,9 @@ package enum Sabotage: Sendable {
     /// A replicated world's leader sends what a step holds without asking whether its lease may have lapsed by its own
     /// clock (``EtcdLeadership/isValid`` without its clock): stopped past its lease and continued, it still speaks.
     case leaderIgnoresItsLease
+    /// A replicated world's leader renews its lease every third of it (as before issue 42), not every sixth: an etcd
+    /// election longer than two thirds of the lease outlasts what it last renewed.
+    case renewsEveryThirdOfTheLease
 }
 
 /// A fault the world can inject.
@@ -126,8 +129,13 @@ package enum FaultKind: String, CaseIterable, Sendable, Comparable {
     /// A supervisor cut off from etcd for a while (replicated: mostly the leader): its appends wait, its lease is not
     /// renewed; healed in time it goes on, else its lease lapses and the standby takes over.
     case etcdCut
-    /// etcd unreachable from every supervisor for a while (its members electing a leader of their own).
+    /// etcd unreachable from every supervisor for a while, its leases lapsing on time (a majority of its members
+    /// away from them).
     case etcdOutage
+    /// etcd's members electing a new raft leader (its leader killed, a majority kept): nothing answered for up to
+    /// five sixths of the supervisors' lease, no lease lapsing meanwhile, and every lease extended when the new leader
+    /// takes office (etcd's lessor on promotion). The supervisors' leader must ride it out (issue 42, item 2).
+    case etcdElection
     /// A host process killed with SIGKILL, and started again (a new pid).
     case hostCrash
     /// A host stopped (SIGSTOP) for a while, then continued.
@@ -160,5 +168,5 @@ package enum FaultKind: String, CaseIterable, Sendable, Comparable {
     }
 
     /// The faults of etcd (only of a replicated world).
-    static let etcdFaults: Set<FaultKind> = [.etcdCut, .etcdOutage]
+    static let etcdFaults: Set<FaultKind> = [.etcdCut, .etcdOutage, .etcdElection]
 }

@@ -76,9 +76,8 @@ struct ConfigCommand: ParsableCommand {
             guard let topology else { return }
             let loaded: Topology
             do {
-                loaded = try Topology.load(path: topology)
+                loaded = try Topology.load(path: topology, kindsOf: .builtIn)
                 try loaded.check(config: config)
-                try loaded.checkKinds(standardHost: BehaviorRegistry.builtIn.kinds)
             } catch let error as ConfigError {
                 throw Refused(error.description.hasPrefix(topology) ? error.description : "\(topology): \(error)")
             }

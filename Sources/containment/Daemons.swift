@@ -46,8 +46,7 @@ struct SupervisorCommand: AsyncParsableCommand {
         let metricsText = config.metricsPort > 0 ? MetricsBootstrap.start() : nil
         let topology: Topology?
         do {
-            topology = try self.topology.map { try Topology.load(path: $0) }
-            try topology?.checkKinds(standardHost: BehaviorRegistry.builtIn.kinds)
+            topology = try self.topology.map { try Topology.load(path: $0, kindsOf: .builtIn) }
         } catch let error as ConfigError {
             throw ValidationError(error.description)
         }

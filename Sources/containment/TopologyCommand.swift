@@ -8,10 +8,10 @@ struct TopologyCommand: ParsableCommand {
         commandName: "topology",
         abstract: "Check a topology file and print the hosts it needs, one per line.",
         discussion: """
-            Checks what the supervisor would: the file's keys, every name and text against runtime.yaml's limits \
-            (maxTextBytes), and every command through the rules as one transaction on an empty tree (a cycle, a \
-            container of the wrong kind, a presentation that cannot be made), without starting anything. Exit 1 \
-            with the first command refused and why.
+            Checks what the supervisor would: the file's keys, each controller's kind against its host, every name \
+            and text against runtime.yaml's limits (maxTextBytes), and every command through the rules as one \
+            transaction on an empty tree (a cycle, a container of the wrong kind, a presentation that cannot be \
+            made), without starting anything. Exit 1 with the first command refused and why.
             """
     )
 
@@ -24,10 +24,9 @@ struct TopologyCommand: ParsableCommand {
 
     func run() throws {
         // A refused file is exit 1 with the reason (not a usage error).
-        let topology = try Topology.load(path: file)
+        let topology = try Topology.load(path: file, kindsOf: .builtIn)
         do {
             try topology.check(config: try runtime.load())
-            try topology.checkKinds(standardHost: BehaviorRegistry.builtIn.kinds)
         } catch let error as ConfigError {
             throw ConfigError("\(file): \(error.description)")
         }

@@ -123,12 +123,44 @@ package final class EtcdLeadership: Sendable {
 
     /// How many renewals a lease's length holds (``keepLeading(until:)``).
     package static let renewalsPerLease = 6
+    /// How soon a renewal that did not reach etcd is tried again (while the lease may still hold).
+    package static let renewalRetry: Duration = .milliseconds(50)
+
+    /// What became of one renewal.
+    package enum Renewal: Equatable {
+        case renewed
+        /// etcd did not answer (electing a leader, cut off): the lease runs on, and lapses on its own if this goes on.
+        case unanswered
+        /// The lease is gone.
+        case lost
+    }
+
+    /// When to renew next after `renewal`: a sixth of the lease after one that renewed (`renewals`: per lease), and
+    /// soon after one etcd did not answer — so that the first renewal after an etcd election comes right after it, and
+    /// what the lease must outlast is the election plus one interval, not two.
+    package static func nextRenewal(
+        after renewal: Renewal,
+        leaseSeconds: Int,
+        renewals: Int = renewalsPerLease
+    ) -> Duration {
+        let interval = Duration.seconds(leaseSeconds) / renewals
+        return renewal == .renewed ? interval : min(interval, renewalRetry)
+    }
 
     /// Renews the lease once: true while it holds. Sent every sixth of the lease (``keepLeading(until:)``).
     @discardableResult
     package func renew() -> Bool {
+        switch renewOnce() {
+        case .renewed: true
+        case .unanswered: isValid
+        case .lost: false
+        }
+    }
+
+    /// Renews the lease once: what became of it.
+    package func renewOnce() -> Renewal {
         let (lease, lost) = state.withLock { ($0.lease, $0.lost) }
-        guard lease != 0, !lost else { return false }
+        guard lease != 0, !lost else { return .lost }
         let sent = now()
         do {
             let seconds = try store.keepAlive(lease)
@@ -139,20 +171,23 @@ package final class EtcdLeadership: Sendable {
                     state.lost = true
                 }
             }
-            return seconds > 0
+            return seconds > 0 ? .renewed : .lost
         } catch {
-            // Unreachable for now: the lease runs on, and lapses on its own if this goes on.
-            return isValid
+            return .unanswered
         }
     }
 
-    /// Renews the lease every sixth of it on a thread of its own, until it is lost or `stopped` says so: while etcd
-    /// elects a new leader renewals wait or fail, and the lease held before must still cover the election.
+    /// Renews the lease every sixth of it on a thread of its own (and every 50 ms while etcd does not answer), until
+    /// it is lost or `stopped` says so: while etcd elects a new leader renewals wait or fail, and the lease held
+    /// before must still cover the election.
     func keepLeading(until stopped: @escaping @Sendable () -> Bool) -> Thread {
-        let interval = Double(leaseSeconds) / Double(Self.renewalsPerLease)
+        let leaseSeconds = leaseSeconds
         let thread = Thread { [self] in
-            while !stopped(), renew() || isValid {
-                Thread.sleep(forTimeInterval: interval)
+            while !stopped() {
+                let renewal = renewOnce()
+                guard renewal == .renewed || (renewal == .unanswered && isValid) else { break }
+                let delay = Self.nextRenewal(after: renewal, leaseSeconds: leaseSeconds)
+                Thread.sleep(forTimeInterval: Double(delay.milliseconds) / 1_000)
             }
         }
         thread.name = "leader-lease"
