@@ -246,6 +246,7 @@ final class SimSupervisor {
     private func carryOut() {
         driver?.flush(self)
         guard let driver else { return }
+        sim.replyQueuePeak = max(sim.replyQueuePeak, driver.replies.peak)
         if let failure = driver.failure {
             lastFailure = failure.description
             if blockedUntil != nil {

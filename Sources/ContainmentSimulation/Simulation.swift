@@ -50,11 +50,17 @@ package final class Simulation {
     var sabotaged = false
     /// Messages queued for one peer at most (the ROUTER's high-water mark).
     static let peerQueue = 64
+    /// The client that asks for snapshots in bursts and reads late.
+    private(set) var reader: SimReader?
+    /// The most bytes any supervisor kept for one peer's unread replies (``ReplyQueues/peak``).
+    var replyQueuePeak = 0
 
     package init(_ settings: SimulationSettings) {
         self.settings = settings
         scheduler = Scheduler(seed: settings.seed, tracing: settings.trace)
         var config = RuntimeConfig(runDirectory: "/simulated")
+        // Small enough for the slow reader's snapshots of a simulated tree to fill (``SimReader``).
+        config.replyQueueBytes = 64 << 10
         config.commandEndpoint = "sim://supervisor"
         config.eventEndpoint = "sim://events"
         self.config = config
@@ -136,10 +142,14 @@ package final class Simulation {
             return report(settled: .zero)
         }
         let started = scheduler.now
+        reader = settings.lateReader ? SimReader(sim: self) : nil
         for client in clients { client.start() }
+        reader?.start()
         scheduleFault(until: started + settings.duration)
         scheduler.run(until: started + settings.duration)
         for client in clients { client.drawing = false }
+        reader?.drawing = false
+        reader?.readAll()
         healEverything()
         let settled = settle()
         if settings.sabotage == .loseAcknowledgedRecord { sabotaged = supervisors[0].disk.loseAnAcceptedRecord() }

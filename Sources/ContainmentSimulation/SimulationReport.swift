@@ -120,6 +120,19 @@ extension Simulation {
                 )
             )
         }
+        if let reader {
+            let bounded = replyQueuePeak <= config.replyQueueBytes
+            let failures = reader.problems + (bounded ? [] : ["a queue held \(replyQueuePeak) bytes"])
+            checks.append(
+                StressCheck(
+                    name: "a client reading late: answered in order, its replies kept within replyQueueBytes",
+                    passed: failures.isEmpty,
+                    detail: "\(reader.snapshots) snapshots, \(reader.refusals) refused while replies waited unread; "
+                        + "at most \(replyQueuePeak) bytes kept for one peer (replyQueueBytes \(config.replyQueueBytes))",
+                    failures: failures
+                )
+            )
+        }
         let slow = clients.flatMap(\.slowAnswers)
         checks.append(
             StressCheck(

@@ -28,6 +28,9 @@ package struct SimulationSettings: Sendable {
     /// The content controllers are forms whose code answers their loads and layouts (`stress --answering`): each host
     /// answers the supervisor's questions after a delay the seed draws, now and then past `answerTimeout`.
     package var answering = false
+    /// One more client asks for snapshots in bursts and reads its replies late (``SimReader``): they back up into the
+    /// supervisor's own queue for it, within `replyQueueBytes` (issue 42, finding 3).
+    package var lateReader = false
     /// Whether a client's replica cannot foresee its replies, so that the journal's replay judges them.
     package var judgedByReplay: Bool { contended || answering }
     /// Each seed draws the shape of its world (``world(seed:)``) — swarm testing, as TigerBeetle's VOPR does: the
@@ -61,7 +64,7 @@ package struct SimulationSettings: Sendable {
 
     /// The settings of seed `seed`'s world: these, with `seed`; when ``drawsWorld``, its shape drawn from the seed (a
     /// stream of its own, so the world's own draws are those of the same shape given by flags): replicated half the
-    /// time, contended a quarter, answering a quarter.
+    /// time, contended a quarter, answering a quarter, with a late reader a quarter.
     package func world(seed: UInt64) -> SimulationSettings {
         var one = self
         one.seed = seed
@@ -70,6 +73,7 @@ package struct SimulationSettings: Sendable {
         one.replicated = Bool.random(using: &random)
         one.contended = Int.random(in: 0..<4, using: &random) == 0
         one.answering = Int.random(in: 0..<4, using: &random) == 0
+        one.lateReader = Int.random(in: 0..<4, using: &random) == 0
         return one
     }
 
@@ -77,7 +81,7 @@ package struct SimulationSettings: Sendable {
     /// when none is given (or `--world drawn`); false when `world` names no shape.
     package mutating func pin(world: String?, replicated: Bool, contended: Bool, answering: Bool) -> Bool {
         let parts = Set((world ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        guard parts.isSubset(of: ["drawn", "single", "replicated", "contended", "answering"]),
+        guard parts.isSubset(of: ["drawn", "single", "replicated", "contended", "answering", "late-reader"]),
             !(parts.contains("single") && parts.contains("replicated")),
             !parts.contains("drawn") || parts.count == 1
         else { return false }
@@ -85,12 +89,14 @@ package struct SimulationSettings: Sendable {
         self.replicated = replicated || parts.contains("replicated")
         self.contended = contended || parts.contains("contended")
         self.answering = answering || parts.contains("answering")
+        lateReader = parts.contains("late-reader")
         return true
     }
 
     /// `replicated, answering`: the world's shape as a report names it.
     package var shape: String {
-        ([replicated ? "replicated" : "single"] + (contended ? ["contended"] : []) + (answering ? ["answering"] : []))
+        ([replicated ? "replicated" : "single"] + (contended ? ["contended"] : []) + (answering ? ["answering"] : [])
+            + (lateReader ? ["late reader"] : []))
             .joined(separator: ", ")
     }
 

@@ -29,7 +29,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Controllers, over the clients' pools.") var controllers = 60
     @Option(
         help: ArgumentHelp(
-            "Each seed's world: drawn (each seed draws its own shape), or single or replicated, with contended and answering.",
+            "Each seed's world: drawn (each seed draws its own shape), or single or replicated, with contended, answering, late-reader.",
             valueName: "drawn | single|replicated[,contended][,answering]"
         )
     )
@@ -62,7 +62,7 @@ struct SimulateCommand: ParsableCommand {
         )
         settings.seed = seed
         guard settings.pin(world: world, replicated: replicated, contended: contended, answering: answering) else {
-            throw ValidationError("--world \(world ?? ""): drawn, or single or replicated with contended and answering")
+            throw ValidationError("--world \(world ?? ""): drawn, or single or replicated (and contended …)")
         }
         (settings.hosts, settings.clients, settings.controllers, settings.trace) = (hosts, clients, controllers, trace)
         guard let kinds = FaultKind.named(faults) else {

@@ -18,6 +18,8 @@ package struct ReplyQueues {
     private var queues: [[UInt8]: Queue] = [:]
     /// Replies dropped (their queue at its budget), since the start.
     package private(set) var dropped = 0
+    /// The most bytes a queue of more than one reply held, since the start (at most `budget`).
+    package private(set) var peak = 0
     /// Bytes freed when queues were dropped or their peers were gone, since last taken (memory to give back).
     private(set) var freed = 0
 
@@ -90,6 +92,7 @@ package struct ReplyQueues {
         }
         queue.messages.append(body)
         queue.bytes += body.count
+        if queue.messages.count > 1 { peak = max(peak, queue.bytes) }
         if !queue.backedUp, queue.bytes >= budget / 2 {
             queue.backedUp = true
             changes.append(.backedUp(peer: peer, bytes: queue.bytes))

@@ -62,6 +62,12 @@ package struct SupervisorDriver {
     /// of them, and its answer is carried out.
     package mutating func retryReplies(in world: some SupervisorWorld) {
         guard failure == nil, let due = replies.nextTry, due <= world.time.now else { return }
+        // A leader whose lease may have lapsed says nothing more, not even what it decided while it led (found by the
+        // simulator's late reader: a leader stopped past its lease sent them when it continued).
+        if let barred = world.barred {
+            fail(barred, world)
+            return
+        }
         var changes: [ReplyQueues.Change] = []
         replies.retry(at: world.time.now, through: { world.send($0, to: $1, delivery: false) }, changes: &changes)
         for change in changes { handle(.replies(change), in: world) }
