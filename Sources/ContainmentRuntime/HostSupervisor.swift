@@ -24,7 +24,14 @@ final class HostSupervisor {
         var adopted: Int32?
         var policy: RestartPolicy
         var given: Bool = false
+        /// Ended, and to be started again then (``restartDelay`` later).
+        var restartAt: ContinuousClock.Instant?
     }
+
+    /// How long after a host ended it is started again (systemd's `RestartSec` default): a supervisor told to stop at
+    /// the same moment as its hosts (`systemctl stop`: SIGTERM to the whole control group) stops before it would
+    /// start one again, leaving no orphan.
+    static let restartDelay: Duration = .milliseconds(100)
 
     private let config: RuntimeConfig
     private let logger: Logger
@@ -65,10 +72,15 @@ final class HostSupervisor {
         }
     }
 
-    /// The hosts that ended since the last call, each with what its policy decided (and, for a restart, started
-    /// again already).
+    /// The hosts that ended since the last call, each with what its policy decided (a restart starts it again
+    /// ``restartDelay`` later, on a later call).
     func poll() -> [Ended] {
         var ended: [Ended] = []
+        let now = clock.now
+        for host in children.keys.sorted() where children[host]?.restartAt.map({ $0 <= now }) == true {
+            children[host]?.restartAt = nil
+            start(host)
+        }
         for host in children.keys.sorted() {
             guard var child = children[host], !child.given, let exit = Self.exit(of: child) else { continue }
             child.process = nil
@@ -84,7 +96,7 @@ final class HostSupervisor {
                     "host.name": "\(host)", "host.exit": "\(exit.description)", "restart.decision": "\(decision)",
                 ]
             )
-            if decision == .restart { start(host) }
+            if decision == .restart { children[host]?.restartAt = now + Self.restartDelay }
         }
         return ended
     }
