@@ -7,7 +7,7 @@ real runtime of the Python tests' topology, started and stopped with scripts/up.
 """
 import os, sys, time, zmq
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "clients", "python", "tests"))
-from support import run_runtime
+from support import create_controllers, run_runtime
 from containment import containment_pb2 as pb
 from containment.commands import command
 
@@ -15,10 +15,7 @@ gen = run_runtime(os.environ["CONTAINMENT_BIN"])
 runtime = next(gen)
 try:
     client = runtime.client(topics=())
-    hosts = [h.name for h in client.snapshot().hosts]
-    for start in range(0, 10_000, 1_000):
-        client.submit([command("system", create={"id": f"w{i}", "kind": "content", "host": hosts[i % len(hosts)]})
-                       for i in range(start, start + 1_000)], timeout=60)
+    create_controllers(client, 10_000)
     size = len(client.snapshot().SerializeToString())
     ctx = zmq.Context.instance()
     for round in range(3):

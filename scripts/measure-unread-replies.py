@@ -9,25 +9,17 @@ stopped with scripts/up.sh and down.sh.
 """
 import os, sys, threading, time, zmq
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "clients", "python", "tests"))
-from support import run_runtime
+from support import create_controllers, rss_mib as rss, run_runtime
 from containment import containment_pb2 as pb
 from containment.commands import command
 
 CONNECTIONS, REQUESTS = 3, 2_000
 
-def rss(pid):
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-
 gen = run_runtime(os.environ["CONTAINMENT_BIN"])
 runtime = next(gen)
 try:
     client = runtime.client(topics=())
-    hosts = [h.name for h in client.snapshot().hosts]
-    for start in range(0, 5_000, 1_000):
-        client.submit([command("system", create={"id": f"w{i}", "kind": "content", "host": hosts[i % len(hosts)]})
-                       for i in range(start, start + 1_000)], timeout=60)
+    create_controllers(client, 5_000)
     size = len(client.snapshot().SerializeToString())
     pid = int(open(os.path.join(runtime.run_dir, "supervisor.pid")).read())
     time.sleep(1)

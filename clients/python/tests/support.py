@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional
 
-from containment import Client, CurveKeys, Event, Tree, default_endpoints
+from containment import Client, CurveKeys, Event, Tree, command, default_endpoints
 
 REPO = Path(__file__).resolve().parents[3]
 TOPOLOGY = str(Path(__file__).resolve().parent / "topology.yaml")
@@ -104,3 +104,20 @@ def assert_same_tree(a: Tree, b: Tree) -> None:
     assert a.nodes == b.nodes
     assert a.windows == b.windows
     assert a.hosts == b.hosts
+
+
+def create_controllers(client: Client, count: int) -> None:
+    """`count` content controllers, w0, w1, …, spread over the runtime's hosts in requests of 1,000 (a large tree
+    for the tests and scripts that measure what it costs)."""
+    hosts = [h.name for h in client.snapshot().hosts]
+    for start in range(0, count, 1_000):
+        client.submit([command("system", create={"id": f"w{i}", "kind": "content", "host": hosts[i % len(hosts)]})
+                       for i in range(start, min(start + 1_000, count))], timeout=60)
+
+
+def rss_mib(pid: int) -> float:
+    """A process's resident memory (VmRSS), in MiB."""
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise ValueError(f"no VmRSS for pid {pid}")

@@ -18,7 +18,8 @@ import zmq
 
 from containment import ContainmentError, Event, Mirror, Tree, category_of, command, read_journal, topic_of
 from containment import containment_pb2 as pb
-from support import CONTROLLERS, HOSTS, REPO, TOPOLOGY, assert_consecutive, assert_same_tree, names, run_runtime
+from support import (CONTROLLERS, HOSTS, REPO, TOPOLOGY, assert_consecutive, assert_same_tree, create_controllers,
+                     names, run_runtime)
 
 # `ctl embed menu third`: third is already menu's child in the topology, so addChild changes nothing (no
 # willMoveToParent, no childAdded); the view loads, gets its frame, goes in, appears, then didMove.
@@ -414,10 +415,7 @@ def test_a_client_that_does_not_read_is_refused_snapshots_then_answered_in_order
     runtime = next(fixture)
     try:
         client = runtime.client(topics=())
-        hosts = [h.name for h in client.snapshot().hosts]
-        for start in range(0, 5_000, 1_000):
-            client.submit([command("system", create={"id": f"w{i}", "kind": "content", "host": hosts[i % len(hosts)]})
-                           for i in range(start, start + 1_000)], timeout=60)
+        create_controllers(client, 5_000)
         # About 220 KB a snapshot: the 32 messages libzmq holds and the few the reader's own socket takes are far
         # from 300 of them, so half the budget (512 KiB) waits in the supervisor whatever the timing.
         assert len(client.snapshot().SerializeToString()) > 200_000
