@@ -10,18 +10,29 @@ import ZeroMQ
 /// The supervisor's Prometheus metrics (`metricsPort`), read over HTTP from a real runtime and parsed: each series the
 /// documentation names, with the values the commands sent must give.
 @Suite struct MetricsTests {
-    /// A TCP port nothing listens on now.
+    /// A TCP port nothing listens on now, below the kernel's range of ephemeral ports: a port from that range (what
+    /// binding port 0 gives) may be taken by any outgoing connection before the test's daemon binds it (an etcd
+    /// member once failed "address already in use" under a whole test run's load).
     static func freePort() async throws -> Int {
         // The kernel may hand the same free port to two tests running at once (it is free again once the probe
         // closes it): a port is given to one test of this process only.
+        let probe = """
+            import random, socket
+            low = int(open('/proc/sys/net/ipv4/ip_local_port_range').read().split()[0])
+            for _ in range(200):
+                port = random.randrange(10000, low) if low > 11000 else 0
+                s = socket.socket()
+                try:
+                    s.bind(('127.0.0.1', port))
+                    print(s.getsockname()[1])
+                    break
+                except OSError:
+                    pass
+                finally:
+                    s.close()
+            """
         for _ in 0..<20 {
-            let found = try await RuntimeFixture.run(
-                "/usr/bin/env",
-                [
-                    "python3", "-c",
-                    "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])",
-                ]
-            )
+            let found = try await RuntimeFixture.run("/usr/bin/env", ["python3", "-c", probe])
             let port = try #require(Int(found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
             if givenPorts.withLock({ $0.insert(port).inserted }) { return port }
         }
