@@ -137,11 +137,14 @@ extension SupervisorCore {
         }
     }
 
+    /// A peer's routing id as the logs name it (`peer.id`): its first 8 bytes in hex.
+    static func peerID(_ peer: [UInt8]) -> String { peer.prefix(8).map { String($0, radix: 16) }.joined() }
+
     /// A warning about a peer's bad input: at most one line per peer per second, with how many were held back.
     mutating func warn(_ peer: [UInt8], _ message: Logger.Message, metadata more: Logger.Metadata = [:]) {
         guard let held = warnings.allow(peer, at: time.now) else { return }
         var metadata = more
-        metadata["peer.id"] = "\(peer.prefix(8).map { String($0, radix: 16) }.joined())"
+        metadata["peer.id"] = "\(Self.peerID(peer))"
         if held > 0 { metadata["peer.held_back_count"] = "\(held)" }
         log(.warning, message, metadata)
     }

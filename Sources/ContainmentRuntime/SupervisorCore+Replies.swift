@@ -18,7 +18,7 @@ extension SupervisorCore {
                 .warning,
                 "a peer does not read its replies: those past replyQueueBytes are dropped",
                 [
-                    "peer.id": "\(peer.prefix(8).map { String($0, radix: 16) }.joined())",
+                    "peer.id": "\(Self.peerID(peer))",
                     "reply.waiting_bytes": "\(bytes)", "reply.queue_bytes": "\(config.replyQueueBytes)",
                     "peer.held_back_count": "\(held)",
                 ]

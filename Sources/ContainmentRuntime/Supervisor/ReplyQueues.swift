@@ -68,7 +68,8 @@ package struct ReplyQueues {
         through send: ([UInt8]) -> SendOutcome,
         changes: inout [Change]
     ) {
-        if queues[peer] == nil {
+        // The common case, every reply while no peer lags: no lookup of the peer.
+        if queues.isEmpty || queues[peer] == nil {
             switch send(body) {
             case .sent: return
             case .gone:
