@@ -51,6 +51,18 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // An incremental Cassowary solver (linear constraints, required or by priority, edit variables): imports nothing.
+        // Layout by constraints (SPEC §16) solves with it; tested against kiwisolver (scripts/test-solver-oracle.sh).
+        .target(name: "Cassowary", swiftSettings: strict),
+        // Reads a script of solver operations and prints the values after each: the Swift side of the comparison with
+        // kiwisolver (scripts/solver-oracle.py).
+        .executableTarget(
+            name: "cassowary-script",
+            dependencies: ["Cassowary"],
+            path: "Sources/CassowaryScript",
+            swiftSettings: strict
+        ),
+
         // The pure rules of SPEC.md: value types, no I/O, no clocks.
         .target(name: "ContainmentModel", swiftSettings: strict),
 
@@ -267,6 +279,7 @@ let package = Package(
         // `containment --version`: the git commit the binary is built from.
         .plugin(name: "VersionStamp", capability: .buildTool()),
 
+        .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"], swiftSettings: strict),
         .testTarget(
             name: "ContainmentModelTests",
             dependencies: ["ContainmentModel", "ContainmentWorkload"],

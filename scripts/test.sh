@@ -79,6 +79,9 @@ section "the example app (Examples/GridApp: its own kinds and host executable, u
 section "the protocol from another language (Python, pyzmq)"
 bash scripts/test-python-client.sh
 
+section "the layout solver against kiwisolver on 10,000 random systems (scripts/solver-oracle.py)"
+bash scripts/test-solver-oracle.sh
+
 section "install (scripts/install.sh of the debug build into a scratch prefix: --version, man pages, completions), then every README block as written"
 # The debug build the tests ran: a release build of the same sources would add ~6 of CI's minutes and check only
 # that the optimizer compiles them (`bash scripts/test-install.sh` alone installs the release build, as a user does).
