@@ -204,6 +204,7 @@ let package = Package(
         .target(
             name: "ContainmentBench",
             dependencies: [
+                "Cassowary",
                 "ContainmentBus",
                 "ContainmentClient",
                 "ContainmentHost",

@@ -84,14 +84,16 @@ package enum Bench {
         }
         if mode == .model {
             let model = ModelFigure.measure(count: settings.modelCommands)
+            let layout = LayoutFigure.measure(quick: settings.quick)
             if options.json {
-                try printJSON(model)
+                try printJSON(ModelAndLayout(model: model, layout: layout))
             } else {
                 print(
                     "model alone: \(BenchReport.count(model.commandsPerSecond)) commands/s, "
                         + "\(BenchReport.count(model.eventsPerSecond)) events/s (\(model.commands) steps); "
                         + "asking whether code answers: \(BenchReport.count(model.askingCommandsPerSecond)) commands/s"
                 )
+                print(BenchReport.layoutLine(layout))
             }
             return
         }
@@ -162,6 +164,8 @@ package enum Bench {
         }
         runner.progress("the model alone")
         let model = ModelFigure.measure(count: settings.modelCommands)
+        runner.progress("the layout solver")
+        let layout = LayoutFigure.measure(quick: settings.quick)
         runner.progress("the supervisor's core alone")
         let core = CoreFigures.measure(settings)
         runner.progress("the codec: hand-written and SwiftProtobuf")
@@ -176,6 +180,7 @@ package enum Bench {
         let report = BenchReport(
             settings: settings,
             model: model,
+            layout: layout,
             core: core,
             codec: codec,
             raw: raw,

@@ -20,6 +20,7 @@ struct BenchReport: Codable, Sendable {
 
     var settings: BenchSettings
     var model: ModelFigure
+    var layout: LayoutFigure
     var core: CoreFigures
     var codec: CodecFigure
     var raw: RawFigures
@@ -34,6 +35,7 @@ struct BenchReport: Codable, Sendable {
     init(
         settings: BenchSettings,
         model: ModelFigure,
+        layout: LayoutFigure,
         core: CoreFigures,
         codec: CodecFigure,
         raw: RawFigures,
@@ -45,6 +47,7 @@ struct BenchReport: Codable, Sendable {
     ) {
         self.settings = settings
         self.model = model
+        self.layout = layout
         self.core = core
         self.codec = codec
         self.raw = raw
@@ -144,7 +147,8 @@ struct BenchReport: Codable, Sendable {
                 ["figure", "Containment", "raw ZeroMQ", "ratio"],
                 ["model alone, commands/s (1 thread)", Self.count(model.commandsPerSecond), "", ""],
                 ["model asking whether code answers, commands/s", Self.count(model.askingCommandsPerSecond), "", ""],
-            ] + Self.coreRows(core) + Self.busRows(raw: raw, runtime: runtime, ratios: ratios, settings)
+            ] + Self.layoutRows(layout) + Self.coreRows(core)
+            + Self.busRows(raw: raw, runtime: runtime, ratios: ratios, settings)
             + Self.creationRows(creation)
         var lines = Self.aligned(
             rows + Self.hostRows(hostCallbacks) + Self.callRows(calls) + Self.durabilityRows(durability, settings)
