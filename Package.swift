@@ -64,7 +64,7 @@ let package = Package(
         ),
 
         // The pure rules of SPEC.md: value types, no I/O, no clocks.
-        .target(name: "ContainmentModel", swiftSettings: strict),
+        .target(name: "ContainmentModel", dependencies: ["Cassowary"], swiftSettings: strict),
 
         // Seeded random commands over pools of ids, and checks of an event history that do not trust the model's code:
         // shared by the model's randomized tests, `containment stress` and `containment bench`.

@@ -123,10 +123,18 @@ struct LayoutFigure: Codable, Sendable {
     }
 }
 
-/// `bench model`'s JSON: the model's figure and the layout solver's.
-struct ModelAndLayout: Codable, Sendable {
+/// `bench model`'s JSON: the model's figure, its fields at the top as before, and the layout solver's under `layout`.
+struct ModelAndLayout: Encodable, Sendable {
     var model: ModelFigure
     var layout: LayoutFigure
+
+    private enum Key: String, CodingKey { case layout }
+
+    func encode(to encoder: any Encoder) throws {
+        try model.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(layout, forKey: .layout)
+    }
 }
 
 extension BenchReport {

@@ -340,6 +340,17 @@ extension WireCommand {
                 $0.name = name
                 $0.payload = Data(payload)
             }
+        case .constrain(let owner, let id, let constraint):
+            constrain = .with {
+                $0.owner = owner.rawValue
+                $0.id = id
+                $0.expression = constraint.description
+            }
+        case .unconstrain(let owner, let id):
+            unconstrain = .with {
+                $0.owner = owner.rawValue
+                $0.id = id
+            }
         }
     }
 
@@ -536,6 +547,16 @@ extension WireCommand {
                 name: m.name,
                 payload: Array(m.payload)
             )
+        case .constrain(let m):
+            let constraint: LayoutConstraint
+            do {
+                constraint = try LayoutConstraint(parsing: m.expression)
+            } catch {
+                throw .malformed(error.message)
+            }
+            command = .constrain(try controllerID(m.owner, field: "owner"), id: m.id, constraint)
+        case .unconstrain(let m):
+            command = .unconstrain(try controllerID(m.owner, field: "owner"), id: m.id)
         }
         return Request(command, by: party)
     }

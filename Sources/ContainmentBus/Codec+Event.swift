@@ -122,6 +122,11 @@ extension WireEvent {
             self.animated = animated
         case .editingChanged(_, let editing):
             self.editing = editing
+        case .constraintAdded(_, let id, let expression):
+            constraintID = id
+            self.expression = expression
+        case .constraintRemoved(_, let id):
+            constraintID = id
         case .orientationChanged(_, let window, let orientation):
             self.window = window.rawValue
             self.orientation = orientation.rawValue
@@ -251,6 +256,8 @@ extension WireEvent {
         case .propertiesChanged: return .propertiesChanged(id, changed: changed, properties: try properties.model())
         case .setEditing: return .setEditing(id, editing: editing, animated: animated)
         case .editingChanged: return .editingChanged(id, editing: editing)
+        case .constraintAdded: return .constraintAdded(id, id: constraintID, expression: expression)
+        case .constraintRemoved: return .constraintRemoved(id, id: constraintID)
         case .inputDelivered:
             return .inputDelivered(
                 controller.isEmpty ? nil : id,

@@ -39,6 +39,7 @@ public enum HostDelivery: Sendable, Equatable {
             .windowAttached, .windowResized, .presented, .dismissed, .transitionBegan, .transitionCompleted,
             .navigationWillShow, .navigationDidShow, .selectionChanged, .menuVisibilityChanged, .pagesChanged,
             .messageSent, .propertiesChanged, .editingChanged, .orientationChanged, .inputDelivered, .actionDelivered,
+            .constraintAdded, .constraintRemoved,
             .ruleViolation, .answerTimedOut, .hostUp, .hostDown, .hostRestarted, .hostFailed:
             self = .notForHosts
         }

@@ -126,7 +126,8 @@ extension PreEncoded {
         case .messageReceived(let c, let from, _, _):
             writer.string(5, c.rawValue)
             writer.string(22, from.rawValue)
-        case .propertiesChanged(let c, _, _), .setEditing(let c, _, _), .editingChanged(let c, _):
+        case .propertiesChanged(let c, _, _), .setEditing(let c, _, _), .editingChanged(let c, _),
+            .constraintAdded(let c, _, _), .constraintRemoved(let c, _):
             writer.string(5, c.rawValue)
         case .orientationChanged(let c, let window, _):
             writer.string(5, c.rawValue)
@@ -196,6 +197,11 @@ extension PreEncoded {
             writer.party(54, requester)
         case .answerTimedOut(_, let question):
             writer.string(55, question.rawValue)
+        case .constraintAdded(_, let id, let expression):
+            writer.string(56, id)
+            writer.string(57, expression)
+        case .constraintRemoved(_, let id):
+            writer.string(56, id)
         default:
             break
         }

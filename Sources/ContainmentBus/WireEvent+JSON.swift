@@ -85,6 +85,11 @@ extension WireEvent {
             object["animated"] = animated
         case .editingChanged:
             object["editing"] = editing
+        case .constraintAdded:
+            object["id"] = constraintID
+            object["expression"] = expression
+        case .constraintRemoved:
+            object["id"] = constraintID
         case .inputDelivered:
             object["controller"] = controller.isEmpty ? NSNull() : controller
             object["window"] = window

@@ -76,6 +76,11 @@ public enum Command: Hashable, Sendable {
     // Messages (§11)
     /// `from` sends `to` a message: `to`'s code receives it as `messageReceived`, in order with its callbacks.
     case send(from: ControllerID, to: ControllerID, name: String, payload: [UInt8] = [])
+    // Layout by constraints (§16)
+    /// Adds a constraint `id` to the owner's views: issued by the owner.
+    case constrain(ControllerID, id: String, LayoutConstraint)
+    /// Removes the owner's constraint `id`.
+    case unconstrain(ControllerID, id: String)
 
     /// The command's name as `ctl` and `ruleViolation` events spell it.
     public var name: String {
@@ -121,6 +126,8 @@ public enum Command: Hashable, Sendable {
         case .input: "input"
         case .action: "action"
         case .invoke: "invoke"
+        case .constrain: "constrain"
+        case .unconstrain: "unconstrain"
         }
     }
 }
@@ -180,6 +187,8 @@ extension Command {
             from
         case .invoke(let id, _, _):
             id
+        case .constrain(let owner, _, _), .unconstrain(let owner, _):
+            owner
         }
     }
 }

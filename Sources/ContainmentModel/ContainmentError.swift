@@ -79,6 +79,8 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
         public static let indexOutOfRange = Code("indexOutOfRange")
         public static let spineMismatch = Code("spineMismatch")
         public static let duplicateController = Code("duplicateController")
+        // §16 layout by constraints
+        public static let unsatisfiableConstraints = Code("unsatisfiableConstraints")
         // §13 orientation
         public static let unsupportedOrientation = Code("unsupportedOrientation")
         // Custom container verbs
@@ -116,7 +118,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
             .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch, .duplicateController,
             .notRelated, .unsupportedOrientation, .unknownVerb, .unknownKind, .methodFailed,
             .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .limitExceeded, .unknownView,
-            .unknownWindow, .notConfigured, .notLeader,
+            .unknownWindow, .notConfigured, .notLeader, .unsatisfiableConstraints,
         ]
 
         /// The code named `rawValue`, if it is one of ``all``.

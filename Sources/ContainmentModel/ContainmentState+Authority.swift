@@ -46,6 +46,8 @@ extension ContainmentState {
             return .controller(from)
         case .setProperties(let id, _), .setEditing(let id, _, _), .forwardSizeTransition(let id, _, _):
             return .controller(id)
+        case .constrain(let owner, _, _), .unconstrain(let owner, _):
+            return .controller(owner)
         }
     }
 }

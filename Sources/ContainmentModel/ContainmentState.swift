@@ -11,6 +11,8 @@ public struct ContainmentState: Sendable {
     public internal(set) var transitions: [RunningTransition] = []
     /// Each presented controller's presentation, by presented controller.
     public internal(set) var presentations = IDTable<ControllerID, Presentation>()
+    /// Each controller's constraints (SPEC §16), by owner; none for a controller without any.
+    public internal(set) var layouts: [ControllerID: Layout] = [:]
     var nextSerial = 0
     /// How long an animated switch of a standard container runs (SPEC §13, the runtime's `animationDuration`).
     public var animationDuration = 0.35
@@ -171,6 +173,13 @@ public struct ContainmentState: Sendable {
         case .setEditing(let id, let editing, let animated): try setEditing(id, editing, animated: animated, by: by)
         case .send(let from, let to, let name, let payload):
             try send(from: from, to: to, name: name, payload: payload, by: by)
+        case .constrain(let owner, let id, let constraint): try constrain(owner, id: id, constraint, by: by)
+        case .unconstrain(let owner, let id): try unconstrain(owner, id: id, by: by)
+        }
+        // A layout the command's changes left unsolvable (a resize its required constraints cannot hold with).
+        if let failure = journal.layoutFailure {
+            journal.layoutFailure = nil
+            throw failure
         }
     }
 }
@@ -180,6 +189,6 @@ extension ContainmentState: Equatable {
     public static func == (lhs: ContainmentState, rhs: ContainmentState) -> Bool {
         lhs.controllers == rhs.controllers && lhs.views == rhs.views && lhs.windows == rhs.windows
             && lhs.transitions == rhs.transitions && lhs.nextSerial == rhs.nextSerial
-            && lhs.presentations == rhs.presentations
+            && lhs.presentations == rhs.presentations && lhs.layouts == rhs.layouts
     }
 }

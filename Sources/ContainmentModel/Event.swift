@@ -28,6 +28,9 @@ public enum Event: Hashable, Sendable {
     case frameChanged(view: ViewID, frame: Rect, by: Party)
     case alphaChanged(view: ViewID, alpha: Double, by: Party)
     case hiddenChanged(view: ViewID, hidden: Bool, by: Party)
+    /// The owner's constraint `id` was added (SPEC §16); `expression` in SPEC §16's spelling.
+    case constraintAdded(ControllerID, id: String, expression: String)
+    case constraintRemoved(ControllerID, id: String)
     case windowAttached(ControllerID, window: WindowID, size: Size)
     case windowResized(ControllerID, window: WindowID, size: Size)
     // Presentation
@@ -122,6 +125,8 @@ public enum Event: Hashable, Sendable {
         case .viewInserted: .viewInserted
         case .viewRemoved: .viewRemoved
         case .frameChanged: .frameChanged
+        case .constraintAdded: .constraintAdded
+        case .constraintRemoved: .constraintRemoved
         case .alphaChanged: .alphaChanged
         case .hiddenChanged: .hiddenChanged
         case .windowAttached: .windowAttached
@@ -175,7 +180,7 @@ public enum Event: Hashable, Sendable {
             .messageSent(let c, _, _, _), .messageReceived(let c, _, _, _), .propertiesChanged(let c, _, _),
             .setEditing(let c, _, _), .editingChanged(let c, _), .orientationChanged(let c, _, _),
             .inputReceived(let c, _, _, _), .actionReceived(let c, _, _, _), .verbInvoked(let c, _, _, _),
-            .delegateCallback(let c, _, _, _, _):
+            .delegateCallback(let c, _, _, _, _), .constraintAdded(let c, _, _), .constraintRemoved(let c, _):
             c
         case .inputDelivered(let c, _, _, _, _, _), .actionDelivered(let c, _, _, _):
             c
@@ -227,6 +232,10 @@ extension Event: CustomStringConvertible {
             return "\(head) view=\(view) alpha=\(alpha.compact) by=\(by)"
         case .hiddenChanged(let view, let hidden, let by):
             return "\(head) view=\(view) hidden=\(hidden) by=\(by)"
+        case .constraintAdded(_, let id, let expression):
+            return "\(head) id=\(id) expression=\(expression)"
+        case .constraintRemoved(_, let id):
+            return "\(head) id=\(id)"
         case .windowAttached(_, let window, let size), .windowResized(_, let window, let size):
             return "\(head) window=\(window) size=\(size)"
         case .transitionBegan(_, let from, let to), .transitionCompleted(_, let from, let to):
@@ -299,7 +308,8 @@ public enum EventKind: Int, CaseIterable, Hashable, Sendable {
     case loadView, viewDidLoad, viewDidUnload, willMoveToParent, didMoveToParent, viewWillAppear, viewDidAppear,
         viewWillDisappear, viewDidDisappear, viewWillLayoutSubviews, viewDidLayoutSubviews,
         didReceiveMemoryWarning, viewWillTransitionToSize, controllerCreated, controllerDestroyed, childAdded,
-        childRemoved, viewInserted, viewRemoved, frameChanged, alphaChanged, hiddenChanged, windowAttached,
+        childRemoved, viewInserted, viewRemoved, frameChanged, alphaChanged, hiddenChanged, constraintAdded,
+        constraintRemoved, windowAttached,
         windowResized, presented, dismissed, transitionBegan, transitionCompleted, navigationWillShow,
         navigationDidShow, selectionChanged, menuVisibilityChanged, pagesChanged, messageSent, propertiesChanged,
         setEditing, editingChanged, orientationChanged, inputDelivered, inputReceived, actionDelivered,
@@ -332,7 +342,8 @@ extension EventKind {
             .actionReceived, .verbInvoked, .delegateCallback:
             true
         case .controllerCreated, .controllerDestroyed, .childAdded, .childRemoved, .viewInserted, .viewRemoved,
-            .frameChanged, .alphaChanged, .hiddenChanged, .windowAttached, .windowResized, .presented, .dismissed,
+            .frameChanged, .alphaChanged, .hiddenChanged, .constraintAdded, .constraintRemoved, .windowAttached,
+            .windowResized, .presented, .dismissed,
             .transitionBegan, .transitionCompleted, .navigationWillShow, .navigationDidShow, .selectionChanged,
             .menuVisibilityChanged, .pagesChanged, .messageSent, .propertiesChanged, .editingChanged,
             .orientationChanged, .inputDelivered, .actionDelivered, .ruleViolation, .answerTimedOut, .hostUp,

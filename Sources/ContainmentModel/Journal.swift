@@ -12,10 +12,13 @@ struct Journal: Sendable {
         case transitions([RunningTransition])
         indirect case presentation(ControllerID, Presentation?, slot: Int)
         case nextSerial(Int)
+        case layout(ControllerID, Layout?)
     }
 
     var undo: [Undo] = []
     var events: [Event] = []
+    /// Set when a layout the command changed cannot be solved (SPEC §16): the command is refused with it.
+    var layoutFailure: ContainmentError?
 
     /// Room for the events of most commands, reserved at the first one so the buffer rarely grows.
     static let typicalEventCount = 16
@@ -137,6 +140,11 @@ extension ContainmentState {
         }
     }
 
+    mutating func setLayout(_ layout: Layout?, _ owner: ControllerID) {
+        journal.undo.append(.layout(owner, layouts[owner]))
+        layouts[owner] = layout
+    }
+
     mutating func takeSerial() -> Int {
         journal.undo.append(.nextSerial(nextSerial))
         defer { nextSerial += 1 }
@@ -174,6 +182,7 @@ extension ContainmentState {
             case .transitions(let old): transitions = old
             case .presentation(let id, let old, let slot): presentations.restore(old, forKey: id, at: slot)
             case .nextSerial(let old): nextSerial = old
+            case .layout(let owner, let old): layouts[owner] = old
             }
         }
     }
@@ -188,6 +197,7 @@ extension ContainmentState {
             presentations.compact()
         }
         journal.events = []
+        journal.layoutFailure = nil
     }
 
     /// Keeps the changes and returns the events.

@@ -152,6 +152,11 @@ struct EventEncodingTests {
                     .hiddenChanged(view: view, hidden: true, by: party),
                     .hiddenChanged(view: view, hidden: false, by: party),
                 ]
+                events += [
+                    .constraintAdded(view.owner, id: "c1", expression: "a.width == 0.5 * \(view).width - 10 @750"),
+                    .constraintAdded(view.owner, id: "", expression: ""),
+                    .constraintRemoved(view.owner, id: "c1"),
+                ]
                 events.append(.ruleViolation("c", command: "setFrame", by: party, code: .malformed, message: "m"))
             }
         }
@@ -173,7 +178,7 @@ struct EventEncodingTests {
 
     @Test func theEventsCoverEveryCase() {
         let names = Set(Self.events.map(\.name))
-        #expect(names.count == 51)
+        #expect(names.count == 53)
         // One list of kinds drives the names, topics and JSON: every event's kind, every kind's name read back.
         #expect(Set(EventKind.allCases.map(\.name)) == names)
         for kind in EventKind.allCases { #expect(EventKind(name: kind.name) == kind) }

@@ -29,6 +29,7 @@ import Testing
         let report = try #require(JSON.object(stdout), "not JSON: \(stdout)")
         let sections: [String: [String]] = [
             "model": ["commandsPerSecond", "eventsPerSecond"],
+            "layout": ["addsPerSecond", "removesPerSecond", "fromScratchMilliseconds", "resizeMicroseconds"],
             "core": ["pipelined", "delivery"],
             "raw": ["roundTrip", "pipelinedPerSecond", "pubSub1", "pubSub8"],
             "runtime": ["roundTrip", "pipelinedPerSecond", "delivery1", "delivery8"],
@@ -100,7 +101,7 @@ import Testing
     /// The single-figure modes report their figure alone.
     @Test func theSingleFigureModesReportTheirFigure() async throws {
         for (arguments, keys) in [
-            (["model", "--model-commands", "500"], ["commands", "accepted", "commandsPerSecond"]),
+            (["model", "--model-commands", "500"], ["commands", "accepted", "commandsPerSecond", "layout"]),
             (["codec", "--model-commands", "500"], ["pairs"]),
             (["core", "--quick"], ["pipelined", "delivery"]),
             (

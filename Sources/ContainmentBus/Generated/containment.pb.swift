@@ -651,6 +651,22 @@ public nonisolated struct Containment_V1_Command: Sendable {
     set {kind = .invoke(newValue)}
   }
 
+  public var constrain: Containment_V1_Constrain {
+    get {
+      if case .constrain(let v)? = kind {return v}
+      return Containment_V1_Constrain()
+    }
+    set {kind = .constrain(newValue)}
+  }
+
+  public var unconstrain: Containment_V1_Unconstrain {
+    get {
+      if case .unconstrain(let v)? = kind {return v}
+      return Containment_V1_Unconstrain()
+    }
+    set {kind = .unconstrain(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -694,6 +710,8 @@ public nonisolated struct Containment_V1_Command: Sendable {
     case input(Containment_V1_Input)
     case action(Containment_V1_Action)
     case invoke(Containment_V1_Invoke)
+    case constrain(Containment_V1_Constrain)
+    case unconstrain(Containment_V1_Unconstrain)
 
   }
 
@@ -1453,6 +1471,39 @@ public nonisolated struct Containment_V1_Action: Sendable {
 /// outcome: Accepted.result (its JSON text), or an Error (the method threw, or its host went down before answering).
 /// Its verb is not checked against Hello.verbs (the host answers unknownVerb for a method its kind lacks); at most one
 /// call per batch; refused hostUnavailable when the controller's host is not up.
+/// A constraint between views of the owner's tree (SPEC §16), in its spelling: `child.width == 0.5 * owner.width - 10
+/// @750`. Issued by the owner; an expression that cannot be read is `malformed`.
+public nonisolated struct Containment_V1_Constrain: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var owner: String = String()
+
+  /// unique among the owner's constraints
+  public var id: String = String()
+
+  public var expression: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_Unconstrain: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var owner: String = String()
+
+  public var id: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Containment_V1_Invoke: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1840,6 +1891,18 @@ public nonisolated struct Containment_V1_Event: @unchecked Sendable {
   public var question: String {
     get {_storage._question}
     set {_uniqueStorage()._question = newValue}
+  }
+
+  /// viewWillLayoutSubviews, pageAfter, pageBefore)
+  public var constraintID: String {
+    get {_storage._constraintID}
+    set {_uniqueStorage()._constraintID = newValue}
+  }
+
+  /// constraintAdded: the constraint in SPEC §16's spelling
+  public var expression: String {
+    get {_storage._expression}
+    set {_uniqueStorage()._expression = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -3560,7 +3623,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Command"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0\u{1}send\0\u{3}set_properties\0\u{3}set_editing\0\u{1}rotate\0\u{3}forward_size_transition\0\u{1}input\0\u{1}action\0\u{1}invoke\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}by\0\u{2}\u{9}create\0\u{1}destroy\0\u{3}attach_window\0\u{3}resize_window\0\u{3}memory_warning\0\u{3}add_child\0\u{3}will_move\0\u{3}did_move\0\u{3}remove_from_parent\0\u{3}load_view\0\u{3}add_subview\0\u{3}remove_from_superview\0\u{3}set_frame\0\u{3}set_alpha\0\u{3}set_hidden\0\u{3}begin_appearance\0\u{3}end_appearance\0\u{1}transition\0\u{3}complete_transition\0\u{1}present\0\u{1}dismiss\0\u{1}push\0\u{1}pop\0\u{3}pop_to\0\u{3}pop_to_root\0\u{3}set_stack\0\u{3}set_children\0\u{1}select\0\u{3}set_menu_visible\0\u{3}set_pages\0\u{3}turn_page\0\u{3}set_split_mode\0\u{1}send\0\u{3}set_properties\0\u{3}set_editing\0\u{1}rotate\0\u{3}forward_size_transition\0\u{1}input\0\u{1}action\0\u{1}invoke\0\u{1}constrain\0\u{1}unconstrain\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4089,6 +4152,32 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
           self.kind = .invoke(v)
         }
       }()
+      case 50: try {
+        var v: Containment_V1_Constrain?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .constrain(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .constrain(v)
+        }
+      }()
+      case 51: try {
+        var v: Containment_V1_Unconstrain?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .unconstrain(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .unconstrain(v)
+        }
+      }()
       default: break
       }
     }
@@ -4262,6 +4351,14 @@ nonisolated extension Containment_V1_Command: SwiftProtobuf.Message, SwiftProtob
     case .invoke?: try {
       guard case .invoke(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 49)
+    }()
+    case .constrain?: try {
+      guard case .constrain(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 50)
+    }()
+    case .unconstrain?: try {
+      guard case .unconstrain(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 51)
     }()
     case nil: break
     }
@@ -5787,6 +5884,81 @@ nonisolated extension Containment_V1_Action: SwiftProtobuf.Message, SwiftProtobu
   }
 }
 
+nonisolated extension Containment_V1_Constrain: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Constrain"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}owner\0\u{1}id\0\u{1}expression\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.owner) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.expression) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.owner.isEmpty {
+      try visitor.visitSingularStringField(value: self.owner, fieldNumber: 1)
+    }
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 2)
+    }
+    if !self.expression.isEmpty {
+      try visitor.visitSingularStringField(value: self.expression, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Constrain, rhs: Containment_V1_Constrain) -> Bool {
+    if lhs.owner != rhs.owner {return false}
+    if lhs.id != rhs.id {return false}
+    if lhs.expression != rhs.expression {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Unconstrain: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Unconstrain"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}owner\0\u{1}id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.owner) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.owner.isEmpty {
+      try visitor.visitSingularStringField(value: self.owner, fieldNumber: 1)
+    }
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Unconstrain, rhs: Containment_V1_Unconstrain) -> Bool {
+    if lhs.owner != rhs.owner {return false}
+    if lhs.id != rhs.id {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Containment_V1_Invoke: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Invoke"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0\u{1}verb\0\u{1}arguments\0\u{1}call\0")
@@ -5929,7 +6101,7 @@ nonisolated extension Containment_V1_AppearanceFlags: SwiftProtobuf.Message, Swi
 
 nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0\u{1}orientation\0\u{1}point\0\u{1}chain\0\u{1}anchor\0\u{1}arguments\0\u{3}requested_by\0\u{1}question\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}time_unix_nanos\0\u{3}command_id\0\u{1}name\0\u{1}controller\0\u{2}\u{5}parent\0\u{1}flags\0\u{1}size\0\u{1}kind\0\u{1}host\0\u{1}view\0\u{1}superview\0\u{1}frame\0\u{1}by\0\u{1}alpha\0\u{1}hidden\0\u{1}window\0\u{1}from\0\u{1}to\0\u{1}command\0\u{1}code\0\u{1}message\0\u{1}pid\0\u{1}presenter\0\u{1}context\0\u{1}style\0\u{3}transition_style\0\u{3}hides_context\0\u{1}child\0\u{1}index\0\u{1}visible\0\u{1}pages\0\u{1}direction\0\u{2}\u{3}epoch\0\u{1}reason\0\u{3}message_name\0\u{1}payload\0\u{3}payload_size\0\u{1}changed\0\u{1}properties\0\u{1}editing\0\u{1}animated\0\u{1}orientation\0\u{1}point\0\u{1}chain\0\u{1}anchor\0\u{1}arguments\0\u{3}requested_by\0\u{1}question\0\u{3}constraint_id\0\u{1}expression\0")
 
   fileprivate class _StorageClass {
     var _seq: UInt64 = 0
@@ -5981,6 +6153,8 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
     var _arguments: [String] = []
     var _requestedBy: String = String()
     var _question: String = String()
+    var _constraintID: String = String()
+    var _expression: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -6040,6 +6214,8 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       _arguments = source._arguments
       _requestedBy = source._requestedBy
       _question = source._question
+      _constraintID = source._constraintID
+      _expression = source._expression
     }
   }
 
@@ -6107,6 +6283,8 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         case 53: try { try decoder.decodeRepeatedStringField(value: &_storage._arguments) }()
         case 54: try { try decoder.decodeSingularStringField(value: &_storage._requestedBy) }()
         case 55: try { try decoder.decodeSingularStringField(value: &_storage._question) }()
+        case 56: try { try decoder.decodeSingularStringField(value: &_storage._constraintID) }()
+        case 57: try { try decoder.decodeSingularStringField(value: &_storage._expression) }()
         default: break
         }
       }
@@ -6266,6 +6444,12 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
       if !_storage._question.isEmpty {
         try visitor.visitSingularStringField(value: _storage._question, fieldNumber: 55)
       }
+      if !_storage._constraintID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._constraintID, fieldNumber: 56)
+      }
+      if !_storage._expression.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._expression, fieldNumber: 57)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -6324,6 +6508,8 @@ nonisolated extension Containment_V1_Event: SwiftProtobuf.Message, SwiftProtobuf
         if _storage._arguments != rhs_storage._arguments {return false}
         if _storage._requestedBy != rhs_storage._requestedBy {return false}
         if _storage._question != rhs_storage._question {return false}
+        if _storage._constraintID != rhs_storage._constraintID {return false}
+        if _storage._expression != rhs_storage._expression {return false}
         return true
       }
       if !storagesAreEqual {return false}
