@@ -26,6 +26,15 @@ extension ContainmentState {
         for (presented, presentation) in presentations { self.presentations[presented] = presentation }
         nextSerial = serialCounter
     }
+
+    /// Gives `owner` back its constraints (SPEC §16), in the order they were added, by adding them again as its own
+    /// commands: the rules check them, and the frames, which already hold them, stay (each view's stay weighs the same
+    /// in any layout, so the solution is the one saved). A constraint the restored tree refuses is thrown.
+    public mutating func restore(constraints entries: [Layout.Entry], of owner: ControllerID) throws(ContainmentError) {
+        for entry in entries {
+            _ = try apply(.constrain(owner, id: entry.id, entry.constraint), by: .controller(owner))
+        }
+    }
 }
 
 extension Controller {

@@ -12,6 +12,11 @@ public struct Layout: Sendable {
     public struct Entry: Hashable, Sendable {
         public let id: String
         public let constraint: LayoutConstraint
+
+        public init(id: String, constraint: LayoutConstraint) {
+            self.id = id
+            self.constraint = constraint
+        }
     }
 
     /// A view's variables in the solver.

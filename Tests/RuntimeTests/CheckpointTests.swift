@@ -90,6 +90,45 @@ import Testing
         #expect(stillEqual)
     }
 
+    /// SPEC §16 across a checkpoint: the constraints come back in their order, and the restored state solves a resize
+    /// and a removal exactly as the saved one.
+    @Test func constraintsComeBackAndSolveAlike() throws {
+        var state = ContainmentState()
+        _ = try state.apply(
+            batch: [
+                .system(.create("container", kind: .content)), .system(.create("child", kind: .content)),
+                .system(.attachWindow("main", root: "container", size: Size(width: 1024, height: 768))),
+                .by("container", .addSubview(ViewID(owner: "container", name: "label"), to: .root("container"))),
+            ]
+                + SeedListings.displayContentController(
+                    "child",
+                    in: "container",
+                    frame: Rect(x: 0, y: 0, width: 10, height: 10)
+                )
+        )
+        for (id, text) in [
+            ("w", "child.width == 0.5 * container.width"), ("x", "child.centerX == container.centerX"),
+            ("h", "child.height <= 300 @750"), ("label", "container/label.left == child.right + 8"),
+        ] {
+            _ = try state.apply(
+                .constrain("container", id: id, try LayoutConstraint(parsing: text)),
+                by: .controller("container")
+            )
+        }
+        var restored = try Self.roundTrip(Self.checkpoint(of: state)).state
+        #expect(restored == state)
+        #expect(restored.layouts["container"]?.entries.map(\.id) == ["w", "x", "h", "label"])
+        let resize = Request.system(.resizeWindow("main", size: Size(width: 600, height: 500)))
+        let events = try state.apply(resize)
+        #expect(events.contains { $0.description == "frameChanged(child) view=child frame=150,0,300,10 by=container" })
+        #expect(try restored.apply(resize) == events)
+        let remove = [
+            Request.by("container", .willMove("child", toParent: nil)), .by("container", .removeFromParent("child")),
+        ]
+        #expect(try restored.apply(batch: remove) == state.apply(batch: remove))
+        #expect(restored == state)
+    }
+
     /// SPEC §15 across a checkpoint: an animated push a child asked for, still running when the checkpoint was
     /// written, names that child when the restored state completes it.
     @Test func aRunningSwitchKeepsItsAskerAcrossACheckpoint() throws {

@@ -2973,11 +2973,35 @@ public nonisolated struct Containment_V1_Checkpoint: @unchecked Sendable {
     set {_uniqueStorage()._hosts = newValue}
   }
 
+  /// by owner, in id order (SPEC §16)
+  public var constraints: [Containment_V1_CheckpointConstraints] {
+    get {_storage._constraints}
+    set {_uniqueStorage()._constraints = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// One controller's constraints, in the order they were added: ids[i] is expressions[i] (SPEC §16's spelling). Restored
+/// by adding them again in that order: the views' frames are already what they give.
+public nonisolated struct Containment_V1_CheckpointConstraints: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var owner: String = String()
+
+  public var ids: [String] = []
+
+  public var expressions: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 public nonisolated struct Containment_V1_CheckpointHost: Sendable {
@@ -8248,7 +8272,7 @@ nonisolated extension Containment_V1_GivenAnswer: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Checkpoint"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}next_segment\0\u{1}epoch\0\u{3}last_seq\0\u{3}last_command_id\0\u{3}next_serial\0\u{1}records\0\u{3}time_unix_nanos\0\u{1}controllers\0\u{1}views\0\u{1}windows\0\u{1}transitions\0\u{1}presentations\0\u{1}clients\0\u{1}hosts\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}next_segment\0\u{1}epoch\0\u{3}last_seq\0\u{3}last_command_id\0\u{3}next_serial\0\u{1}records\0\u{3}time_unix_nanos\0\u{1}controllers\0\u{1}views\0\u{1}windows\0\u{1}transitions\0\u{1}presentations\0\u{1}clients\0\u{1}hosts\0\u{1}constraints\0")
 
   fileprivate class _StorageClass {
     var _nextSegment: UInt32 = 0
@@ -8265,6 +8289,7 @@ nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftPro
     var _presentations: [Containment_V1_CheckpointPresentation] = []
     var _clients: [Containment_V1_CheckpointClient] = []
     var _hosts: [Containment_V1_CheckpointHost] = []
+    var _constraints: [Containment_V1_CheckpointConstraints] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -8289,6 +8314,7 @@ nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftPro
       _presentations = source._presentations
       _clients = source._clients
       _hosts = source._hosts
+      _constraints = source._constraints
     }
   }
 
@@ -8321,6 +8347,7 @@ nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftPro
         case 12: try { try decoder.decodeRepeatedMessageField(value: &_storage._presentations) }()
         case 13: try { try decoder.decodeRepeatedMessageField(value: &_storage._clients) }()
         case 14: try { try decoder.decodeRepeatedMessageField(value: &_storage._hosts) }()
+        case 15: try { try decoder.decodeRepeatedMessageField(value: &_storage._constraints) }()
         default: break
         }
       }
@@ -8375,6 +8402,9 @@ nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftPro
       if !_storage._hosts.isEmpty {
         try visitor.visitRepeatedMessageField(value: _storage._hosts, fieldNumber: 14)
       }
+      if !_storage._constraints.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._constraints, fieldNumber: 15)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -8398,10 +8428,51 @@ nonisolated extension Containment_V1_Checkpoint: SwiftProtobuf.Message, SwiftPro
         if _storage._presentations != rhs_storage._presentations {return false}
         if _storage._clients != rhs_storage._clients {return false}
         if _storage._hosts != rhs_storage._hosts {return false}
+        if _storage._constraints != rhs_storage._constraints {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_CheckpointConstraints: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CheckpointConstraints"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}owner\0\u{1}ids\0\u{1}expressions\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.owner) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.ids) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.expressions) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.owner.isEmpty {
+      try visitor.visitSingularStringField(value: self.owner, fieldNumber: 1)
+    }
+    if !self.ids.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.ids, fieldNumber: 2)
+    }
+    if !self.expressions.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.expressions, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_CheckpointConstraints, rhs: Containment_V1_CheckpointConstraints) -> Bool {
+    if lhs.owner != rhs.owner {return false}
+    if lhs.ids != rhs.ids {return false}
+    if lhs.expressions != rhs.expressions {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

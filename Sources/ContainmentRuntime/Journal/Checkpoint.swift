@@ -81,6 +81,13 @@ package struct Checkpoint: Sendable {
                     if let anchor = presentation.anchor { $0.anchor = anchor.description }
                 }
             }
+            message.constraints = state.layouts.sorted { $0.key < $1.key }.map { owner, layout in
+                .with {
+                    $0.owner = owner.rawValue
+                    $0.ids = layout.entries.map(\.id)
+                    $0.expressions = layout.entries.map(\.constraint.description)
+                }
+            }
             message.hosts = registrations.sorted { $0.key < $1.key }.map { name, registration in
                 .with {
                     $0.name = name
@@ -186,6 +193,17 @@ package struct Checkpoint: Sendable {
             presentations: presentations,
             serialCounter: Int(message.nextSerial)
         )
+        for wire in message.constraints {
+            guard wire.ids.count == wire.expressions.count else {
+                throw .malformed(
+                    "The constraints of \(wire.owner) have \(wire.ids.count) ids, \(wire.expressions.count) expressions."
+                )
+            }
+            let entries = try zip(wire.ids, wire.expressions).map { (id, expression) throws(ContainmentError) in
+                Layout.Entry(id: id, constraint: try LayoutConstraint(parsing: expression))
+            }
+            try state.restore(constraints: entries, of: ControllerID(wire.owner))
+        }
         self.hostOf = hostOf
         for host in message.hosts { registrations[host.name] = (host.pid, host.incarnation) }
         clients = ClientReplies(answers)
