@@ -10,7 +10,7 @@ enum CtlVerbs {
         Present.self, Dismiss.self, Push.self, Pop.self, PopTo.self, PopToRoot.self, SetStack.self, SetChildren.self,
         Select.self, MenuVisible.self, SetPages.self, Next.self, Previous.self, SplitMode.self, Send.self,
         SetProperties.self, SetEditing.self, Rotate.self, ForwardSize.self, Input.self, Action.self, Invoke.self,
-        Batch.self,
+        Constrain.self, Unconstrain.self, Batch.self,
     ]
 
     struct Create: CtlVerb {
