@@ -13,11 +13,6 @@ import Testing
           - {id: child, kind: content, host: h1, parent: container, embed: [0, 0, 320, 480]}
         """
 
-    static func frame(of id: String, in tree: [String: Any]) -> [Double]? {
-        let controllers = tree["controllers"] as? [[String: Any]] ?? []
-        return controllers.first { $0["id"] as? String == id }?["frame"] as? [Double]
-    }
-
     @Test func aContainerLaysItsChildOutByConstraints() async throws {
         try await RuntimeFixture.with(topology: Self.topology) { runtime in
             let width = try await runtime.containment(
@@ -42,7 +37,7 @@ import Testing
                 "child.centerX == container.centerX"
             )
             #expect(center.status == 0, "\(center.stderr)")
-            #expect(Self.frame(of: "child", in: try await runtime.treeJSON()) == [256, 0, 512, 480])
+            #expect(AuthorityAndWatchTests.frame(of: "child", in: try await runtime.treeJSON()) == [256, 0, 512, 480])
 
             // A window resize moves the child by the solver, within the resize command.
             let resize = try await runtime.containment("ctl", "resize", "main", "800x600")
@@ -50,7 +45,7 @@ import Testing
             #expect(
                 resize.eventDescriptions.contains("frameChanged(child) view=child frame=200,0,400,480 by=container")
             )
-            #expect(Self.frame(of: "child", in: try await runtime.treeJSON()) == [200, 0, 400, 480])
+            #expect(AuthorityAndWatchTests.frame(of: "child", in: try await runtime.treeJSON()) == [200, 0, 400, 480])
 
             // The child may not constrain its own root view: only its parent places it.
             let own = try await runtime.containment("ctl", "constrain", "child", "k", "child.width == 100")
