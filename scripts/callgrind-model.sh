@@ -3,9 +3,9 @@
 # model"), with valgrind's callgrind: repeatable, whatever else the machine is doing, so two versions of a hot path
 # compare exactly.
 #   scripts/callgrind-model.sh [STEPS]     # default 20000; prints instructions in all and per step
-# The model and the workload are compiled from Sources/ as one module with swiftc -O (valgrind 3.19 cannot load the
-# `containment` binary itself); the callgrind output is left in $OUT (default /tmp/callgrind-model) for
-# callgrind_annotate. Installs valgrind when it is missing.
+# The model, the solver it imports and the workload are compiled from Sources/ as one module with swiftc -O (valgrind
+# 3.19 cannot load the `containment` binary itself); the callgrind output is left in $OUT (default
+# /tmp/callgrind-model) for callgrind_annotate. Installs valgrind when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 steps="${1:-20000}"
@@ -13,7 +13,10 @@ out="${OUT:-/tmp/callgrind-model}"
 bash scripts/setup.sh profile
 rm -rf "$out"
 mkdir -p "$out/src"
-cp Sources/ContainmentModel/*.swift "$out/src/"
+for file in Sources/ContainmentModel/*.swift; do
+    sed -e 's/^import Cassowary$//' -e 's/Cassowary\.//g' "$file" >"$out/src/$(basename "$file")"
+done
+for file in Sources/Cassowary/*.swift; do cp "$file" "$out/src/Cassowary_$(basename "$file")"; done
 for file in Sources/ContainmentWorkload/*.swift; do
     sed 's/^import ContainmentModel$//' "$file" >"$out/src/Workload_$(basename "$file")"
 done

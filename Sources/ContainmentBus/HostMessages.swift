@@ -9,11 +9,14 @@ package struct KindOffer: Equatable, Sendable {
     package let kind: String
     package let verbs: [String]
     package let questions: [String]
+    /// The verbs a container of this kind requires of its children (SPEC §16).
+    package let requires: [String]
 
-    package init(kind: String, verbs: [String], questions: [String]) {
+    package init(kind: String, verbs: [String], questions: [String], requires: [String] = []) {
         self.kind = kind
         self.verbs = verbs
         self.questions = questions
+        self.requires = requires
     }
 }
 
@@ -60,6 +63,7 @@ package enum HostOutbound: Sendable {
                             $0.kind = offer.kind
                             $0.verbs = offer.verbs
                             $0.questions = offer.questions
+                            $0.requires = offer.requires
                         }
                     }
                 }

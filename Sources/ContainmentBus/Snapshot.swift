@@ -14,7 +14,8 @@ extension WireSnapshot {
             Containment_V1_ControllerState(
                 controller,
                 host: hostOf(controller.id),
-                view: state.views[controller.rootView]
+                view: state.views[controller.rootView],
+                constraints: state.layouts[controller.id]?.entries ?? []
             )
         }
         windows = state.windows.values.sorted { $0.id < $1.id }.map(Containment_V1_WindowState.init)
@@ -41,7 +42,7 @@ extension WireSnapshot {
 }
 
 extension Containment_V1_ControllerState {
-    public init(_ controller: Controller, host: String, view: View?) {
+    public init(_ controller: Controller, host: String, view: View?, constraints: [Layout.Entry] = []) {
         self.init()
         id = controller.id.rawValue
         kind = controller.kind.rawValue
@@ -56,6 +57,12 @@ extension Containment_V1_ControllerState {
         properties = Containment_V1_Properties(controller.properties)
         if let selected = controller.selected { self.selected = selected.rawValue }
         menuVisible = controller.menuVisible
+        self.constraints = constraints.map { entry in
+            .with {
+                $0.id = entry.id
+                $0.expression = entry.constraint.description
+            }
+        }
     }
 }
 
@@ -93,6 +100,10 @@ extension Containment_V1_ControllerState {
         }
         var children: [ControllerID] = []
         for child in self.children { children.append(try controllerID(child, field: "children")) }
+        var constraints: [Layout.Entry] = []
+        for wire in self.constraints {
+            constraints.append(Layout.Entry(id: wire.id, constraint: try LayoutConstraint(parsing: wire.expression)))
+        }
         return ControllerState(
             id: try controllerID(id, field: "id"),
             kind: Kind(kind),
@@ -106,7 +117,8 @@ extension Containment_V1_ControllerState {
             presented: try optionalID(hasPresented, presented, "presented"),
             properties: try properties.model(),
             selected: try optionalID(hasSelected, selected, "selected"),
-            menuVisible: menuVisible
+            menuVisible: menuVisible,
+            constraints: constraints
         )
     }
 }

@@ -98,7 +98,9 @@ package struct InboundRequest: Sendable {
                         pid: hello.pid,
                         protocolVersion: hello.protocolVersion,
                         lastSeq: hello.lastSeq,
-                        kinds: hello.verbs.map { KindOffer(kind: $0.kind, verbs: $0.verbs, questions: $0.questions) }
+                        kinds: hello.verbs.map {
+                            KindOffer(kind: $0.kind, verbs: $0.verbs, questions: $0.questions, requires: $0.requires)
+                        }
                     )
                 )
             case .heartbeat(let beat): .heartbeat(host: beat.host)

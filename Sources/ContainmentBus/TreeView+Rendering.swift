@@ -37,6 +37,11 @@ extension TreeView {
             }
             if let presenting = node.presenting { parts.append("presented-by=\(presenting)") }
             if let presented = node.presented { parts.append("presents=\(presented)") }
+            if !node.constraints.isEmpty {
+                parts.append(
+                    "constraints=[\(node.constraints.map { "\($0.id): \($0.expression)" }.joined(separator: "; "))]"
+                )
+            }
             return parts.joined(separator: "  ")
         }
         func walk(_ id: String, prefix: String, last: Bool, top: Bool) {
@@ -86,6 +91,9 @@ extension TreeView {
                 object["selectedIndex"] = node.selected.flatMap { node.children.firstIndex(of: $0) } ?? NSNull()
             }
             if node.kind == "menu" { object["menuVisible"] = node.menuVisible }
+            if !node.constraints.isEmpty {
+                object["constraints"] = node.constraints.map { ["id": $0.id, "expression": $0.expression] }
+            }
             object["properties"] = Self.json(node.properties)
             if node.kind == "navigation" {
                 let bar = navigationBar(node)

@@ -22,6 +22,13 @@ public struct TreeView: Hashable, Sendable {
         public var menuVisible = false
         /// Its properties (SPEC §13): titles, items, delegate, editing, …
         public var properties = ControllerProperties()
+        /// The constraints it owns (SPEC §16), in the order added: ids and expressions.
+        public var constraints: [Constraint] = []
+    }
+
+    public struct Constraint: Hashable, Sendable {
+        public var id: String
+        public var expression: String
     }
 
     public struct WindowInfo: Hashable, Sendable {
@@ -58,7 +65,8 @@ public struct TreeView: Hashable, Sendable {
                 presented: controller.hasPresented ? controller.presented : nil,
                 selected: controller.hasSelected ? controller.selected : nil,
                 menuVisible: controller.menuVisible,
-                properties: (try? controller.properties.model()) ?? ControllerProperties()
+                properties: (try? controller.properties.model()) ?? ControllerProperties(),
+                constraints: controller.constraints.map { Constraint(id: $0.id, expression: $0.expression) }
             )
             order.append(controller.id)
         }
@@ -127,6 +135,10 @@ public struct TreeView: Hashable, Sendable {
             if let properties = try? event.properties.model() { nodes[id]?.properties = properties }
         case .editingChanged?:
             nodes[id]?.properties.editing = event.editing
+        case .constraintAdded?:
+            nodes[id]?.constraints.append(Constraint(id: event.constraintID, expression: event.expression))
+        case .constraintRemoved?:
+            nodes[id]?.constraints.removeAll { $0.id == event.constraintID }
         case .presented?:
             nodes[id]?.presenting = event.context
             nodes[event.context]?.presented = id

@@ -64,6 +64,32 @@ enum Seeds {
                     KindOffer(kind: "form", verbs: [], questions: ["loadView", "viewWillLayoutSubviews", "pageAfter"])
                 ]
             ).bytes,
+            // Issue 43: constraints (their expressions read from the wire), and a container kind's child protocol.
+            "constraints": commands([
+                Request(
+                    .constrain(
+                        "a",
+                        id: "w",
+                        LayoutConstraint(
+                            LayoutAnchor(.root("b"), .width),
+                            .equal,
+                            LayoutAnchor(.root("a"), .width),
+                            multiplier: 0.5,
+                            constant: -10,
+                            priority: 750
+                        )
+                    ),
+                    by: .natural
+                ),
+                Request(.unconstrain("a", id: "w"), by: .natural),
+            ]),
+            "protocols": HostOutbound.hello(
+                requestID: 1,
+                host: "h0",
+                pid: 2,
+                lastSeq: 0,
+                kinds: [KindOffer(kind: "grid", verbs: ["insert"], questions: [], requires: ["tapped"])]
+            ).bytes,
             "answer": HostOutbound.answer(
                 questionID: 1,
                 controller: "a",

@@ -10,6 +10,9 @@ public struct BehaviorRegistry: Sendable {
     /// The questions each kind's code answers (``ControllerBehavior/answer(_:controller:)``, SPEC §15), as the host
     /// registers them: the supervisor asks only these.
     public private(set) var answering: [String: Set<Question.Name>] = [:]
+    /// The verbs each container kind requires of its children (SPEC §16, seed 000's protocol for its children): the
+    /// supervisor refuses a child whose kind registered none of them (`protocolMismatch`).
+    public private(set) var requires: [String: [String]] = [:]
 
     /// The standard kinds: `content`, and the standard containers (navigation, tab, page, split, menu), whose rules
     /// are the supervisor's; the navigation, tab, menu and page containers answer their verbs (`push`, `select`,
@@ -61,6 +64,13 @@ public struct BehaviorRegistry: Sendable {
         self.answering[kind.rawValue] = answering.isEmpty ? nil : answering
     }
 
+    /// Declares the verbs a container of `kind` requires of its children (SPEC §16): every child's kind must
+    /// register each of them (`register(_:verbs:…)`), or adding it is refused `protocolMismatch` naming the missing
+    /// ones. Register the kind itself as well.
+    public mutating func require(_ verbs: [String], ofChildrenOf kind: Kind) {
+        requires[kind.rawValue] = verbs.isEmpty ? nil : verbs
+    }
+
     /// The kinds it runs: the supervisor places a controller of a custom kind only on a host that registered it.
     public var kinds: [Kind] { makers.keys.sorted().map { Kind($0) } }
 
@@ -70,7 +80,8 @@ public struct BehaviorRegistry: Sendable {
             KindOffer(
                 kind: kind,
                 verbs: verbs[kind] ?? [],
-                questions: (answering[kind] ?? []).map(\.rawValue).sorted()
+                questions: (answering[kind] ?? []).map(\.rawValue).sorted(),
+                requires: requires[kind] ?? []
             )
         }
     }

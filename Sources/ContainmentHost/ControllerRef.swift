@@ -43,6 +43,28 @@ public struct ControllerRef: Sendable {
         try await perform(SeedListings.hideContentController(child, in: id).map(\.command))
     }
 
+    /// Adds constraints between this controller's views and its children's root views (SPEC §16), as one transaction:
+    /// each an id and SPEC §16's spelling, `["w": "child.width == 0.5 * me.width", "x": "child.centerX == me.centerX"]`
+    /// in the order given. Returns the events (the frames the solver set among them); an expression that does not
+    /// read is `malformed` before anything is sent.
+    @discardableResult
+    public func constrain(_ constraints: KeyValuePairs<String, String>) async throws(RemoteError) -> [Event] {
+        var commands: [Command] = []
+        for (constraintID, expression) in constraints {
+            do {
+                commands.append(.constrain(id, id: constraintID, try LayoutConstraint(parsing: expression)))
+            } catch {
+                throw RemoteError(error)
+            }
+        }
+        return try await perform(commands)
+    }
+
+    /// Removes this controller's constraints (SPEC §16).
+    public func unconstrain(_ constraintIDs: String...) async throws(RemoteError) {
+        try await perform(constraintIDs.map { .unconstrain(id, id: $0) })
+    }
+
     public func transition(from: ControllerID, to: ControllerID, duration: Double = 0) async throws(RemoteError) {
         try await perform([.transition(in: id, from: from, to: to, duration: duration)])
     }

@@ -81,7 +81,8 @@ package struct StressClient: Sendable {
         prefix: String,
         seed: UInt64,
         invalidRatio: Double,
-        contended: Bool = false
+        contended: Bool = false,
+        constraints: Bool = false
     ) {
         self.index = index
         self.pool = pool
@@ -91,6 +92,7 @@ package struct StressClient: Sendable {
         generator = RandomCommands(seed: clientSeed, manual: true, pool: pool)
         generator.timedTransitions = false
         generator.globalMemoryWarnings = false
+        generator.constraints = constraints
         invalid = InvalidCommands(pool: pool, foreign: foreign, prefix: prefix)
         rng = SplitMix64(seed: clientSeed ^ 0xD1B5_4A32_D192_ED03)
     }

@@ -78,7 +78,7 @@ public enum Command: Hashable, Sendable {
     case send(from: ControllerID, to: ControllerID, name: String, payload: [UInt8] = [])
     // Layout by constraints (§16)
     /// Adds a constraint `id` to the owner's views: issued by the owner.
-    case constrain(ControllerID, id: String, LayoutConstraint)
+    indirect case constrain(ControllerID, id: String, LayoutConstraint)
     /// Removes the owner's constraint `id`.
     case unconstrain(ControllerID, id: String)
 

@@ -81,6 +81,8 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
         public static let duplicateController = Code("duplicateController")
         // §16 layout by constraints
         public static let unsatisfiableConstraints = Code("unsatisfiableConstraints")
+        /// A child whose kind lacks verbs its parent's kind requires of its children.
+        public static let protocolMismatch = Code("protocolMismatch")
         // §13 orientation
         public static let unsupportedOrientation = Code("unsupportedOrientation")
         // Custom container verbs
@@ -118,7 +120,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
             .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch, .duplicateController,
             .notRelated, .unsupportedOrientation, .unknownVerb, .unknownKind, .methodFailed,
             .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .limitExceeded, .unknownView,
-            .unknownWindow, .notConfigured, .notLeader, .unsatisfiableConstraints,
+            .unknownWindow, .notConfigured, .notLeader, .unsatisfiableConstraints, .protocolMismatch,
         ]
 
         /// The code named `rawValue`, if it is one of ``all``.

@@ -40,6 +40,9 @@ extension ContainmentState {
             )
         }
         let oldParent = child.parent
+        if oldParent != parentID, !kindProtocols.isEmpty, let parent = controllers[parentID] {
+            try checkChildProtocol(child, of: parent)
+        }
         // The local copy ends here, so the state holds the only reference and changes the controller in place.
         _ = consume child
         if oldParent == parentID { return }

@@ -69,7 +69,7 @@ extension ContainmentState {
 
     /// Drops every view `id` owns. Its root view must be detached and hold no child's root view.
     private mutating func releaseViews(of id: ControllerID) {
-        dropLayout(of: id)
+        if !layouts.isEmpty { dropLayout(of: id) }
         let names = controllers[id]?.subviewNames ?? []
         for name in names { setView(nil, ViewID(owner: id, name: name)) }
         setView(nil, .root(id))

@@ -135,8 +135,8 @@ extension ContainmentState {
 
     /// Removes `viewID` from its superview, if it has one, with a `viewRemoved` event. No appearance callbacks.
     mutating func detachFromSuperview(_ viewID: ViewID) {
-        guard views[viewID]?.superview != nil else { return }
-        removeConstraints(using: viewID)
+        // Constraints leave first (SPEC §16); without any, one lookup as before.
+        if !layouts.isEmpty { removeConstraints(using: viewID) }
         guard let superview = views[viewID]?.superview else { return }
         removeSubview(viewID, from: superview)
         updateView(viewID, .superview) { $0.superview = nil }
@@ -176,7 +176,7 @@ extension ContainmentState {
         }
         _ = try resolveView(viewID)
         changeFrame(viewID, to: frame, by: party)
-        frameWasSet(viewID)
+        if !layouts.isEmpty { frameWasSet(viewID) }
     }
 
     /// R2: the parent; the window for its root (by a resize: the system may not set it); the system for any other
@@ -225,7 +225,7 @@ extension ContainmentState {
         emit(.viewWillLayoutSubviews(id))
         ask(.viewWillLayoutSubviews(id, size: views[.root(id)]?.frame.size ?? .zero))
         layoutContainerViews(id)
-        layoutByConstraints(id)
+        if !layouts.isEmpty { layoutByConstraints(id) }
         emit(.viewDidLayoutSubviews(id))
     }
 

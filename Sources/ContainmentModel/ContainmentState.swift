@@ -13,6 +13,9 @@ public struct ContainmentState: Sendable {
     public internal(set) var presentations = IDTable<ControllerID, Presentation>()
     /// Each controller's constraints (SPEC §16), by owner; none for a controller without any.
     public internal(set) var layouts: [ControllerID: Layout] = [:]
+    /// What the hosts registered for each kind, as the runtime knows it now (SPEC §16, child protocols): not part of
+    /// the tree (not compared, not checkpointed); empty, nothing about it is judged.
+    public var kindProtocols: [Kind: KindProtocol] = [:]
     var nextSerial = 0
     /// How long an animated switch of a standard container runs (SPEC §13, the runtime's `animationDuration`).
     public var animationDuration = 0.35

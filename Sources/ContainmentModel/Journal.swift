@@ -12,7 +12,7 @@ struct Journal: Sendable {
         case transitions([RunningTransition])
         indirect case presentation(ControllerID, Presentation?, slot: Int)
         case nextSerial(Int)
-        case layout(ControllerID, Layout?)
+        indirect case layout(ControllerID, Layout?)
     }
 
     var undo: [Undo] = []
@@ -197,7 +197,7 @@ extension ContainmentState {
             presentations.compact()
         }
         journal.events = []
-        journal.layoutFailure = nil
+        if journal.layoutFailure != nil { journal.layoutFailure = nil }
     }
 
     /// Keeps the changes and returns the events.

@@ -63,7 +63,8 @@ public struct LayoutConstraint: Hashable, Sendable, CustomStringConvertible {
         self.first = first
         self.relation = relation
         self.second = second
-        self.multiplier = multiplier
+        // Without a second attribute there is nothing to multiply: kept as 1, as the spelling reads back.
+        self.multiplier = second == nil ? 1 : multiplier
         self.constant = constant
         self.priority = priority
     }

@@ -18,6 +18,8 @@ public struct ControllerState: Hashable, Sendable {
     public var selected: ControllerID?
     /// A menu's menu view shown.
     public var menuVisible: Bool
+    /// The constraints it owns (SPEC §16), in the order they were added.
+    public var constraints: [Layout.Entry]
 
     public init(
         id: ControllerID,
@@ -32,7 +34,8 @@ public struct ControllerState: Hashable, Sendable {
         presented: ControllerID? = nil,
         properties: ControllerProperties = ControllerProperties(),
         selected: ControllerID? = nil,
-        menuVisible: Bool = false
+        menuVisible: Bool = false,
+        constraints: [Layout.Entry] = []
     ) {
         self.id = id
         self.kind = kind
@@ -47,6 +50,7 @@ public struct ControllerState: Hashable, Sendable {
         self.properties = properties
         self.selected = selected
         self.menuVisible = menuVisible
+        self.constraints = constraints
     }
 }
 

@@ -90,6 +90,10 @@ extension SupervisorCore {
         record.everConnected = true
         record.expectedUntil = nil
         record.verbs = Dictionary(hello.kinds.map { ($0.kind, $0.verbs) }, uniquingKeysWith: { first, _ in first })
+        record.requires = Dictionary(
+            hello.kinds.map { ($0.kind, $0.requires) },
+            uniquingKeysWith: { first, _ in first }
+        )
         record.questions = Dictionary(
             hello.kinds.compactMap { entry in
                 let questions = Set(entry.questions.compactMap(Question.Name.init(rawValue:)))
@@ -125,6 +129,7 @@ extension SupervisorCore {
         hosts[hello.host] = record
         hostNames[sender] = hello.host
         updateAnsweringKinds()
+        updateKindProtocols()
         let pid = Int(hello.pid)
         if !again {
             publishHostEvent(

@@ -127,7 +127,8 @@ package final class Simulation {
                 seed: settings.seed,
                 invalidRatio: settings.invalidRatio,
                 // Answering code changes what a client's replica cannot see: its replies are judged by the replay.
-                contended: settings.judgedByReplay
+                contended: settings.judgedByReplay,
+                constraints: settings.constraints
             )
             stress.adopt(creations[settings.contended ? 0 : index])
             return SimClient(sim: self, index: index, stress: stress)

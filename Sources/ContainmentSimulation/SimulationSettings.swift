@@ -31,6 +31,8 @@ package struct SimulationSettings: Sendable {
     /// One more client asks for snapshots in bursts and reads its replies late (``SimReader``): they back up into the
     /// supervisor's own queue for it, within `replyQueueBytes` (issue 42, finding 3).
     package var lateReader = false
+    /// The clients draw layout constraints too (SPEC §16): added, refused as unsatisfiable, removed with their views.
+    package var constraints = false
     /// Whether a client's replica cannot foresee its replies, so that the journal's replay judges them.
     package var judgedByReplay: Bool { contended || answering }
     /// Each seed draws the shape of its world (``world(seed:)``) — swarm testing, as TigerBeetle's VOPR does: the
@@ -64,7 +66,7 @@ package struct SimulationSettings: Sendable {
 
     /// The settings of seed `seed`'s world: these, with `seed`; when ``drawsWorld``, its shape drawn from the seed (a
     /// stream of its own, so the world's own draws are those of the same shape given by flags): replicated half the
-    /// time, contended a quarter, answering a quarter, with a late reader a quarter.
+    /// time, contended a quarter, answering a quarter, with a late reader a quarter, drawing constraints a quarter.
     package func world(seed: UInt64) -> SimulationSettings {
         var one = self
         one.seed = seed
@@ -74,6 +76,8 @@ package struct SimulationSettings: Sendable {
         one.contended = Int.random(in: 0..<4, using: &random) == 0
         one.answering = Int.random(in: 0..<4, using: &random) == 0
         one.lateReader = Int.random(in: 0..<4, using: &random) == 0
+        // Drawn last, so the draws above are what they were before constraints were drawn at all.
+        one.constraints = Int.random(in: 0..<4, using: &random) == 0
         return one
     }
 
@@ -81,7 +85,10 @@ package struct SimulationSettings: Sendable {
     /// when none is given (or `--world drawn`); false when `world` names no shape.
     package mutating func pin(world: String?, replicated: Bool, contended: Bool, answering: Bool) -> Bool {
         let parts = Set((world ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        guard parts.isSubset(of: ["drawn", "single", "replicated", "contended", "answering", "late-reader"]),
+        guard
+            parts.isSubset(of: [
+                "drawn", "single", "replicated", "contended", "answering", "late-reader", "constraints",
+            ]),
             !(parts.contains("single") && parts.contains("replicated")),
             !parts.contains("drawn") || parts.count == 1
         else { return false }
@@ -90,13 +97,14 @@ package struct SimulationSettings: Sendable {
         self.contended = contended || parts.contains("contended")
         self.answering = answering || parts.contains("answering")
         lateReader = parts.contains("late-reader")
+        constraints = parts.contains("constraints")
         return true
     }
 
     /// `replicated, answering`: the world's shape as a report names it.
     package var shape: String {
         ([replicated ? "replicated" : "single"] + (contended ? ["contended"] : []) + (answering ? ["answering"] : [])
-            + (lateReader ? ["late reader"] : []))
+            + (lateReader ? ["late reader"] : []) + (constraints ? ["constraints"] : []))
             .joined(separator: ", ")
     }
 

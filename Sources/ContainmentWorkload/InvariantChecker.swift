@@ -23,6 +23,8 @@ public struct InvariantChecker: Sendable {
     var subviews: [ViewID: [ViewID]] = [:]
     /// The same, view → superview: the responder chain and the placement of presentations climb it.
     var superviewOf: [ViewID: ViewID] = [:]
+    /// Each owner's live constraints and the views each names, from `constraintAdded` / `constraintRemoved` (SPEC §16).
+    var constraints: [ControllerID: [String: [ViewID]]] = [:]
 
     /// Follows one accepted command's events; returns what broke.
     public init() {}
@@ -51,6 +53,9 @@ public struct InvariantChecker: Sendable {
                 appearance[id] = .disappeared
                 kinds[id] = kind
             case .controllerDestroyed(let id):
+                if let left = constraints[id], !left.isEmpty {
+                    problems.append("\(event): its constraints \(left.keys.sorted()) outlived it")
+                }
                 appearance[id] = nil
                 changedProperties[id] = nil
                 loaded.remove(id)
@@ -84,6 +89,9 @@ public struct InvariantChecker: Sendable {
                     }
                 if !placed { problems.append("\(event): no such question was under way") }
             case .viewDidUnload(let id):
+                if let left = constraints[id], !left.isEmpty {
+                    problems.append("\(event): its constraints \(left.keys.sorted()) outlived its views")
+                }
                 loaded.remove(id)
                 forgetViews(of: id)
             case .viewInserted(let view, let superview, let index):
@@ -96,7 +104,10 @@ public struct InvariantChecker: Sendable {
                 }
                 subviews[superview] = siblings
                 superviewOf[view] = superview
+            case .constraintAdded, .constraintRemoved:
+                problems += followConstraint(event)
             case .viewRemoved(let view, let superview):
+                problems += constraintsOutlived(view, leaving: superview, event)
                 if subviews[superview]?.contains(view) != true { problems.append("\(event): it was not there") }
                 subviews[superview]?.removeAll { $0 == view }
                 if superviewOf[view] == superview { superviewOf[view] = nil }

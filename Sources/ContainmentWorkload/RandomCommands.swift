@@ -109,6 +109,10 @@ public struct RandomCommands: Sendable {
     /// Calls of custom container verbs (`invoke`). Off where a runtime judges them: which verbs exist is what its hosts
     /// registered, refused before the model, so a client's replica could not predict the answer.
     public var invocations = false
+    /// Layout constraints (SPEC §16): mostly a container's on its children's root views and its own views, now and
+    /// then on a view it may not name, required ones that conflict, removals. Off by default: the streams seeds were
+    /// recorded with stay as they were.
+    public var constraints = false
 
     var ids: [ControllerID] { pool.ids }
     var containers: [(ControllerID, Kind)] { pool.containers }
@@ -410,6 +414,8 @@ public struct RandomCommands: Sendable {
                     by: party(natural: .controller(parent), in: state)
                 )
             ]
+        case 106..<110 where constraints:
+            return [constraintCommand(child: child, parent: parent, in: state)]
         case 110..<125:
             return containerCommand(in: state)
         case 125..<131:
@@ -479,6 +485,58 @@ public struct RandomCommands: Sendable {
 }
 
 extension RandomCommands {
+    /// A constraint added or removed (SPEC §16): mostly by a parent, on a child's root view, its own root view or its
+    /// own named views, in one of a few ids (so some are taken); now and then on any view, or by anyone.
+    mutating func constraintCommand(child: ControllerID, parent: ControllerID, in state: ContainmentState) -> Request {
+        // Mostly a parent with a child whose root view is in its tree: what can be constrained.
+        let placing = state.controllers.values.filter { record in
+            record.children.contains { state.isView(.root($0), inTreeOf: record.id) }
+        }.map(\.id).sorted()
+        let elsewhere = chance(50) ? state.controllers[child]?.parent ?? parent : parent
+        let owner = chance(80) ? placing.randomElement(using: &rng) ?? parent : elsewhere
+        let natural = Party.controller(owner)
+        if chance(25), let entry = state.layouts[owner]?.entries.randomElement(using: &rng) {
+            return Request(.unconstrain(owner, id: entry.id), by: party(natural: natural, in: state))
+        }
+        // Now and then one that contradicts a required one the owner has: refused as unsatisfiable (or, for an
+        // inequality that leaves room, accepted).
+        if chance(40),
+            let entry = state.layouts[owner]?.entries.filter({ $0.constraint.isRequired }).randomElement(using: &rng)
+        {
+            let clash = LayoutConstraint(entry.constraint.first, .equal, constant: entry.constraint.constant + 17)
+            return Request(
+                .constrain(owner, id: "x\(Int.random(in: 0..<6, using: &rng))", clash),
+                by: party(natural: natural, in: state)
+            )
+        }
+        let placed = (state.controllers[owner]?.children ?? []).filter { state.isView(.root($0), inTreeOf: owner) }
+        let anyView = view(of: chance(50) ? owner : id())
+        let placedView = placed.randomElement(using: &rng).map { ViewID.root($0) } ?? view(of: owner)
+        let first = chance(85) ? placedView : anyView
+        let attribute = LayoutAttribute.allCases.randomElement(using: &rng)!
+        let second: LayoutAnchor? =
+            chance(30)
+            ? nil
+            : LayoutAnchor(
+                chance(50) ? .root(owner) : view(of: owner),
+                LayoutAttribute.allCases.filter { $0.isHorizontal == attribute.isHorizontal }.randomElement(
+                    using: &rng
+                )!
+            )
+        let constraint = LayoutConstraint(
+            LayoutAnchor(first, attribute),
+            LayoutRelation.allCases.randomElement(using: &rng)!,
+            second,
+            multiplier: [1, 1, 0.5, 2].randomElement(using: &rng)!,
+            constant: Double(Int.random(in: -50...300, using: &rng)),
+            priority: chance(60) ? LayoutConstraint.requiredPriority : [250, 500, 750].randomElement(using: &rng)!
+        )
+        return Request(
+            .constrain(owner, id: "k\(Int.random(in: 0..<6, using: &rng))", constraint),
+            by: party(natural: natural, in: state)
+        )
+    }
+
     /// What a controller's code might answer to `question` (SPEC §15), valid or not: now and then nothing in time; for
     /// `loadView`, subviews of its own (and sometimes a frame it may not set, which the model takes back); for
     /// `viewWillLayoutSubviews`, frames of its subviews and its children's root views within `size`; for a page, any

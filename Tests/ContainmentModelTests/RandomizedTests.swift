@@ -30,6 +30,10 @@ import Testing
         /// SPEC §15: questions asked of controllers' code, and those that timed out.
         var questions = 0
         var timedOut = 0
+        /// SPEC §16: constraints added and removed, and refused as unsatisfiable.
+        var constraintsAdded = 0
+        var constraintsRemoved = 0
+        var unsatisfiable = 0
     }
 
     /// Every content controller's code answers every question (SPEC §15) in the runs that ask.
@@ -58,9 +62,10 @@ import Testing
         }
     }
 
-    static func run(seed: UInt64, manual: Bool, asking: Bool = false) -> Tally {
+    static func run(seed: UInt64, manual: Bool, asking: Bool = false, constraints: Bool = false) -> Tally {
         var generator = RandomCommands(seed: seed, manual: manual)
         generator.invocations = true
+        generator.constraints = constraints
         var state = ContainmentState()
         var checker = InvariantChecker()
         var tally = Tally()
@@ -86,6 +91,8 @@ import Testing
                     if case .inputDelivered(_?, _, _, _, _, _) = $0 { true } else { false }
                 }
                 tally.inputs += events.count { if case .inputDelivered = $0 { true } else { false } }
+                tally.constraintsAdded += events.count { if case .constraintAdded = $0 { true } else { false } }
+                tally.constraintsRemoved += events.count { if case .constraintRemoved = $0 { true } else { false } }
                 tally.askedByOthers += events.count {
                     if case .navigationWillShow(let c, _, .controller(let asker)) = $0 { asker != c } else { false }
                 }
@@ -112,6 +119,7 @@ import Testing
                 }
             } catch {
                 tally.rejected += 1
+                if error.error.code == .unsatisfiableConstraints { tally.unsatisfiable += 1 }
                 let changed = before.map { state != $0 } ?? (FieldSnapshot(state) != beforeFields)
                 if changed {
                     Issue.record("\(context): rejected with \(error) but the state changed")
@@ -153,6 +161,22 @@ import Testing
         let tally = Self.run(seed: seed, manual: true, asking: true)
         #expect(tally.accepted > Self.steps / 5, "too few accepted commands to mean much: \(tally)")
         #expect(tally.questions > Self.steps / 10 && tally.timedOut > 0, "too few questions to mean much: \(tally)")
+    }
+
+    /// SPEC §16 under load: constraints drawn among everything else (satisfiable and not, removed by `unconstrain` and
+    /// with their views), every step checked from the events alone.
+    @Test func constraintsAmongEverythingElse() {
+        var refused = 0
+        for seed in Self.seeds.prefix(6) {
+            let tally = Self.run(seed: seed, manual: true, constraints: true)
+            #expect(tally.accepted > Self.steps / 5, "seed \(seed): too few accepted commands to mean much: \(tally)")
+            #expect(
+                tally.constraintsAdded > 10 && tally.constraintsRemoved > 5,
+                "seed \(seed): too few constraints to mean much: \(tally)"
+            )
+            refused += tally.unsatisfiable
+        }
+        #expect(refused > 5, "too few constraints refused as unsatisfiable: \(refused)")
     }
 
     /// Without manual forwarding, every controller's appearance must equal whether it is on screen, after every step.

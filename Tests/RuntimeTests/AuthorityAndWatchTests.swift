@@ -111,6 +111,20 @@ enum TreeFold {
             update(event["parent"] as? String ?? "") {
                 $0["children"] = ($0["children"] as? [String] ?? []).filter { $0 != id }
             }
+        case "constraintAdded":
+            update(id) {
+                $0["constraints"] =
+                    ($0["constraints"] as? [[String: Any]] ?? []) + [
+                        ["id": event["id"] ?? "", "expression": event["expression"] ?? ""]
+                    ]
+            }
+        case "constraintRemoved":
+            update(id) {
+                let left = ($0["constraints"] as? [[String: Any]] ?? []).filter {
+                    $0["id"] as? String != event["id"] as? String
+                }
+                $0["constraints"] = left.isEmpty ? nil : left
+            }
         case "frameChanged" where event["view"] as? String == id:
             update(id) { $0["frame"] = event["frame"] }
         case "loadView": update(id) { $0["frame"] = [0.0, 0.0, 0.0, 0.0] }

@@ -1931,93 +1931,132 @@ public nonisolated struct Containment_V1_EventHeartbeat: Sendable {
   public init() {}
 }
 
-public nonisolated struct Containment_V1_ControllerState: Sendable {
+// Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values
+// ever mutate the same storage; see scripts/generate-protocol.sh.
+public nonisolated struct Containment_V1_ControllerState: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String {
+    get {_storage._id}
+    set {_uniqueStorage()._id = newValue}
+  }
+
+  public var kind: String {
+    get {_storage._kind}
+    set {_uniqueStorage()._kind = newValue}
+  }
+
+  public var host: String {
+    get {_storage._host}
+    set {_uniqueStorage()._host = newValue}
+  }
+
+  public var parent: String {
+    get {_storage._parent ?? String()}
+    set {_uniqueStorage()._parent = newValue}
+  }
+  /// Returns true if `parent` has been explicitly set.
+  public var hasParent: Bool {_storage._parent != nil}
+  /// Clears the value of `parent`. Subsequent reads from it will return its default value.
+  public mutating func clearParent() {_uniqueStorage()._parent = nil}
+
+  public var children: [String] {
+    get {_storage._children}
+    set {_uniqueStorage()._children = newValue}
+  }
+
+  /// disappeared, appearing, appeared, disappearing
+  public var appearance: String {
+    get {_storage._appearance}
+    set {_uniqueStorage()._appearance = newValue}
+  }
+
+  public var viewLoaded: Bool {
+    get {_storage._viewLoaded}
+    set {_uniqueStorage()._viewLoaded = newValue}
+  }
+
+  /// its root view's frame, when loaded
+  public var frame: Containment_V1_Rect {
+    get {_storage._frame ?? Containment_V1_Rect()}
+    set {_uniqueStorage()._frame = newValue}
+  }
+  /// Returns true if `frame` has been explicitly set.
+  public var hasFrame: Bool {_storage._frame != nil}
+  /// Clears the value of `frame`. Subsequent reads from it will return its default value.
+  public mutating func clearFrame() {_uniqueStorage()._frame = nil}
+
+  public var presenting: String {
+    get {_storage._presenting ?? String()}
+    set {_uniqueStorage()._presenting = newValue}
+  }
+  /// Returns true if `presenting` has been explicitly set.
+  public var hasPresenting: Bool {_storage._presenting != nil}
+  /// Clears the value of `presenting`. Subsequent reads from it will return its default value.
+  public mutating func clearPresenting() {_uniqueStorage()._presenting = nil}
+
+  public var presented: String {
+    get {_storage._presented ?? String()}
+    set {_uniqueStorage()._presented = newValue}
+  }
+  /// Returns true if `presented` has been explicitly set.
+  public var hasPresented: Bool {_storage._presented != nil}
+  /// Clears the value of `presented`. Subsequent reads from it will return its default value.
+  public mutating func clearPresented() {_uniqueStorage()._presented = nil}
+
+  public var properties: Containment_V1_Properties {
+    get {_storage._properties ?? Containment_V1_Properties()}
+    set {_uniqueStorage()._properties = newValue}
+  }
+  /// Returns true if `properties` has been explicitly set.
+  public var hasProperties: Bool {_storage._properties != nil}
+  /// Clears the value of `properties`. Subsequent reads from it will return its default value.
+  public mutating func clearProperties() {_uniqueStorage()._properties = nil}
+
+  /// a tab's or menu's selected child
+  public var selected: String {
+    get {_storage._selected ?? String()}
+    set {_uniqueStorage()._selected = newValue}
+  }
+  /// Returns true if `selected` has been explicitly set.
+  public var hasSelected: Bool {_storage._selected != nil}
+  /// Clears the value of `selected`. Subsequent reads from it will return its default value.
+  public mutating func clearSelected() {_uniqueStorage()._selected = nil}
+
+  /// a menu's menu view shown
+  public var menuVisible: Bool {
+    get {_storage._menuVisible}
+    set {_uniqueStorage()._menuVisible = newValue}
+  }
+
+  /// the constraints it owns, in the order added (SPEC §16)
+  public var constraints: [Containment_V1_ConstraintState] {
+    get {_storage._constraints}
+    set {_uniqueStorage()._constraints = newValue}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Containment_V1_ConstraintState: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   public var id: String = String()
 
-  public var kind: String = String()
-
-  public var host: String = String()
-
-  public var parent: String {
-    get {_parent ?? String()}
-    set {_parent = newValue}
-  }
-  /// Returns true if `parent` has been explicitly set.
-  public var hasParent: Bool {self._parent != nil}
-  /// Clears the value of `parent`. Subsequent reads from it will return its default value.
-  public mutating func clearParent() {self._parent = nil}
-
-  public var children: [String] = []
-
-  /// disappeared, appearing, appeared, disappearing
-  public var appearance: String = String()
-
-  public var viewLoaded: Bool = false
-
-  /// its root view's frame, when loaded
-  public var frame: Containment_V1_Rect {
-    get {_frame ?? Containment_V1_Rect()}
-    set {_frame = newValue}
-  }
-  /// Returns true if `frame` has been explicitly set.
-  public var hasFrame: Bool {self._frame != nil}
-  /// Clears the value of `frame`. Subsequent reads from it will return its default value.
-  public mutating func clearFrame() {self._frame = nil}
-
-  public var presenting: String {
-    get {_presenting ?? String()}
-    set {_presenting = newValue}
-  }
-  /// Returns true if `presenting` has been explicitly set.
-  public var hasPresenting: Bool {self._presenting != nil}
-  /// Clears the value of `presenting`. Subsequent reads from it will return its default value.
-  public mutating func clearPresenting() {self._presenting = nil}
-
-  public var presented: String {
-    get {_presented ?? String()}
-    set {_presented = newValue}
-  }
-  /// Returns true if `presented` has been explicitly set.
-  public var hasPresented: Bool {self._presented != nil}
-  /// Clears the value of `presented`. Subsequent reads from it will return its default value.
-  public mutating func clearPresented() {self._presented = nil}
-
-  public var properties: Containment_V1_Properties {
-    get {_properties ?? Containment_V1_Properties()}
-    set {_properties = newValue}
-  }
-  /// Returns true if `properties` has been explicitly set.
-  public var hasProperties: Bool {self._properties != nil}
-  /// Clears the value of `properties`. Subsequent reads from it will return its default value.
-  public mutating func clearProperties() {self._properties = nil}
-
-  /// a tab's or menu's selected child
-  public var selected: String {
-    get {_selected ?? String()}
-    set {_selected = newValue}
-  }
-  /// Returns true if `selected` has been explicitly set.
-  public var hasSelected: Bool {self._selected != nil}
-  /// Clears the value of `selected`. Subsequent reads from it will return its default value.
-  public mutating func clearSelected() {self._selected = nil}
-
-  /// a menu's menu view shown
-  public var menuVisible: Bool = false
+  /// SPEC §16's spelling
+  public var expression: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
-
-  fileprivate var _parent: String? = nil
-  fileprivate var _frame: Containment_V1_Rect? = nil
-  fileprivate var _presenting: String? = nil
-  fileprivate var _presented: String? = nil
-  fileprivate var _properties: Containment_V1_Properties? = nil
-  fileprivate var _selected: String? = nil
 }
 
 public nonisolated struct Containment_V1_ViewState: Sendable {
@@ -2512,6 +2551,10 @@ public nonisolated struct Containment_V1_KindVerbs: Sendable {
   /// The questions its code answers (SPEC §15): loadView, viewWillLayoutSubviews, pageAfter, pageBefore. The
   /// supervisor asks them (ServerMessage.question) while it applies a command, and waits at most answerTimeoutMs.
   public var questions: [String] = []
+
+  /// The verbs a container of this kind requires of its children (SPEC §16, child protocols): adding a child whose
+  /// kind registered none of them is protocolMismatch.
+  public var requires: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -6585,7 +6628,168 @@ nonisolated extension Containment_V1_EventHeartbeat: SwiftProtobuf.Message, Swif
 
 nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ControllerState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}host\0\u{1}parent\0\u{1}children\0\u{1}appearance\0\u{3}view_loaded\0\u{1}frame\0\u{1}presenting\0\u{1}presented\0\u{1}properties\0\u{1}selected\0\u{3}menu_visible\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}host\0\u{1}parent\0\u{1}children\0\u{1}appearance\0\u{3}view_loaded\0\u{1}frame\0\u{1}presenting\0\u{1}presented\0\u{1}properties\0\u{1}selected\0\u{3}menu_visible\0\u{1}constraints\0")
+
+  fileprivate class _StorageClass {
+    var _id: String = String()
+    var _kind: String = String()
+    var _host: String = String()
+    var _parent: String? = nil
+    var _children: [String] = []
+    var _appearance: String = String()
+    var _viewLoaded: Bool = false
+    var _frame: Containment_V1_Rect? = nil
+    var _presenting: String? = nil
+    var _presented: String? = nil
+    var _properties: Containment_V1_Properties? = nil
+    var _selected: String? = nil
+    var _menuVisible: Bool = false
+    var _constraints: [Containment_V1_ConstraintState] = []
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _id = source._id
+      _kind = source._kind
+      _host = source._host
+      _parent = source._parent
+      _children = source._children
+      _appearance = source._appearance
+      _viewLoaded = source._viewLoaded
+      _frame = source._frame
+      _presenting = source._presenting
+      _presented = source._presented
+      _properties = source._properties
+      _selected = source._selected
+      _menuVisible = source._menuVisible
+      _constraints = source._constraints
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._id) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._kind) }()
+        case 3: try { try decoder.decodeSingularStringField(value: &_storage._host) }()
+        case 4: try { try decoder.decodeSingularStringField(value: &_storage._parent) }()
+        case 5: try { try decoder.decodeRepeatedStringField(value: &_storage._children) }()
+        case 6: try { try decoder.decodeSingularStringField(value: &_storage._appearance) }()
+        case 7: try { try decoder.decodeSingularBoolField(value: &_storage._viewLoaded) }()
+        case 8: try { try decoder.decodeSingularMessageField(value: &_storage._frame) }()
+        case 9: try { try decoder.decodeSingularStringField(value: &_storage._presenting) }()
+        case 10: try { try decoder.decodeSingularStringField(value: &_storage._presented) }()
+        case 11: try { try decoder.decodeSingularMessageField(value: &_storage._properties) }()
+        case 12: try { try decoder.decodeSingularStringField(value: &_storage._selected) }()
+        case 13: try { try decoder.decodeSingularBoolField(value: &_storage._menuVisible) }()
+        case 14: try { try decoder.decodeRepeatedMessageField(value: &_storage._constraints) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._id.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._id, fieldNumber: 1)
+      }
+      if !_storage._kind.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._kind, fieldNumber: 2)
+      }
+      if !_storage._host.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._host, fieldNumber: 3)
+      }
+      try { if let v = _storage._parent {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+      } }()
+      if !_storage._children.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._children, fieldNumber: 5)
+      }
+      if !_storage._appearance.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._appearance, fieldNumber: 6)
+      }
+      if _storage._viewLoaded != false {
+        try visitor.visitSingularBoolField(value: _storage._viewLoaded, fieldNumber: 7)
+      }
+      try { if let v = _storage._frame {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+      } }()
+      try { if let v = _storage._presenting {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 9)
+      } }()
+      try { if let v = _storage._presented {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 10)
+      } }()
+      try { if let v = _storage._properties {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+      } }()
+      try { if let v = _storage._selected {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 12)
+      } }()
+      if _storage._menuVisible != false {
+        try visitor.visitSingularBoolField(value: _storage._menuVisible, fieldNumber: 13)
+      }
+      if !_storage._constraints.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._constraints, fieldNumber: 14)
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_ControllerState, rhs: Containment_V1_ControllerState) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._id != rhs_storage._id {return false}
+        if _storage._kind != rhs_storage._kind {return false}
+        if _storage._host != rhs_storage._host {return false}
+        if _storage._parent != rhs_storage._parent {return false}
+        if _storage._children != rhs_storage._children {return false}
+        if _storage._appearance != rhs_storage._appearance {return false}
+        if _storage._viewLoaded != rhs_storage._viewLoaded {return false}
+        if _storage._frame != rhs_storage._frame {return false}
+        if _storage._presenting != rhs_storage._presenting {return false}
+        if _storage._presented != rhs_storage._presented {return false}
+        if _storage._properties != rhs_storage._properties {return false}
+        if _storage._selected != rhs_storage._selected {return false}
+        if _storage._menuVisible != rhs_storage._menuVisible {return false}
+        if _storage._constraints != rhs_storage._constraints {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_ConstraintState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ConstraintState"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}expression\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6594,84 +6798,25 @@ nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, Swi
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self.kind) }()
-      case 3: try { try decoder.decodeSingularStringField(value: &self.host) }()
-      case 4: try { try decoder.decodeSingularStringField(value: &self._parent) }()
-      case 5: try { try decoder.decodeRepeatedStringField(value: &self.children) }()
-      case 6: try { try decoder.decodeSingularStringField(value: &self.appearance) }()
-      case 7: try { try decoder.decodeSingularBoolField(value: &self.viewLoaded) }()
-      case 8: try { try decoder.decodeSingularMessageField(value: &self._frame) }()
-      case 9: try { try decoder.decodeSingularStringField(value: &self._presenting) }()
-      case 10: try { try decoder.decodeSingularStringField(value: &self._presented) }()
-      case 11: try { try decoder.decodeSingularMessageField(value: &self._properties) }()
-      case 12: try { try decoder.decodeSingularStringField(value: &self._selected) }()
-      case 13: try { try decoder.decodeSingularBoolField(value: &self.menuVisible) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.expression) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
     if !self.id.isEmpty {
       try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
     }
-    if !self.kind.isEmpty {
-      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 2)
-    }
-    if !self.host.isEmpty {
-      try visitor.visitSingularStringField(value: self.host, fieldNumber: 3)
-    }
-    try { if let v = self._parent {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 4)
-    } }()
-    if !self.children.isEmpty {
-      try visitor.visitRepeatedStringField(value: self.children, fieldNumber: 5)
-    }
-    if !self.appearance.isEmpty {
-      try visitor.visitSingularStringField(value: self.appearance, fieldNumber: 6)
-    }
-    if self.viewLoaded != false {
-      try visitor.visitSingularBoolField(value: self.viewLoaded, fieldNumber: 7)
-    }
-    try { if let v = self._frame {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
-    } }()
-    try { if let v = self._presenting {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 9)
-    } }()
-    try { if let v = self._presented {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 10)
-    } }()
-    try { if let v = self._properties {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
-    } }()
-    try { if let v = self._selected {
-      try visitor.visitSingularStringField(value: v, fieldNumber: 12)
-    } }()
-    if self.menuVisible != false {
-      try visitor.visitSingularBoolField(value: self.menuVisible, fieldNumber: 13)
+    if !self.expression.isEmpty {
+      try visitor.visitSingularStringField(value: self.expression, fieldNumber: 2)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Containment_V1_ControllerState, rhs: Containment_V1_ControllerState) -> Bool {
+  public static func ==(lhs: Containment_V1_ConstraintState, rhs: Containment_V1_ConstraintState) -> Bool {
     if lhs.id != rhs.id {return false}
-    if lhs.kind != rhs.kind {return false}
-    if lhs.host != rhs.host {return false}
-    if lhs._parent != rhs._parent {return false}
-    if lhs.children != rhs.children {return false}
-    if lhs.appearance != rhs.appearance {return false}
-    if lhs.viewLoaded != rhs.viewLoaded {return false}
-    if lhs._frame != rhs._frame {return false}
-    if lhs._presenting != rhs._presenting {return false}
-    if lhs._presented != rhs._presented {return false}
-    if lhs._properties != rhs._properties {return false}
-    if lhs._selected != rhs._selected {return false}
-    if lhs.menuVisible != rhs.menuVisible {return false}
+    if lhs.expression != rhs.expression {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -7564,7 +7709,7 @@ nonisolated extension Containment_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Containment_V1_KindVerbs: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".KindVerbs"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}verbs\0\u{1}questions\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}verbs\0\u{1}questions\0\u{1}requires\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7575,6 +7720,7 @@ nonisolated extension Containment_V1_KindVerbs: SwiftProtobuf.Message, SwiftProt
       case 1: try { try decoder.decodeSingularStringField(value: &self.kind) }()
       case 2: try { try decoder.decodeRepeatedStringField(value: &self.verbs) }()
       case 3: try { try decoder.decodeRepeatedStringField(value: &self.questions) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.requires) }()
       default: break
       }
     }
@@ -7590,6 +7736,9 @@ nonisolated extension Containment_V1_KindVerbs: SwiftProtobuf.Message, SwiftProt
     if !self.questions.isEmpty {
       try visitor.visitRepeatedStringField(value: self.questions, fieldNumber: 3)
     }
+    if !self.requires.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.requires, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -7597,6 +7746,7 @@ nonisolated extension Containment_V1_KindVerbs: SwiftProtobuf.Message, SwiftProt
     if lhs.kind != rhs.kind {return false}
     if lhs.verbs != rhs.verbs {return false}
     if lhs.questions != rhs.questions {return false}
+    if lhs.requires != rhs.requires {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

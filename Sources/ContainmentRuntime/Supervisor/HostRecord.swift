@@ -49,6 +49,8 @@ extension SupervisorCore {
         var verbs: [String: [String]]?
         /// The questions its kinds' code answers, by kind, as its last Hello said.
         var questions: [String: Set<Question.Name>] = [:]
+        /// The verbs its container kinds require of their children (SPEC §16), by kind, as its last Hello said.
+        var requires: [String: [String]] = [:]
 
         init(name: String, lastSeen: ContinuousClock.Instant) {
             self.name = name

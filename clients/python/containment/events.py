@@ -96,6 +96,8 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "frameChanged": ("view", "frame", "by"),
     "alphaChanged": ("view", "alpha", "by"),
     "hiddenChanged": ("view", "hidden", "by"),
+    "constraintAdded": ("constraint_id", "expression"),
+    "constraintRemoved": ("constraint_id",),
     **dict.fromkeys(("windowAttached", "windowResized"), ("window", "size")),
     "orientationChanged": ("window", "orientation"),
     **dict.fromkeys(("transitionBegan", "transitionCompleted"), ("from_", "to")),
@@ -199,6 +201,8 @@ class Event:
     command: Optional[str] = None
     code: Optional[str] = None
     message: Optional[str] = None
+    constraint_id: Optional[str] = None  # constraintAdded, constraintRemoved: the owner's id of it (SPEC §16)
+    expression: Optional[str] = None  # constraintAdded: the constraint as SPEC §16 spells it
     raw: Optional[pb.Event] = field(default=None, repr=False, compare=False)  # the protobuf message
 
     @classmethod

@@ -35,6 +35,7 @@ class Node:
     children: list[str] = field(default_factory=list)
     appearance: str = "disappeared"
     frame: Optional[Rect] = None  # its root view's; None while not loaded
+    constraints: dict[str, str] = field(default_factory=dict)  # the constraints it owns: id → expression, in order
 
 
 class Gap(Exception):
@@ -74,6 +75,7 @@ class Tree:
                 children=list(c.children),
                 appearance=c.appearance,
                 frame=_rect(c.frame) if c.HasField("frame") else None,
+                constraints={k.id: k.expression for k in c.constraints},
             )
             self.order.append(c.id)
         # window id → (root, (width, height)); host name → (pid, up)
@@ -112,6 +114,10 @@ class Tree:
             nodes[cid].frame = Rect(0.0, 0.0, 0.0, 0.0)
         elif name == "viewDidUnload":
             nodes[cid].frame = None
+        elif name == "constraintAdded":
+            nodes[cid].constraints[event.constraint_id] = event.expression
+        elif name == "constraintRemoved":
+            nodes[cid].constraints.pop(event.constraint_id, None)
         elif name == "frameChanged" and event.view == cid:
             nodes[cid].frame = event.frame
         elif name in _APPEARANCE:

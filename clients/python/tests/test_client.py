@@ -147,6 +147,10 @@ def test_the_mirror_agrees_with_a_fresh_snapshot_after_events(runtime):
     client.submit([command("system", create={"id": name, "kind": "content"}) for name in ("a", "b")])
     ok(runtime.ctl("embed", "menu", "a", "--frame", "10,20,300,400", "--quiet"))
     ok(runtime.ctl("embed", "a", "b", "--frame", "0,0,30,40", "--quiet"))
+    # SPEC §16: a constraint of menu's (its own root view the frame of reference) and the frames the solver sets.
+    half = {"owner": "menu", "id": "half", "expression": "a.width == 0.5 * menu.width"}
+    client.submit([command("menu", constrain=half)])
+    ok(runtime.ctl("constrain", "a", "narrow", "b.width <= 20", "--quiet"))
     ok(runtime.ctl("resize", "main", "800x600", "--quiet"))
     ok(runtime.ctl("unembed", "b", "--quiet"))
     ok(runtime.ctl("destroy", "b", "--quiet"))
@@ -156,8 +160,14 @@ def test_the_mirror_agrees_with_a_fresh_snapshot_after_events(runtime):
     assert mirror.snapshots == 1, mirror.notices  # folded, not re-read
     assert_same_tree(mirror.tree, Tree(snapshot))
     assert mirror.tree.nodes["a"].parent == "menu" and mirror.tree.nodes["a"].children == []
+    assert mirror.tree.nodes["menu"].constraints == {"half": "a.width == 0.5 * menu.width"}
+    assert mirror.tree.nodes["a"].constraints == {}  # `narrow` left with b
+    assert mirror.tree.nodes["a"].frame == Rect(10, 20, 400, 400)
     assert "b" not in mirror.tree.nodes and mirror.tree.windows["main"] == ("menu", (800, 600))
     folded = [e for _, e in mirror.applied]
+    added = [(e.controller, e.constraint_id, e.expression) for e in folded if e.name == "constraintAdded"]
+    assert added == [("menu", "half", "a.width == 0.5 * menu.width"), ("a", "narrow", "b.width <= 20")]
+    assert [(e.controller, e.constraint_id) for e in folded if e.name == "constraintRemoved"] == [("a", "narrow")]
     assert [e.size for e in folded if e.name == "windowResized"] == [Size(800, 600)]
     assert [e.frame for e in folded if e.name == "frameChanged" and e.view == "a"][0] == Rect(10, 20, 300, 400)
     assert [e.parent for e in folded if e.name == "childRemoved"] == ["a"]

@@ -15,6 +15,8 @@ public distributed actor GridController: DistributedController {
 
     /// The verbs it answers beside its typed methods.
     public static let verbs = ["insert"]
+    /// What it requires of its children (SPEC §16's child protocol): a `tapped` verb, which a tile answers.
+    public static let childVerbs = ["tapped"]
 
     private let controller: ControllerRef
     /// Its children, in layout order.

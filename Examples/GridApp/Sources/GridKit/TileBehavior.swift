@@ -9,6 +9,8 @@ import ContainmentModel
 public struct TileBehavior: ControllerBehavior {
     /// The questions its code answers, as its host registers them.
     public static let questions: Set<Question.Name> = [.loadView, .viewWillLayoutSubviews]
+    /// Its verb, the grid's protocol for its children: `tapped` reports to its delegate again.
+    public static let verbs = ["tapped"]
     public static let labelInset = 8.0
     public static let labelHeight = 24.0
 
@@ -30,8 +32,11 @@ public struct TileBehavior: ControllerBehavior {
     }
 
     public mutating func handle(_ callback: Event, controller: ControllerRef) async {
-        guard case .viewDidAppear = callback,
-            let me = try? await controller.state(),
+        switch callback {
+        case .viewDidAppear, .verbInvoked(_, "tapped", _, _): break
+        default: return
+        }
+        guard let me = try? await controller.state(),
             let delegate = me.properties.delegate,
             let frame = me.frame,
             let payload = try? TileReport(tile: me.id.rawValue, width: frame.width, height: frame.height).encoded()

@@ -94,6 +94,19 @@ struct GridRuntimeTests {
                 #expect(error.error.code == .indexOutOfRange)
             }
             #expect(try await grid.children() == [])
+            // SPEC §16's child protocol: the grid requires `tapped` of its children, which a content controller lacks.
+            try runtime.client().perform([.create("plain", kind: .content)])
+            do {
+                _ = try await grid.insert(child: "plain", at: 0)
+                Issue.record("a child without the grid's protocol was embedded")
+            } catch let error as RemoteError {
+                #expect(error.error.code == .protocolMismatch)
+                #expect(
+                    error.error.message
+                        == "board, a grid, requires of its children the verbs tapped; plain, a content, lacks tapped."
+                )
+            }
+            #expect(try await grid.children() == [])
             // A controller that is gone: refused by the rules before any host sees the call.
             do {
                 _ = try await GridController.resolve(id: "gone", using: system).children()
@@ -123,7 +136,7 @@ struct GridRuntimeTests {
                 try client.perform([.create("t", kind: "timeline")], hosts: ["t": "grid-host"])
                 Issue.record("a kind no host registered was created")
             } catch let error as RemoteError {
-                #expect(error.error.code == .unknownKind)
+                #expect(error.error.code == .protocolMismatch)
                 #expect(error.error.message.contains("grid-host: grid, tile"))
             }
         }
