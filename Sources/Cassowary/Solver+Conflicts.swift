@@ -5,8 +5,10 @@ extension Solver {
     /// deletion filter over those linked to it through shared variables, oldest first). Empty when `constraint` cannot
     /// hold on its own (`0 == 1`); nil when it can hold with them all.
     ///
-    /// Each trial solves a fresh system, so this costs up to one solve per linked constraint: for the error path only.
-    public func conflicts(with constraint: Constraint) -> [ConstraintHandle]? {
+    /// `order` gives the order the candidates are tried in (and so which set is found when several are), instead of the
+    /// order they were added; a constraint it leaves out comes after it, in that order. Each trial solves a fresh
+    /// system, so this costs up to one solve per linked constraint: for the error path only.
+    public func conflicts(with constraint: Constraint, order: [ConstraintHandle]? = nil) -> [ConstraintHandle]? {
         var linked: [ConstraintHandle] = []
         var variables = Set(constraint.variables)
         var rest = records.filter { $0.value.constraint.strength.isRequired }.keys.sorted()
@@ -24,6 +26,10 @@ extension Solver {
             }
         }
         linked.sort()
+        if let order {
+            let rank = Dictionary(order.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            linked.sort { (rank[$0] ?? order.count + $0.rawValue) < (rank[$1] ?? order.count + $1.rawValue) }
+        }
         func holds(_ handles: [ConstraintHandle]) -> Bool {
             var trial = Solver()
             do {

@@ -132,6 +132,10 @@ public struct Solver: Sendable {
             }
         }
         try dualOptimize()
+        // The dual simplex keeps the tableau optimal in exact arithmetic; a primal pass makes sure of it in floating
+        // point (it pivots nothing when it is), so that the solution depends on the constraints and suggestions, not on
+        // the history of pivots that led there.
+        try optimize(artificial: false)
     }
 
     /// The variable's value in the current solution (0 for a variable no constraint names, or one at zero).

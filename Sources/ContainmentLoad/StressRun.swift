@@ -75,8 +75,7 @@ public struct StressRun {
                 seed: command.seed,
                 invalidRatio: command.invalidRatio,
                 // Answering code changes what a client's replica cannot see: its replies are judged by the replay.
-                contended: command.contended || command.answering,
-                constraints: true
+                contended: command.contended || command.answering
             )
             client.adopt(creations[command.contended ? 0 : index])
             return client

@@ -20,6 +20,7 @@ extension ContainmentState {
         for view in constraint.views { _ = try resolveView(view, creating: .controller(owner)) }
         let reference = try referenceView(of: constraint.views, in: owner)
         var layout = layouts[owner] ?? Layout()
+        anchorStays(in: &layout)
         var used: [ViewID] = []
         let lhs = try expression(constraint.first, in: reference, owner, &layout, &used)
         var rhs = Expression(constant: constraint.constant)
@@ -36,7 +37,7 @@ extension ContainmentState {
         do {
             handle = try layout.solver.add(solved)
         } catch {
-            let conflicts = layout.solver.conflicts(with: solved) ?? []
+            let conflicts = layout.solver.conflicts(with: solved, order: layout.canonicalHandles) ?? []
             let names = conflicts.map { layout.describe($0) }
             throw ContainmentError(
                 .unsatisfiableConstraints,

@@ -51,7 +51,8 @@ extension ContainmentState {
             height: layout.makeVariable(),
             users: 0,
             bounds: [],
-            pinned: nil
+            pinned: nil,
+            anchored: current
         )
         // Safe, throughout: the variables are new, stays are below required, and a new variable's bound or pin has a
         // solution (the variable takes it).
@@ -82,13 +83,13 @@ extension ContainmentState {
             ]
         }
         layout.frames[view] = frame
-        layout.order.append(view)
         return frame
     }
 
     /// Takes a constraint out (`constraintRemoved`), and the variables of the views no other constraint uses.
     mutating func removeConstraint(_ id: String, of owner: ControllerID) {
         guard var layout = layouts[owner], let handle = layout.handles.removeValue(forKey: id) else { return }
+        anchorStays(in: &layout)
         // Safe, throughout: the handle, the stays and the bounds are the layout's own, held until now.
         try! layout.solver.remove(handle)
         layout.entries.removeAll { $0.id == id }
@@ -106,7 +107,6 @@ extension ContainmentState {
                 }
             }
             layout.frames[view] = nil
-            layout.order.removeAll { $0 == view }
         }
         setLayout(layout.isEmpty ? nil : layout, owner)
         emit(.constraintRemoved(owner, id: id))
@@ -133,6 +133,7 @@ extension ContainmentState {
     /// is now, then solved. A size its required constraints cannot hold with refuses the command.
     mutating func layoutByConstraints(_ owner: ControllerID) {
         guard var layout = layouts[owner] else { return }
+        if anchorStays(in: &layout) { setLayout(layout, owner) }
         if let root = layout.frames[.root(owner)], let size = views[.root(owner)]?.frame.size, root.pinned != size {
             // Safe: the pins are the layout's own.
             for bound in root.bounds { try! layout.solver.remove(bound) }
@@ -142,7 +143,8 @@ extension ContainmentState {
                 do {
                     pins.append(try layout.solver.add(pin))
                 } catch {
-                    let names = (layout.solver.conflicts(with: pin) ?? []).map { layout.describe($0) }
+                    let names = (layout.solver.conflicts(with: pin, order: layout.canonicalHandles) ?? [])
+                        .map { layout.describe($0) }
                     journal.layoutFailure = ContainmentError(
                         .unsatisfiableConstraints,
                         "\(owner)'s root view cannot be \(size): its required constraints "
@@ -158,20 +160,53 @@ extension ContainmentState {
         applyLayout(owner)
     }
 
-    /// A view the owner's constraints place had its frame set by a command: its stays take that frame, and the
-    /// constraints are solved again (they may move it back).
-    mutating func frameWasSet(_ view: ViewID) {
-        guard let owner = views[view]?.superview?.owner, var layout = layouts[owner],
-            let frame = layout.frames[view], frame.pinned == nil, let current = views[view]?.frame
+    /// A view got a frame: if the constraints of the tree it is in place it, and the frame is not theirs, that layout
+    /// is solved again before the command ends (``settleLayouts()``): its stays take the frame, and the constraints
+    /// may move it back.
+    mutating func frameChangedOutsideLayout(_ view: ViewID) {
+        guard let owner = views[view]?.superview?.owner, let frame = layouts[owner]?.frames[view], frame.pinned == nil,
+            views[view]?.frame != frame.anchored, !journal.unsettled.contains(owner)
         else { return }
-        // Safe: the stays are the layout's own edit variables.
-        for (variable, value) in [
-            (frame.x, current.x), (frame.y, current.y), (frame.width, current.width), (frame.height, current.height),
-        ] {
-            try! layout.solver.suggest(variable, value)
+        journal.unsettled.append(owner)
+    }
+
+    /// Solves again the layouts ``frameChangedOutsideLayout(_:)`` found unsettled, in the order found (a solve may
+    /// unsettle another: a child's root view resized lays the child out).
+    mutating func settleLayouts() {
+        var index = 0
+        while index < journal.unsettled.count {
+            let owner = journal.unsettled[index]
+            index += 1
+            guard var layout = layouts[owner] else { continue }
+            if anchorStays(in: &layout) { setLayout(layout, owner) }
+            applyLayout(owner)
         }
-        setLayout(layout, owner)
-        applyLayout(owner)
+        journal.unsettled = []
+    }
+
+    /// Gives the stays of every view whose frame changed since the layout last looked (set by a command, or by a
+    /// container's own code) that frame: a value the constraints leave free keeps the frame it has now. Before every
+    /// solve; returns whether any changed.
+    @discardableResult
+    func anchorStays(in layout: inout Layout) -> Bool {
+        var changed = false
+        for view in layout.order {
+            guard var frame = layout.frames[view], frame.pinned == nil, let current = views[view]?.frame,
+                current != frame.anchored
+            else { continue }
+            let old = frame.anchored
+            // Safe: the stays are the layout's own edit variables.
+            for (variable, was, now) in [
+                (frame.x, old.x, current.x), (frame.y, old.y, current.y), (frame.width, old.width, current.width),
+                (frame.height, old.height, current.height),
+            ] where was != now {
+                try! layout.solver.suggest(variable, now)
+            }
+            frame.anchored = current
+            layout.frames[view] = frame
+            changed = true
+        }
+        return changed
     }
 
     /// Gives each view the owner's constraints place the frame the solution says, in the order the views joined the
@@ -203,6 +238,7 @@ extension ContainmentState {
             ] {
                 try! layout.solver.suggest(variable, value)
             }
+            layout.frames[view]?.anchored = solved
             moved.append((view, solved))
         }
         guard !moved.isEmpty else { return }

@@ -176,7 +176,6 @@ extension ContainmentState {
         }
         _ = try resolveView(viewID)
         changeFrame(viewID, to: frame, by: party)
-        if !layouts.isEmpty { frameWasSet(viewID) }
     }
 
     /// R2: the parent; the window for its root (by a resize: the system may not set it); the system for any other
@@ -216,6 +215,7 @@ extension ContainmentState {
             $0.frameSetBy = party
         }
         emit(.frameChanged(view: viewID, frame: frame, by: party))
+        if !layouts.isEmpty { frameChangedOutsideLayout(viewID) }
         if viewID.isRoot, oldFrame.size != frame.size { layout(viewID.owner) }
     }
 

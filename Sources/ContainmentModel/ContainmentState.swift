@@ -179,6 +179,8 @@ public struct ContainmentState: Sendable {
         case .constrain(let owner, let id, let constraint): try constrain(owner, id: id, constraint, by: by)
         case .unconstrain(let owner, let id): try unconstrain(owner, id: id, by: by)
         }
+        // The layouts whose views got frames from elsewhere, solved again: the constraints hold when a command ends.
+        if !journal.unsettled.isEmpty { settleLayouts() }
         // A layout the command's changes left unsolvable (a resize its required constraints cannot hold with).
         if let failure = journal.layoutFailure {
             journal.layoutFailure = nil

@@ -19,6 +19,9 @@ struct Journal: Sendable {
     var events: [Event] = []
     /// Set when a layout the command changed cannot be solved (SPEC §16): the command is refused with it.
     var layoutFailure: ContainmentError?
+    /// The owners a view of whose constraints got a frame from elsewhere in the command (a transition, a container's
+    /// own code, a `set_frame`), in the order met: solved again before the command ends (SPEC §16).
+    var unsettled: [ControllerID] = []
 
     /// Room for the events of most commands, reserved at the first one so the buffer rarely grows.
     static let typicalEventCount = 16
@@ -198,6 +201,7 @@ extension ContainmentState {
         }
         journal.events = []
         if journal.layoutFailure != nil { journal.layoutFailure = nil }
+        if !journal.unsettled.isEmpty { journal.unsettled = [] }
     }
 
     /// Keeps the changes and returns the events.

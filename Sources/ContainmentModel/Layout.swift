@@ -31,6 +31,9 @@ public struct Layout: Sendable {
         var bounds: [ConstraintHandle]
         /// The size the owner's root view is pinned to; nil for any other view.
         var pinned: Size?
+        /// The frame its stays hold: its frame when the layout last looked (a frame set since by anyone else is taken
+        /// up before the next solve).
+        var anchored: Rect
     }
 
     /// The constraints, in the order they were added.
@@ -40,8 +43,6 @@ public struct Layout: Sendable {
     /// The views each constraint uses, by its id.
     var uses: [String: [ViewID]] = [:]
     var frames: [ViewID: Frame] = [:]
-    /// The views with variables, in the order they got them: the order their `frameChanged` events come in.
-    var order: [ViewID] = []
     var nextVariable = 0
 
     public init() {}
@@ -53,6 +54,23 @@ public struct Layout: Sendable {
     /// The ids of the constraints that use `view`, in the order they were added.
     func constraints(using view: ViewID) -> [String] {
         entries.lazy.map(\.id).filter { self.uses[$0]?.contains(view) == true }
+    }
+
+    /// The views with variables in the order of the constraints that use them (each constraint's views in the order it
+    /// names and reaches them): the order their `frameChanged` events come in — a function of the constraints alone,
+    /// so that a layout rebuilt from a checkpoint publishes as the one it was saved from.
+    var order: [ViewID] {
+        var seen = Set<ViewID>()
+        var order: [ViewID] = []
+        for entry in entries {
+            for view in uses[entry.id] ?? [] where seen.insert(view).inserted { order.append(view) }
+        }
+        return order
+    }
+
+    /// The solver's constraints in that same canonical order: the owner's, as added, then each view's bounds or pins.
+    var canonicalHandles: [ConstraintHandle] {
+        entries.compactMap { handles[$0.id] } + order.flatMap { frames[$0]?.bounds ?? [] }
     }
 
     mutating func makeVariable() -> Variable {
