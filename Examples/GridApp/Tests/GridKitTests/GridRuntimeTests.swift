@@ -136,7 +136,7 @@ struct GridRuntimeTests {
                 try client.perform([.create("t", kind: "timeline")], hosts: ["t": "grid-host"])
                 Issue.record("a kind no host registered was created")
             } catch let error as RemoteError {
-                #expect(error.error.code == .protocolMismatch)
+                #expect(error.error.code == .unknownKind)
                 #expect(error.error.message.contains("grid-host: grid, tile"))
             }
         }
