@@ -15,7 +15,7 @@ extension WireSnapshot {
                 controller,
                 host: hostOf(controller.id),
                 view: state.views[controller.rootView],
-                constraints: state.layouts[controller.id]?.entries ?? []
+                constraints: state.layouts[controller.id]?.entries.filter { !$0.isContainers } ?? []
             )
         }
         windows = state.windows.values.sorted { $0.id < $1.id }.map(Containment_V1_WindowState.init)

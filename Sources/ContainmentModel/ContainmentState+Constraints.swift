@@ -6,7 +6,8 @@ extension ContainmentState {
         _ owner: ControllerID,
         id: String,
         _ constraint: LayoutConstraint,
-        by party: Party
+        by party: Party,
+        applying: Bool = true
     ) throws(ContainmentError) {
         _ = try controller(owner)
         try checkConstraintID(id, of: owner)
@@ -18,9 +19,27 @@ extension ContainmentState {
             throw ContainmentError(.duplicateID, deferred: "\(owner) already has a constraint \(id).")
         }
         for view in constraint.views { _ = try resolveView(view, creating: .controller(owner)) }
+        // A standard container's own constraints join its code's first (SPEC §16), as a restored layout has them.
+        if applying { pinContainerViews(owner) }
+        try install(constraint, id: id, of: owner, applying: applying)
+    }
+
+    /// Adds a constraint the checks allowed (or a container's own, SPEC §16's standard containers) to its owner's
+    /// layout, and solves (unless restoring, where the frames are the solution already): `constraintAdded` for a
+    /// constraint of the owner's code, none for a container's own.
+    mutating func install(
+        _ constraint: LayoutConstraint,
+        id: String,
+        of owner: ControllerID,
+        applying: Bool = true
+    ) throws(ContainmentError) {
         let reference = try referenceView(of: constraint.views, in: owner)
         var layout = layouts[owner] ?? Layout()
-        anchorStays(in: &layout)
+        do {
+            try anchorStays(in: &layout)
+        } catch {
+            throw .solver(error, owner)
+        }
         var used: [ViewID] = []
         let lhs = try expression(constraint.first, in: reference, owner, &layout, &used)
         var rhs = Expression(constant: constraint.constant)
@@ -46,19 +65,27 @@ extension ContainmentState {
                     + ": required constraints that conflict."
             )
         }
-        layout.entries.append(Layout.Entry(id: id, constraint: constraint))
+        let entry = Layout.Entry(id: id, constraint: constraint)
+        layout.entries.append(entry)
         layout.handles[id] = handle
         var unique: [ViewID] = []
         for view in used where !unique.contains(view) { unique.append(view) }
         layout.uses[id] = unique
         for view in unique { layout.frames[view]?.users += 1 }
         setLayout(layout, owner)
-        emit(.constraintAdded(owner, id: id, expression: constraint.description))
-        applyLayout(owner)
+        if !entry.isContainers { emit(.constraintAdded(owner, id: id, expression: constraint.description)) }
+        if applying { applyLayout(owner) }
     }
 
     mutating func unconstrain(_ owner: ControllerID, id: String, by party: Party) throws(ContainmentError) {
         _ = try controller(owner)
+        guard !Layout.Entry.isContainers(id) else {
+            throw ContainmentError(
+                .frameAuthority,
+                deferred:
+                    "Constraint \(id) is \(owner)'s own (SPEC §16: a container's bar and content): no code removes it."
+            )
+        }
         guard let constraint = layouts[owner]?.constraint(id) else {
             throw ContainmentError(.malformed, deferred: "\(owner) has no constraint \(id).")
         }
@@ -68,10 +95,13 @@ extension ContainmentState {
     }
 
     private func checkConstraintID(_ id: String, of owner: ControllerID) throws(ContainmentError) {
-        guard !id.isEmpty, id.utf8.count <= 128, !id.contains(where: \.isWhitespace) else {
+        guard !id.isEmpty, id.utf8.count <= 128, !id.contains(where: \.isWhitespace), !Layout.Entry.isContainers(id)
+        else {
             throw ContainmentError(
                 .malformed,
-                deferred: "A constraint of \(owner) needs an id of 1–128 bytes without spaces."
+                deferred:
+                    "A constraint of \(owner) needs an id of 1–128 bytes without spaces, not starting with '@' (a "
+                    + "container's own)."
             )
         }
     }

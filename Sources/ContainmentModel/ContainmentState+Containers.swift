@@ -449,29 +449,40 @@ extension ContainmentState {
 
     /// Where a container's children's root views go.
     func contentView(of id: ControllerID) -> ViewID {
-        controllers[id]?.kind == .menu ? ViewID(owner: id, name: "transition") : .root(id)
+        switch controllers[id]?.kind {
+        case .menu?, .tab?: ViewID(owner: id, name: "transition")
+        default: .root(id)
+        }
     }
 
-    /// The frame a container gives its shown child, from its own size.
+    /// The frame a container gives its shown child, from its own size: a navigation container's view below its bar,
+    /// the bounds of a tab container's transition view (SPEC §16: both placed by the container's constraints).
     func contentFrame(of id: ControllerID) -> Rect {
         let size = views[.root(id)]?.frame.size ?? .zero
         switch controllers[id]?.kind {
         case .navigation?:
-            let bar = ContainerMetrics.navigationBarHeight
+            let bar =
+                views[ViewID(owner: id, name: "bar")].map { $0.frame.y + $0.frame.height }
+                ?? ContainerMetrics.navigationBarHeight
             return Rect(x: 0, y: bar, width: size.width, height: max(0, size.height - bar))
         case .tab?:
+            if let transition = views[ViewID(owner: id, name: "transition")] {
+                return Rect(size: transition.frame.size)
+            }
             return Rect(x: 0, y: 0, width: size.width, height: max(0, size.height - ContainerMetrics.tabBarHeight))
         default:
             return Rect(size: size)
         }
     }
 
-    /// A container's own views: a navigation bar, a tab bar, or a menu's transition view with its menu view above.
+    /// A container's own views: a navigation bar, a tab container's transition view with its bar above, or a menu's
+    /// transition view with its menu view above.
     private mutating func ensureContainerViews(_ id: ControllerID) throws(ContainmentError) {
         let party = Party.controller(id)
         let names: [String] =
             switch controllers[id]?.kind {
-            case .navigation?, .tab?: ["bar"]
+            case .navigation?: ["bar"]
+            case .tab?: ["transition", "bar"]
             case .menu?: ["transition", "menu"]
             default: []
             }
@@ -491,20 +502,30 @@ extension ContainmentState {
         let size = views[.root(id)]?.frame.size ?? .zero
         let party = Party.controller(id)
         switch record.kind {
-        case .navigation:
-            changeFrame(
-                ViewID(owner: id, name: "bar"),
-                to: Rect(x: 0, y: 0, width: size.width, height: ContainerMetrics.navigationBarHeight),
-                by: party
-            )
-            syncBarControls(id)
-        case .tab:
-            let bar = ContainerMetrics.tabBarHeight
-            changeFrame(
-                ViewID(owner: id, name: "bar"),
-                to: Rect(x: 0, y: max(0, size.height - bar), width: size.width, height: bar),
-                by: party
-            )
+        case .navigation, .tab:
+            if hasContainerPins(id) {
+                // SPEC §16: the container's constraints place its bar and content (``containerViewsMoved(_:)``).
+                layoutByConstraints(id)
+            } else if record.kind == .navigation {
+                changeFrame(
+                    ViewID(owner: id, name: "bar"),
+                    to: Rect(x: 0, y: 0, width: size.width, height: ContainerMetrics.navigationBarHeight),
+                    by: party
+                )
+            } else {
+                // The pins' solution: the bar at the bottom, as tall as it is unless the container is shorter.
+                let bar = min(ContainerMetrics.tabBarHeight, size.height)
+                changeFrame(
+                    ViewID(owner: id, name: "bar"),
+                    to: Rect(x: 0, y: max(0, size.height - bar), width: size.width, height: bar),
+                    by: party
+                )
+                changeFrame(
+                    ViewID(owner: id, name: "transition"),
+                    to: Rect(x: 0, y: 0, width: size.width, height: max(0, size.height - bar)),
+                    by: party
+                )
+            }
             syncBarControls(id)
         case .page:
             arrange(id, pageFrames(id, record.children), animated: false)

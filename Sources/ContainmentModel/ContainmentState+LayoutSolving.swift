@@ -13,13 +13,13 @@ extension ContainmentState {
         _ used: inout [ViewID]
     ) throws(ContainmentError) -> Expression {
         let view = anchor.view
-        let size = frameVariables(view, owner, &layout)
+        let size = try frameVariables(view, owner, &layout)
         used.append(view)
         var left = Expression()
         var top = Expression()
         if view != reference {
             for step in try chain(of: view, in: owner).prefix(while: { $0 != reference }) {
-                let frame = frameVariables(step, owner, &layout)
+                let frame = try frameVariables(step, owner, &layout)
                 used.append(step)
                 left = left + Expression(frame.x)
                 top = top + Expression(frame.y)
@@ -41,7 +41,11 @@ extension ContainmentState {
 
     /// The view's variables, made the first time a constraint uses it: each with a stay at its frame, its size kept
     /// non-negative; the owner's root view's size pinned to its frame instead.
-    private func frameVariables(_ view: ViewID, _ owner: ControllerID, _ layout: inout Layout) -> Layout.Frame {
+    private func frameVariables(
+        _ view: ViewID,
+        _ owner: ControllerID,
+        _ layout: inout Layout
+    ) throws(ContainmentError) -> Layout.Frame {
         if let frame = layout.frames[view] { return frame }
         let current = views[view]?.frame ?? .zero
         var frame = Layout.Frame(
@@ -54,33 +58,37 @@ extension ContainmentState {
             pinned: nil,
             anchored: current
         )
-        // Safe, throughout: the variables are new, stays are below required, and a new variable's bound or pin has a
-        // solution (the variable takes it).
-        if view == .root(owner) {
-            frame.bounds = [
-                try! layout.solver.add(
-                    Constraint(Expression(frame.width), .equal, Expression(constant: current.width))
-                ),
-                try! layout.solver.add(
-                    Constraint(Expression(frame.height), .equal, Expression(constant: current.height))
-                ),
-            ]
-            frame.pinned = current.size
-        } else {
-            for (index, (variable, value)) in [
-                (frame.x, current.x), (frame.y, current.y), (frame.width, current.width),
-                (frame.height, current.height),
-            ].enumerated() {
-                try! layout.solver.addEditVariable(
-                    variable,
-                    strength: Strength(priority: Layout.stayPriority, weight: Layout.stayWeight(view, index))
-                )
-                try! layout.solver.suggest(variable, value)
+        // The variables are new, stays are below required, and a new variable's bound or pin has a solution (the
+        // variable takes it): the solver refuses none of this unless it lost track of its own state.
+        do {
+            if view == .root(owner) {
+                frame.bounds = [
+                    try layout.solver.add(
+                        Constraint(Expression(frame.width), .equal, Expression(constant: current.width))
+                    ),
+                    try layout.solver.add(
+                        Constraint(Expression(frame.height), .equal, Expression(constant: current.height))
+                    ),
+                ]
+                frame.pinned = current.size
+            } else {
+                for (index, (variable, value)) in [
+                    (frame.x, current.x), (frame.y, current.y), (frame.width, current.width),
+                    (frame.height, current.height),
+                ].enumerated() {
+                    try layout.solver.addEditVariable(
+                        variable,
+                        strength: Strength(priority: Layout.stayPriority, weight: Layout.stayWeight(view, index))
+                    )
+                    try layout.solver.suggest(variable, value)
+                }
+                frame.bounds = [
+                    try layout.solver.add(Constraint(Expression(frame.width), .greaterOrEqual, Expression())),
+                    try layout.solver.add(Constraint(Expression(frame.height), .greaterOrEqual, Expression())),
+                ]
             }
-            frame.bounds = [
-                try! layout.solver.add(Constraint(Expression(frame.width), .greaterOrEqual, Expression())),
-                try! layout.solver.add(Constraint(Expression(frame.height), .greaterOrEqual, Expression())),
-            ]
+        } catch {
+            throw .solver(error, owner)
         }
         layout.frames[view] = frame
         return frame
@@ -89,27 +97,33 @@ extension ContainmentState {
     /// Takes a constraint out (`constraintRemoved`), and the variables of the views no other constraint uses.
     mutating func removeConstraint(_ id: String, of owner: ControllerID) {
         guard var layout = layouts[owner], let handle = layout.handles.removeValue(forKey: id) else { return }
-        anchorStays(in: &layout)
-        // Safe, throughout: the handle, the stays and the bounds are the layout's own, held until now.
-        try! layout.solver.remove(handle)
-        layout.entries.removeAll { $0.id == id }
-        for view in layout.uses.removeValue(forKey: id) ?? [] {
-            guard var frame = layout.frames[view] else { continue }
-            frame.users -= 1
-            guard frame.users == 0 else {
-                layout.frames[view] = frame
-                continue
-            }
-            for bound in frame.bounds { try! layout.solver.remove(bound) }
-            if frame.pinned == nil {
-                for variable in [frame.x, frame.y, frame.width, frame.height] {
-                    try! layout.solver.removeEditVariable(variable)
+        // The handle, the stays and the bounds are the layout's own, held until now: the solver refuses none of them
+        // unless it lost track of its own state, and then the command is refused.
+        do {
+            try anchorStays(in: &layout)
+            try layout.solver.remove(handle)
+            layout.entries.removeAll { $0.id == id }
+            for view in layout.uses.removeValue(forKey: id) ?? [] {
+                guard var frame = layout.frames[view] else { continue }
+                frame.users -= 1
+                guard frame.users == 0 else {
+                    layout.frames[view] = frame
+                    continue
                 }
+                for bound in frame.bounds { try layout.solver.remove(bound) }
+                if frame.pinned == nil {
+                    for variable in [frame.x, frame.y, frame.width, frame.height] {
+                        try layout.solver.removeEditVariable(variable)
+                    }
+                }
+                layout.frames[view] = nil
             }
-            layout.frames[view] = nil
+        } catch {
+            journal.layoutFailure = .solver(error, owner)
+            return
         }
         setLayout(layout.isEmpty ? nil : layout, owner)
-        emit(.constraintRemoved(owner, id: id))
+        if !Layout.Entry.isContainers(id) { emit(.constraintRemoved(owner, id: id)) }
     }
 
     /// The constraints that use `view` leave with it (SPEC §16: a child's root view removed from its parent's tree),
@@ -126,17 +140,26 @@ extension ContainmentState {
     mutating func dropLayout(of owner: ControllerID) {
         guard let layout = layouts[owner] else { return }
         setLayout(nil, owner)
-        for entry in layout.entries { emit(.constraintRemoved(owner, id: entry.id)) }
+        for entry in layout.entries where !entry.isContainers { emit(.constraintRemoved(owner, id: entry.id)) }
     }
 
     /// The owner lays out (SPEC §16: after `viewWillLayoutSubviews`): its root view's size pinned to its frame as it
     /// is now, then solved. A size its required constraints cannot hold with refuses the command.
     mutating func layoutByConstraints(_ owner: ControllerID) {
         guard var layout = layouts[owner] else { return }
-        if anchorStays(in: &layout) { setLayout(layout, owner) }
+        do {
+            if try anchorStays(in: &layout) { setLayout(layout, owner) }
+        } catch {
+            journal.layoutFailure = .solver(error, owner)
+            return
+        }
         if let root = layout.frames[.root(owner)], let size = views[.root(owner)]?.frame.size, root.pinned != size {
-            // Safe: the pins are the layout's own.
-            for bound in root.bounds { try! layout.solver.remove(bound) }
+            do {
+                for bound in root.bounds { try layout.solver.remove(bound) }
+            } catch {
+                journal.layoutFailure = .solver(error, owner)
+                return
+            }
             var pins: [ConstraintHandle] = []
             for (variable, value) in [(root.width, size.width), (root.height, size.height)] {
                 let pin = Constraint(Expression(variable), .equal, Expression(constant: value))
@@ -177,9 +200,18 @@ extension ContainmentState {
         while index < journal.unsettled.count {
             let owner = journal.unsettled[index]
             index += 1
+            keepBarHeight(owner)
             guard var layout = layouts[owner] else { continue }
-            if anchorStays(in: &layout) { setLayout(layout, owner) }
+            do {
+                if try anchorStays(in: &layout) { setLayout(layout, owner) }
+            } catch {
+                journal.layoutFailure = .solver(error, owner)
+                break
+            }
             applyLayout(owner)
+            // A standard container's bar given a frame its constraints keep (a taller navigation bar stays at the top)
+            // moved nothing by them, yet its content and controls follow it.
+            containerViewsMoved(owner)
         }
         journal.unsettled = []
     }
@@ -188,19 +220,18 @@ extension ContainmentState {
     /// container's own code) that frame: a value the constraints leave free keeps the frame it has now. Before every
     /// solve; returns whether any changed.
     @discardableResult
-    func anchorStays(in layout: inout Layout) -> Bool {
+    func anchorStays(in layout: inout Layout) throws(SolverError) -> Bool {
         var changed = false
         for view in layout.order {
             guard var frame = layout.frames[view], frame.pinned == nil, let current = views[view]?.frame,
                 current != frame.anchored
             else { continue }
             let old = frame.anchored
-            // Safe: the stays are the layout's own edit variables.
             for (variable, was, now) in [
                 (frame.x, old.x, current.x), (frame.y, old.y, current.y), (frame.width, old.width, current.width),
                 (frame.height, old.height, current.height),
             ] where was != now {
-                try! layout.solver.suggest(variable, now)
+                try layout.solver.suggest(variable, now)
             }
             frame.anchored = current
             layout.frames[view] = frame
@@ -232,11 +263,16 @@ extension ContainmentState {
                 )
                 return
             }
-            // Safe: the stays are the layout's own edit variables.
-            for (variable, value) in [
-                (frame.x, solved.x), (frame.y, solved.y), (frame.width, solved.width), (frame.height, solved.height),
-            ] {
-                try! layout.solver.suggest(variable, value)
+            do {
+                for (variable, value) in [
+                    (frame.x, solved.x), (frame.y, solved.y), (frame.width, solved.width),
+                    (frame.height, solved.height),
+                ] {
+                    try layout.solver.suggest(variable, value)
+                }
+            } catch {
+                journal.layoutFailure = .solver(error, owner)
+                return
             }
             layout.frames[view]?.anchored = solved
             moved.append((view, solved))
@@ -244,6 +280,9 @@ extension ContainmentState {
         guard !moved.isEmpty else { return }
         setLayout(layout, owner)
         for (view, frame) in moved { changeFrame(view, to: frame, by: .controller(owner)) }
+        if moved.contains(where: { $0.0.owner == owner && ($0.0.name == "bar" || $0.0.name == "transition") }) {
+            containerViewsMoved(owner)
+        }
     }
 
     /// A solution's value to a millionth of a point: rounding noise is no move.
@@ -268,5 +307,13 @@ extension Layout {
             return "\(view).\(attribute) >= 0"
         }
         return "\(handle)"
+    }
+}
+
+extension ContainmentError {
+    /// The solver refused what a layout held to be its own (a handle, a stay, a bound): a defect of this runtime, and
+    /// the command that met it is refused rather than the process trapped.
+    static func solver(_ error: SolverError, _ owner: ControllerID) -> ContainmentError {
+        ContainmentError(.unsatisfiableConstraints, "The layout of \(owner) lost track of its solver (\(error)).")
     }
 }

@@ -27,12 +27,24 @@ extension ContainmentState {
         nextSerial = serialCounter
     }
 
-    /// Gives `owner` back its constraints (SPEC §16), in the order they were added, by adding them again as its own
-    /// commands: the rules check them, and the frames, which already hold them, stay (each view's stay weighs the same
-    /// in any layout, so the solution is the one saved). A constraint the restored tree refuses is thrown.
+    /// Gives `owner` back its constraints (SPEC §16), in the order they were added, each checked as its owner's command
+    /// (a container's own as its container adds it), publishing nothing and moving nothing: the frames, which already
+    /// hold them, stay (each view's stay weighs the same in any layout, so the solution is the one saved; solving after
+    /// each could move a view there and back). A constraint the restored tree refuses is thrown.
     public mutating func restore(constraints entries: [Layout.Entry], of owner: ControllerID) throws(ContainmentError) {
         for entry in entries {
-            _ = try apply(.constrain(owner, id: entry.id, entry.constraint), by: .controller(owner))
+            clearJournal()
+            do {
+                if entry.isContainers {
+                    try install(entry.constraint, id: entry.id, of: owner, applying: false)
+                } else {
+                    try constrain(owner, id: entry.id, entry.constraint, by: .controller(owner), applying: false)
+                }
+            } catch {
+                rollBack()
+                throw error
+            }
+            _ = commit()
         }
     }
 }

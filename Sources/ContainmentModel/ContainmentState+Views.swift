@@ -175,6 +175,8 @@ extension ContainmentState {
             try checkOwnership(viewID, by: party, changing: "the frame of")
         }
         _ = try resolveView(viewID)
+        // A standard container's bar or transition view given a frame: its constraints (SPEC §16) hold from now on.
+        if viewID.name == "bar" || viewID.name == "transition" { pinContainerViews(viewID.owner) }
         changeFrame(viewID, to: frame, by: party)
     }
 

@@ -17,6 +17,13 @@ public struct Layout: Sendable {
             self.id = id
             self.constraint = constraint
         }
+
+        /// A standard container's own constraint on its own views (SPEC §16: its content pinned to its bar): its id
+        /// starts with `@`, which no controller's code may use; it publishes no events and is not in the tree's
+        /// constraints, as the container's views' frames are not.
+        public var isContainers: Bool { Self.isContainers(id) }
+
+        static func isContainers(_ id: String) -> Bool { id.hasPrefix("@") }
     }
 
     /// A view's variables in the solver.

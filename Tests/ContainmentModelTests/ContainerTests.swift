@@ -224,7 +224,7 @@ import Testing
         #expect(h.state.selectedIndex("n") == 0)
         #expect(
             h.ok(.by("a", .removeFromParent("a"))) == [
-                "viewWillDisappear(a) movingFromParent", "viewRemoved(a) view=a superview=n",
+                "viewWillDisappear(a) movingFromParent", "viewRemoved(a) view=a superview=n/transition",
                 "viewDidDisappear(a) movingFromParent", "childRemoved(a) parent=n", "didMoveToParent(a) parent=nil",
                 "selectionChanged(n) selected=nil index=nil", "viewRemoved(n) view=n/item-1 superview=n/bar",
                 "frameChanged(n) view=n/item-0 frame=0,0,1024,49 by=n",

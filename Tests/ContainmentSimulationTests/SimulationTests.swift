@@ -115,13 +115,14 @@ import Testing
             #expect(report.checks.contains { $0.name == name && $0.passed }, "\(report.lines(full: true))")
             #expect((report.faults[.etcdElection] ?? 0) >= 2)
         }
-        // Renewing every third of the lease, as before: seed 4 (the first of 1…8 to) has an election outlast it.
-        var sabotaged = settings(4)
+        // Renewing every third of the lease, as before: seed 6 (the first of 1…12 to, since tab containers gained their
+        // transition view) has an election outlast it.
+        var sabotaged = settings(6)
         sabotaged.sabotage = .renewsEveryThirdOfTheLease
         let report = Simulation(sabotaged).run()
         #expect(report.checks.contains { $0.name == name && !$0.passed }, "\(report.lines(full: true))")
         #expect(
-            Self.passingRun(settings(4)).checks.contains { $0.name == name && $0.passed },
+            Self.passingRun(settings(6)).checks.contains { $0.name == name && $0.passed },
             "the same seed, not sabotaged"
         )
     }
