@@ -4,7 +4,8 @@ import Foundation
 /// Each window of a snapshot drawn to scale (`tree --svg`): every view's frame a rectangle inside its superview's, a
 /// controller's root view coloured by its appearance, a hidden view dashed and faded with what it holds, alpha as
 /// opacity (compounding down the tree, as on screen), and the controllers presented over the window on top, in the
-/// order they stand. Each rectangle carries `data-view` and `data-controller`, for a page that highlights them.
+/// order they stand. Each rectangle carries `data-view` and `data-controller`, for a page that highlights them. With
+/// `constraints`, each layout constraint (SPEC §16) is a line between its two anchors (``WindowDrawing+Constraints``).
 public struct WindowDrawing: Sendable {
     struct ViewBox: Sendable {
         var frame: Rect
@@ -23,6 +24,9 @@ public struct WindowDrawing: Sendable {
     }
 
     let views: [String: ViewBox]
+    let superviews: [String: String]
+    /// Each owner's constraints, in the order added: its id and spelling.
+    let constraints: [(owner: String, id: String, expression: String)]
     let appearance: [String: String]
     let kinds: [String: String]
     let windows: [Framed]
@@ -43,16 +47,7 @@ public struct WindowDrawing: Sendable {
         for controller in snapshot.controllers where controller.hasPresented {
             presentedBy[controller.id] = controller.presented
         }
-        /// The top of the view hierarchy holding `view`.
-        func top(of view: String) -> String {
-            var current = view
-            var steps = 0
-            while let up = superviews[current], steps <= views.count {
-                current = up
-                steps += 1
-            }
-            return current
-        }
+        func top(of view: String) -> String { Self.top(of: view, in: superviews) }
         var windows: [Framed] = []
         for window in snapshot.windows.sorted(by: { $0.id < $1.id }) {
             // Presentations stand on a controller whose views are in this window (or in a presentation over it).
@@ -82,6 +77,10 @@ public struct WindowDrawing: Sendable {
             )
         }
         self.views = views
+        self.superviews = superviews
+        constraints = snapshot.controllers.flatMap { controller in
+            controller.constraints.map { (owner: controller.id, id: $0.id, expression: $0.expression) }
+        }
         appearance = Dictionary(snapshot.controllers.map { ($0.id, $0.appearance) }, uniquingKeysWith: { $1 })
         kinds = Dictionary(snapshot.controllers.map { ($0.id, $0.kind) }, uniquingKeysWith: { $1 })
         self.windows = windows
@@ -97,8 +96,9 @@ public struct WindowDrawing: Sendable {
         }
     }
 
-    /// The SVG document: the windows side by side, each scaled to fit `box` points (width and height).
-    public func svg(box: Double = 360) -> String {
+    /// The SVG document: the windows side by side, each scaled to fit `box` points (width and height); with
+    /// `constraints`, each window's layout constraints drawn over its views.
+    public func svg(box: Double = 360, constraints: Bool = false) -> String {
         let gap = 24.0
         let title = 28.0
         var x = gap
@@ -126,6 +126,7 @@ public struct WindowDrawing: Sendable {
                 labels = 0
                 draw(presented, into: &body, labels: &labels, scale: scale, depth: 0)
             }
+            if constraints { drawConstraints(in: window, into: &body, scale: scale) }
             body.append("</g></g>")
             x += width + gap
             height = max(height, drawn)

@@ -75,7 +75,9 @@ public struct StressRun {
                 seed: command.seed,
                 invalidRatio: command.invalidRatio,
                 // Answering code changes what a client's replica cannot see: its replies are judged by the replay.
-                contended: command.contended || command.answering
+                contended: command.contended || command.answering,
+                // Layout constraints (SPEC §16) among the rest: added, refused as unsatisfiable, removed.
+                constraints: true
             )
             client.adopt(creations[command.contended ? 0 : index])
             return client

@@ -21,9 +21,11 @@ struct TreeCommand: AsyncParsableCommand {
     @Flag(help: "An SVG drawing of each window to scale: every view's frame, hidden views and alpha, presentations.")
     var svg = false
 
+    @Flag(help: "With --svg: each layout constraint a dashed line between its anchors.") var constraints = false
+
     func validate() throws {
-        guard [json, dot, svg].filter({ $0 }).count <= 1 else {
-            throw ValidationError("Choose one of --json, --dot and --svg.")
+        guard [json, dot, svg].filter({ $0 }).count <= 1, !constraints || svg else {
+            throw ValidationError("Choose one of --json, --dot and --svg (--constraints draws on --svg).")
         }
     }
 
@@ -33,13 +35,11 @@ struct TreeCommand: AsyncParsableCommand {
         let connection = try Connection(runtime)
         let snapshot = try connection.snapshot()
         let tree = snapshot.tree
-        if svg {
-            print(snapshot.drawing.svg())
-        } else if dot {
-            print(tree.dot())
-        } else {
-            print(json ? tree.json() : tree.rendered())
-        }
+        print(
+            svg
+                ? snapshot.drawing.svg(constraints: constraints)
+                : dot ? tree.dot() : json ? tree.json() : tree.rendered()
+        )
     }
 }
 

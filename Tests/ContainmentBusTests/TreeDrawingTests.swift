@@ -129,6 +129,35 @@ import FoundationXML
         #expect(!svg.contains("data-view=\"loose\""))
     }
 
+    /// `tree --svg --constraints`: each constraint of the window a dashed line between its anchors, in the window's
+    /// points (inside the scaled group), tagged with its owner and views for the inspector; none without the flag.
+    @Test func constraintsAreDrawnBetweenTheirAnchors() throws {
+        var state = ContainmentState()
+        let commands: [Command] = [
+            .create("root", kind: .content),
+            .create("child", kind: .content),
+            .attachWindow("main", root: "root", size: Size(width: 320, height: 480)),
+            .addChild("child", to: "root"),
+            .addSubview(.root("child"), to: .root("root")),
+            .setFrame(.root("child"), Rect(x: 10, y: 20, width: 100, height: 50)),
+            .constrain("root", id: "w", try LayoutConstraint(parsing: "child.width == 0.5 * root.width")),
+            .constrain("root", id: "top", try LayoutConstraint(parsing: "child.top == 30")),
+        ]
+        for command in commands { _ = try state.apply(command, by: .natural) }
+        #expect(state.views[.root("child")]?.frame == Rect(x: 10, y: 30, width: 160, height: 50))
+        let drawing = WindowDrawing(snapshot: WireSnapshot(state: state, seq: 1, hosts: [], hostOf: { _ in "h1" }))
+        #expect(!drawing.svg().contains("constraint"))
+        let svg = drawing.svg(constraints: true)
+        let parser = XMLParser(data: Data(svg.utf8))
+        #expect(parser.parse(), "well-formed XML: \(parser.parserError.map { "\($0)" } ?? "")\n\(svg)")
+        // The child's centre (90, 55) to the window root's (160, 240); a constant a dot on the child's top (90, 30).
+        #expect(svg.contains("<g class=\"constraint\" data-owner=\"root\" data-views=\"child root\">"))
+        #expect(svg.contains("<title>root w: child.width == 0.5 * root.width</title>"))
+        #expect(svg.contains("<line x1=\"90\" y1=\"55\" x2=\"160\" y2=\"240\""))
+        #expect(svg.contains("<g class=\"constraint\" data-owner=\"root\" data-views=\"child\">"))
+        #expect(svg.contains("<circle cx=\"90\" cy=\"30\""))
+    }
+
     @Test func theGraphHasTheWindowsTheChildrenInOrderAndThePresentation() throws {
         let tree = TreeView(snapshot: try Self.snapshot())
         let lines = Set(tree.dot().split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })

@@ -101,7 +101,7 @@ import Testing
     /// Issue 42, item 2: etcd's members electing a new raft leader (nothing answered, no lease lapsing, every lease
     /// extended when it takes office) for up to five sixths of the lease cost no failover — the leader renews every
     /// sixth of its lease. Renewing every third, as before, an election longer than two thirds outlasts it.
-    @Test func etcdElectionsAreRiddenOutAndWereNotWithRenewalsEveryThirdOfTheLease() {
+    @Test func etcdElectionsAreRiddenOutAndWereNotWithRenewalsEveryThirdOfTheLease() throws {
         let name = "etcd's elections ridden out: no failover"
         func settings(_ seed: UInt64) -> SimulationSettings {
             // Elections a lease apart (two in a row are one longer election): about one every 3 s.
@@ -115,14 +115,16 @@ import Testing
             #expect(report.checks.contains { $0.name == name && $0.passed }, "\(report.lines(full: true))")
             #expect((report.faults[.etcdElection] ?? 0) >= 2)
         }
-        // Renewing every third of the lease, as before: seed 6 (the first of 1…12 to, since tab containers gained their
-        // transition view) has an election outlast it.
-        var sabotaged = settings(6)
-        sabotaged.sabotage = .renewsEveryThirdOfTheLease
-        let report = Simulation(sabotaged).run()
-        #expect(report.checks.contains { $0.name == name && !$0.passed }, "\(report.lines(full: true))")
+        // Renewing every third of the lease, as before: some seed has an election outlast it (seed 1 since the streams
+        // last changed; searched, so that a change to what the clients draw does not hide the sabotage).
+        let bitten = (UInt64(1)...16).first { seed in
+            var sabotaged = settings(seed)
+            sabotaged.sabotage = .renewsEveryThirdOfTheLease
+            return Simulation(sabotaged).run().checks.contains { $0.name == name && !$0.passed }
+        }
+        let seed = try #require(bitten, "no seed of 1…16 has an election outlast a renewal every third of the lease")
         #expect(
-            Self.passingRun(settings(6)).checks.contains { $0.name == name && $0.passed },
+            Self.passingRun(settings(seed)).checks.contains { $0.name == name && $0.passed },
             "the same seed, not sabotaged"
         )
     }

@@ -71,4 +71,45 @@ import Testing
             #expect(removed.count == 2 && removed.allSatisfy { $0 < didMove }, "\(events)")
         }
     }
+
+    static let tabs = """
+        window: {name: main, width: 1024, height: 768, root: tabs}
+        controllers:
+          - {id: tabs, kind: tab, host: h0}
+          - {id: a, kind: content, host: h1, parent: tabs}
+          - {id: b, kind: content, host: h1, parent: tabs}
+        """
+
+    /// Seed 004 through real daemons: the tab container gives its bar a new height; its constraints put the bar back
+    /// at the bottom, re-place the transition view and lay the selected child out, within that one command; the next
+    /// selection gets the transition view's bounds.
+    @Test func aTallerTabBarReplacesTheTransitionViewAndTheSelectedChild() async throws {
+        try await RuntimeFixture.with(topology: Self.tabs) { runtime in
+            let taller = try await runtime.containment("ctl", "set-frame", "tabs/bar", "0,0,1024,80", "--by", "tabs")
+            #expect(taller.status == 0, "\(taller.stderr)")
+            #expect(
+                taller.eventDescriptions == [
+                    "frameChanged(tabs) view=tabs/bar frame=0,0,1024,80 by=tabs",
+                    "frameChanged(tabs) view=tabs/bar frame=0,688,1024,80 by=tabs",
+                    "frameChanged(tabs) view=tabs/transition frame=0,0,1024,688 by=tabs",
+                    "frameChanged(tabs) view=tabs/item-0 frame=0,0,512,80 by=tabs",
+                    "frameChanged(tabs) view=tabs/item-1 frame=512,0,512,80 by=tabs",
+                    "frameChanged(a) view=a frame=0,0,1024,688 by=tabs",
+                    "viewWillLayoutSubviews(a)", "viewDidLayoutSubviews(a)",
+                ]
+            )
+            let select = try await runtime.containment("ctl", "select", "tabs", "b")
+            #expect(select.status == 0, "\(select.stderr)")
+            #expect(
+                select.eventDescriptions.filter { $0.hasPrefix("frameChanged") } == [
+                    "frameChanged(b) view=b frame=0,0,1024,688 by=tabs"
+                ]
+            )
+            #expect(AuthorityAndWatchTests.frame(of: "b", in: try await runtime.treeJSON()) == [0, 0, 1024, 688])
+            // The container's own constraints are not its code's to remove.
+            let unpin = try await runtime.containment("ctl", "unconstrain", "tabs", "@bar.bottom")
+            #expect(unpin.status == 1)
+            #expect(unpin.stderr.hasPrefix("frameAuthority: Constraint @bar.bottom is tabs's own"), "\(unpin.stderr)")
+        }
+    }
 }

@@ -79,7 +79,7 @@ final class InspectorFeed: Sendable {
     /// The page's state from a snapshot: `{"seq", "epoch", "tree", "svg"}`.
     static func state(_ snapshot: BusSnapshot) -> String {
         let tree = snapshot.tree.json()
-        let svg = JSONText.encodeString(snapshot.drawing.svg())
+        let svg = JSONText.encodeString(snapshot.drawing.svg(constraints: true))
         return "{\"seq\":\(snapshot.seq),\"epoch\":\(snapshot.epoch),\"tree\":\(tree),\"svg\":\(svg)}"
     }
 

@@ -27,6 +27,8 @@ enum InspectorPage {
           .muted { color: #78909c; } .link { color: #6a1b9a; }
           #windows svg rect.view { cursor: pointer; }
           #windows svg rect.highlight { stroke: #d50000 !important; stroke-width: 4 !important; fill-opacity: 0.25; }
+          #windows svg g.constraint { display: none; pointer-events: none; }
+          #windows svg g.constraint.shown { display: inline; }
           #details pre { white-space: pre-wrap; font-size: 12px; }
           #bottom { display: grid; grid-template-columns: 3fr 1fr; gap: 8px; padding: 0 8px 8px; }
           table { border-collapse: collapse; width: 100%; font-size: 12px; }
@@ -61,7 +63,7 @@ enum InspectorPage {
         </div>
         <script>
         "use strict";
-        let state = null, selected = null, hovered = null, lastSeq = null, inspected = null;
+        let state = null, selected = null, hovered = null, hoveredView = null, lastSeq = null, inspected = null;
         const events = [], restarted = new Set();
         const el = (tag, props = {}, ...children) => {
           const node = document.createElement(tag);
@@ -98,7 +100,7 @@ enum InspectorPage {
             if (c.presenting) row.append(" ", el("span", { class: "link", text: "presented by " + c.presenting }));
             const li = el("li", { "data-id": c.id, class: c.id === selected ? "selected" : "" }, row);
             row.addEventListener("click", () => select(c.id));
-            row.addEventListener("mouseenter", () => hover(c.id));
+            row.addEventListener("mouseenter", () => { hoveredView = null; hover(c.id); });
             const children = c.children.map(item).filter(Boolean);
             if (c.presented) { const p = item(c.presented); if (p) children.push(p); }
             if (children.length) li.append(el("ul", {}, ...children));
@@ -122,7 +124,7 @@ enum InspectorPage {
           const box = document.getElementById("windows");
           box.innerHTML = state.svg;
           for (const rect of box.querySelectorAll("rect.view")) {
-            rect.addEventListener("mouseenter", () => hover(rect.dataset.controller));
+            rect.addEventListener("mouseenter", () => { hoveredView = rect.dataset.view; hover(rect.dataset.controller); });
             rect.addEventListener("click", () => select(rect.dataset.controller));
           }
           highlight();
@@ -131,6 +133,10 @@ enum InspectorPage {
           const id = hovered ?? selected;
           for (const rect of document.querySelectorAll("#windows rect.view"))
             rect.classList.toggle("highlight", rect.dataset.controller === id);
+          // The layout constraints (SPEC §16) of the view under the pointer, else of the controller's root view.
+          const view = hovered && hoveredView ? hoveredView : id;
+          for (const line of document.querySelectorAll("#windows g.constraint"))
+            line.classList.toggle("shown", view != null && line.dataset.views.split(" ").includes(view));
         }
         function hover(id) { hovered = id; highlight(); renderDetails(); }
         function select(id) {
