@@ -23,6 +23,8 @@ public distributed actor GridController: DistributedController {
     private var order: [ControllerID] = []
     /// The tiles that reported.
     private var appeared: Set<String> = []
+    /// The child its constraints feature.
+    private var featured: ControllerID?
 
     public init(controller: ControllerRef) {
         self.controller = controller
@@ -46,6 +48,23 @@ public distributed actor GridController: DistributedController {
         order.insert(child, at: min(index, order.count))
         try await layOut()
         return order
+    }
+
+    /// Features `child`, one of its children: as wide as half the grid and centred across it, by layout constraints
+    /// (SPEC §16, ``ControllerRef/constrain(_:)``) that hold through every later layout and resize; its cell still gives
+    /// it its top and height. `nil` features none. Throws the runtime's refusal (`frameAuthority` for a child that is
+    /// not its own), the feature unchanged.
+    public distributed func feature(child: ControllerID?) async throws {
+        guard child != featured else { return }
+        if let child {
+            try await controller.constrain([
+                "feature-\(child)-width": "\(child).width == 0.5 * \(controller.id).width",
+                "feature-\(child)-center": "\(child).centerX == \(controller.id).centerX",
+            ])
+        }
+        // The old feature's constraints may have left with their child (SPEC §16): nothing to remove then.
+        if let old = featured { try? await controller.unconstrain("feature-\(old)-width", "feature-\(old)-center") }
+        featured = child
     }
 
     /// Its children, in layout order.

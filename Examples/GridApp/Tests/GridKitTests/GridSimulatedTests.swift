@@ -37,6 +37,34 @@ import Testing
         }
     }
 
+    /// A featured tile is half the grid's width and centred, by the grid's constraints, within the call; its cell still
+    /// gives its top and height; unfeatured, the next layout puts it back in its cell.
+    @Test func aFeaturedTileIsHalfTheGridsWidthAndCentredByConstraints() async throws {
+        try await withSimulatedRuntime(topology: GridRuntimeTests.topology, kinds: GridKinds.registry) { runtime in
+            let grid = try GridController.resolve(id: "board", using: runtime.actorSystem())
+            #expect(try await grid.insert(child: "a", at: 0) == ["a"])
+            #expect(try await grid.insert(child: "b", at: 1) == ["a", "b"])
+            let cells = GridLayout.frames(count: 2, in: Rect(x: 0, y: 0, width: 800, height: 600))
+            try await grid.feature(child: "b")
+            var snapshot = try await runtime.snapshot()
+            #expect(
+                snapshot.views[.root("b")]?.frame == Rect(x: 200, y: cells[1].y, width: 400, height: cells[1].height)
+            )
+            #expect(snapshot.views[.root("a")]?.frame == cells[0])
+            // A tile is not the grid's to feature unless it is its child: refused, the feature kept.
+            await #expect(throws: RemoteError.self) { try await grid.feature(child: "c") }
+            snapshot = try await runtime.snapshot()
+            #expect(snapshot.views[.root("b")]?.frame.width == 400)
+            // Featuring another moves the feature.
+            try await grid.feature(child: "a")
+            #expect(try await runtime.snapshot().views[.root("a")]?.frame.x == 200)
+            try await grid.feature(child: nil)
+            #expect(try await grid.insert(child: "b", at: 1) == ["a", "b"])
+            snapshot = try await runtime.snapshot()
+            #expect(GridRuntimeTests.frames(snapshot, ["a", "b"]) == cells)
+        }
+    }
+
     /// The grid's host cut off from the supervisor: the verb is journaled, but the grid's code does not see it until
     /// the cut heals. Past its heartbeat timeout (virtual time) the host is declared down; healed, it greets again and
     /// gets what it missed.
