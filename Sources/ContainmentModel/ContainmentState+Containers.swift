@@ -493,6 +493,8 @@ extension ContainmentState {
             }
         }
         layoutContainerViews(id)
+        // Constraints of the container's code came before its own views: its own join them now (SPEC §16).
+        if layouts[id] != nil { pinContainerViews(id) }
     }
 
     /// A standard container lays out its own views and its shown child when its size changes — as the child's

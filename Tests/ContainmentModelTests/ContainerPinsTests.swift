@@ -130,4 +130,20 @@ import Testing
             )
         }
     }
+
+    /// A constraint of the tab's code on its own view before it shows a child: its own constraints join when its bar
+    /// and transition view come, and a taller bar by its frame then moves the content.
+    @Test func theContainersPinsJoinConstraintsItsCodeAddedFirst() {
+        var h = Harness.containerScene(.tab)
+        let badge = ViewID(owner: "n", name: "badge")
+        h.ok(.by("n", .addSubview(badge, to: .root("n"))))
+        h.ok(
+            .by("n", .constrain("n", id: "badge", LayoutConstraint(LayoutAnchor(badge, .width), .equal, constant: 20)))
+        )
+        #expect(h.state.layouts["n"]?.entries.map(\.id) == ["badge"])
+        h.ok(.by("n", .setChildren("n", ["a"])))
+        #expect(h.state.layouts["n"]?.entries.filter(\.isContainers).count == 8)
+        let events = h.ok(.by("n", .setFrame(bar, Rect(x: 0, y: 0, width: 1024, height: 100))))
+        #expect(events.contains("frameChanged(a) view=a frame=0,0,1024,668 by=n"), "\(events)")
+    }
 }
