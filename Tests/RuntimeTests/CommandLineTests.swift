@@ -33,14 +33,23 @@ import Testing
         #expect(help.status == 0 && help.stdout.contains("USAGE: containment ctl select"))
     }
 
-    /// `tree` draws in one format at a time: a second is a usage error before any supervisor is asked.
+    /// `tree` draws in one format at a time, `--constraints` only with `--svg`: anything else is a usage error before
+    /// any supervisor is asked.
     @Test func treeTakesOneFormat() async throws {
         let both = try await RuntimeFixture.run(
             RuntimeFixture.binary,
             ["tree", "--dot", "--svg"],
             environment: Self.nowhere
         )
-        #expect(both.status == 64 && both.stderr.contains("Choose one of --json, --dot and --svg."), "\(both.stderr)")
+        let message = "Choose one of --json, --dot and --svg (--constraints draws on --svg)."
+        #expect(both.status == 64 && both.stderr.contains(message), "\(both.stderr)")
+        // The constraints are drawn on the SVG drawing only.
+        let alone = try await RuntimeFixture.run(
+            RuntimeFixture.binary,
+            ["tree", "--json", "--constraints"],
+            environment: Self.nowhere
+        )
+        #expect(alone.status == 64 && alone.stderr.contains(message), "\(alone.stderr)")
     }
 
     /// Every argument, option and flag of every subcommand says what it is (ArgumentParser's own `help` aside).
