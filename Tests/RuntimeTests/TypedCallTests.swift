@@ -31,7 +31,12 @@ import ZeroMQ
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try topology.write(toFile: directory + "/topology.yaml", atomically: true, encoding: .utf8)
         try settings.write(toFile: directory + "/runtime.yaml", atomically: true, encoding: .utf8)
-        try await withRuntime(topology: directory + "/topology.yaml", configPath: directory + "/runtime.yaml", body)
+        try await withRuntime(
+            topology: directory + "/topology.yaml",
+            configPath: directory + "/runtime.yaml",
+            timeout: TestKitTests.startTimeout,
+            body
+        )
     }
 
     static func system(_ runtime: TestRuntime) throws -> ContainmentActorSystem {
