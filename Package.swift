@@ -280,10 +280,21 @@ let package = Package(
         // `containment --version`: the git commit the binary is built from.
         .plugin(name: "VersionStamp", capability: .buildTool()),
 
-        .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"], swiftSettings: strict),
+        // What every test target shares: the CPU lane of CPU-bound tests (Tests/Support/CPULane.swift).
+        .target(
+            name: "ContainmentTestSupport",
+            dependencies: ["ContainmentRuntime"],
+            path: "Tests/Support",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CassowaryTests",
+            dependencies: ["Cassowary", "ContainmentTestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ContainmentModelTests",
-            dependencies: ["ContainmentModel", "ContainmentWorkload"],
+            dependencies: ["ContainmentModel", "ContainmentTestSupport", "ContainmentWorkload"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -292,7 +303,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strict),
-        .testTarget(name: "ContainmentSimulationTests", dependencies: ["ContainmentSimulation"], swiftSettings: strict),
+        .testTarget(
+            name: "ContainmentSimulationTests",
+            dependencies: ["ContainmentSimulation", "ContainmentTestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ContainmentBusTests",
             dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentWorkload", "ZeroMQ"],
@@ -313,6 +328,7 @@ let package = Package(
                 "ContainmentHost",
                 "ContainmentModel",
                 "ContainmentRuntime",
+                "ContainmentTestSupport",
                 "ContainmentWorkload",
                 "ZeroMQ",
                 .product(name: "Subprocess", package: "swift-subprocess"),

@@ -48,7 +48,9 @@ public func withRuntime<Result: Sendable>(
     )
     let failure = Mutex<String?>(nil)
     let service = SupervisorService(config: config, topology: topology, pidFile: nil, logger: logger, startHosts: true)
-    let supervisor = Task {
+    // Off Swift's cooperative pool: an app's CPU-bound tests running at once may hold every thread of it for minutes,
+    // and the supervisor must start and serve meanwhile (the wait below then finds the hosts up when it resumes).
+    let supervisor = Task(executorPreference: QueueTaskExecutor(label: "containment.testkit.supervisor")) {
         do {
             try await service.run()
         } catch {

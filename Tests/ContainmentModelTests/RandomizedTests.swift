@@ -1,3 +1,4 @@
+import ContainmentTestSupport
 import ContainmentWorkload
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// `CONTAINMENT_SEED=N swift test --filter RandomizedTests` replays that seed alone. Serialized: its cases are
 /// CPU-bound and synchronous, so run side by side they would take every thread of the test process's cooperative pool
 /// (two on this machine) for a minute, and the runtime tests' in-process supervisors could not start meanwhile.
-@Suite(.serialized) struct RandomizedTests {
+@Suite(.serialized, .cpuBound) struct RandomizedTests {
     static let steps = 2_500
     static var seeds: [UInt64] {
         if let text = ProcessInfo.processInfo.environment["CONTAINMENT_SEED"], let seed = UInt64(text) { return [seed] }

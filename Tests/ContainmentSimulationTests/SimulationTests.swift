@@ -1,10 +1,11 @@
 import ContainmentSimulation
+import ContainmentTestSupport
 import Synchronization
 import Testing
 
 /// The simulated world (issue 41): a seed makes one run, to the byte; seeds pass under every fault; and the checks
 /// fail when the world is given a defect on purpose, so a pass says something.
-@Suite struct SimulationTests {
+@Suite(.cpuBound) struct SimulationTests {
     static func settings(seed: UInt64, seconds: Int64 = 3) -> SimulationSettings {
         var settings = SimulationSettings()
         settings.seed = seed

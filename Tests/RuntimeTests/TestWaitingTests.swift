@@ -1,4 +1,5 @@
 import Foundation
+import ContainmentTestSupport
 import Testing
 
 /// Issue 28: the tests wait for what they wait for (an event, a ready file, `waitIdle`, `Poll`), never a fixed time,
@@ -28,5 +29,23 @@ import Testing
         }
         #expect(seen > 0, "the scan found no sleep at all: is it reading Tests/?")
         #expect(unexplained.isEmpty, "\(unexplained.joined(separator: "\n"))")
+    }
+}
+
+/// CPU-bound tests run on the CPU lane, off Swift's cooperative pool (`Tests/Support/CPULane.swift`): what keeps two of
+/// them from holding both of the pool's threads while the runtime tests wait for their daemons.
+@Suite struct CPULaneTests {
+    @Test(.cpuBound) func aCPUBoundTestRunsOnTheLane() {
+        #expect(CPULane.executor.isCurrent)
+    }
+
+    @Test(.cpuBound, arguments: [1, 2]) func eachCaseOfACPUBoundTestRunsOnTheLane(case: Int) async {
+        #expect(CPULane.executor.isCurrent, "case \(`case`)")
+        await Task.yield()
+        #expect(CPULane.executor.isCurrent, "case \(`case`) after a suspension")
+    }
+
+    @Test func otherTestsRunOnThePool() {
+        #expect(!CPULane.executor.isCurrent)
     }
 }
