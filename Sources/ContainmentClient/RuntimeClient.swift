@@ -72,6 +72,22 @@ public final class RuntimeClient {
 }
 
 extension RuntimeClient {
+    /// Waits until the runtime is idle (as `containment ctl wait-idle`): no timed switch running, no command waiting
+    /// for controllers' code to answer, no callback waiting for a host that is up, and every controller's actor done
+    /// with what it was given without its code acting — so what code does in answer to a command has happened too.
+    /// Blocks; `timeout` when still busy after `timeout`, naming what still moved.
+    public func waitUntilIdle(timeout: Duration) throws(RemoteError) {
+        let outcome: IdleOutcome
+        do {
+            outcome = try client.waitUntilIdle(timeout: timeout)
+        } catch {
+            throw RemoteError(error)
+        }
+        if case .busy(let reason) = outcome {
+            throw RemoteError(ContainmentError(.timeout, "Not idle after \(timeout): \(reason)."))
+        }
+    }
+
     /// The callbacks `controller`'s actor received, oldest first, as its host reports them: the last
     /// `callbackHistory` (runtime.yaml, 64 by default). `hostUnavailable` when its host is not connected.
     public func callbacks(of controller: ControllerID) throws(RemoteError) -> [Event] {

@@ -122,7 +122,7 @@ actor ControllerActor {
         }
         // The drain handles one mail at a time, so no other callback of this controller runs meanwhile.
         var current = behavior
-        await current.handle(event, controller: ref)
+        await current.receive(event, controller: ref)
         behavior = current
     }
 

@@ -5,9 +5,39 @@ import ContainmentModel
 /// A behavior receives every callback of its controller in SPEC order, one at a time, and acts through
 /// ``ControllerRef`` — adding children, setting frames, embedding — as its controller, whichever process runs the
 /// target. Register custom kinds with a ``BehaviorRegistry``.
+///
+/// Write it as a UIKit engineer writes a view controller (seed 003: "override UIViewController methods"): implement the
+/// override points it needs — ``viewWillAppear(animated:controller:)``, ``didMove(toParent:controller:)``,
+/// ``viewWillLayoutSubviews(controller:)``, … — each empty unless implemented; ``handle(_:controller:)`` receives every
+/// callback, those too, right after its override point, for what has none (messages, actions, verbs, delegates).
 public protocol ControllerBehavior: Sendable {
-    /// One callback (`loadView`, `viewWillAppear`, `viewWillLayoutSubviews`, …), in order.
+    /// Every callback (`loadView`, `viewWillAppear`, `messageReceived`, `verbInvoked`, …), in order; a callback with
+    /// an override point comes here after it. Does nothing unless implemented.
     mutating func handle(_ callback: Event, controller: ControllerRef) async
+
+    /// UIKit's `viewDidLoad()`: the controller's view is loaded (after `loadView`'s answer, if its kind answers it).
+    mutating func viewDidLoad(controller: ControllerRef) async
+    /// UIKit's `viewWillAppear(_:)`. The callback's other flags (moving to a parent, being presented) reach
+    /// ``handle(_:controller:)`` as `.viewWillAppear(_, flags)`.
+    mutating func viewWillAppear(animated: Bool, controller: ControllerRef) async
+    /// UIKit's `viewDidAppear(_:)`.
+    mutating func viewDidAppear(animated: Bool, controller: ControllerRef) async
+    /// UIKit's `viewWillDisappear(_:)`.
+    mutating func viewWillDisappear(animated: Bool, controller: ControllerRef) async
+    /// UIKit's `viewDidDisappear(_:)`.
+    mutating func viewDidDisappear(animated: Bool, controller: ControllerRef) async
+    /// UIKit's `willMove(toParent:)`: `nil` when the controller is about to leave its parent.
+    mutating func willMove(toParent parent: ControllerID?, controller: ControllerRef) async
+    /// UIKit's `didMove(toParent:)`: `nil` once it has left its parent.
+    mutating func didMove(toParent parent: ControllerID?, controller: ControllerRef) async
+    /// UIKit's `viewWillLayoutSubviews()` (a kind that answers the question lays out in ``answer(_:controller:)``).
+    mutating func viewWillLayoutSubviews(controller: ControllerRef) async
+    /// UIKit's `viewDidLayoutSubviews()`.
+    mutating func viewDidLayoutSubviews(controller: ControllerRef) async
+    /// UIKit's `didReceiveMemoryWarning()`.
+    mutating func didReceiveMemoryWarning(controller: ControllerRef) async
+    /// UIKit's `viewWillTransition(to:with:)`: the controller's root view is about to take `size`.
+    mutating func viewWillTransition(to size: Size, controller: ControllerRef) async
 
     /// The first call of a behavior whose host process replaces one that died: its controller's state now (parent,
     /// children, appearance, view loaded and frame, properties). Only later callbacks follow. Does nothing unless
@@ -32,6 +62,7 @@ public protocol ControllerBehavior: Sendable {
 }
 
 extension ControllerBehavior {
+    public mutating func handle(_ callback: Event, controller: ControllerRef) async {}
     public mutating func restored(_ state: ControllerState, controller: ControllerRef) async {}
     public mutating func answer(_ question: Question, controller: ControllerRef) async -> Answer { .nothing }
 }
@@ -39,5 +70,4 @@ extension ControllerBehavior {
 /// A content controller: it has no children to lay out and no views of its own beyond its root.
 public struct ContentBehavior: ControllerBehavior {
     public init() {}
-    public mutating func handle(_ callback: Event, controller: ControllerRef) async {}
 }

@@ -43,6 +43,25 @@ public struct TestRuntime: Sendable {
         return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// Waits until the runtime is idle: no timed switch running, no command waiting for code to answer, no callback
+    /// waiting for a host, and every controller's code done with what it was given without acting — what the code
+    /// does in answer to the test's commands (a master pushing its detail, a delegate dismissing) has happened.
+    /// Throws ``TestRuntimeError/timedOut(_:)``, naming what still moved, after `timeout` (the runtime's).
+    public func waitIdle(timeout: Duration? = nil) async throws {
+        let (environment, limit) = (environment, timeout ?? self.timeout)
+        // The wait blocks a thread (a socket's): one of its own, not one of Swift's cooperative pool.
+        let failure = try await runOnThread(named: "containment.testkit.wait-idle") { () -> RemoteError? in
+            do {
+                try RuntimeClient(environment: environment).waitUntilIdle(timeout: limit)
+                return nil
+            } catch let error as RemoteError {
+                return error
+            }
+        }
+        guard let failure else { return }
+        throw failure.error.code == .timeout ? TestRuntimeError.timedOut("the runtime is idle: \(failure)") : failure
+    }
+
     /// Waits until a snapshot satisfies `condition` and returns it: a snapshot is taken again every few milliseconds
     /// (no fixed sleep). Throws ``TestRuntimeError/timedOut(_:)`` after `timeout` (the runtime's) without one.
     @discardableResult

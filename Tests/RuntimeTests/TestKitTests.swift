@@ -49,6 +49,38 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory))
     }
 
+    /// `waitIdle` returns once what the test's commands set going has happened: code acting in answer (seed 003's
+    /// master pushes its detail, as itself) and a timed switch (an animated pop, `animationDuration` long).
+    @Test func waitIdleReturnsOnceTheCodeActedAndTheSwitchEnded() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("testkit-\(UUID()).yaml").path
+        try """
+        window: {name: main, width: 800, height: 600, root: n}
+        hosts:
+          - {name: h0, command: [\(RuntimeFixture.binary), host]}
+          - {name: h1, command: [\(RuntimeFixture.binary), host]}
+        controllers:
+          - {id: n, kind: navigation, host: h0}
+          - {id: master, kind: master, host: h1}
+          - {id: detail, kind: content, host: h1}
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try await withRuntime(topology: path, timeout: Self.startTimeout) { runtime in
+            let client = try runtime.client()
+            try client.perform([.push("master", on: "n")])
+            try client.perform([.invoke("master", verb: "show", arguments: ["detail"])])
+            try await runtime.waitIdle()
+            #expect(try client.snapshot().controller("n")?.children == ["master", "detail"])
+            #expect(try client.snapshot().controller("detail")?.appearance == .appeared)
+
+            try client.perform([.pop("n", animated: true)])
+            try await runtime.waitIdle()
+            let snapshot = try client.snapshot()
+            #expect(snapshot.controller("n")?.children == ["master"])
+            #expect(snapshot.controller("master")?.appearance == .appeared)
+            #expect(snapshot.controller("detail")?.appearance == .disappeared)
+        }
+    }
+
     @Test func aBodyThatThrowsStillStopsEverything() async throws {
         let path = try Self.topology()
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -72,10 +72,14 @@ public distributed actor GridController: DistributedController {
         order
     }
 
+    /// UIKit's override point: its children's cells, each time it lays out.
+    public func viewWillLayoutSubviews(controller: ControllerRef) async {
+        try? await layOut()
+    }
+
+    /// The callbacks without an override point: its string verb, and its tiles' reports.
     public func handle(_ callback: Event, controller: ControllerRef) async {
         switch callback {
-        case .viewWillLayoutSubviews:
-            try? await layOut()
         case .verbInvoked(_, "insert", let arguments, _) where arguments.count == 2:
             guard let index = Int(arguments[1]) else { return }
             _ = try? await insert(child: ControllerID(arguments[0]), at: index)

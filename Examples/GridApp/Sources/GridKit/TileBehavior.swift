@@ -31,11 +31,19 @@ public struct TileBehavior: ControllerBehavior {
         }
     }
 
-    public mutating func handle(_ callback: Event, controller: ControllerRef) async {
-        switch callback {
-        case .viewDidAppear, .verbInvoked(_, "tapped", _, _): break
-        default: return
-        }
+    /// UIKit's override point: it reports each time it appears.
+    public func viewDidAppear(animated: Bool, controller: ControllerRef) async {
+        await report(controller)
+    }
+
+    /// Its verb, `tapped`: it reports again.
+    public func handle(_ callback: Event, controller: ControllerRef) async {
+        guard case .verbInvoked(_, "tapped", _, _) = callback else { return }
+        await report(controller)
+    }
+
+    /// Its size, to its delegate.
+    private func report(_ controller: ControllerRef) async {
         guard let me = try? await controller.state(),
             let delegate = me.properties.delegate,
             let frame = me.frame,
