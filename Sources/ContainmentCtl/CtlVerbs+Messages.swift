@@ -90,7 +90,9 @@ extension CtlVerbs {
         )
         @Argument(help: "The controller.") var controller: String
         @Argument(help: "The verb its kind registered (ctl invoke C VERB ARGUMENTS…).") var verb: String
-        @Argument(help: "Its arguments.") var arguments: [String] = []
+        // Unrecognized words are arguments too: `ctl invoke ring rotate -1` needs no `--` (ctl's own flags still parse).
+        @Argument(parsing: .allUnrecognized, help: "Its arguments (a negative number needs no --).")
+        var arguments: [String] = []
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.invoke(ControllerID(controller), verb: verb, arguments: arguments), options)]

@@ -65,8 +65,17 @@ public struct ControllerRef: Sendable {
         try await perform(constraintIDs.map { .unconstrain(id, id: $0) })
     }
 
-    public func transition(from: ControllerID, to: ControllerID, duration: Double = 0) async throws(RemoteError) {
-        try await perform([.transition(in: id, from: from, to: to, duration: duration)])
+    /// Transitions between two of this controller's children (SPEC §5, UIKit's
+    /// `transition(from:to:duration:options:animations:completion:)`): `to`'s root view takes `from`'s place in its
+    /// superview, at `frame` when given (else at its own frame); `duration` 0 completes at once, otherwise the
+    /// supervisor completes it when the duration has passed.
+    public func transition(
+        from: ControllerID,
+        to: ControllerID,
+        duration: Double = 0,
+        frame: Rect? = nil
+    ) async throws(RemoteError) {
+        try await perform([.transition(in: id, from: from, to: to, duration: duration, frame: frame)])
     }
 
     /// Presents `presented` on this controller (SPEC §7); `style` overrides the presented controller's own.

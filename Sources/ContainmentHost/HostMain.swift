@@ -38,13 +38,25 @@ public enum HostMain {
     /// with a failure status.
     public static func run(kinds: BehaviorRegistry, arguments: [String]? = nil) async -> Never {
         do {
-            let options = try HostOptions.parse(arguments)
-            try await options.serve(kinds: kinds)
-            HostOptions.exit()
+            let command = try HostAppCommand.parse(arguments)
+            try await command.options.serve(kinds: kinds)
+            HostAppCommand.exit()
         } catch {
-            HostOptions.exit(withError: error)
+            HostAppCommand.exit(withError: error)
         }
     }
+}
+
+/// An app's host executable as a command of its own name: `GridHost --help` says `USAGE: GridHost …`.
+struct HostAppCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "host",
+            abstract: "A Containment host: runs this app's kinds of controllers for the supervisor that starts it."
+        )
+    }
+
+    @OptionGroup var options: HostOptions
 }
 
 /// `containment host`'s flags, and an app's host executable's.

@@ -149,3 +149,21 @@ import Testing
         }
     }
 }
+
+extension CtlGrammarTests {
+    /// A verb's arguments may look like flags (`rotate -1`) without a `--`; ctl's own flags still parse, anywhere.
+    @Test func invokeTakesNegativeNumbersAsArguments() throws {
+        #expect(
+            try Self.requests(["invoke", "ring", "rotate", "-1"])
+                == [Request(.invoke("ring", verb: "rotate", arguments: ["-1"]), by: .natural)]
+        )
+        #expect(
+            try Self.requests(["invoke", "ring", "move", "-2", "3", "--by", "menu"])
+                == [Request(.invoke("ring", verb: "move", arguments: ["-2", "3"]), by: .controller("menu"))]
+        )
+        #expect(
+            try Self.requests(["invoke", "--by", "menu", "ring", "move", "-2"])
+                == [Request(.invoke("ring", verb: "move", arguments: ["-2"]), by: .controller("menu"))]
+        )
+    }
+}

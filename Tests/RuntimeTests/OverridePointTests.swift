@@ -76,16 +76,12 @@ import Testing
         }
     }
 
-    static func topology() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("overrides-\(UUID()).yaml").path
-        try """
+    static let topology = """
         window: {name: main, width: 800, height: 600, root: box}
         hosts: [h0]
         controllers:
           - {id: box, kind: content, host: h0}
-        """.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
+        """
 
     /// Embeds `child` in `box`, resizes the window, warns of memory, then removes the child: every override point
     /// but those of a page or a presentation is called.
@@ -131,12 +127,10 @@ import Testing
     }
 
     @Test func aBehaviorsOverridePointsGetTheirCallbacksThenHandle() async throws {
-        let path = try Self.topology()
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let log = Log()
         var kinds = BehaviorRegistry()
         kinds.register("recorder") { Recorder(log: log) }
-        let callbacks = try await withSimulatedRuntime(topology: path, kinds: kinds) { runtime in
+        let callbacks = try await withSimulatedTopology(Self.topology, kinds: kinds) { runtime in
             try await Self.drive(runtime, child: "r", kind: "recorder")
         }
         let every: Set = [
@@ -158,12 +152,10 @@ import Testing
     }
 
     @Test func aDistributedControllersOverridePointsGetTheirCallbacksThenHandle() async throws {
-        let path = try Self.topology()
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let log = Log()
         var kinds = BehaviorRegistry()
         kinds.register("watcher", distributed: { Watcher(controller: $0, log: log) })
-        let callbacks = try await withSimulatedRuntime(topology: path, kinds: kinds) { runtime in
+        let callbacks = try await withSimulatedTopology(Self.topology, kinds: kinds) { runtime in
             try await Self.drive(runtime, child: "w", kind: "watcher")
         }
         #expect(log.all == Self.expected(callbacks, overriding: ["viewDidAppear", "didMove"]))
@@ -175,12 +167,10 @@ import Testing
     @Test(arguments: [true, false]) func aDistributedControllerAnswersTheQuestionsItIsRegisteredFor(
         answering: Bool
     ) async throws {
-        let path = try Self.topology()
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let log = Log()
         var kinds = BehaviorRegistry()
         kinds.register("watcher", answering: answering ? [.loadView] : []) { Watcher(controller: $0, log: log) }
-        try await withSimulatedRuntime(topology: path, kinds: kinds) { runtime in
+        try await withSimulatedTopology(Self.topology, kinds: kinds) { runtime in
             try await runtime.perform([.create("w", kind: "watcher")], hosts: ["w": "h0"])
             let events = try await runtime.perform([.loadView("w")])
             let label = ViewID(owner: "w", name: "label")

@@ -5,16 +5,17 @@ import Foundation
 import Testing
 
 /// Runs `body` on ``withSimulatedRuntime(topology:kinds:seed:_:)`` of a topology given as text (written to a file of
-/// its own and removed after), with the kinds of `containment host`.
+/// its own and removed after), with `kinds` (those of `containment host` by default).
 func withSimulatedTopology<Result: Sendable>(
     _ topology: String,
+    kinds: BehaviorRegistry = .builtIn,
     seed: UInt64 = 1,
     _ body: (SimulatedRuntime) async throws -> Result
 ) async throws -> Result {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("simulated-\(UUID()).yaml").path
     try topology.write(toFile: path, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: path) }
-    return try await withSimulatedRuntime(topology: path, kinds: .builtIn, seed: seed, body)
+    return try await withSimulatedRuntime(topology: path, kinds: kinds, seed: seed, body)
 }
 
 extension SimulatedRuntime {

@@ -39,11 +39,7 @@ public distributed actor GridController: DistributedController {
         guard index >= 0 else {
             throw RemoteError(ContainmentError(.indexOutOfRange, "\(controller.id) has no place \(index)."))
         }
-        if !order.contains(child) {
-            try await controller.perform(
-                SeedListings.displayContentController(child, in: controller.id, frame: .zero).map(\.command)
-            )
-        }
+        if !order.contains(child) { try await controller.embed(child, frame: .zero) }
         order.removeAll { $0 == child }
         order.insert(child, at: min(index, order.count))
         try await layOut()
