@@ -19,12 +19,15 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -m pip --version >/dev/nu
     mkdir -p .build
     python3 -m venv "$venv"
 fi
-# pip installs a local directory again each time. Its build directories go before (a stale build/lib would keep
-# modules since removed) and after.
-clean_build() { rm -rf clients/python/build clients/python/*.egg-info; }
-clean_build
+# pip installs a local directory again each time. Its backend (flit_core) builds out of tree: the install writes
+# nothing beside the sources, as a user's `pip install ./clients/python` must not (what an older setuptools install
+# left goes first).
+rm -rf clients/python/build clients/python/*.egg-info
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./clients/python 'pytest>=7'
-clean_build
+if compgen -G 'clients/python/build' >/dev/null || compgen -G 'clients/python/*.egg-info' >/dev/null; then
+    echo "test-python-client: pip install wrote build files into clients/python" >&2
+    exit 1
+fi
 
 if [ -z "${CONTAINMENT_BIN:-}" ]; then
     CONTAINMENT_BIN="$(containment_bin)"
