@@ -84,7 +84,7 @@ package enum Bench {
         }
         if mode == .model {
             let model = ModelFigure.measure(count: settings.modelCommands)
-            let layout = LayoutFigure.measure(quick: settings.quick)
+            let layout = try LayoutFigure.measure(quick: settings.quick)
             if options.json {
                 try printJSON(ModelAndLayout(model: model, layout: layout))
             } else {
@@ -165,7 +165,7 @@ package enum Bench {
         runner.progress("the model alone")
         let model = ModelFigure.measure(count: settings.modelCommands)
         runner.progress("the layout solver")
-        let layout = LayoutFigure.measure(quick: settings.quick)
+        let layout = try LayoutFigure.measure(quick: settings.quick)
         runner.progress("the supervisor's core alone")
         let core = CoreFigures.measure(settings)
         runner.progress("the codec: hand-written and SwiftProtobuf")

@@ -13,11 +13,11 @@ struct LayoutFigure: Codable, Sendable {
     /// A resize of the container (a suggestion to its width and height) and the children's frames read back.
     var resizeMicroseconds: Double
 
-    static func measure(quick: Bool) -> LayoutFigure {
+    static func measure(quick: Bool) throws -> LayoutFigure {
         let clock = ContinuousClock()
         let views = 250
         let build = clock.now
-        var solver = Self.grid(views: views)
+        var solver = try Self.grid(views: views)
         let fromScratch = (clock.now - build).seconds
         let changes = quick ? 2_000 : 20_000
         var adding = Duration.zero
@@ -36,23 +36,20 @@ struct LayoutFigure: Codable, Sendable {
                     strength: Strength(priority: 500)
                 )
             let start = clock.now
-            // Safe: a bound of one view's width, whose other constraints are preferences, always holds.
-            let handle = try! solver.add(constraint)
+            let handle = try solver.add(constraint)
             let middle = clock.now
-            // Safe: the handle was just returned by `add`.
-            try! solver.remove(handle)
+            try solver.remove(handle)
             removing += clock.now - middle
             adding += middle - start
         }
         let children = 100
-        var container = Self.container(children: children)
+        var container = try Self.container(children: children)
         let resizes = quick ? 2_000 : 20_000
         var checksum = 0.0
         let start = clock.now
         for resize in 0..<resizes {
-            // Safe: both are edit variables of `container`.
-            try! container.suggest(Variable(0), resize % 2 == 0 ? 1_024 : 768)
-            try! container.suggest(Variable(1), resize % 2 == 0 ? 768 : 1_024)
+            try container.suggest(Variable(0), resize % 2 == 0 ? 1_024 : 768)
+            try container.suggest(Variable(1), resize % 2 == 0 ? 768 : 1_024)
             for variable in 2..<(2 + 4 * children) { checksum += container.value(of: Variable(variable)) }
         }
         let resizing = (clock.now - start).seconds
@@ -75,17 +72,16 @@ struct LayoutFigure: Codable, Sendable {
     /// `views` views in rows of 25 across a container 1,000 wide: each placed 8 points after the previous one, on
     /// its row's line, 4% of the width less the gap (preferred), 40 high — four constraints each, and a stay on each
     /// value (priority 1), as the model keeps them.
-    private static func grid(views: Int) -> Solver {
+    private static func grid(views: Int) throws -> Solver {
         var solver = Solver()
         let containerWidth = Variable(0)
-        // Safe, throughout: required equalities that fix each value once, and preferences, never conflict.
-        try! solver.add(Constraint(Expression(containerWidth), .equal, Expression(constant: 1_000)))
+        try solver.add(Constraint(Expression(containerWidth), .equal, Expression(constant: 1_000)))
         for view in 0..<views {
             let column = view % 25
             let after = column == 0 ? Expression(constant: 0) : Expression(left(view - 1)) + Expression(width(view - 1))
-            try! solver.add(Constraint(Expression(left(view)), .equal, after + 8))
-            try! solver.add(Constraint(Expression(top(view)), .equal, Expression(constant: Double(view / 25 * 48))))
-            try! solver.add(
+            try solver.add(Constraint(Expression(left(view)), .equal, after + 8))
+            try solver.add(Constraint(Expression(top(view)), .equal, Expression(constant: Double(view / 25 * 48))))
+            try solver.add(
                 Constraint(
                     Expression(width(view)),
                     .equal,
@@ -93,9 +89,9 @@ struct LayoutFigure: Codable, Sendable {
                     strength: Strength(priority: 750)
                 )
             )
-            try! solver.add(Constraint(Expression(height(view)), .equal, Expression(constant: 40)))
+            try solver.add(Constraint(Expression(height(view)), .equal, Expression(constant: 40)))
             for variable in [left(view), top(view), width(view), height(view)] {
-                try! solver.add(
+                try solver.add(
                     Constraint(Expression(variable), .equal, Expression(constant: 0), strength: Strength(priority: 1))
                 )
             }
@@ -105,19 +101,18 @@ struct LayoutFigure: Codable, Sendable {
 
     /// `children` children side by side, each an equal share of the container's width and its whole height; the
     /// container's size (variables 0 and 1) given by edits.
-    private static func container(children: Int) -> Solver {
+    private static func container(children: Int) throws -> Solver {
         var solver = Solver()
         let width = Variable(0)
         let height = Variable(1)
-        // Safe, throughout: each child's four values are fixed once by the container's size.
-        try! solver.addEditVariable(width, strength: Strength(priority: 999))
-        try! solver.addEditVariable(height, strength: Strength(priority: 999))
+        try solver.addEditVariable(width, strength: Strength(priority: 999))
+        try solver.addEditVariable(height, strength: Strength(priority: 999))
         let share = 1 / Double(children)
         for child in 0..<children {
-            try! solver.add(Constraint(Expression(left(child)), .equal, Expression(width) * (share * Double(child))))
-            try! solver.add(Constraint(Expression(top(child)), .equal, Expression(constant: 0)))
-            try! solver.add(Constraint(Expression(Self.width(child)), .equal, Expression(width) * share))
-            try! solver.add(Constraint(Expression(Self.height(child)), .equal, Expression(height)))
+            try solver.add(Constraint(Expression(left(child)), .equal, Expression(width) * (share * Double(child))))
+            try solver.add(Constraint(Expression(top(child)), .equal, Expression(constant: 0)))
+            try solver.add(Constraint(Expression(Self.width(child)), .equal, Expression(width) * share))
+            try solver.add(Constraint(Expression(Self.height(child)), .equal, Expression(height)))
         }
         return solver
     }

@@ -182,6 +182,23 @@ public final class LocalRuntime {
         return try JournalReplay.entries(at: config.journalPath)
     }
 
+    /// The host processes of `runDirectory` running now, by name: each process whose command line gives a pid file in
+    /// it (`--pid-file RUN/host-NAME.pid`). Its command line is there from its start, before it writes that file.
+    package static func hostProcesses(of runDirectory: String) -> [(name: String, pid: Int32)] {
+        let prefix = runDirectory + "/host-"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> (name: String, pid: Int32)? in
+            guard let pid = Int32(entry), pid != getpid(),
+                let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { return nil }
+            let arguments = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            guard let flag = arguments.firstIndex(of: "--pid-file"), flag + 1 < arguments.count,
+                arguments[flag + 1].hasPrefix(prefix), arguments[flag + 1].hasSuffix(".pid")
+            else { return nil }
+            return (String(arguments[flag + 1].dropFirst(prefix.count).dropLast(4)), pid)
+        }
+    }
+
     /// A host's pid, from its pid file.
     public func hostPID(_ name: String) -> Int32? {
         (try? String(contentsOfFile: config.runDirectory + "/host-\(name).pid", encoding: .utf8))
@@ -302,8 +319,9 @@ public final class LocalRuntime {
     @discardableResult
     public func stop(grace: Duration = .seconds(10), keepRunDirectory: Bool = false) -> [String] {
         var unclean: [String] = []
-        // Supervised hosts: the supervisor first (it would start a stopped host again), then each host by its pid.
-        let hostPIDs = supervised ? hostNames.compactMap { name in hostPID(name).map { (name, $0) } } : []
+        // Supervised hosts: the supervisor first (it would start a stopped host again), then each host process of this
+        // run directory — found after the supervisors stopped, so one started at the last moment (a restart after a
+        // kill, its pid file not written yet) is stopped too.
         // A replicated runtime's leader last: stopped before it, a standby would take over (and start the hosts).
         if let leading = try? leader() {
             supervisors = supervisors.filter { $0.name != leading } + supervisors.filter { $0.name == leading }
@@ -325,6 +343,7 @@ public final class LocalRuntime {
                 unclean.append("\(name) (exit \(process.terminationStatus))")
             }
         }
+        let hostPIDs = supervised ? Self.hostProcesses(of: config.runDirectory) : []
         for (name, pid) in hostPIDs where kill(pid, 0) == 0 {
             kill(pid, SIGTERM)
             let clock = ContinuousClock()
