@@ -44,7 +44,8 @@ extension CtlVerbs {
                 The deepest visible view under the point (presentations first) starts the responder chain; the first \
                 controller that handles the kind receives inputReceived. The menu container handles threeFingerTap \
                 (shows its menu) and tap (on item I: selects child I; anywhere: hides the menu). A tap on a bar's \
-                control is its container's: N/back pops, T/item-I selects, N/edit toggles the top's editing (SPEC \
+                control is its container's: N/back pops, T/item-I selects, T/item-more and T/more/back show a More tab's \
+                list, T/more-list/row-I selects tab I, N/edit toggles the top's editing (SPEC \
                 §15). A page container handles swipe: --direction left turns to the next pages, right to the previous.
                 """
         )

@@ -82,7 +82,8 @@ package struct StressClient: Sendable {
         seed: UInt64,
         invalidRatio: Double,
         contended: Bool = false,
-        constraints: Bool = false
+        constraints: Bool = false,
+        moreTabs: Bool = false
     ) {
         self.index = index
         self.pool = pool
@@ -93,6 +94,7 @@ package struct StressClient: Sendable {
         generator.timedTransitions = false
         generator.globalMemoryWarnings = false
         generator.constraints = constraints
+        generator.moreTabs = moreTabs
         invalid = InvalidCommands(pool: pool, foreign: foreign, prefix: prefix)
         rng = SplitMix64(seed: clientSeed ^ 0xD1B5_4A32_D192_ED03)
     }

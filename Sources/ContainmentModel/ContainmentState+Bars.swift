@@ -17,7 +17,9 @@ extension ContainmentState {
         case .navigation:
             let width = ContainerMetrics.barItemWidth
             var controls: [(view: ViewID, frame: Rect)] = []
-            if record.children.count > 1 {
+            // A More navigation's stack is its list and the tab shown above it (SPEC §16).
+            let pushed = id.moreTab.flatMap { isMoreController(id) ? pushedInMore($0) : nil }
+            if record.children.count > 1 || pushed != nil {
                 controls.append((ViewID(owner: id, name: "back"), Rect(x: 0, y: 0, width: width, height: size.height)))
             }
             let item = record.children.last.flatMap { controllers[$0]?.properties.navigationItem }
@@ -32,11 +34,15 @@ extension ContainmentState {
             }
             return controls
         case .tab:
-            guard !record.children.isEmpty else { return [] }
-            let width = size.width / Double(record.children.count)
-            return record.children.indices.map { index in
+            // With more tabs than fit (SPEC §16), the last item is More.
+            let tabs = tabs(of: record)
+            guard !tabs.isEmpty else { return [] }
+            let overflow = tabs.count > maxVisibleTabs
+            let count = overflow ? maxVisibleTabs : tabs.count
+            let width = size.width / Double(count)
+            return (0..<count).map { index in
                 (
-                    ViewID(owner: id, name: "item-\(index)"),
+                    ViewID(owner: id, name: overflow && index == count - 1 ? "item-more" : "item-\(index)"),
                     Rect(x: Double(index) * width, y: 0, width: width, height: size.height)
                 )
             }
@@ -61,6 +67,7 @@ extension ContainmentState {
     /// container's views are loaded: loading them does it.
     mutating func syncBarControls(_ id: ControllerID) {
         guard let kind = controllers[id]?.kind, kind == .navigation || kind == .tab else { return }
+        if kind == .tab { syncMoreTab(id) }
         let barID = ViewID(owner: id, name: "bar")
         guard let bar = views[barID] else { return }
         let party = Party.controller(id)
@@ -84,6 +91,13 @@ extension ContainmentState {
     /// The container whose bar control `view` is, when a tap on it is the container's (SPEC §15): a navigation or
     /// tab bar's control, or a split's `showPrimary` button.
     func barControlOwner(_ view: ViewID?) -> ControllerID? {
+        // A row of a More list is its tab container's (SPEC §16).
+        if let view, let name = view.name, name.hasPrefix("row-"), let tab = view.owner.moreTab,
+            view.owner == .moreList(of: tab), controllers[tab]?.kind == .tab,
+            views[view]?.superview == .root(view.owner)
+        {
+            return tab
+        }
         if let view, view.name == "showPrimary", controllers[view.owner]?.kind == .split,
             views[view]?.superview == .root(view.owner)
         {
@@ -105,8 +119,15 @@ extension ContainmentState {
         if record.kind == .split {
             // The split's showPrimary button: the primary comes over the secondary.
             try setSplitMode(id, .primaryOverlay, by: party)
+        } else if name == "back", let tab = id.moreTab, isMoreController(id) {
+            // A More navigation's back button shows its list again (SPEC §16).
+            try select(tab, .controller(id), by: .controller(tab))
         } else if name == "back" {
             try pop(id, animated: true, by: party)
+        } else if record.kind == .tab, view.owner != id, name.hasPrefix("row-"), let index = Int(name.dropFirst(4)) {
+            try select(id, .index(index), animated: false, by: party)
+        } else if record.kind == .tab, name == "item-more" {
+            try select(id, .controller(.more(of: id)), animated: false, by: party)
         } else if record.kind == .tab, name.hasPrefix("item-"), let index = Int(name.dropFirst(5)) {
             try select(id, .index(index), animated: false, by: party)
         } else if let top = record.children.last, let topRecord = controllers[top] {

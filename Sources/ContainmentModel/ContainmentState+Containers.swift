@@ -215,7 +215,11 @@ extension ContainmentState {
         }
         try checkContainerParty(party, id, verb: "set the children of")
         try checkNoSwitchRunning(in: id)
-        for child in children { _ = try controller(child) }
+        try checkMoreTabIdle(id)
+        for child in children {
+            _ = try controller(child)
+            try checkNotMoreController(child, verb: "list it as a child of \(id)")
+        }
         try checkNoDuplicate(children, in: id, as: "children")
         if record.kind == .split {
             try setSplitChildren(record, children, by: party)
@@ -229,8 +233,11 @@ extension ContainmentState {
             try syncMenuItems(id)
             return
         }
-        let keep = record.selected.flatMap { children.contains($0) ? $0 : nil } ?? children.first
-        try replaceChildren(of: record, with: children, showing: keep, by: party)
+        // SPEC §16: the More tab is rebuilt for the new children (a tab shown in it goes back in its place first).
+        if hasMoreTab(record) { syncMoreTab(id, dismantling: true) }
+        guard let fresh = controllers[id] else { return }
+        let keep = fresh.selected.flatMap { children.contains($0) ? $0 : nil } ?? children.first
+        try replaceChildren(of: fresh, with: children, showing: keep, by: party)
         syncBarControls(id)
     }
 
@@ -249,15 +256,16 @@ extension ContainmentState {
         }
         _ = try drivingParty(party, id, verb: "select in")
         let target: ControllerID
+        let tabs = tabs(of: record)
         switch selection {
         case .index(let index):
-            guard record.children.indices.contains(index) else {
+            guard tabs.indices.contains(index) else {
                 throw ContainmentError(
                     .indexOutOfRange,
-                    deferred: "Index \(index) is out of range for the \(record.children.count) children of \(id)."
+                    deferred: "Index \(index) is out of range for the \(tabs.count) children of \(id)."
                 )
             }
-            target = record.children[index]
+            target = tabs[index]
         case .controller(let child):
             _ = try controller(child)
             guard record.children.contains(child) else {
@@ -267,16 +275,26 @@ extension ContainmentState {
         }
         guard target != record.selected else { return }
         try checkNoSwitchRunning(in: id)
-        try show(target, in: id, replacing: record.selected, animated: animated)
+        if hasMoreTab(record) {
+            let more = ControllerID.more(of: id)
+            // SPEC §16: a tab reached through More, or More itself, shows in T/more; any other takes T/more's place.
+            if target == more || isInMore(target, of: record) {
+                try showInMore(target == more ? nil : target, of: id, animated: animated)
+            } else {
+                try show(target, in: id, replacing: displayedChild(of: record), animated: animated)
+            }
+        } else {
+            try show(target, in: id, replacing: record.selected, animated: animated)
+        }
         updateController(id, .selected) { $0.selected = target }
-        let index = record.children.firstIndex(of: target)
+        let index = tabs.firstIndex(of: target)
         emitSwitch(.selectionChanged(id, selected: target, index: index, requestedBy: party), animated: animated)
     }
 
     /// `selectedIndex`, derived from the selected controller; `nil` (UIKit's NSNotFound) with no selection.
     public func selectedIndex(_ id: ControllerID) -> Int? {
         guard let record = controllers[id], let selected = record.selected else { return nil }
-        return record.children.firstIndex(of: selected)
+        return tabs(of: record).firstIndex(of: selected)
     }
 
     /// Shows or hides the menu's own view (seed 004's `setMenuVisible:animated:`), which covers the whole menu and,
@@ -423,7 +441,7 @@ extension ContainmentState {
     /// shown — animated, a timed one of `animationDuration` whose completion does `end` — otherwise the view goes in
     /// (appearing if on screen). Returns whether a timed transition is now running (its `end` is still to come).
     @discardableResult
-    private mutating func show(
+    mutating func show(
         _ child: ControllerID,
         in id: ControllerID,
         replacing old: ControllerID?,
@@ -544,6 +562,7 @@ extension ContainmentState {
             break
         }
         if let shown = displayedChild(of: record) { changeFrame(.root(shown), to: contentFrame(of: id), by: party) }
+        if record.kind == .navigation, id.moreTab != nil { layoutMoreContent(id) }
     }
 }
 

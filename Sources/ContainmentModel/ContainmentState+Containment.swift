@@ -40,6 +40,11 @@ extension ContainmentState {
             )
         }
         let oldParent = child.parent
+        if oldParent != parentID, isMoreController(childID), parentID != childID.moreTab,
+            parentID != childID.moreTab.map({ ControllerID.more(of: $0) })
+        {
+            try checkNotMoreController(childID, verb: "add it to \(parentID)")
+        }
         if oldParent != parentID, !kindProtocols.isEmpty, let parent = controllers[parentID] {
             try checkChildProtocol(child, of: parent)
         }
@@ -117,6 +122,7 @@ extension ContainmentState {
     mutating func removeFromParent(_ childID: ControllerID, by party: Party) throws(ContainmentError) {
         let child = try controller(childID)
         guard let parent = child.parent else { return }
+        try checkNotMoreController(childID, verb: "remove it from \(parent)")
         guard party == .controller(parent) || party == .controller(childID) else {
             throw ContainmentError(
                 .unauthorized,

@@ -43,6 +43,14 @@ extension ContainmentState {
                 deferred: "The root view of \(fromID) is not in the view tree of \(parentID)."
             )
         }
+        // The incoming view goes beside the outgoing one: not if that lies inside it (a tab shown in its container's
+        // More navigation, SPEC §16, transitioned to that navigation).
+        guard !isView(.root(fromID), inside: .root(toID)) else {
+            throw ContainmentError(
+                .hierarchyInconsistency,
+                deferred: "The root view of \(fromID) lies inside \(toID)'s; \(toID) cannot take its place."
+            )
+        }
         beginSwitch(in: parent, [(fromID, toID, frame)], duration: duration, end: end, by: party)
         if duration == 0 { try completeTransition(in: parentID, from: fromID, to: toID, by: party) }
     }
@@ -158,7 +166,8 @@ extension ContainmentState {
             for child in arrived { try didMove(child, toParent: id, by: .controller(id)) }
             emit(.pagesChanged(id, pages: pages, direction: direction, requestedBy: requester))
         case .plain, .menu, .presentation, .dismissal:
-            break
+            // A tab container's More tab waited for the switch (SPEC §16).
+            if controllers[id]?.kind == .tab { syncMoreTab(id) }
         }
     }
 

@@ -28,6 +28,13 @@ extension ContainmentState {
         guard let name = id.name, party == .controller(id.owner) else {
             throw ContainmentError(.unknownView, deferred: "There is no view \(id).")
         }
+        // `T/more` and `T/more-list` are the More controllers' root views (SPEC §16): the text has one reading.
+        guard !ControllerID.moreSuffixes.contains(name) else {
+            throw ContainmentError(
+                .malformed,
+                deferred: "\(id) would read as a More controller's root view; \"more\" and \"more-list\" are reserved."
+            )
+        }
         let view = View(id: id)
         setView(view, id)
         appendSubviewName(name, to: id.owner)

@@ -21,6 +21,9 @@ public struct ContainmentState: Sendable {
     public var animationDuration = 0.35
     /// How long a menu's animated `setMenuVisible` runs (SPEC §13: 0.3 s).
     public var menuAnimationDuration = 0.3
+    /// How many items a tab container's bar shows before the fifth becomes More (SPEC §16, the runtime's
+    /// `maxVisibleTabs`); at least 2.
+    public var maxVisibleTabs = 5
 
     /// Undo records and events of the command being applied; empty between commands.
     var journal = Journal()
@@ -113,6 +116,7 @@ public struct ContainmentState: Sendable {
 
     mutating func perform(_ request: Request) throws(ContainmentError) {
         let by = request.by == .natural ? naturalParty(for: request.command) : request.by
+        try checkMoreTabUntouched(request.command, by: by)
         switch request.command {
         case .create(let id, let kind, let properties): try create(id, kind: kind, properties: properties, by: by)
         case .destroy(let id): try destroy(id, by: by)

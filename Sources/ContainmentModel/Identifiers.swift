@@ -4,13 +4,18 @@
 /// state's tables (``IDTable``) use that number as it is, and hashing the id feeds only it to the hasher.
 public struct ControllerID: TableKey, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
-    /// `rawValue.hashValue`: equal texts have equal hashes within a process, which is all a hash table needs.
+    /// `rawValue.hashValue`, its lowest bit replaced by whether the text has a `/` (only a More controller's does,
+    /// SPEC §16; every request's parties are asked): equal texts have equal hashes within a process, which is all a
+    /// hash table needs, and the id stays three words.
     fileprivate let textHash: Int
 
     public init(_ rawValue: String) {
         self.rawValue = rawValue
-        textHash = rawValue.hashValue
+        textHash = rawValue.hashValue & ~1 | (rawValue.utf8.contains(UInt8(ascii: "/")) ? 1 : 0)
     }
+
+    /// Whether the text has a `/`.
+    var hasSlash: Bool { textHash & 1 == 1 }
     public init(stringLiteral value: String) { self.init(value) }
 
     public var description: String { rawValue }
@@ -23,6 +28,33 @@ public struct ControllerID: TableKey, Comparable, Sendable, CustomStringConverti
     public func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
 
     public var tableHash: Int { textHash }
+}
+
+extension ControllerID {
+    /// The suffixes of a tab container's own More controllers (SPEC §16): its navigation `T/more` and the list
+    /// `T/more-list` at the navigation's root. An app's ids have no `/`, so these never meet one of them.
+    static let moreSuffixes = ["more", "more-list"]
+
+    /// Tab container `tab`'s More navigation, `T/more`.
+    public static func more(of tab: ControllerID) -> ControllerID { ControllerID("\(tab.rawValue)/more") }
+
+    /// Tab container `tab`'s More list, `T/more-list`.
+    public static func moreList(of tab: ControllerID) -> ControllerID { ControllerID("\(tab.rawValue)/more-list") }
+
+    /// `T/more` or `T/more-list` for an app's id T; `nil` for any other text.
+    init?(moreText text: String) {
+        guard let slash = text.firstIndex(of: "/"), slash != text.startIndex,
+            Self.moreSuffixes.contains(String(text[text.index(after: slash)...]))
+        else { return nil }
+        self.init(text)
+    }
+
+    /// The tab container whose More controller this is (`T` of `T/more` or `T/more-list`); `nil` for an app's id.
+    public var moreTab: ControllerID? {
+        // Asked of every request's parties: a byte scan, and a new id only for the rare id with a `/`.
+        guard hasSlash, let slash = rawValue.firstIndex(of: "/") else { return nil }
+        return ControllerID(String(rawValue[..<slash]))
+    }
 }
 
 /// A view: a controller's root view, or a named subview it owns.
@@ -56,16 +88,24 @@ public struct ViewID: TableKey, Sendable, CustomStringConvertible {
 
     public var isRoot: Bool { name == nil }
 
-    /// Parses `C` or `C/NAME`; `nil` when the text is empty, has an empty part or a second `/`.
+    /// Parses `C` or `C/NAME`, where C is an app's controller (no `/`) or a tab container's More controller
+    /// (`T/more`, `T/more-list`: SPEC §16), so the text splits at its last `/` unless it names such a controller's
+    /// root view; `nil` when the text is empty or has an empty part, or its owner is neither.
     public init?(parsing text: String) {
-        guard let slash = text.firstIndex(of: "/") else {
+        if let system = ControllerID(moreText: text) {
+            self.init(owner: system)
+            return
+        }
+        guard let slash = text.lastIndex(of: "/") else {
             guard !text.isEmpty else { return nil }
             self.init(owner: ControllerID(text))
             return
         }
         let owner = String(text[..<slash])
         let name = String(text[text.index(after: slash)...])
-        guard !owner.isEmpty, !name.isEmpty, !name.contains("/") else { return nil }
+        guard !name.isEmpty, !owner.isEmpty, !owner.contains("/") || ControllerID(moreText: owner) != nil else {
+            return nil
+        }
         self.init(owner: ControllerID(owner), name: name)
     }
 

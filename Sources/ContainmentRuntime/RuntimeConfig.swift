@@ -1,3 +1,4 @@
+import ContainmentModel
 import Foundation
 import Yams
 
@@ -14,6 +15,8 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var requestTimeout: Duration = .seconds(5)
     /// How long a standard container's animated switch runs (SPEC §13; key `animationDurationMs`).
     public var animationDuration: Duration = .milliseconds(350)
+    /// How many items a tab container's bar shows before the last becomes More (SPEC §16; key `maxVisibleTabs`).
+    public var maxVisibleTabs = 5
     /// How long a command waits for controllers' code to answer its questions (SPEC §15; key `answerTimeoutMs`):
     /// then what is unanswered is taken as nothing, and `answerTimedOut` names it.
     public var answerTimeout: Duration = .milliseconds(1_000)
@@ -172,6 +175,9 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = try within(1...600_000, "animationDurationMs", file.animationDurationMs, " (ten minutes)") {
             config.animationDuration = .milliseconds(value)
         }
+        if let value = try within(2...100, "maxVisibleTabs", file.maxVisibleTabs, "") {
+            config.maxVisibleTabs = value
+        }
         if let value = try within(1...60_000, "answerTimeoutMs", file.answerTimeoutMs, " (a minute)") {
             config.answerTimeout = .milliseconds(value)
         }
@@ -308,6 +314,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var journal: String?
         var requestTimeoutMs: FileNumber?
         var animationDurationMs: FileNumber?
+        var maxVisibleTabs: FileNumber?
         var answerTimeoutMs: FileNumber?
         var heartbeatIntervalMs: FileNumber?
         var heartbeatTimeoutMs: FileNumber?
@@ -343,7 +350,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var replyQueueBytes: FileNumber?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case command, events, journal, requestTimeoutMs, animationDurationMs, answerTimeoutMs
+            case command, events, journal, requestTimeoutMs, animationDurationMs, maxVisibleTabs, answerTimeoutMs
             case heartbeatIntervalMs, heartbeatTimeoutMs, callbackHistory, mailboxCapacity, pendingDeliveries
             case maxMessageBytes, maxTextBytes, maxBatch, maxHostShare, subscriberQueue, maxSubscribers, insecure
             case acceptUnknownHosts, curve, hostRestart, maxRestarts, restartWindowMs, journalSync, logFormat
@@ -394,5 +401,15 @@ struct FileNumber: Decodable {
         } else {
             (value, text) = (nil, "a value that is not a number")
         }
+    }
+}
+
+extension RuntimeConfig {
+    /// The model's settings from this configuration: how long animated switches run and how many tabs a bar shows.
+    /// The supervisor, the topology's check and recovery's replay all take them, so a replay decides as the
+    /// supervisor did.
+    package func configure(_ state: inout ContainmentState) {
+        state.animationDuration = Double(animationDuration.milliseconds) / 1_000
+        state.maxVisibleTabs = maxVisibleTabs
     }
 }

@@ -91,7 +91,7 @@ package struct SupervisorCore {
         admission = Admission(maxBatch: config.maxBatch, maxTextBytes: config.maxTextBytes)
         self.time = time
         state = recovery.replay.state
-        state.animationDuration = Double(config.animationDuration.milliseconds) / 1_000
+        config.configure(&state)
         seq = recovery.replay.lastSeq
         nextCommandID = recovery.replay.lastCommandID + 1
         let epoch = recovery.replay.epoch + 1

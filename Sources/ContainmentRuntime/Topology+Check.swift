@@ -59,7 +59,7 @@ extension Topology {
             }
         }
         var state = ContainmentState()
-        state.animationDuration = Double(config.animationDuration.milliseconds) / 1_000
+        config.configure(&state)
         do {
             _ = try state.apply(batch: requests)
         } catch {

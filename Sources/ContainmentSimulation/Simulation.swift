@@ -128,7 +128,8 @@ package final class Simulation {
                 invalidRatio: settings.invalidRatio,
                 // Answering code changes what a client's replica cannot see: its replies are judged by the replay.
                 contended: settings.judgedByReplay,
-                constraints: settings.constraints
+                constraints: settings.constraints,
+                moreTabs: settings.moreTabs
             )
             stress.adopt(creations[settings.contended ? 0 : index])
             return SimClient(sim: self, index: index, stress: stress)

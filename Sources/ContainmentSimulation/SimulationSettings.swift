@@ -33,6 +33,8 @@ package struct SimulationSettings: Sendable {
     package var lateReader = false
     /// The clients draw layout constraints too (SPEC §16): added, refused as unsatisfiable, removed with their views.
     package var constraints = false
+    /// The clients give tab containers more children than their bars show and select through More (SPEC §16).
+    package var moreTabs = false
     /// Whether a client's replica cannot foresee its replies, so that the journal's replay judges them.
     package var judgedByReplay: Bool { contended || answering }
     /// Each seed draws the shape of its world (``world(seed:)``) — swarm testing, as TigerBeetle's VOPR does: the
@@ -67,7 +69,7 @@ package struct SimulationSettings: Sendable {
     /// The settings of seed `seed`'s world: these, with `seed`; when ``drawsWorld``, its shape drawn from the seed (a
     /// stream of its own, so the world's own draws are those of the same shape given by flags): replicated half the
     /// time, contended a quarter, answering a quarter, with a late reader a quarter, drawing layout constraints a
-    /// quarter.
+    /// quarter, giving tab containers more tabs than fit a quarter.
     package func world(seed: UInt64) -> SimulationSettings {
         var one = self
         one.seed = seed
@@ -79,6 +81,8 @@ package struct SimulationSettings: Sendable {
         one.lateReader = Int.random(in: 0..<4, using: &random) == 0
         // Drawn last, so that every other draw of a seed stays what it was before constraints were drawn.
         one.constraints = Int.random(in: 0..<4, using: &random) == 0
+        // Drawn after it for the same reason.
+        one.moreTabs = Int.random(in: 0..<4, using: &random) == 0
         return one
     }
 
@@ -88,7 +92,7 @@ package struct SimulationSettings: Sendable {
         let parts = Set((world ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         guard
             parts.isSubset(of: [
-                "drawn", "single", "replicated", "contended", "answering", "late-reader", "constraints",
+                "drawn", "single", "replicated", "contended", "answering", "late-reader", "constraints", "more-tabs",
             ]),
             !(parts.contains("single") && parts.contains("replicated")),
             !parts.contains("drawn") || parts.count == 1
@@ -99,13 +103,15 @@ package struct SimulationSettings: Sendable {
         self.answering = answering || parts.contains("answering")
         lateReader = parts.contains("late-reader")
         constraints = parts.contains("constraints")
+        moreTabs = parts.contains("more-tabs")
         return true
     }
 
     /// `replicated, answering`: the world's shape as a report names it.
     package var shape: String {
         ([replicated ? "replicated" : "single"] + (contended ? ["contended"] : []) + (answering ? ["answering"] : [])
-            + (lateReader ? ["late reader"] : []) + (constraints ? ["constraints"] : []))
+            + (lateReader ? ["late reader"] : []) + (constraints ? ["constraints"] : [])
+            + (moreTabs ? ["more tabs"] : []))
             .joined(separator: ", ")
     }
 

@@ -261,8 +261,11 @@ public struct InvariantChecker: Sendable {
                 if state.controllers[parent]?.children.contains(id) != true {
                     problems.append("\(id) names parent \(parent), which does not list it")
                 }
-                // Every child's root view is in its parent's tree or nowhere.
-                if let superview = state.views[.root(id)]?.superview, superview.owner != parent {
+                // Every child's root view is in its parent's tree or nowhere — or, a tab reached through More, in
+                // its tab container's own More navigation (SPEC §16).
+                if let superview = state.views[.root(id)]?.superview, superview.owner != parent,
+                    superview != .root(.more(of: parent)) || state.controllers[parent]?.kind != .tab
+                {
                     problems.append("\(id)'s root view is in \(superview), not in its parent \(parent)'s views")
                 }
             } else if state.window(rootedAt: id) == nil, state.views[.root(id)]?.superview != nil {

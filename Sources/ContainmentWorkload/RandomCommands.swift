@@ -113,6 +113,9 @@ public struct RandomCommands: Sendable {
     /// then on a view it may not name, required ones that conflict, removals. Off by default: the streams seeds were
     /// recorded with stay as they were.
     public var constraints = false
+    /// Tab containers given more children than their bars show (SPEC §16, the More tab), and tabs selected through
+    /// More. Off by default, for the same reason.
+    public var moreTabs = false
 
     var ids: [ControllerID] { pool.ids }
     var containers: [(ControllerID, Kind)] { pool.containers }
@@ -158,6 +161,36 @@ public struct RandomCommands: Sendable {
     /// Whether a container's switch is animated: a timed transition, so only where timed transitions are drawn
     /// (someone must complete them).
     mutating func animated() -> Bool { timedTransitions && chance(40) }
+
+    /// SPEC §16, the More tab: a tab container given six or seven children (those it can take first), a selection
+    /// through More — by index, by controller, or More itself — or one of its first tabs.
+    mutating func moreTabCommand(in state: ContainmentState) -> [Request] {
+        guard let tab = containers.filter({ $0.1 == .tab }).randomElement(using: &rng)?.0 else { return [] }
+        let children = state.controllers[tab]?.children ?? []
+        let command: Command
+        let free = ids.filter { id in
+            guard let record = state.controllers[id] else { return false }
+            return (record.parent == nil || record.parent == tab) && record.children.isEmpty
+                && record.presenting == nil && record.presented == nil && state.window(rootedAt: id) == nil
+        }
+        switch Int.random(in: 0..<10, using: &rng) {
+        case 0..<3 where free.count >= 5:
+            let count = Int.random(in: 5...min(7, free.count), using: &rng)
+            command = .setChildren(tab, Array(free.shuffled(using: &rng).prefix(count)))
+        case 0..<3:
+            // Not enough to take: one of the pool leaves its parent, by itself.
+            let busy = ids.filter { state.controllers[$0]?.parent != nil }
+            guard let leaving = busy.randomElement(using: &rng) else { return [] }
+            return [.by(leaving, .removeFromParent(leaving))]
+        case 3..<7:
+            command = .select(tab, .index(Int.random(in: 2...7, using: &rng)), animated: false)
+        case 7:
+            command = .select(tab, .controller(.more(of: tab)), animated: false)
+        default:
+            command = .select(tab, .controller(children.randomElement(using: &rng) ?? id()), animated: false)
+        }
+        return [Request(command, by: .controller(tab))]
+    }
 
     /// A standard container's own verb, on a container that exists (or not, now and then).
     mutating func containerCommand(in state: ContainmentState) -> [Request] {
@@ -288,6 +321,8 @@ public struct RandomCommands: Sendable {
 
     /// One step: a single request or a batch.
     public mutating func next(in state: ContainmentState) -> [Request] {
+        // The More tab's commands come often enough that a tab container keeps more tabs than fit for a while.
+        if moreTabs, chance(20) { return moreTabCommand(in: state) }
         let child = id()
         let parent = id()
         switch Int.random(in: 0..<149, using: &rng) {

@@ -29,7 +29,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Controllers, over the clients' pools.") var controllers = 60
     @Option(
         help: ArgumentHelp(
-            "Each seed's world: drawn (each seed draws its own shape), or single or replicated, with contended, answering, late-reader, constraints.",
+            "Each seed's world: drawn (each seed draws its own shape), or single or replicated, with contended, answering, late-reader, constraints, more-tabs.",
             valueName: "drawn | single|replicated[,contended][,answering]"
         )
     )

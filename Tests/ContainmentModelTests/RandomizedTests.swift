@@ -28,6 +28,9 @@ import Testing
         var askedByOthers = 0
         var delegateCallbacks = 0
         var barTaps = 0
+        /// SPEC §16: More tabs built, and tabs shown in one.
+        var moreTabs = 0
+        var shownInMore = 0
         /// SPEC §15: questions asked of controllers' code, and those that timed out.
         var questions = 0
         var timedOut = 0
@@ -63,13 +66,34 @@ import Testing
         }
     }
 
-    static func run(seed: UInt64, manual: Bool, asking: Bool = false, constraints: Bool = false) -> Tally {
+    static func run(
+        seed: UInt64,
+        manual: Bool,
+        asking: Bool = false,
+        constraints: Bool = false,
+        moreTabs: Bool = false
+    ) -> Tally {
         var generator = RandomCommands(seed: seed, manual: manual)
         generator.invocations = true
         generator.constraints = constraints
+        generator.moreTabs = moreTabs
         var state = ContainmentState()
         var checker = InvariantChecker()
         var tally = Tally()
+        if moreTabs {
+            // A tab container with seven tabs on screen to start from; the random commands take it from there.
+            let tabs = (0..<7).map { ControllerID("c\($0)") }
+            let setup: [Request] =
+                [.system(.create("tab0", kind: .tab))] + tabs.map { .system(.create($0, kind: .content)) } + [
+                    .system(.attachWindow("w0", root: "tab0", size: Size(width: 1024, height: 768))),
+                    .by("tab0", .setChildren("tab0", tabs)),
+                ]
+            do {
+                _ = checker.follow(try state.apply(batch: setup), properties: { _ in nil }, presentation: { _ in nil })
+            } catch {
+                Issue.record("the More tab's setup was refused: \(error)")
+            }
+        }
         for step in 0..<steps {
             let requests = generator.next(in: state)
             guard !requests.isEmpty else { continue }
@@ -98,6 +122,17 @@ import Testing
                     if case .navigationWillShow(let c, _, .controller(let asker)) = $0 { asker != c } else { false }
                 }
                 tally.delegateCallbacks += events.count { if case .delegateCallback = $0 { true } else { false } }
+                tally.moreTabs += events.count {
+                    if case .controllerCreated(let id, _) = $0 { id.moreTab != nil } else { false }
+                }
+                tally.shownInMore += events.count {
+                    if case .viewInserted(let view, let superview, _) = $0 {
+                        view.isRoot && superview.isRoot && superview.owner.moreTab != nil
+                            && view.owner.moreTab == nil
+                    } else {
+                        false
+                    }
+                }
                 tally.barTaps += events.count {
                     guard case .inputDelivered(_, _, _, "tap", let view?, _) = $0, let name = view.name else {
                         return false
@@ -153,6 +188,21 @@ import Testing
             total.barTaps += tally.barTaps
         }
         #expect(total.askedByOthers > 0 && total.delegateCallbacks > 0 && total.barTaps > 0, "\(total)")
+    }
+
+    /// SPEC §16 under load: tab containers with more tabs than their bars show, tabs selected through More (by index,
+    /// by controller, by taps on the list's rows and More's item), More coming and going as children change — every
+    /// step checked, a tab's root view in its container's More navigation the one place a child's root view lies
+    /// outside its parent's views.
+    @Test func moreTabsAmongEverythingElse() {
+        var total = Tally()
+        for seed in Self.seeds.prefix(6) {
+            let tally = Self.run(seed: seed, manual: true, moreTabs: true)
+            #expect(tally.accepted > Self.steps / 6, "seed \(seed): too few accepted commands to mean much: \(tally)")
+            total.moreTabs += tally.moreTabs
+            total.shownInMore += tally.shownInMore
+        }
+        #expect(total.moreTabs > 5 && total.shownInMore > 5, "too few More tabs to mean much: \(total)")
     }
 
     /// SPEC §15: content controllers' code answers loadView, viewWillLayoutSubviews and the page questions with random

@@ -16,6 +16,9 @@ public struct JournalReplay: Sendable {
     public init() {}
 
     /// Goes on from a checkpoint: the state after the records it stands for.
+    /// Replays with the runtime's model settings (``RuntimeConfig/configure(_:)``), as its supervisor decided.
+    mutating func take(_ config: RuntimeConfig) { config.configure(&state) }
+
     init(_ checkpoint: Checkpoint) {
         state = checkpoint.state
         hostOf = checkpoint.hostOf

@@ -82,6 +82,7 @@ package struct Recovery {
             self.checkpoint = checkpoint.nextSegment
             checkpointRecords = Int(checkpoint.records)
         }
+        replay.take(config)
     }
 
     /// What a supervisor finds in a journal held in memory (a simulated disk): a checkpoint's bytes, if it wrote one,
