@@ -130,6 +130,17 @@ import Testing
         )
     }
 
+    /// SPEC §16: a tab container's More controllers have no host. Seed 29's world (single, contended, more tabs, as
+    /// `simulate` draws it) ends with one standing; its callbacks were sent to no one, and the actor check expects
+    /// none (it once failed with "s-c-k1/more: no host runs its actor").
+    @Test func aMoreTabStandingAtTheEndHasNoActorToCheck() {
+        var settings = SimulationSettings()
+        settings.drawsWorld = true
+        let world = settings.world(seed: 29)
+        #expect(world.moreTabs && world.contended)
+        _ = Self.passingRun(world)
+    }
+
     @Test func aHostThatDropsACallbackFailsTheActorCheck() {
         var settings = Self.settings(seed: 3)
         settings.faults = []
