@@ -62,6 +62,28 @@ import ZeroMQ
     /// most their queues' bound (20 × `subscriberQueue` events at ~200 bytes each in libzmq's queues, with 16 MiB for
     /// the rest of its work), not by every event for every one of them; a `watch` that reads sees all 32,000 events
     /// with no gap; and once the twenty leave, the memory is given back.
+    /// How many lines the file at `path` holds so far.
+    static func lines(in path: String) -> Int {
+        guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+        var count = 0
+        for byte in data where byte == UInt8(ascii: "\n") { count += 1 }
+        return count
+    }
+
+    /// Polls until the file at `path` holds `count` lines (at most two minutes: a bound on a failure, not a wait).
+    static func waitUntil(_ path: String, holds count: Int) async throws {
+        let reached = try await Poll.until(within: .seconds(120), every: .milliseconds(50)) {
+            lines(in: path) >= count
+        }
+        #expect(reached, "the watch printed \(lines(in: path)) lines, not \(count)")
+    }
+
+    /// Sends the batch `commands` `times` times on a client of its own (its socket closed when it returns).
+    static func submit(_ commands: [WireCommand], times: Int, to endpoint: String, in context: Context) throws {
+        let client = try CommandClient(context: context, endpoint: endpoint, timeout: .seconds(30))
+        for _ in 0..<times { _ = try client.submit(commands) }
+    }
+
     @Test func stalledSubscribersCostABoundedAmountAndAWatchSeesEveryEvent() async throws {
         // The defaults (runtime.yaml's subscriberQueue).
         let queue = RuntimeConfig(runDirectory: "/nonexistent").subscriberQueue
@@ -96,14 +118,14 @@ import ZeroMQ
                 let alpha = index.isMultiple(of: 2) ? 0.25 : 0.75
                 return WireCommand(Request(.setAlpha(.root(ControllerID("b0")), alpha), by: .natural))
             }
-            do {
-                // (Its socket is closed when it goes, before the context ends.)
-                let client = try CommandClient(
-                    context: context,
-                    endpoint: config.commandEndpoint,
-                    timeout: .seconds(30)
-                )
-                for _ in 0..<requests { _ = try client.submit(commands) }
+            // The watch is a subscriber like the stalled ones: one that falls `subscriberQueue` events behind loses
+            // events, by design. So the load goes in steps of 4,000 events, each once the watch has printed all but
+            // the last 5,000 sent: however slowly a loaded machine runs the watch, it is never that far behind, while
+            // the stalled twenty, which read nothing, fill their queues.
+            let step = 250
+            for first in stride(from: 0, to: requests, by: step) {
+                if first > 0 { try await Self.waitUntil(printed, holds: first * perRequest - 5_000) }
+                try Self.submit(commands, times: step, to: config.commandEndpoint, in: context)
             }
             let peak = try Self.residentKiB(pid)
 
