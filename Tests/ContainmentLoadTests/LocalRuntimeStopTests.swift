@@ -10,15 +10,22 @@ import Testing
         let run = FileManager.default.temporaryDirectory.appendingPathComponent("load-stop-\(UUID())").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        // A stand-in host: its command line names a pid file in the run directory, which it never writes.
-        process.arguments = ["-c", "read -r _", "host", "--name", "h3", "--pid-file", run + "/host-h3.pid"]
+        // A stand-in host: its command line names a pid file in the run directory, which it never writes. It says
+        // when it runs: until the child has exec'd, /proc shows the test process's command line under its pid.
+        process.arguments = [
+            "-c", "echo running; read -r _", "host", "--name", "h3", "--pid-file", run + "/host-h3.pid",
+        ]
         let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
+        process.standardOutput = output
         try process.run()
         defer {
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()
         }
+        let said = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(said == "running\n")
         let found = LocalRuntime.hostProcesses(of: run)
         #expect(found.map(\.name) == ["h3"] && found.map(\.pid) == [process.processIdentifier])
         #expect(LocalRuntime.hostProcesses(of: run + "-other").isEmpty)
