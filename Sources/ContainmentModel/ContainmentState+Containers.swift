@@ -234,7 +234,7 @@ extension ContainmentState {
             return
         }
         // SPEC §16: the More tab is rebuilt for the new children (a tab shown in it goes back in its place first).
-        if hasMoreTab(record) { syncMoreTab(id, dismantling: true) }
+        if hasMoreTab(record) { syncMoreTab(id, rebuilding: children) }
         guard let fresh = controllers[id] else { return }
         let keep = fresh.selected.flatMap { children.contains($0) ? $0 : nil } ?? children.first
         try replaceChildren(of: fresh, with: children, showing: keep, by: party)
@@ -432,9 +432,16 @@ extension ContainmentState {
         return false
     }
 
-    /// The child whose root view is in the container's tree: a navigation's top, a tab's or menu's selection.
+    /// The child whose root view is in the container's tree: a navigation's top, a tab's or menu's selection — the
+    /// selection itself when its root view is in the transition view, even if the container's code put another
+    /// child's root view there too.
     func displayedChild(of record: Controller) -> ControllerID? {
-        record.children.last { isView(.root($0), inTreeOf: record.id) }
+        if let selected = record.selected,
+            views[.root(selected)]?.superview == ViewID(owner: record.id, name: "transition")
+        {
+            return selected
+        }
+        return record.children.last { isView(.root($0), inTreeOf: record.id) }
     }
 
     /// Shows `child` in the container's content area in place of `old`: a transition (the swap) when `old` is

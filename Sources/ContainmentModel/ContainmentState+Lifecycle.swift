@@ -196,14 +196,15 @@ extension ContainmentState {
         }
     }
 
-    /// Detaches the root view and every child's root view inside this controller's views, then releases its views.
+    /// Detaches the root view and every other controller's root view inside this controller's views — its
+    /// children's, and in a More navigation (SPEC §16) the tab shown in it — then releases its views.
     ///
-    /// Its root view is not placed, so neither is any of its views (a child's root view goes only into its parent's
-    /// views), nor a presentation standing on one: nothing is on screen before or after, so the detachments cause no
-    /// appearance callbacks.
+    /// Its root view is not placed, so neither is any of its views, nor a presentation standing on one: nothing is on
+    /// screen before or after, so the detachments cause no appearance callbacks.
     private mutating func unloadViews(of id: ControllerID) {
-        for child in controllers[id]?.children ?? [] where views[.root(child)]?.superview != nil {
-            detachUnplaced(.root(child))
+        let own = [ViewID.root(id)] + (controllers[id]?.subviewNames ?? []).map { ViewID(owner: id, name: $0) }
+        for view in own {
+            for subview in views[view]?.subviews ?? [] where subview.isRoot { detachUnplaced(subview) }
         }
         detachUnplaced(.root(id))
         releaseViews(of: id)

@@ -49,17 +49,17 @@ extension ContainmentState {
 
     /// Puts tab container `id`'s More tab in step with its tabs: with more than `maxVisibleTabs`, `T/more` and
     /// `T/more-list` exist, `T/more` is its last child, the list holds a row per tab beyond the fourth, and the
-    /// selected tab lies in `T/more` when it is one of those and in the transition view when not; with fewer (or
-    /// `dismantling`), they go.
-    mutating func syncMoreTab(_ id: ControllerID, dismantling: Bool = false) {
+    /// selected tab lies in `T/more` when it is one of those and in the transition view when not; with fewer, or
+    /// when `set-children` is about to give T the tabs `rebuilding`, they go.
+    mutating func syncMoreTab(_ id: ControllerID, rebuilding: [ControllerID]? = nil) {
         guard let record = controllers[id], record.kind == .tab,
             record.children.count > maxVisibleTabs || hasMoreTab(record)
         else { return }
         let more = ControllerID.more(of: id)
         // While T or T/more switches, the More tab waits: the switch's completion puts it in step.
         if !transitions.isEmpty, transitions.contains(where: { $0.parent == id || $0.parent == more }) { return }
-        guard overflows(record), !dismantling else {
-            if controllers[more] != nil { dismantleMoreTab(id) }
+        guard overflows(record), rebuilding == nil else {
+            if controllers[more] != nil { dismantleMoreTab(id, tabsAfter: rebuilding ?? tabs(of: record)) }
             return
         }
         if controllers[more] == nil { buildMoreTab(id) }
@@ -100,24 +100,41 @@ extension ContainmentState {
         _ = try? show(list, in: more, replacing: nil, animated: false)
     }
 
-    /// Removes tab container `id`'s More tab: a tab shown in it goes back to the transition view in its place, a
-    /// selection of More itself ends, and `T/more` and its list leave and are destroyed.
-    private mutating func dismantleMoreTab(_ id: ControllerID) {
+    /// Removes tab container `id`'s More tab: a tab shown in it goes back to the transition view in its place; a
+    /// selection of More itself (its list shown) becomes one of the first of `tabsAfter` (T's tabs once this
+    /// command is done) — a swap, when that is a tab of T now — or none; and `T/more` and its list leave and are
+    /// destroyed. Nothing is left in the views of either.
+    private mutating func dismantleMoreTab(_ id: ControllerID, tabsAfter: [ControllerID]) {
+        guard let record = controllers[id] else { return }
         let more = ControllerID.more(of: id)
         let list = ControllerID.moreList(of: id)
         let party = Party.controller(id)
         let transition = ViewID(owner: id, name: "transition")
+        let moreShown = views[.root(more)]?.superview == transition
         if let pushed = pushedInMore(id) {
-            if let index = views[transition]?.subviews.firstIndex(of: .root(more)) {
-                move(.root(pushed), to: transition, at: index, frame: contentFrame(of: id), replacing: .root(more))
+            if moreShown {
+                move(.root(pushed), replacing: .root(more), frame: contentFrame(of: id))
             } else {
                 detachFromSuperview(.root(pushed))
             }
         }
-        if controllers[id]?.selected == more {
-            updateController(id, .selected) { $0.selected = nil }
-            emitSwitch(.selectionChanged(id, selected: nil, index: nil, requestedBy: party), animated: false)
+        if record.selected == more {
+            if let next = tabsAfter.first, moreShown, tabs(of: record).contains(next) {
+                loadViewIfNeeded(next)
+                move(.root(next), replacing: .root(more), frame: contentFrame(of: id))
+                updateController(id, .selected) { $0.selected = next }
+                emitSwitch(
+                    .selectionChanged(id, selected: next, index: 0, requestedBy: party),
+                    animated: false
+                )
+            } else {
+                detachWithAppearance(.root(more))
+                updateController(id, .selected) { $0.selected = nil }
+                emitSwitch(.selectionChanged(id, selected: nil, index: nil, requestedBy: party), animated: false)
+            }
         }
+        // Off screen by now (it left with the tab it held or the list it showed): out of T's views before it goes.
+        detachFromSuperview(.root(more))
         // None of these can fail: T/more is T's child and the list T/more's, neither transitioning (a tab
         // container's own verbs wait for its switches), and once detached, each stands alone.
         try? willMove(more, toParent: nil, by: party)
@@ -162,9 +179,10 @@ extension ContainmentState {
         let more = ControllerID.more(of: id)
         let transition = ViewID(owner: id, name: "transition")
         if isInMore(selected, of: record), superview == transition {
-            let index = views[transition]?.subviews.firstIndex(of: .root(selected))
             loadViewIfNeeded(more)
             let scope = visibilityScope(under: [.root(selected), .root(more)])
+            detachFromSuperview(.root(more))
+            let index = views[transition]?.subviews.firstIndex(of: .root(selected))
             detachFromSuperview(.root(selected))
             for content in views[.root(more)]?.subviews ?? [] where content.isRoot { detachFromSuperview(content) }
             changeFrame(.root(more), to: contentFrame(of: id), by: .controller(id))
@@ -173,18 +191,19 @@ extension ContainmentState {
             attach(.root(selected), to: .root(more), at: nil)
             finishVisibility(scope)
         } else if !isInMore(selected, of: record), superview == .root(more),
-            let index = views[transition]?.subviews.firstIndex(of: .root(more))
+            views[.root(more)]?.superview == transition
         {
-            move(.root(selected), to: transition, at: index, frame: contentFrame(of: id), replacing: .root(more))
+            move(.root(selected), replacing: .root(more), frame: contentFrame(of: id))
         }
     }
 
-    /// Puts root view `view` at `index` of `superview` in place of `old`, at `frame` (set by its parent), with the
-    /// callbacks that makes: none for `view` when it stays on screen or off, disappearance for what `old` held.
-    private mutating func move(_ view: ViewID, to superview: ViewID, at index: Int, frame: Rect, replacing old: ViewID)
-    {
+    /// Puts root view `view` in place of `old` in its superview, at `frame` (set by its parent), with the callbacks
+    /// that makes: none for `view` when it stays on screen or off, disappearance for what `old` held.
+    private mutating func move(_ view: ViewID, replacing old: ViewID, frame: Rect) {
+        guard let superview = views[old]?.superview else { return }
         let scope = visibilityScope(under: [view, old])
         detachFromSuperview(view)
+        let index = views[superview]?.subviews.firstIndex(of: old)
         detachFromSuperview(old)
         let parent = controllers[view.owner]?.parent.map { Party.controller($0) } ?? .system
         changeFrame(view, to: frame, by: parent)

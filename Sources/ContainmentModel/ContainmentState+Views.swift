@@ -150,9 +150,13 @@ extension ContainmentState {
         emit(.viewRemoved(view: viewID, superview: superview))
     }
 
-    /// Inserts a detached `viewID` into `superviewID`, with a `viewInserted` event. No appearance callbacks.
+    /// Inserts `viewID` into `superviewID` at `index` (counted among the others; the end when nil or beyond), with a
+    /// `viewInserted` event. No appearance callbacks. A view still in a superview leaves it first (`viewRemoved`), as
+    /// UIKit's `insertSubview` does: a view never stands twice in a tree.
     mutating func attach(_ viewID: ViewID, to superviewID: ViewID, at index: Int?) {
-        let position = index ?? views[superviewID]?.subviews.count ?? 0
+        if views[viewID]?.superview != nil { detachFromSuperview(viewID) }
+        let count = views[superviewID]?.subviews.count ?? 0
+        let position = min(index ?? count, count)
         insertSubview(viewID, into: superviewID, at: position)
         updateView(viewID, .superview) { $0.superview = superviewID }
         emit(.viewInserted(view: viewID, superview: superviewID, index: position))

@@ -307,6 +307,9 @@ public struct InvariantChecker: Sendable {
             for subview in view.subviews where state.views[subview]?.superview != viewID {
                 problems.append("\(viewID) lists \(subview), whose superview is not \(viewID)")
             }
+            if Set(view.subviews).count != view.subviews.count {
+                problems.append("\(viewID) lists a subview twice: \(view.subviews)")
+            }
             if state.isView(viewID, inside: viewID) { problems.append("view cycle through \(viewID)") }
         }
         return problems

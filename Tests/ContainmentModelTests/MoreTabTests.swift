@@ -136,6 +136,91 @@ import Testing
         #expect(h.state.controllers["e"]?.appearance == .appeared)
     }
 
+    /// The views some view names as a subview or superview but the state does not hold (a checkpoint could not
+    /// restore them), and the subviews a view lists twice.
+    func dangling(_ h: Harness) -> [String] {
+        h.state.views.values.flatMap { view in
+            (view.subviews + [view.superview].compactMap { $0 }).filter { h.state.views[$0] == nil }
+                .map { "\(view.id) names \($0)" }
+                + (Set(view.subviews).count == view.subviews.count ? [] : ["\(view.id) lists a subview twice"])
+        }
+    }
+
+    @Test func moreShowingItsListWhenTabsFitAgainSwapsToTheFirstTab() {
+        var h = sixTabs()
+        h.ok(tap(1000, 740))
+        #expect(h.state.controllers["n"]?.selected == "n/more")
+        // f joins another parent (UIKit's addChild takes it from n first): five fit, More goes, a is swapped in.
+        let fits = h.ok(.by("c", .addChild("f", to: "c")))
+        #expect(
+            callbacks(fits).filter { !$0.contains("Move") } == [
+                "viewWillDisappear(n/more)", "viewWillDisappear(n/more-list)", "viewWillAppear(a)",
+                "viewDidDisappear(n/more)", "viewDidDisappear(n/more-list)", "viewDidAppear(a)",
+            ]
+        )
+        #expect(fits.contains("selectionChanged(n) selected=a index=0"))
+        #expect(fits.contains("controllerDestroyed(n/more)"))
+        #expect(subviews(h, "n/transition") == ["a"])
+        #expect(h.state.selectedIndex("n") == 0)
+        #expect(dangling(h) == [])
+    }
+
+    @Test func aTabTheContainerPutInItsTransitionViewStaysThereWhenMoreComes() {
+        var h = Harness.containerScene(.tab, extra: ["d", "e", "f", "g"])
+        h.ok(.by("n", .setChildren("n", ["a", "b", "c", "d"])))
+        h.ok(.by("n", .select("n", .index(1))))
+        // n's own code puts c's root view in its transition view, before b's.
+        h.ok(.by("n", .addSubview(.root("c"), to: ViewID(owner: "n", name: "transition"), at: 0)))
+        #expect(subviews(h, "n/transition") == ["c", "b"])
+        // Seven tabs: b, selected and fifth, goes into T/more, which takes b's place; c stays where n put it. b stays
+        // on screen throughout, so only T/more appears.
+        let events = h.ok(.by("n", .setChildren("n", ["e", "f", "d", "a", "b", "g", "c"])))
+        #expect(
+            callbacks(events) == [
+                "viewDidLoad(n/more)", "viewDidLoad(n/more-list)", "viewWillAppear(n/more)", "viewDidAppear(n/more)",
+            ]
+        )
+        #expect(subviews(h, "n/transition") == ["c", "n/more"])
+        #expect(subviews(h, "n/more") == ["n/more/bar", "b"])
+        #expect(h.state.pushedInMore("n") == "b" && h.state.selectedIndex("n") == 4)
+        #expect(dangling(h) == [])
+    }
+
+    @Test func setChildrenWhileMoreShowsItsListKeepsTheSelectionRule() {
+        var h = sixTabs()
+        h.ok(tap(1000, 740))
+        // The new first tab, b, is a tab now: More's list gives way to it in one swap, and no second swap follows.
+        let rebuilt = h.ok(.by("n", .setChildren("n", ["b", "c", "d", "e", "f", "g"])))
+        #expect(rebuilt.filter { $0.hasPrefix("selectionChanged") } == ["selectionChanged(n) selected=b index=0"])
+        #expect(callbacks(rebuilt).filter { $0.hasPrefix("viewWillAppear") } == ["viewWillAppear(b)"])
+        #expect(h.state.controllers["n/more"] != nil && h.state.pushedInMore("n") == nil)
+        #expect(subviews(h, "n/transition") == ["b"])
+        #expect(dangling(h) == [])
+        // A first tab that is new: More's list leaves, then g comes in its place.
+        h.ok(tap(1000, 740))
+        let fresh = h.ok(.by("n", .setChildren("n", ["a", "b"])))
+        #expect(fresh.filter { $0.hasPrefix("selectionChanged") }.last == "selectionChanged(n) selected=a index=0")
+        #expect(subviews(h, "n/transition") == ["a"])
+        #expect(h.state.controllers["n/more"] == nil)
+        #expect(dangling(h) == [])
+    }
+
+    @Test func aMemoryWarningUnloadingMoreLetsGoOfTheTabInIt() {
+        var h = sixTabs()
+        h.ok(.by("n", .select("n", .index(5))))
+        h.ok(.by("n", .select("n", .index(0))))
+        #expect(h.state.pushedInMore("n") == "f")
+        // T/more is off screen, f in it: its views unload, f's root view leaves them.
+        h.ok(.system(.memoryWarning(["n/more"])))
+        #expect(h.state.views[.root("n/more")] == nil)
+        #expect(h.state.views[.root("f")]?.superview == nil)
+        #expect(dangling(h) == [])
+        // Selected again, f goes back into a reloaded T/more.
+        h.ok(.by("n", .select("n", .index(5))))
+        #expect(h.state.pushedInMore("n") == "f" && h.state.isOnScreen("f"))
+        #expect(dangling(h) == [])
+    }
+
     @Test func maxVisibleTabsIsASetting() {
         var h = Harness.containerScene(.tab)
         h.state.maxVisibleTabs = 2

@@ -287,7 +287,9 @@ extension Containment_V1_CheckpointViews {
             var subviewIDs: [ViewID] = []
             subviewIDs.reserveCapacity(end - nextSubview)
             for value in subviews[nextSubview..<end] {
-                guard let subview = try reference(value) else { throw .malformed("A subview reference is 0.") }
+                guard let subview = try reference(value) else {
+                    throw .malformed("The checkpoint's view \(ids[position]) lists a subview that is not in its views.")
+                }
                 subviewIDs.append(subview)
             }
             views.append(
