@@ -142,14 +142,16 @@ public struct InvariantChecker: Sendable {
             case .inputDelivered(let handler, _, _, let kind, let view, let chain):
                 // SPEC §12: the chain starts at the hit view's owner, each next one its view's superview's owner or
                 // the one it is presented on, and ends at the handler, which handles the kind.
-                if let view, chain.first != view.owner {
+                let control = kind == "tap" ? view.flatMap(controlContainer) : nil
+                if let view, control == nil, chain.first != view.owner {
                     problems.append("\(event): the chain does not start at \(view.owner)")
                 }
                 if let problem = touchThrough(event) { problems.append(problem) }
-                if kind == "tap", let view, isBarControl(view) {
-                    // SPEC §15: a tap on a bar's control is its container's, the first controller on its chain.
-                    if handler != view.owner || chain != [view.owner] {
-                        problems.append("\(event): a tap on \(view) is \(view.owner)'s alone")
+                if let control, let view {
+                    // SPEC §15: a tap on a bar's control is its container's, the first controller on its chain; §16: a
+                    // tap on a row of a More list is its tab container's.
+                    if handler != control || chain != [control] {
+                        problems.append("\(event): a tap on \(view) is \(control)'s alone")
                     }
                 } else {
                     problems += chainProblems(
@@ -420,6 +422,16 @@ extension InvariantChecker {
         else { return false }
         return name == "back" || name == "edit" || name.hasPrefix("left-") || name.hasPrefix("right-")
             || name.hasPrefix("item-")
+    }
+
+    /// The container a tap on `view` goes to alone, by the shadow: a bar control's (SPEC §15), or for a row of a More
+    /// list, its tab container (§16).
+    func controlContainer(_ view: ViewID) -> ControllerID? {
+        if isBarControl(view) { return view.owner }
+        guard let name = view.name, name.hasPrefix("row-"), let tab = view.owner.moreTab, kinds[tab] == .tab,
+            view.owner == .moreList(of: tab), superviewOf[view] == .root(view.owner)
+        else { return nil }
+        return tab
     }
 
     /// The event that follows `event` (its first occurrence) in `events`.

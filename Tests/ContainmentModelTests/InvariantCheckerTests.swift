@@ -63,4 +63,39 @@ import Testing
         #expect(over.isEmpty)
         #expect(checker.follow([forged]).isEmpty)
     }
+
+    /// SPEC §16: a tap on a row of a More list is its tab container's alone; a chain through the list is forged.
+    @Test func aTapOnAMoreRowIsTheTabContainers() throws {
+        var state = ContainmentState()
+        var checker = InvariantChecker()
+        let tabs: [ControllerID] = ["a", "b", "c", "d", "e", "f"]
+        let problems = try Self.follow(
+            [
+                .system(.create("n", kind: .tab)),
+                .system(.attachWindow("main", root: "n", size: Size(width: 1024, height: 768))),
+            ] + tabs.map { .system(.create($0, kind: .content)) } + [
+                .by("n", .setChildren("n", tabs)),
+                .system(.input("main", at: Point(x: 1000, y: 740), kind: "tap")),
+                .system(.input("main", at: Point(x: 500, y: 100), kind: "tap")),
+            ],
+            state: &state,
+            checker: &checker
+        )
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(state.pushedInMore("n") == "f")
+        let row = ViewID(owner: .moreList(of: "n"), name: "row-5")
+        let forged = Event.inputDelivered(
+            .moreList(of: "n"),
+            window: "main",
+            point: Point(x: 500, y: 100),
+            kind: "tap",
+            view: row,
+            chain: [.moreList(of: "n"), "n"]
+        )
+        // Back on the list (the row is in it again), then a forged delivery to the list itself.
+        #expect(
+            try Self.follow([.by("n", .select("n", .controller("n/more")))], state: &state, checker: &checker).isEmpty
+        )
+        #expect(checker.follow([forged]) == ["\(forged): a tap on n/more-list/row-5 is n's alone"])
+    }
 }
