@@ -436,8 +436,8 @@ extension ContainmentState {
     /// selection itself when its root view is in the transition view, even if the container's code put another
     /// child's root view there too.
     func displayedChild(of record: Controller) -> ControllerID? {
-        if let selected = record.selected,
-            views[.root(selected)]?.superview == ViewID(owner: record.id, name: "transition")
+        if let selected = record.selected, let superview = views[.root(selected)]?.superview,
+            superview.owner == record.id, superview.name == "transition"
         {
             return selected
         }

@@ -202,10 +202,10 @@ extension ContainmentState {
     /// Its root view is not placed, so neither is any of its views, nor a presentation standing on one: nothing is on
     /// screen before or after, so the detachments cause no appearance callbacks.
     private mutating func unloadViews(of id: ControllerID) {
-        let own = [ViewID.root(id)] + (controllers[id]?.subviewNames ?? []).map { ViewID(owner: id, name: $0) }
-        for view in own {
-            for subview in views[view]?.subviews ?? [] where subview.isRoot { detachUnplaced(subview) }
+        for child in controllers[id]?.children ?? [] where views[.root(child)]?.superview != nil {
+            detachUnplaced(.root(child))
         }
+        if let tab = id.moreTab, id == .more(of: tab), let shown = pushedInMore(tab) { detachUnplaced(.root(shown)) }
         detachUnplaced(.root(id))
         releaseViews(of: id)
         emit(.viewDidUnload(id))
