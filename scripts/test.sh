@@ -79,6 +79,9 @@ section "the example app (Examples/GridApp: its own kinds and host executable, u
 section "the protocol from another language (Python, pyzmq)"
 bash scripts/test-python-client.sh
 
+section "the topology's and runtime.yaml's JSON Schemas: every YAML of the project holds to them (scripts/check-schemas.py)"
+bash scripts/test-schemas.sh
+
 section "the layout solver against kiwisolver on 10,000 random systems (scripts/solver-oracle.py)"
 bash scripts/test-solver-oracle.sh
 
