@@ -57,6 +57,10 @@ extension Containment_V1_ControllerState {
         properties = Containment_V1_Properties(controller.properties)
         if let selected = controller.selected { self.selected = selected.rawValue }
         menuVisible = controller.menuVisible
+        if case .willMove(let parent) = controller.move {
+            moving = true
+            if let parent { movingTo = parent.rawValue }
+        }
         self.constraints = constraints.map { entry in
             .with {
                 $0.id = entry.id
@@ -118,7 +122,8 @@ extension Containment_V1_ControllerState {
             properties: try properties.model(),
             selected: try optionalID(hasSelected, selected, "selected"),
             menuVisible: menuVisible,
-            constraints: constraints
+            constraints: constraints,
+            move: moving ? .willMove(to: try optionalID(hasMovingTo, movingTo, "moving_to")) : .settled
         )
     }
 }

@@ -61,6 +61,8 @@ public protocol DistributedController: DistributedActor where ActorSystem == Con
     func didReceiveMemoryWarning(controller: ControllerRef) async
     /// UIKit's `viewWillTransition(to:with:)`.
     func viewWillTransition(to size: Size, controller: ControllerRef) async
+    /// A custom container's `setViewControllers(_:)` (as ``ControllerBehavior/setViewControllers(_:controller:)``).
+    func setViewControllers(_ children: [ControllerID], controller: ControllerRef) async
 
     /// The first call of an actor whose host process replaces one that died (as
     /// ``ControllerBehavior/restored(_:controller:)``). Does nothing unless implemented.
@@ -82,6 +84,7 @@ extension DistributedController {
     public func viewDidLayoutSubviews(controller: ControllerRef) async {}
     public func didReceiveMemoryWarning(controller: ControllerRef) async {}
     public func viewWillTransition(to size: Size, controller: ControllerRef) async {}
+    public func setViewControllers(_ children: [ControllerID], controller: ControllerRef) async {}
 
     /// One callback as the host delivers it: to its override point, if it has one, then to `handle`.
     func receive(_ callback: Event, controller: ControllerRef) async {
@@ -97,6 +100,7 @@ extension DistributedController {
         case .viewDidLayoutSubviews?: await viewDidLayoutSubviews(controller: controller)
         case .didReceiveMemoryWarning?: await didReceiveMemoryWarning(controller: controller)
         case .viewWillTransition(let size)?: await viewWillTransition(to: size, controller: controller)
+        case .setViewControllers(let children)?: await setViewControllers(children, controller: controller)
         case nil: break
         }
         await handle(callback, controller: controller)

@@ -13,6 +13,7 @@ enum OverridePoint: Equatable {
     case viewDidLayoutSubviews
     case didReceiveMemoryWarning
     case viewWillTransition(to: Size)
+    case setViewControllers([ControllerID])
 
     /// The override point `callback` calls; `nil` for a callback that has none (it goes to `handle` only).
     init?(_ callback: Event) {
@@ -28,6 +29,9 @@ enum OverridePoint: Equatable {
         case .viewDidLayoutSubviews: self = .viewDidLayoutSubviews
         case .didReceiveMemoryWarning: self = .didReceiveMemoryWarning
         case .viewWillTransitionToSize(_, let size): self = .viewWillTransition(to: size)
+        case .verbInvoked:
+            guard let children = ChildAssignment.children(in: callback) else { return nil }
+            self = .setViewControllers(children)
         default: return nil
         }
     }
@@ -45,6 +49,7 @@ extension ControllerBehavior {
     public mutating func viewDidLayoutSubviews(controller: ControllerRef) async {}
     public mutating func didReceiveMemoryWarning(controller: ControllerRef) async {}
     public mutating func viewWillTransition(to size: Size, controller: ControllerRef) async {}
+    public mutating func setViewControllers(_ children: [ControllerID], controller: ControllerRef) async {}
 
     /// One callback as the host delivers it: to its override point, if it has one, then to `handle`.
     mutating func receive(_ callback: Event, controller: ControllerRef) async {
@@ -60,6 +65,7 @@ extension ControllerBehavior {
         case .viewDidLayoutSubviews?: await viewDidLayoutSubviews(controller: controller)
         case .didReceiveMemoryWarning?: await didReceiveMemoryWarning(controller: controller)
         case .viewWillTransition(let size)?: await viewWillTransition(to: size, controller: controller)
+        case .setViewControllers(let children)?: await setViewControllers(children, controller: controller)
         case nil: break
         }
         await handle(callback, controller: controller)

@@ -20,6 +20,10 @@ public struct ControllerState: Hashable, Sendable {
     public var menuVisible: Bool
     /// The constraints it owns (SPEC §16), in the order they were added.
     public var constraints: [Layout.Entry]
+    /// Where it stands in a containment move (SPEC §2): `.willMove(to: P)` once `willMove(toParent: P)` came and
+    /// until its parent calls `didMove` — a child its container's code has not finished embedding — `.willMove(to:
+    /// nil)` on its way out, `.settled` otherwise.
+    public var move: MoveState
 
     public init(
         id: ControllerID,
@@ -35,7 +39,8 @@ public struct ControllerState: Hashable, Sendable {
         properties: ControllerProperties = ControllerProperties(),
         selected: ControllerID? = nil,
         menuVisible: Bool = false,
-        constraints: [Layout.Entry] = []
+        constraints: [Layout.Entry] = [],
+        move: MoveState = .settled
     ) {
         self.id = id
         self.kind = kind
@@ -51,6 +56,7 @@ public struct ControllerState: Hashable, Sendable {
         self.selected = selected
         self.menuVisible = menuVisible
         self.constraints = constraints
+        self.move = move
     }
 }
 

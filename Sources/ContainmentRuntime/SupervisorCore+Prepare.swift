@@ -69,7 +69,8 @@ extension SupervisorCore {
                     if let error = refusalOfCall(to: id, created: prepared.created, callsInBatch: callsInBatch) {
                         return .refused(RemoteError(error, index: index))
                     }
-                } else if let error = unknownVerb(verb, of: id, created: prepared.created) {
+                } else if verb != ChildAssignment.verb, let error = unknownVerb(verb, of: id, created: prepared.created)
+                {
                     return .refused(RemoteError(error, index: index))
                 }
             }
@@ -181,7 +182,8 @@ extension SupervisorCore {
 
     /// Why `verb` cannot be called on `id` (`nil`: it can, or the model will refuse the call itself — an unknown
     /// controller): the host that runs it registered no such verb for its kind (`unknownVerb`), or has not
-    /// registered with this supervisor yet, so its verbs are not known (`hostUnavailable`).
+    /// registered with this supervisor yet, so its verbs are not known (`hostUnavailable`). Not asked of
+    /// ``ChildAssignment/verb``, which every kind answers (a topology hands children before any host registers).
     func unknownVerb(_ verb: String, of id: ControllerID, created: IDTable<ControllerID, String>) -> ContainmentError? {
         guard let record = state.controllers[id] else { return nil }
         let host = created[id] ?? placement[id] ?? ""

@@ -17,7 +17,8 @@ public struct Topology: Sendable, Equatable {
         public var kind: String
         public var host: String
         public var parent: String?
-        /// Embedded in the parent's root view (displayContentController) at this frame; `nil`: only added as a child.
+        /// Embedded in the parent's root view (displayContentController) at this frame (`.zero`: the parent's size);
+        /// `nil`: added as a child — or, under a container of a custom kind, handed to its code (``ChildAssignment``).
         public var frame: Rect?
         public var properties: ControllerProperties
         /// Presented at start by this controller (with its own presentation style).
@@ -177,9 +178,11 @@ public struct Topology: Sendable, Equatable {
 
     /// The topology as requests: every controller created on its host, the window attached, then, in file order,
     /// each child added by its parent — and embedded (the seeds' displayContentController) where asked, full size in
-    /// its parent unless a frame is given. A navigation, tab or menu container takes its children with its own verb
-    /// (`setStack`, `setChildren`, `setPages`): the last of a stack, or the first of a tab's or menu's children, is
-    /// shown. Last, each controller with `presentedBy` is presented by that controller.
+    /// its parent unless a frame is given. A standard container (navigation, tab, menu, page, split) takes its children
+    /// with its own verb (`setStack`, `setChildren`, `setPages`): the last of a stack, or the first of a tab's or
+    /// menu's children, is shown. A container of a custom kind is handed those it is not asked to embed, all at once, in file order
+    /// (``ChildAssignment``: its code's `setViewControllers`), where the first of them stands. Last, each controller
+    /// with `presentedBy` is presented by that controller.
     public func requests() -> [(request: Request, host: String?)] {
         var result: [(request: Request, host: String?)] = controllers.map { controller in
             (
@@ -197,6 +200,7 @@ public struct Topology: Sendable, Equatable {
         }
         let kinds = Dictionary(controllers.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
         var placed: Set<String> = []
+        var assigned: Set<String> = []
         for controller in controllers {
             guard let parent = controller.parent else { continue }
             let parentID = ControllerID(parent)
@@ -212,6 +216,12 @@ public struct Topology: Sendable, Equatable {
                     default: .setChildren(parentID, children)
                     }
                 result.append((.by(parentID, command), nil))
+                continue
+            case let kind? where !Kind.standard.contains(kind) && controller.frame == nil:
+                // A custom container's code embeds its children itself: it is handed those it is not asked to embed.
+                guard assigned.insert(parent).inserted else { continue }
+                let children = controllers.filter { $0.parent == parent && $0.frame == nil }.map { ControllerID($0.id) }
+                result.append((.system(ChildAssignment.command(parentID, children)), nil))
                 continue
             default:
                 break

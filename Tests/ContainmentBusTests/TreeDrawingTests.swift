@@ -34,6 +34,22 @@ import FoundationXML
         return WireSnapshot(state: state, seq: 1, hosts: [], hostOf: { _ in "h1" })
     }
 
+    /// A snapshot says where each controller stands in a containment move (SPEC §2): added and not yet moved in,
+    /// on its way out, settled.
+    @Test func aSnapshotTellsEachChildsContainmentStage() throws {
+        var state = ContainmentState()
+        let commands: [Command] = [
+            .create("root", kind: .content), .create("joining", kind: .content), .create("leaving", kind: .content),
+            .addChild("joining", to: "root"), .addChild("leaving", to: "root"),
+            .didMove("leaving", toParent: "root"), .willMove("leaving", toParent: nil),
+        ]
+        for command in commands { _ = try state.apply(command, by: .natural) }
+        let tree = try WireSnapshot(state: state, seq: 1, hosts: [], hostOf: { _ in "h1" }).model()
+        #expect(tree.controller("joining")?.move == .willMove(to: "root"))
+        #expect(tree.controller("leaving")?.move == .willMove(to: nil))
+        #expect(tree.controller("root")?.move == .settled)
+    }
+
     /// A rectangle as drawn: in the SVG's points, with the opacity it is drawn at.
     struct Drawn: Equatable {
         var view: String

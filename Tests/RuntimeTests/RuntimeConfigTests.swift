@@ -167,6 +167,43 @@ import Testing
         }
     }
 
+    /// A custom container is handed its children not asked to embed, all at once, in file order, where the first
+    /// stands (its code's `setViewControllers`); one asked to embed is embedded for it; a content container's child is
+    /// added, as before.
+    @Test func aCustomContainersChildrenAreHandedToItsCode() throws {
+        let topology = try Topology.parse(
+            """
+            controllers:
+              - {id: ring, kind: carousel, host: h}
+              - {id: a, host: h, parent: ring}
+              - {id: x, host: h, parent: ring, embed: [0, 0, 10, 10]}
+              - {id: b, host: h, parent: ring}
+              - {id: plain, host: h}
+              - {id: c, host: h, parent: plain}
+            """
+        )
+        let structure = topology.requests().map(\.request).filter { request in
+            if case .create = request.command { false } else { true }
+        }
+        #expect(
+            structure == [
+                .system(ChildAssignment.command("ring", ["a", "b"])),
+                .by("ring", .addChild("x", to: "ring")),
+                .by("ring", .setFrame(.root("x"), Rect(x: 0, y: 0, width: 10, height: 10))),
+                .by("ring", .addSubview(.root("x"), to: .root("ring"))),
+                .by("ring", .didMove("x", toParent: "ring")),
+                .by("plain", .addChild("c", to: "plain")),
+            ]
+        )
+        // The model takes it before any host registered (every kind answers the verb): a's code is told nothing, a
+        // has no parent until ring's code embeds it.
+        var state = ContainmentState()
+        var events: [Event] = []
+        for (request, _) in topology.requests() { events += try state.apply(batch: [request]) }
+        #expect(events.contains(.verbInvoked("ring", verb: "setViewControllers", arguments: ["a", "b"], by: .system)))
+        #expect(state.controllers["a"]?.parent == nil && state.controllers["x"]?.parent == "ring")
+    }
+
     /// A host's program: a relative path is the topology file's directory's, an absolute one stays; its arguments
     /// follow it unchanged.
     @Test func aHostsCommandIsResolvedAgainstTheTopologysDirectory() throws {

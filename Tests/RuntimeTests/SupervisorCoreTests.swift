@@ -189,6 +189,22 @@ import Testing
         )
     }
 
+    /// `setViewControllers` (``ChildAssignment``) is every kind's: taken before the host registered, and of a kind that
+    /// registered no verbs.
+    @Test func handingChildrenIsEveryKindsVerb() throws {
+        var core = try Self.core(ManualClock()).0
+        core.handle(.message([Self.peer, Self.request([Self.create("a", host: "h1"), Self.create("b")], id: 1)]))
+        _ = core.take()
+        let hand = ClientCommand(.system(ChildAssignment.command("a", ["b"])))
+        core.handle(.message([Self.peer, Self.request([hand], id: 2)]))
+        let early = try Self.decode(core.take())
+        #expect(early.events.map(\.name) == ["verbInvoked"] && early.records.count == 1)
+        core.handle(.message([[7, 7], Self.hello("h1", pid: 9, verbs: [:])]))
+        _ = core.take()
+        core.handle(.message([Self.peer, Self.request([hand], id: 3)]))
+        #expect(try Self.decode(core.take()).events.map(\.name) == ["verbInvoked"])
+    }
+
     @Test func aRejectionIsJournaledWithTheSeqOfItsViolation() throws {
         var core = try Self.core(ManualClock()).0
         core.handle(.message([Self.peer, Self.request([ClientCommand(.system(.destroy("ghost")))], id: 3)]))

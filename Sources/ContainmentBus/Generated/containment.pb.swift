@@ -2037,6 +2037,22 @@ public nonisolated struct Containment_V1_ControllerState: @unchecked Sendable {
     set {_uniqueStorage()._constraints = newValue}
   }
 
+  /// willMove(toParent:) received, its move not yet settled (SPEC §2: didMove, or removeFromParent, to come).
+  public var moving: Bool {
+    get {_storage._moving}
+    set {_uniqueStorage()._moving = newValue}
+  }
+
+  /// While moving: the parent it is joining (absent: it is leaving its parent).
+  public var movingTo: String {
+    get {_storage._movingTo ?? String()}
+    set {_uniqueStorage()._movingTo = newValue}
+  }
+  /// Returns true if `movingTo` has been explicitly set.
+  public var hasMovingTo: Bool {_storage._movingTo != nil}
+  /// Clears the value of `movingTo`. Subsequent reads from it will return its default value.
+  public mutating func clearMovingTo() {_uniqueStorage()._movingTo = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -6628,7 +6644,7 @@ nonisolated extension Containment_V1_EventHeartbeat: SwiftProtobuf.Message, Swif
 
 nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ControllerState"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}host\0\u{1}parent\0\u{1}children\0\u{1}appearance\0\u{3}view_loaded\0\u{1}frame\0\u{1}presenting\0\u{1}presented\0\u{1}properties\0\u{1}selected\0\u{3}menu_visible\0\u{1}constraints\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{1}host\0\u{1}parent\0\u{1}children\0\u{1}appearance\0\u{3}view_loaded\0\u{1}frame\0\u{1}presenting\0\u{1}presented\0\u{1}properties\0\u{1}selected\0\u{3}menu_visible\0\u{1}constraints\0\u{1}moving\0\u{3}moving_to\0")
 
   fileprivate class _StorageClass {
     var _id: String = String()
@@ -6645,6 +6661,8 @@ nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, Swi
     var _selected: String? = nil
     var _menuVisible: Bool = false
     var _constraints: [Containment_V1_ConstraintState] = []
+    var _moving: Bool = false
+    var _movingTo: String? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -6669,6 +6687,8 @@ nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, Swi
       _selected = source._selected
       _menuVisible = source._menuVisible
       _constraints = source._constraints
+      _moving = source._moving
+      _movingTo = source._movingTo
     }
   }
 
@@ -6701,6 +6721,8 @@ nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, Swi
         case 12: try { try decoder.decodeSingularStringField(value: &_storage._selected) }()
         case 13: try { try decoder.decodeSingularBoolField(value: &_storage._menuVisible) }()
         case 14: try { try decoder.decodeRepeatedMessageField(value: &_storage._constraints) }()
+        case 15: try { try decoder.decodeSingularBoolField(value: &_storage._moving) }()
+        case 16: try { try decoder.decodeSingularStringField(value: &_storage._movingTo) }()
         default: break
         }
       }
@@ -6755,6 +6777,12 @@ nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, Swi
       if !_storage._constraints.isEmpty {
         try visitor.visitRepeatedMessageField(value: _storage._constraints, fieldNumber: 14)
       }
+      if _storage._moving != false {
+        try visitor.visitSingularBoolField(value: _storage._moving, fieldNumber: 15)
+      }
+      try { if let v = _storage._movingTo {
+        try visitor.visitSingularStringField(value: v, fieldNumber: 16)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -6778,6 +6806,8 @@ nonisolated extension Containment_V1_ControllerState: SwiftProtobuf.Message, Swi
         if _storage._selected != rhs_storage._selected {return false}
         if _storage._menuVisible != rhs_storage._menuVisible {return false}
         if _storage._constraints != rhs_storage._constraints {return false}
+        if _storage._moving != rhs_storage._moving {return false}
+        if _storage._movingTo != rhs_storage._movingTo {return false}
         return true
       }
       if !storagesAreEqual {return false}

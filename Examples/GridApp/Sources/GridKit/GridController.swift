@@ -68,6 +68,12 @@ public distributed actor GridController: DistributedController {
         order
     }
 
+    /// UIKit's `setViewControllers(_:)` of a custom container: the children a topology lists under it
+    /// (`parent: board`), embedded in that order after those it has, then laid out.
+    public func setViewControllers(_ children: [ControllerID], controller: ControllerRef) async {
+        for child in children { _ = try? await insert(child: child, at: order.count) }
+    }
+
     /// UIKit's override point: its children's cells, each time it lays out.
     public func viewWillLayoutSubviews(controller: ControllerRef) async {
         try? await layOut()

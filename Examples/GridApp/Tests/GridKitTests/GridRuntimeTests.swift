@@ -13,6 +13,10 @@ struct GridRuntimeTests {
     static let topology = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().appendingPathComponent("../../Config/grid.yaml").standardized.path
 
+    /// The same app with the tiles listed under the board: the topology hands them to the board's code.
+    static let boardTopology = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().appendingPathComponent("../../Config/board.yaml").standardized.path
+
     static func frames(_ snapshot: TreeSnapshot, _ ids: [ControllerID]) -> [Rect?] {
         ids.map { snapshot.views[.root($0)]?.frame }
     }
@@ -58,6 +62,21 @@ struct GridRuntimeTests {
                 return verb.hasPrefix("$s") ? arguments : nil
             }
             #expect(calls == [["\"a\"", "0"], ["\"b\"", "1"], ["\"c\"", "1"], ["\"b\"", "0"], []])
+        }
+    }
+
+    /// A topology's children of a custom container, through real processes: handed to the board's code, which
+    /// embeds and lays them out; each tile gets its didMoveToParent.
+    @Test func theTopologysChildrenAreEmbeddedByTheBoardsCode() async throws {
+        try await withRuntime(topology: Self.boardTopology) { runtime in
+            let client = try runtime.client()
+            try await runtime.wait(until: "the board embedded and laid out its three tiles") { snapshot in
+                snapshot.embeddedChildren(of: "board") == ["a", "b", "c"]
+                    && Self.frames(snapshot, ["a", "b", "c"]) == Self.cells
+            }
+            let grid = try GridController.resolve(id: "board", using: runtime.actorSystem())
+            #expect(try await grid.children() == ["a", "b", "c"])
+            #expect(try client.callbacks(of: "b").map(\.name).contains("didMoveToParent"))
         }
     }
 

@@ -37,6 +37,36 @@ import Testing
         }
     }
 
+    /// A topology's children of a custom container are handed to its code (`setViewControllers`, by the system): the
+    /// board embeds and lays them out in file order, and each tile gets the seeds' embedding callbacks, didMoveToParent
+    /// among them.
+    @Test(arguments: [1, 2] as [UInt64])
+    func theTopologysChildrenAreEmbeddedByTheBoardsCode(seed: UInt64) async throws {
+        try await withSimulatedRuntime(
+            topology: GridRuntimeTests.boardTopology,
+            kinds: GridKinds.registry,
+            seed: seed
+        ) { runtime in
+            try await runtime.runUntilIdle()
+            let snapshot = try await runtime.snapshot()
+            #expect(snapshot.embeddedChildren(of: "board") == ["a", "b", "c"])
+            #expect(GridRuntimeTests.frames(snapshot, ["a", "b", "c"]) == Self.cells)
+            let handed = try await runtime.callbacks(of: "board").compactMap(ChildAssignment.children(in:))
+            #expect(handed == [["a", "b", "c"]])
+            // b is laid out twice: in a row of two, then in the grid of three once c came.
+            #expect(
+                try await runtime.callbacks(of: "b").map(\.name) == [
+                    "willMoveToParent", "loadView", "viewDidLoad", "viewWillAppear", "viewDidAppear",
+                    "didMoveToParent", "viewWillLayoutSubviews", "viewDidLayoutSubviews", "viewWillLayoutSubviews",
+                    "viewDidLayoutSubviews",
+                ]
+            )
+            let grid = try GridController.resolve(id: "board", using: runtime.actorSystem())
+            #expect(try await grid.children() == ["a", "b", "c"])
+            #expect(snapshot.controller("board")?.properties.title == "Board: 3 tiles appeared")
+        }
+    }
+
     /// A featured tile is half the grid's width and centred, by the grid's constraints, within the call; its cell still
     /// gives its top and height; unfeatured, the next layout puts it back in its cell.
     @Test func aFeaturedTileIsHalfTheGridsWidthAndCentredByConstraints() async throws {
