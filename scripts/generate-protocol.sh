@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates Sources/ContainmentBus/Generated/containment.pb.swift from proto/containment.proto.
+# Regenerates Sources/ContainmentBus/Generated/containment.pb.swift and the Python client's containment_pb2.py from
+# proto/containment.proto.
 # Needs protoc (bash scripts/setup.sh generate installs it) and protoc-gen-swift of the swift-protobuf version
 # Package.swift names (build it once: `swift build -c release --product protoc-gen-swift` in a checkout of
 # swift-protobuf, and pass its path as PROTOC_GEN_SWIFT). The generated file is committed, so neither is needed to build the project.
@@ -21,3 +22,6 @@ protoc --plugin="protoc-gen-swift=$plugin" --proto_path=proto \
 # The proof above, beside each use in the generated file too.
 generated=Sources/ContainmentBus/Generated/containment.pb.swift
 sed -i -E 's|^(public nonisolated struct [A-Za-z0-9_]+: @unchecked Sendable \{)$|// Safe: its only reference, `_storage`, is copied before any mutation when shared (copy-on-write), so no two values\n// ever mutate the same storage; see scripts/generate-protocol.sh.\n\1|' "$generated"
+
+# The Python client's module from the same file (its test compares the two).
+bash clients/python/regenerate.sh

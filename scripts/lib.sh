@@ -15,6 +15,18 @@ quiet_swift() {
     return "$status"
 }
 
+# The virtualenv the Python tests and checks share (.build/python-venv), made (again) when it is missing or its pip
+# does not run; prints its path. Needs python3's venv (scripts/setup.sh python:ensurepip).
+python_venv() {
+    local venv=".build/python-venv"
+    if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
+        rm -rf "$venv"
+        mkdir -p .build
+        python3 -m venv "$venv"
+    fi
+    echo "$venv"
+}
+
 # True (after saying so) when SwiftPM itself died of SIGSEGV (status 139) on a first attempt, so the caller runs the
 # same command once more. SwiftPM 6.3 now and then crashes inside libdispatch on Linux, in no code of ours (the
 # project's CI once died so 28 s into `swift build`, resolving packages; upstream: swiftlang/swift#87033,

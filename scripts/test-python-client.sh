@@ -13,12 +13,7 @@ source scripts/lib.sh
 
 bash scripts/setup.sh protoc python:ensurepip
 
-venv=".build/python-venv"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
-    rm -rf "$venv"
-    mkdir -p .build
-    python3 -m venv "$venv"
-fi
+venv="$(python_venv)"
 # pip installs a local directory again each time. Its backend (flit_core) builds out of tree: the install writes
 # nothing beside the sources, as a user's `pip install ./clients/python` must not (what an older setuptools install
 # left goes first).

@@ -5,14 +5,10 @@
 # the Python tests use (.build/python-venv). Exits with the check's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 
 bash scripts/setup.sh python:ensurepip
 
-venv=".build/python-venv"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
-    rm -rf "$venv"
-    mkdir -p .build
-    python3 -m venv "$venv"
-fi
+venv="$(python_venv)"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'jsonschema>=4.18' 'PyYAML>=6'
 "$venv/bin/python" scripts/check-schemas.py

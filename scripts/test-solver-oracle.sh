@@ -11,12 +11,7 @@ source scripts/lib.sh
 
 bash scripts/setup.sh python:ensurepip
 
-venv=".build/python-venv"
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
-    rm -rf "$venv"
-    mkdir -p .build
-    python3 -m venv "$venv"
-fi
+venv="$(python_venv)"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check 'kiwisolver>=1.4'
 
 bin="$(swift build --show-bin-path 2>/dev/null)/cassowary-script"

@@ -85,8 +85,9 @@ extension CtlVerbs {
             abstract: "Call a verb a custom container exposes (seed 000's public methods), e.g. invoke main add card.",
             discussion: """
                 The host running CONTROLLER registered its kind's verbs; its code receives verbInvoked and acts as \
-                CONTROLLER. A verb its host did not register is refused unknownVerb. Without --by, issued by the \
-                system.
+                CONTROLLER. A verb its host did not register is refused unknownVerb, but setViewControllers, which \
+                every kind answers: it hands a container the children named as arguments. Without --by, issued by \
+                the system.
                 """
         )
         @Argument(help: "The controller.") var controller: String
