@@ -67,6 +67,20 @@ import Testing
         }
     }
 
+    /// The same verb called later (as `ctl invoke board setViewControllers c a` does), though the grid's host did
+    /// not register it: the board embeds what it did not have, after those it has.
+    @Test func handingChildrenLaterIsTheSameVerb() async throws {
+        try await withSimulatedRuntime(topology: GridRuntimeTests.topology, kinds: GridKinds.registry) { runtime in
+            try await runtime.runUntilIdle()
+            let grid = try GridController.resolve(id: "board", using: runtime.actorSystem())
+            #expect(try await grid.insert(child: "b", at: 0) == ["b"])
+            try await runtime.perform([ChildAssignment.command("board", ["c", "a"])])
+            try await runtime.runUntilIdle()
+            #expect(try await grid.children() == ["b", "c", "a"])
+            #expect(try await runtime.snapshot().embeddedChildren(of: "board").count == 3)
+        }
+    }
+
     /// A featured tile is half the grid's width and centred, by the grid's constraints, within the call; its cell still
     /// gives its top and height; unfeatured, the next layout puts it back in its cell.
     @Test func aFeaturedTileIsHalfTheGridsWidthAndCentredByConstraints() async throws {
