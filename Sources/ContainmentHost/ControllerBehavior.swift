@@ -38,7 +38,7 @@ public protocol ControllerBehavior: Sendable {
     mutating func didReceiveMemoryWarning(controller: ControllerRef) async
     /// UIKit's `viewWillTransition(to:with:)`: the controller's root view is about to take `size`.
     mutating func viewWillTransition(to size: Size, controller: ControllerRef) async
-    /// A custom container's `setViewControllers(_:)`: the children a topology lists under it (``ChildAssignment``),
+    /// A custom container's `setViewControllers(_:)`: the children a topology lists under it (`ChildAssignment`),
     /// in order, for its code to embed — `controller.embed(child, frame:)` for each, or a container's own way. Until
     /// it does, they have no parent. Also a call of the verb (`ctl invoke C setViewControllers a b`).
     mutating func setViewControllers(_ children: [ControllerID], controller: ControllerRef) async
