@@ -225,6 +225,7 @@ let package = Package(
             name: "ContainmentCtl",
             dependencies: [
                 "ContainmentBus",
+                "ContainmentClient",
                 "ContainmentHost",
                 "ContainmentModel",
                 "ContainmentRuntime",

@@ -6,7 +6,9 @@
 # containment_pb2.py with protoc's output) and a virtualenv under .build/python-venv. Then installs ./clients/python (with
 # its dependencies pyzmq and protobuf 4.x, fetched when missing) and pytest into it, the package every time, so that the
 # tests import it as it is now. Uses the built `containment` binary (CONTAINMENT_BIN, or swift build --show-bin-path),
-# building it only when it is missing. Exits with pytest's status.
+# building it only when it is missing. test_typed_calls.py runs GridApp's host (Examples/GridApp/.build/debug/GridHost):
+# skipped when it is not built, failed instead with CONTAINMENT_REQUIRE_GRID=1 (scripts/test.sh builds it first).
+# Exits with pytest's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh

@@ -76,8 +76,8 @@ bash scripts/check-public-api.sh "${graphs[@]}"
 section "the example app (Examples/GridApp: its own kinds and host executable, under a supervisor, with the test kit)"
 (cd Examples/GridApp && quiet_swift build --build-tests && quiet_swift test --skip-build)
 
-section "the protocol from another language (Python, pyzmq)"
-bash scripts/test-python-client.sh
+section "the protocol from another language (Python, pyzmq; typed calls against GridApp's host, built just above)"
+CONTAINMENT_REQUIRE_GRID=1 bash scripts/test-python-client.sh
 
 section "the topology's and runtime.yaml's JSON Schemas: every YAML of the project holds to them (scripts/check-schemas.py)"
 bash scripts/test-schemas.sh

@@ -11,12 +11,21 @@ package struct KindOffer: Equatable, Sendable {
     package let questions: [String]
     /// The verbs a container of this kind requires of its children (SPEC §16).
     package let requires: [String]
+    /// Its typed methods (a kind whose code is a distributed actor), by declared name.
+    package let methods: [MethodDescription]
 
-    package init(kind: String, verbs: [String], questions: [String], requires: [String] = []) {
+    package init(
+        kind: String,
+        verbs: [String],
+        questions: [String],
+        requires: [String] = [],
+        methods: [MethodDescription] = []
+    ) {
         self.kind = kind
         self.verbs = verbs
         self.questions = questions
         self.requires = requires
+        self.methods = methods
     }
 }
 
@@ -64,6 +73,7 @@ package enum HostOutbound: Sendable {
                             $0.verbs = offer.verbs
                             $0.questions = offer.questions
                             $0.requires = offer.requires
+                            $0.methods = offer.methods.map(Containment_V1_Method.init)
                         }
                     }
                 }

@@ -56,6 +56,8 @@ package struct InboundRequest: Sendable {
         case commands
         case snapshot
         case metrics
+        /// A client asks what `controller` can be called with (its verbs and typed methods).
+        case methods(ControllerID)
         case hello(HostHello)
         case heartbeat(host: String)
         case goodbye(host: String)
@@ -91,6 +93,7 @@ package struct InboundRequest: Sendable {
             case .commands: .commands
             case .snapshot: .snapshot
             case .metrics: .metrics
+            case .methods(let request): .methods(ControllerID(request.controller))
             case .hello(let hello):
                 .hello(
                     HostHello(
@@ -99,7 +102,13 @@ package struct InboundRequest: Sendable {
                         protocolVersion: hello.protocolVersion,
                         lastSeq: hello.lastSeq,
                         kinds: hello.verbs.map {
-                            KindOffer(kind: $0.kind, verbs: $0.verbs, questions: $0.questions, requires: $0.requires)
+                            KindOffer(
+                                kind: $0.kind,
+                                verbs: $0.verbs,
+                                questions: $0.questions,
+                                requires: $0.requires,
+                                methods: $0.methods.map(MethodDescription.init)
+                            )
                         }
                     )
                 )

@@ -46,6 +46,9 @@ package struct SupervisorMessage: Sendable {
     /// The metrics, as Prometheus text.
     package static func metrics(_ text: [UInt8]) -> Self { Self(body: .metrics(.with { $0.text = Data(text) })) }
 
+    /// What a controller can be called with.
+    package static func methods(_ report: MethodsReport) -> Self { Self(body: .methods(report.wire)) }
+
     /// A host's report, relayed to the client that asked.
     package static func inspected(_ report: InspectReport) -> Self { Self(body: .inspectReply(report.wire)) }
 

@@ -29,10 +29,13 @@ public final class ContainmentActorSystem: DistributedActorSystem {
     private let transport: any MethodCallTransport
     /// The controller whose actor this system makes, in a host: the id ``assignID(_:)`` gives it.
     private let controller: ControllerID?
+    /// A probe's system (``MethodCatalog``): a call stops in `remoteCall`, its result type noted.
+    private let probe: MethodProbe?
 
-    package init(transport: any MethodCallTransport, controller: ControllerID? = nil) {
+    package init(transport: any MethodCallTransport, controller: ControllerID? = nil, probe: MethodProbe? = nil) {
         self.transport = transport
         self.controller = controller
+        self.probe = probe
     }
 
     /// A system whose calls go to the runtime the settings at `configPath` describe (else `CONTAINMENT_CONFIG`'s,
@@ -73,7 +76,15 @@ public final class ContainmentActorSystem: DistributedActorSystem {
         returning: Res.Type
     ) async throws -> Res
     where Act: DistributedActor, Act.ID == ControllerID, Err: Error, Res: Codable {
-        let result = try await transport.call(actor.id, method: target.identifier, arguments: invocation.arguments)
+        if let probe {
+            probe.result(SchemaProbe.schema(of: Res.self).schema)
+            throw MethodProbe.Stop()
+        }
+        let result = try await transport.call(
+            actor.id,
+            method: name(of: target, on: actor),
+            arguments: invocation.arguments
+        )
         return try MethodCoding.decode(Res.self, from: result)
     }
 
@@ -84,17 +95,32 @@ public final class ContainmentActorSystem: DistributedActorSystem {
         throwing: Err.Type
     ) async throws
     where Act: DistributedActor, Act.ID == ControllerID, Err: Error {
-        _ = try await transport.call(actor.id, method: target.identifier, arguments: invocation.arguments)
+        if let probe {
+            probe.result(SchemaProbe.text(["type": "null"]))
+            throw MethodProbe.Stop()
+        }
+        _ = try await transport.call(actor.id, method: name(of: target, on: actor), arguments: invocation.arguments)
+    }
+
+    /// A call's name on the wire: the method's declared name (`insert(child:at:)`), as its host registered it; the
+    /// mangled name for a target whose readable form the runtime cannot give.
+    private func name<Act: DistributedActor>(of target: RemoteCallTarget, on actor: Act) -> String {
+        MethodCatalog.declaredName(of: target, on: Act.self) ?? target.identifier
     }
 
     /// Runs the method a call names on `actor`, a controller's actor of this process, with the call's arguments;
     /// returns its result as JSON text or what it threw. A host calls it for each call its controllers receive.
     package func execute<Act>(
-        method: String,
+        method name: String,
         arguments: [String],
         on actor: Act
     ) async -> Result<String, RemoteError>
-    where Act: DistributedActor, Act.ID == ControllerID {
+    where Act: DistributedActor, Act.ActorSystem == ContainmentActorSystem {
+        let method: String
+        switch await MethodCatalog.target(name, of: Act.self) {
+        case .success(let mangled): method = mangled
+        case .failure(let error): return .failure(RemoteError(error))
+        }
         var decoder = MethodCallDecoder(arguments: arguments)
         let handler = MethodResultHandler()
         do {
@@ -112,7 +138,7 @@ public final class ContainmentActorSystem: DistributedActorSystem {
                 RemoteError(
                     ContainmentError(
                         .unknownVerb,
-                        "\(actor.id), a \(Act.self), cannot run \(RemoteCallTarget(method).description): \(error)."
+                        "\(actor.id), a \(Act.self), cannot run \(name): \(error)."
                     )
                 )
             )

@@ -75,14 +75,23 @@ public struct MethodCallDecoder: DistributedTargetInvocationDecoder {
 
     private let arguments: [String]
     private var next = 0
+    /// A probe call's (``MethodCatalog``): each argument is made up, its type's schema noted.
+    private let probe: MethodProbe?
 
-    init(arguments: [String]) {
+    init(arguments: [String], probe: MethodProbe? = nil) {
         self.arguments = arguments
+        self.probe = probe
     }
 
     public mutating func decodeGenericSubstitutions() throws -> [Any.Type] { [] }
 
     public mutating func decodeNextArgument<Argument: Codable>() throws -> Argument {
+        if let probe {
+            let (schema, value) = SchemaProbe.schema(of: Argument.self)
+            probe.argument(schema)
+            guard let value else { throw MethodProbe.Stop() }
+            return value
+        }
         guard next < arguments.count else {
             throw RemoteError(
                 ContainmentError(.malformed, "The call has \(arguments.count) arguments; the method takes more.")

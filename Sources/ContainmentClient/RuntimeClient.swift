@@ -100,3 +100,37 @@ extension RuntimeClient {
         }
     }
 }
+
+/// What a controller can be called with, as its host registered its kind (`containment methods`).
+public struct ControllerMethods: Sendable, Equatable {
+    public var controller: ControllerID
+    public var kind: Kind
+    /// The host that runs it.
+    public var host: String
+    /// Its kind's string verbs (an `invoke` command; `ctl invoke`).
+    public var verbs: [String]
+    /// Its kind's typed methods, by declared name (``RuntimeClient/call(_:method:arguments:)``; `ctl call`).
+    public var methods: [MethodDescription]
+}
+
+extension RuntimeClient {
+    /// What `controller` can be called with: its kind's verbs and typed methods with their JSON Schemas.
+    /// `unknownController`; `hostUnavailable` when its host has not registered.
+    public func methods(of controller: ControllerID) throws(RemoteError) -> ControllerMethods {
+        let report = try client.methods(of: controller)
+        return ControllerMethods(
+            controller: report.controller,
+            kind: Kind(report.kind),
+            host: report.host,
+            verbs: report.verbs,
+            methods: report.methods
+        )
+    }
+
+    /// Calls `controller`'s typed method `method` by its declared name (`insert(child:at:)`) with `arguments`, one
+    /// JSON text per parameter in order (`MethodDescription.arguments(fromJSON:)` makes them from one object),
+    /// issued by the system; returns its result's JSON text. Throws as a typed call does (``ContainmentActorSystem``).
+    public func call(_ controller: ControllerID, method: String, arguments: [String]) throws(RemoteError) -> String {
+        try client.call(controller, method: method, arguments: arguments, by: .system)
+    }
+}

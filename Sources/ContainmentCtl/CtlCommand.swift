@@ -23,7 +23,7 @@ package struct CtlCommand: AsyncParsableCommand {
               3   no supervisor at the endpoint, or no reply within requestTimeoutMs (timeout, hostUnavailable)
               64  bad usage: an unknown verb (with the one most likely meant), a missing or malformed argument
             """,
-        subcommands: CtlVerbs.all + [WaitIdle.self]
+        subcommands: CtlVerbs.all + [CallVerb.self, WaitIdle.self]
     )
 }
 

@@ -87,7 +87,8 @@ extension CtlVerbs {
                 The host running CONTROLLER registered its kind's verbs; its code receives verbInvoked and acts as \
                 CONTROLLER. A verb its host did not register is refused unknownVerb, but setViewControllers, which \
                 every kind answers: it hands a container the children named as arguments. Without --by, issued by \
-                the system.
+                the system. A typed method (a distributed func) is called with `ctl call`, and listed by \
+                `containment methods`.
                 """
         )
         @Argument(help: "The controller.") var controller: String

@@ -88,8 +88,26 @@ enum Seeds {
                 host: "h0",
                 pid: 2,
                 lastSeq: 0,
-                kinds: [KindOffer(kind: "grid", verbs: ["insert"], questions: [], requires: ["tapped"])]
+                kinds: [
+                    KindOffer(
+                        kind: "grid",
+                        verbs: ["insert"],
+                        questions: [],
+                        requires: ["tapped"],
+                        methods: [
+                            MethodDescription(
+                                name: "insert(child:at:)",
+                                parameters: [
+                                    .init(label: "child", schema: #"{"type":"string"}"#),
+                                    .init(label: "at", schema: #"{"type":"integer"}"#),
+                                ],
+                                result: #"{"items":{"type":"string"},"type":"array"}"#
+                            )
+                        ]
+                    )
+                ]
             ).bytes,
+            "methods": ClientRequest.methods(of: "a", requestID: 6),
             "answer": HostOutbound.answer(
                 questionID: 1,
                 controller: "a",

@@ -13,6 +13,8 @@ public struct BehaviorRegistry: Sendable {
     /// The verbs each container kind requires of its children (SPEC §16, seed 000's protocol for its children): the
     /// supervisor refuses a child whose kind registered none of them (`protocolMismatch`).
     public private(set) var requires: [String: [String]] = [:]
+    /// How to list each typed-method kind's methods (its distributed actor's), as the host registers them.
+    private var methods: [String: @Sendable () async -> [MethodDescription]] = [:]
 
     /// The standard kinds: `content`, and the standard containers (navigation, tab, page, split, menu), whose rules
     /// are the supervisor's; the navigation, tab, menu and page containers answer their verbs (`push`, `select`,
@@ -60,6 +62,7 @@ public struct BehaviorRegistry: Sendable {
         controller make: @escaping @Sendable (ControllerRef) -> any ControllerBehavior
     ) {
         makers[kind.rawValue] = make
+        methods[kind.rawValue] = nil
         self.verbs[kind.rawValue] = verbs.isEmpty ? nil : verbs
         self.answering[kind.rawValue] = answering.isEmpty ? nil : answering
     }
@@ -74,16 +77,26 @@ public struct BehaviorRegistry: Sendable {
     /// The kinds it runs: the supervisor places a controller of a custom kind only on a host that registered it.
     public var kinds: [Kind] { makers.keys.sorted().map { Kind($0) } }
 
-    /// Every kind it runs, with its verbs (none for most), as a Hello carries them.
-    package var offers: [KindOffer] {
-        Set(makers.keys).union(verbs.keys).sorted().map { kind in
-            KindOffer(
-                kind: kind,
-                verbs: verbs[kind] ?? [],
-                questions: (answering[kind] ?? []).map(\.rawValue).sorted(),
-                requires: requires[kind] ?? []
+    /// Every kind it runs, with its verbs (none for most) and typed methods, as a Hello carries them.
+    package func offers() async -> [KindOffer] {
+        var offers: [KindOffer] = []
+        for kind in Set(makers.keys).union(verbs.keys).sorted() {
+            offers.append(
+                KindOffer(
+                    kind: kind,
+                    verbs: verbs[kind] ?? [],
+                    questions: (answering[kind] ?? []).map(\.rawValue).sorted(),
+                    requires: requires[kind] ?? [],
+                    methods: await methods[kind]?() ?? []
+                )
             )
         }
+        return offers
+    }
+
+    /// Lists `kind`'s typed methods with `list`.
+    mutating func describe(_ kind: Kind, with list: @escaping @Sendable () async -> [MethodDescription]) {
+        methods[kind.rawValue] = list
     }
 
     /// A new behavior for `controller`, of `kind`: content for a kind it does not run.

@@ -95,9 +95,6 @@ actor ControllerActor {
         }
     }
 
-    /// How a distributed method's identifier begins (a Swift mangled name): a verb that does not is a string verb.
-    static let methodPrefix = "$s"
-
     private func handle(_ wire: BusEvent) async {
         guard wire.seq > lastSeq else { return }
         lastSeq = wire.seq
@@ -108,7 +105,7 @@ actor ControllerActor {
         }
         guard let event = try? wire.model() else { return }
         // A typed method call: the method runs in the callback's place, and its outcome answers the caller.
-        if case .verbInvoked(_, let verb, let arguments, _) = event, verb.hasPrefix(Self.methodPrefix) {
+        if case .verbInvoked(_, let verb, let arguments, _) = event, MethodDescription.isMethodName(verb) {
             let outcome: Result<String, RemoteError>
             if let target = behavior as? any MethodTarget {
                 outcome = await target.call(verb, arguments: arguments)

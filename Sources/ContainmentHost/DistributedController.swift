@@ -9,7 +9,11 @@ import Distributed
 ///
 /// It receives its callbacks as a ``ControllerBehavior`` does, one at a time, its methods' calls among them, and acts
 /// through its ``ControllerRef``, which its maker is given. Register it with
-/// ``BehaviorRegistry/register(_:verbs:answering:distributed:)``; the host makes one per controller of its kind.
+/// ``BehaviorRegistry/register(_:verbs:answering:distributed:)``; the host makes one per controller of its kind, and
+/// registers its methods by declared name (`insert(child:at:)`), each with its parameters' and result's JSON Schemas:
+/// `containment methods CONTROLLER` lists them, and `containment ctl call`, the Python client's `call` and any
+/// language's client call them by that name (docs/PROTOCOL.md, "Typed methods"). Overloads of one name cannot be told
+/// apart by it: give distinct names. Linux only: the names are read from the executable's ELF sections.
 ///
 /// ```swift
 /// distributed actor GridController: DistributedController {
@@ -109,7 +113,7 @@ extension DistributedController {
 
 /// What runs a controller whose code answers typed calls: the host hands it the calls its controller receives.
 protocol MethodTarget: Sendable {
-    /// Runs the method `verb` names (a distributed target's identifier) with the call's arguments.
+    /// Runs the method `verb` names (its declared name, `insert(child:at:)`) with the call's arguments.
     func call(_ verb: String, arguments: [String]) async -> Result<String, RemoteError>
 }
 
@@ -152,6 +156,7 @@ extension BehaviorRegistry {
             answering: answering,
             controller: { controller in DistributedBehavior(actor: make(controller)) }
         )
+        describe(kind) { await MethodCatalog.entries(of: Actor.self).map(\.description) }
     }
 }
 

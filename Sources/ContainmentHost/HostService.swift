@@ -56,6 +56,7 @@ package struct HostService: Service {
             mailboxCapacity: config.mailboxCapacity
         )
         let dispatching = Task { await dispatcher.run(jobs, finished: finished) }
+        let offers = await kinds.offers()
         defer { dispatching.cancel() }
         try await withGracefulShutdownHandler {
             try await runOnThread(named: "host-\(name)") {
@@ -68,7 +69,7 @@ package struct HostService: Service {
                         runtime: runtime,
                         jobs: continuation,
                         finished: finished,
-                        kinds: kinds.offers,
+                        kinds: offers,
                         logger: logger
                     ).run()
                 } catch {

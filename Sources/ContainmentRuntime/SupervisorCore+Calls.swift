@@ -6,6 +6,7 @@ extension SupervisorCore {
     /// controller): a second call in the batch, too many calls waiting, or no host up to answer it.
     func refusalOfCall(
         to id: ControllerID,
+        method: String,
         created: IDTable<ControllerID, String>,
         callsInBatch: Int
     ) -> ContainmentError? {
@@ -27,7 +28,50 @@ extension SupervisorCore {
                     : "Host \(host), which runs \(id), is not up: nothing can answer a call of its methods now."
             )
         }
-        return nil
+        // A declared name its host did not register (an old client's mangled name goes to the host as it is).
+        guard let kind = state.controllers[id]?.kind.rawValue, !method.hasPrefix("$s"),
+            let methods = hosts[host]?.methods[kind], !methods.contains(where: { $0.name == method })
+        else { return nil }
+        return ContainmentError(
+            .unknownVerb,
+            "\(id), a \(kind) run by host \(host), has no method \(Self.shown(method)); its methods: "
+                + (methods.isEmpty ? "none" : methods.map(\.name).joined(separator: ", ")) + "."
+        )
+    }
+
+    /// What `id` can be called with, as its host registered it (`containment methods`).
+    func methods(of id: ControllerID) -> SupervisorMessage {
+        guard let record = state.controllers[id] else {
+            return .refused(ContainmentError(.unknownController, "No controller \(Self.shown(id.rawValue)) exists."))
+        }
+        let host = placement[id] ?? ""
+        guard let registered = hosts[host], registered.verbs != nil else {
+            return .refused(
+                ContainmentError(
+                    .hostUnavailable,
+                    "What \(id) can be called with is not known: its host \(host.isEmpty ? "(none)" : host) has not "
+                        + "registered."
+                )
+            )
+        }
+        let kind = record.kind.rawValue
+        return .methods(
+            MethodsReport(
+                controller: id,
+                kind: kind,
+                host: host,
+                verbs: registered.verbs?[kind] ?? [],
+                methods: registered.methods[kind] ?? []
+            )
+        )
+    }
+
+    /// The typed methods a Hello registers, by kind.
+    static func methods(of hello: HostHello) -> [String: [MethodDescription]] {
+        Dictionary(
+            hello.kinds.compactMap { $0.methods.isEmpty ? nil : ($0.kind, $0.methods) },
+            uniquingKeysWith: { first, _ in first }
+        )
     }
 
     /// An accepted batch holding a call: its answer waits for the method's outcome. `false` when the batch's events

@@ -90,6 +90,7 @@ extension SupervisorCore {
         record.everConnected = true
         record.expectedUntil = nil
         record.verbs = Dictionary(hello.kinds.map { ($0.kind, $0.verbs) }, uniquingKeysWith: { first, _ in first })
+        record.methods = Self.methods(of: hello)
         record.requires = Dictionary(
             hello.kinds.map { ($0.kind, $0.requires) },
             uniquingKeysWith: { first, _ in first }

@@ -114,6 +114,8 @@ extension SupervisorCore {
             beat(host, from: sender)
         case .goodbye(let host):
             hostLeft(host, from: sender)
+        case .methods(let controller):
+            reply(to: sender, requestID: requestID, methods(of: controller))
         case .inspect(let controller):
             forwardInspect(controller, from: sender, requestID: requestID)
         case .inspected(let report):

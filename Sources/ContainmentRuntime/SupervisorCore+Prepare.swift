@@ -66,7 +66,12 @@ extension SupervisorCore {
                 if commands.isCall(at: index) {
                     callsInBatch += 1
                     prepared.call = id
-                    if let error = refusalOfCall(to: id, created: prepared.created, callsInBatch: callsInBatch) {
+                    if let error = refusalOfCall(
+                        to: id,
+                        method: verb,
+                        created: prepared.created,
+                        callsInBatch: callsInBatch
+                    ) {
                         return .refused(RemoteError(error, index: index))
                     }
                 } else if verb != ChildAssignment.verb, let error = unknownVerb(verb, of: id, created: prepared.created)

@@ -19,6 +19,8 @@ actor MemoryWorld {
     let config: RuntimeConfig
     let topology: Topology
     let kinds: BehaviorRegistry
+    /// What its hosts register: `kinds`' kinds, verbs and typed methods.
+    let offers: [KindOffer]
     private var random: SplitMix64
     private let base = ContinuousClock.now
     private var elapsed: Duration = .zero
@@ -46,10 +48,11 @@ actor MemoryWorld {
         var toPeer: [[UInt8]] = []
     }
 
-    init(topology: Topology, kinds: BehaviorRegistry, seed: UInt64, config: RuntimeConfig) {
+    init(topology: Topology, kinds: BehaviorRegistry, offers: [KindOffer], seed: UInt64, config: RuntimeConfig) {
         thread = WorldThread()
         self.topology = topology
         self.kinds = kinds
+        self.offers = offers
         self.config = config
         random = SplitMix64(seed: seed)
     }
@@ -126,6 +129,7 @@ actor MemoryWorld {
             name: name,
             pid: Int32(1_000 + hosts.count),
             kinds: kinds,
+            offers: offers,
             runtime: runtime,
             config: config,
             executor: thread.tasks,
@@ -365,6 +369,7 @@ private final class MemoryHost {
         name: String,
         pid: Int32,
         kinds: BehaviorRegistry,
+        offers: [KindOffer],
         runtime: HostRuntime,
         config: RuntimeConfig,
         executor: any TaskExecutor,
@@ -375,7 +380,7 @@ private final class MemoryHost {
         core = HostCore(
             name: name,
             pid: pid,
-            kinds: kinds.offers,
+            kinds: offers,
             heartbeatInterval: config.heartbeatInterval,
             endpoints: [config.commandEndpoint],
             at: now

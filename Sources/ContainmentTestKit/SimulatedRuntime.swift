@@ -34,7 +34,7 @@ public func withSimulatedRuntime<Result: Sendable>(
     var config = RuntimeConfig(runDirectory: "/simulated")
     config.commandEndpoint = "memory://supervisor"
     config.eventEndpoint = "memory://events"
-    let world = MemoryWorld(topology: topology, kinds: kinds, seed: seed, config: config)
+    let world = MemoryWorld(topology: topology, kinds: kinds, offers: await kinds.offers(), seed: seed, config: config)
     let runtime = SimulatedRuntime(world: world)
     do {
         try await world.start()

@@ -18,7 +18,7 @@ struct Containment: AsyncParsableCommand {
             SupervisorCommand.self, HostCommand.self, CtlCommand.self, WatchCommand.self, TreeCommand.self,
             InspectCommand.self, WaitCommand.self, PingCommand.self, TopologyCommand.self, DemoCommand.self,
             StressCommand.self, BenchCommand.self, BenchPeerCommand.self, JournalCommand.self, KeygenCommand.self,
-            ConfigCommand.self, StatusCommand.self, SystemdCommand.self, SimulateCommand.self,
+            ConfigCommand.self, StatusCommand.self, SystemdCommand.self, SimulateCommand.self, MethodsCommand.self,
         ]
     )
 

@@ -47,6 +47,18 @@ import ZeroMQ
         try runtime.client()
     }
 
+    /// `containment ARGUMENTS` run to completion against `runtime`.
+    static func containment(_ runtime: TestRuntime, _ arguments: String...) async throws -> RuntimeFixture.Output {
+        try await RuntimeFixture.run(
+            RuntimeFixture.binary,
+            arguments,
+            environment: [
+                "CONTAINMENT_RUN_DIR": runtime.environment["CONTAINMENT_RUN_DIR"],
+                "CONTAINMENT_CONFIG": runtime.environment["CONTAINMENT_CONFIG"],
+            ]
+        )
+    }
+
     /// The error `body` throws, as a RemoteError.
     static func remoteError(_ body: () async throws -> Void) async -> RemoteError? {
         do {
@@ -84,6 +96,70 @@ import ZeroMQ
             }
             #expect(invoked.count == 23)
             #expect(invoked.prefix(2) == [["2"], ["3"]])
+        }
+    }
+
+    @Test func methodsAreListedAndCalledByDeclaredNameFromAnyClientAndTheCommandLine() async throws {
+        try await Self.withCounters { runtime in
+            let client = try Self.client(runtime)
+            // What h0 registered for `counter`: its methods by declared name, with schemas, and its verb.
+            let listed = try client.methods(of: "tally")
+            #expect(listed.kind == "counter")
+            #expect(listed.host == "h0")
+            #expect(listed.verbs == ["add"])
+            let add = try #require(listed.methods.first { $0.name == "add(_:)" })
+            #expect(add.parameters == [.init(label: "_", schema: #"{"type":"integer"}"#)])
+            #expect(add.result == #"{"type":"integer"}"#)
+            // Called by that name with JSON arguments, as any language's client does.
+            #expect(try client.call("tally", method: "add(_:)", arguments: try add.arguments(fromJSON: "[2]")) == "2")
+            // A Swift reference's call travels under the same name: the journal and `watch` show `add(_:)`.
+            let tally = try CounterController.resolve(id: "tally", using: Self.system(runtime))
+            #expect(try await tally.add(3) == 5)
+            let verbs = try client.callbacks(of: "tally").compactMap { event -> String? in
+                guard case .verbInvoked(_, let verb, _, _) = event else { return nil }
+                return verb
+            }
+            #expect(verbs == ["add(_:)", "add(_:)"])
+            // A name the host did not register is refused by the supervisor, before anything is journaled.
+            let unknown = await Self.remoteError { _ = try client.call("tally", method: "rotate(by:)", arguments: []) }
+            #expect(unknown?.error.code == .unknownVerb)
+            #expect(
+                unknown?.error.message
+                    == "tally, a counter run by host h0, has no method rotate(by:); its methods: "
+                    + listed.methods.map(\.name).joined(separator: ", ") + "."
+            )
+            #expect(unknown?.commandID == 0)
+            // The command line: `containment methods` lists them, `ctl call` calls one and prints its result.
+            let methods = try await Self.containment(runtime, "methods", "tally")
+            #expect(methods.status == 0)
+            #expect(methods.lines.first == "tally: a counter on host h0")
+            #expect(
+                methods.stdout.contains(
+                    "  pause(milliseconds:)\n    milliseconds: {\"type\":\"integer\"}\n    -> {\"type\":\"null\"}\n"
+                )
+            )
+            #expect(methods.lines.last == "  verbs: add")
+            let called = try await Self.containment(runtime, "ctl", "call", "tally", "add(_:)", #"{"0": -1}"#)
+            #expect(called.status == 0)
+            #expect(called.stdout == "4\n")
+            let wrong = try await Self.containment(
+                runtime,
+                "ctl",
+                "call",
+                "tally",
+                "pause(milliseconds:)",
+                #"{"ms": 1}"#
+            )
+            #expect(wrong.status == 1)
+            #expect(
+                wrong.stderr == "malformed: pause(milliseconds:) has no parameter ms; its parameters: milliseconds.\n"
+            )
+            let thrown = try await Self.containment(runtime, "ctl", "call", "tally", "fail(_:)", #"["boom"]"#)
+            #expect(thrown.status == 1)
+            #expect(thrown.stderr == "methodFailed: CounterFailure: the counter failed: boom\n")
+            let gone = try await Self.containment(runtime, "methods", "nobody")
+            #expect(gone.status == 1)
+            #expect(gone.stderr == "unknownController: No controller nobody exists.\n")
         }
     }
 

@@ -2241,6 +2241,78 @@ public nonisolated struct Containment_V1_MetricsRequest: Sendable {
   public init() {}
 }
 
+/// What a controller's code can be called with (`containment methods`): asked of the supervisor, which answers from
+/// the registration (Hello) of the host that runs the controller.
+public nonisolated struct Containment_V1_MethodsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var controller: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_Methods: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var controller: String = String()
+
+  public var kind: String = String()
+
+  public var host: String = String()
+
+  /// its kind's string verbs (Invoke without `call`)
+  public var verbs: [String] = []
+
+  /// its kind's typed methods (Invoke with `call`), by declared name
+  public var methods: [Containment_V1_Method] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A typed method of a kind (a `distributed func` of its code), as its host registers it. A call names it by `name`,
+/// its declared Swift name (`insert(child:at:)`, stable across builds), and carries one JSON text per parameter, in
+/// order; the answer's `Accepted.result` is the result's JSON text.
+public nonisolated struct Containment_V1_Method: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var name: String = String()
+
+  public var parameters: [Containment_V1_Parameter] = []
+
+  /// JSON Schema (2020-12) of the result; {"type":"null"} when it returns nothing
+  public var result: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_Parameter: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// its argument label ("_" for none)
+  public var label: String = String()
+
+  /// JSON Schema (2020-12) of its JSON text; {} when the host could not tell
+  public var schema: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Containment_V1_Metrics: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -2377,6 +2449,15 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
     set {body = .metrics(newValue)}
   }
 
+  /// a controller's verbs and typed methods, as its host registered them
+  public var methods: Containment_V1_MethodsRequest {
+    get {
+      if case .methods(let v)? = body {return v}
+      return Containment_V1_MethodsRequest()
+    }
+    set {body = .methods(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -2398,6 +2479,8 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
     case answer(Containment_V1_Answer)
     /// the supervisor's metrics, as Prometheus text (containment-web metrics)
     case metrics(Containment_V1_MetricsRequest)
+    /// a controller's verbs and typed methods, as its host registered them
+    case methods(Containment_V1_MethodsRequest)
 
   }
 
@@ -2571,6 +2654,9 @@ public nonisolated struct Containment_V1_KindVerbs: Sendable {
   /// The verbs a container of this kind requires of its children (SPEC §16, child protocols): adding a child whose
   /// kind registered none of them is protocolMismatch.
   public var requires: [String] = []
+
+  /// Its typed methods (a kind whose code is a distributed actor): a call (Invoke with `call`) must name one of them.
+  public var methods: [Containment_V1_Method] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2753,6 +2839,15 @@ public nonisolated struct Containment_V1_ServerMessage: Sendable {
     set {body = .metrics(newValue)}
   }
 
+  /// the answer to MethodsRequest
+  public var methods: Containment_V1_Methods {
+    get {
+      if case .methods(let v)? = body {return v}
+      return Containment_V1_Methods()
+    }
+    set {body = .methods(newValue)}
+  }
+
   /// With an `error` notLeader (a standby of a replicated runtime answered): the leader's command endpoint, "" while
   /// none leads. Send the request there.
   public var leader: String = String()
@@ -2773,6 +2868,8 @@ public nonisolated struct Containment_V1_ServerMessage: Sendable {
     case question(Containment_V1_Question)
     /// the answer to MetricsRequest
     case metrics(Containment_V1_Metrics)
+    /// the answer to MethodsRequest
+    case methods(Containment_V1_Methods)
 
   }
 
@@ -7169,6 +7266,161 @@ nonisolated extension Containment_V1_MetricsRequest: SwiftProtobuf.Message, Swif
   }
 }
 
+nonisolated extension Containment_V1_MethodsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MethodsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.controller) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.controller.isEmpty {
+      try visitor.visitSingularStringField(value: self.controller, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_MethodsRequest, rhs: Containment_V1_MethodsRequest) -> Bool {
+    if lhs.controller != rhs.controller {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Methods: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Methods"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}controller\0\u{1}kind\0\u{1}host\0\u{1}verbs\0\u{1}methods\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.controller) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.host) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.verbs) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.methods) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.controller.isEmpty {
+      try visitor.visitSingularStringField(value: self.controller, fieldNumber: 1)
+    }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 2)
+    }
+    if !self.host.isEmpty {
+      try visitor.visitSingularStringField(value: self.host, fieldNumber: 3)
+    }
+    if !self.verbs.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.verbs, fieldNumber: 4)
+    }
+    if !self.methods.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.methods, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Methods, rhs: Containment_V1_Methods) -> Bool {
+    if lhs.controller != rhs.controller {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.host != rhs.host {return false}
+    if lhs.verbs != rhs.verbs {return false}
+    if lhs.methods != rhs.methods {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Method: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Method"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}parameters\0\u{1}result\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.parameters) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.result) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if !self.parameters.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.parameters, fieldNumber: 2)
+    }
+    if !self.result.isEmpty {
+      try visitor.visitSingularStringField(value: self.result, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Method, rhs: Containment_V1_Method) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.parameters != rhs.parameters {return false}
+    if lhs.result != rhs.result {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Parameter: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Parameter"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}label\0\u{1}schema\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.label) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.schema) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.label.isEmpty {
+      try visitor.visitSingularStringField(value: self.label, fieldNumber: 1)
+    }
+    if !self.schema.isEmpty {
+      try visitor.visitSingularStringField(value: self.schema, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Parameter, rhs: Containment_V1_Parameter) -> Bool {
+    if lhs.label != rhs.label {return false}
+    if lhs.schema != rhs.schema {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Containment_V1_Metrics: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Metrics"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}text\0")
@@ -7246,7 +7498,7 @@ nonisolated extension Containment_V1_Refusal: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ClientMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{2}\u{8}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0\u{3}call_result\0\u{1}answer\0\u{1}metrics\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{2}\u{8}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0\u{3}call_result\0\u{1}answer\0\u{1}metrics\0\u{1}methods\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7386,6 +7638,19 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
           self.body = .metrics(v)
         }
       }()
+      case 20: try {
+        var v: Containment_V1_MethodsRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .methods(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .methods(v)
+        }
+      }()
       default: break
       }
     }
@@ -7442,6 +7707,10 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
     case .metrics?: try {
       guard case .metrics(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 19)
+    }()
+    case .methods?: try {
+      guard case .methods(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
     }()
     case nil: break
     }
@@ -7739,7 +8008,7 @@ nonisolated extension Containment_V1_Hello: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Containment_V1_KindVerbs: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".KindVerbs"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}verbs\0\u{1}questions\0\u{1}requires\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}verbs\0\u{1}questions\0\u{1}requires\0\u{1}methods\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7751,6 +8020,7 @@ nonisolated extension Containment_V1_KindVerbs: SwiftProtobuf.Message, SwiftProt
       case 2: try { try decoder.decodeRepeatedStringField(value: &self.verbs) }()
       case 3: try { try decoder.decodeRepeatedStringField(value: &self.questions) }()
       case 4: try { try decoder.decodeRepeatedStringField(value: &self.requires) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.methods) }()
       default: break
       }
     }
@@ -7769,6 +8039,9 @@ nonisolated extension Containment_V1_KindVerbs: SwiftProtobuf.Message, SwiftProt
     if !self.requires.isEmpty {
       try visitor.visitRepeatedStringField(value: self.requires, fieldNumber: 4)
     }
+    if !self.methods.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.methods, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -7777,6 +8050,7 @@ nonisolated extension Containment_V1_KindVerbs: SwiftProtobuf.Message, SwiftProt
     if lhs.verbs != rhs.verbs {return false}
     if lhs.questions != rhs.questions {return false}
     if lhs.requires != rhs.requires {return false}
+    if lhs.methods != rhs.methods {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -7984,7 +8258,7 @@ nonisolated extension Containment_V1_Error: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ServerMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{1}leader\0\u{2}\u{8}accepted\0\u{1}error\0\u{1}snapshot\0\u{1}welcome\0\u{1}delivery\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}question\0\u{1}metrics\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{1}leader\0\u{2}\u{8}accepted\0\u{1}error\0\u{1}snapshot\0\u{1}welcome\0\u{1}delivery\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}question\0\u{1}metrics\0\u{1}methods\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -8111,6 +8385,19 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
           self.body = .metrics(v)
         }
       }()
+      case 19: try {
+        var v: Containment_V1_Methods?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .methods(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .methods(v)
+        }
+      }()
       default: break
       }
     }
@@ -8163,6 +8450,10 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
     case .metrics?: try {
       guard case .metrics(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 18)
+    }()
+    case .methods?: try {
+      guard case .methods(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 19)
     }()
     case nil: break
     }

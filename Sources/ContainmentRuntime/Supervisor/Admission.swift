@@ -40,7 +40,7 @@ struct Admission: Sendable {
     ) -> ContainmentError? {
         guard let role else { return nil }
         switch body {
-        case .snapshot, .inspect, .metrics, .empty:
+        case .snapshot, .inspect, .metrics, .methods, .empty:
             return nil
         case .commands:
             return refusal(ofCommandsFrom: role, registeredAs: registered())

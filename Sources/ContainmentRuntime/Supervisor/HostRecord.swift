@@ -51,6 +51,8 @@ extension SupervisorCore {
         var questions: [String: Set<Question.Name>] = [:]
         /// The verbs its container kinds require of their children (SPEC §16), by kind, as its last Hello said.
         var requires: [String: [String]] = [:]
+        /// Its kinds' typed methods, by kind, as its last Hello said.
+        var methods: [String: [MethodDescription]] = [:]
 
         init(name: String, lastSeen: ContinuousClock.Instant) {
             self.name = name

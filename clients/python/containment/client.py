@@ -8,10 +8,11 @@ ContainmentError with the protocol's code; events come typed (events.Event), hea
 from __future__ import annotations
 
 import collections
+import json
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 import zmq
 
@@ -34,6 +35,48 @@ class Accepted:
     command_id: int
     events: list[Event]
     elided: Optional[range] = None
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A typed method's parameter: its argument label ("_" for none) and the JSON Schema of its value."""
+
+    label: str
+    schema: dict
+
+
+@dataclass(frozen=True)
+class Method:
+    """A typed method of a controller's kind, by its declared Swift name (`insert(child:at:)`), as its host
+    registered it: its parameters, and the JSON Schema of its result ({"type": "null"} when it returns nothing; {}
+    where the host could not tell)."""
+
+    name: str
+    parameters: list[Parameter]
+    result: dict
+
+
+@dataclass(frozen=True)
+class Methods:
+    """What a controller can be called with (`containment methods`): its kind's string verbs and typed methods."""
+
+    controller: str
+    kind: str
+    host: str
+    verbs: list[str]
+    methods: dict[str, Method]
+
+
+def labels_of(name: str) -> list[str]:
+    """The argument labels of a declared name: `insert(child:at:)` gives ["child", "at"], `add(_:)` ["_"]."""
+    if "(" not in name or not name.endswith(")"):
+        return []
+    inner = name[name.index("(") + 1:-1]
+    return [label for label in inner.split(":") if label]
+
+
+def _schema(text: str) -> dict:
+    return json.loads(text) if text else {}
 
 
 def _body(reply: pb.ServerMessage, expected: str):
@@ -181,6 +224,57 @@ class Client:
         """The callbacks one controller's actor received, as its host answers."""
         return _body(self.request(pb.ClientMessage(inspect=pb.InspectRequest(controller=controller)), timeout),
                      "inspect_reply")
+
+    def methods(self, controller: str, timeout: Optional[float] = None) -> Methods:
+        """What `controller` can be called with, as its host registered its kind. Raises ContainmentError
+        (unknownController; hostUnavailable while its host has not registered)."""
+        reply = self.request(pb.ClientMessage(methods=pb.MethodsRequest(controller=controller)), timeout)
+        found = _body(reply, "methods")
+        return Methods(
+            controller=found.controller,
+            kind=found.kind,
+            host=found.host,
+            verbs=list(found.verbs),
+            methods={
+                m.name: Method(m.name, [Parameter(p.label, _schema(p.schema)) for p in m.parameters], _schema(m.result))
+                for m in found.methods
+            },
+        )
+
+    def call(self, controller: str, method: str, *args: Any, timeout: Optional[float] = None, **kwargs: Any) -> Any:
+        """Calls `controller`'s typed method by its declared name and returns its result, decoded from JSON:
+
+            client.call("board", "insert(child:at:)", child="a", at=0)   # or ("a", 0) in order
+            client.call("tally", "add(_:)", 2)
+
+        Arguments in order, or by label (a label that is a Python keyword: **{"in": x}). Issued by the system, ordered
+        and journaled as any command. Raises ContainmentError: unknownVerb (no such method), malformed (arguments that
+        do not decode as its parameters), methodFailed (the method's own error), hostUnavailable (its host went down,
+        or the supervisor restarted before it answered), the rules' codes."""
+        labels = labels_of(method)
+        values = list(args)
+        for label in labels[len(args):]:
+            if label not in kwargs:
+                raise TypeError(f"{method} lacks its argument {label}")
+            values.append(kwargs.pop(label))
+        if kwargs:
+            raise TypeError(f"{method} has no parameter {sorted(kwargs)[0]}; its labels: {labels}")
+        if len(values) != len(labels):
+            raise TypeError(f"{method} takes {len(labels)} arguments, got {len(values)}")
+        invoke = pb.Invoke(
+            controller=controller,
+            verb=method,
+            arguments=[json.dumps(v, separators=(",", ":")) for v in values],
+            call=True,
+        )
+        reply = self.request(pb.ClientMessage(commands=pb.Batch(commands=[pb.Command(by="system", invoke=invoke)])),
+                             timeout)
+        accepted = _body(reply, "accepted")
+        if not accepted.HasField("result"):
+            raise ContainmentError("hostUnavailable", f"the call (command {accepted.command_id}) was journaled, but "
+                                   "its result is lost: the supervisor restarted before the method answered",
+                                   command_id=accepted.command_id)
+        return json.loads(accepted.result)
 
     # ---- The event socket ------------------------------------------------------------------------------------------
 

@@ -69,8 +69,8 @@ def short_temp_dir() -> str:
     return tempfile.mkdtemp(prefix="containment-py-", dir=base)
 
 
-def run_runtime(bin: str, config: Optional[str] = None):
-    """A generator for a fixture: starts the topology with scripts/up.sh (with CONTAINMENT_CONFIG=config when
+def run_runtime(bin: str, config: Optional[str] = None, topology: str = TOPOLOGY):
+    """A generator for a fixture: starts `topology` (the test topology by default) with scripts/up.sh (with CONTAINMENT_CONFIG=config when
     given), yields the Runtime, and stops it with scripts/down.sh, which must exit 0 — also when the test failed."""
     run_dir = short_temp_dir()
     env = dict(os.environ, CONTAINMENT_RUN_DIR=run_dir)
@@ -79,7 +79,7 @@ def run_runtime(bin: str, config: Optional[str] = None):
         env["CONTAINMENT_CONFIG"] = config
     runtime = Runtime(run_dir=run_dir, env=env, bin=bin)
     try:
-        up = runtime.script("up", TOPOLOGY)
+        up = runtime.script("up", topology)
         assert up.returncode == 0, f"up.sh failed ({up.returncode}):\n{up.stdout}\n{up.stderr}\n{runtime.logs()}"
         yield runtime
     finally:

@@ -56,12 +56,20 @@ struct GridRuntimeTests {
                     "didMoveToParent", "viewWillLayoutSubviews", "viewDidLayoutSubviews",
                 ]
             )
-            // The calls were ordered and journaled as invokes: the grid's actor received each one in order.
-            let calls = try client.callbacks(of: "board").compactMap { event -> [String]? in
-                guard case .verbInvoked(_, let verb, let arguments, .system) = event else { return nil }
-                return verb.hasPrefix("$s") ? arguments : nil
+            // The calls were ordered and journaled as invokes, each under its method's declared name: the grid's actor
+            // received each one in order.
+            let calls = try client.callbacks(of: "board").compactMap { event -> String? in
+                guard case .verbInvoked(_, let verb, let arguments, .system) = event, verb.hasSuffix(")") else {
+                    return nil
+                }
+                return "\(verb) \(arguments.joined(separator: " "))"
             }
-            #expect(calls == [["\"a\"", "0"], ["\"b\"", "1"], ["\"c\"", "1"], ["\"b\"", "0"], []])
+            #expect(
+                calls == [
+                    "insert(child:at:) \"a\" 0", "insert(child:at:) \"b\" 1", "insert(child:at:) \"c\" 1",
+                    "insert(child:at:) \"b\" 0", "children() ",
+                ]
+            )
         }
     }
 
@@ -92,6 +100,23 @@ struct GridRuntimeTests {
             #expect(
                 try await GridController.resolve(id: "board", using: runtime.actorSystem()).children() == ["b", "a"]
             )
+        }
+    }
+
+    /// What a program without GridKit's types does — another language's client, an operator's tool: it lists the
+    /// grid's methods with their schemas and calls one by its declared name, with JSON.
+    @Test func theGridsMethodsAreListedAndCalledByName() async throws {
+        try await withRuntime(topology: Self.topology) { runtime in
+            let client = try runtime.client()
+            let board = try client.methods(of: "board")
+            #expect(board.kind == "grid")
+            #expect(Set(board.methods.map(\.name)) == ["insert(child:at:)", "feature(child:)", "children()"])
+            let insert = try #require(board.methods.first { $0.name == "insert(child:at:)" })
+            #expect(insert.parameters.map(\.label) == ["child", "at"])
+            #expect(insert.result == #"{"items":{"type":"string"},"type":"array"}"#)
+            let arguments = try insert.arguments(fromJSON: #"{"child": "a", "at": 0}"#)
+            #expect(try client.call("board", method: insert.name, arguments: arguments) == #"["a"]"#)
+            #expect(try client.call("board", method: "children()", arguments: []) == #"["a"]"#)
         }
     }
 
