@@ -4,8 +4,9 @@ import Logging
 /// The local hosts a supervisor runs (`supervisor --start-hosts`): each a `containment host` child process of this
 /// executable, or the program its topology entry names (`command`), its pid file and log in the run directory, started
 /// again by its ``RestartPolicy`` when it ends. A host still running from before (the supervisor crashed and was
-/// started again) is adopted, not doubled: its end is seen by its pid. The hosts are not stopped with the supervisor:
-/// `scripts/down.sh` stops them.
+/// started again) is adopted, not doubled: its end is seen by its pid. A supervisor that stops cleanly (SIGTERM,
+/// `containment down`) stops them first (``stopAll(timeout:)``); one that crashes leaves them running, to be adopted.
+/// A replicated runtime's leader leaves them to the supervisor that takes over.
 final class HostSupervisor {
     /// What became of a host that ended.
     struct Ended {
@@ -99,6 +100,53 @@ final class HostSupervisor {
             if decision == .restart { children[host]?.restartAt = now + Self.restartDelay }
         }
         return ended
+    }
+
+    /// Stops every host it runs (started or adopted) with SIGTERM, together, and waits for them; one still running
+    /// after `timeout` is killed (SIGKILL) and its pid file removed. Returns each host it stopped, with how.
+    func stopAll(timeout: Duration = .seconds(10)) -> [(host: String, killed: Bool)] {
+        var running: [(host: String, pid: Int32)] = []
+        for host in children.keys.sorted() {
+            guard let child = children[host] else { continue }
+            if let process = child.process, process.isRunning {
+                running.append((host, process.processIdentifier))
+            } else if let pid = child.adopted, kill(pid, 0) == 0 {
+                running.append((host, pid))
+            }
+            children[host]?.restartAt = nil
+            children[host]?.given = true  // never started again
+        }
+        for (_, pid) in running { kill(pid, SIGTERM) }
+        let deadline = clock.now + timeout
+        func alive(_ host: String, _ pid: Int32) -> Bool {
+            if let process = children[host]?.process { return process.isRunning }
+            return kill(pid, 0) == 0
+        }
+        // Polled every 50 ms: a host that stops is seen within that.
+        while clock.now < deadline, running.contains(where: { alive($0.host, $0.pid) }) {
+            usleep(50_000)
+        }
+        var stopped: [(host: String, killed: Bool)] = []
+        for (host, pid) in running {
+            let killed = alive(host, pid)
+            if killed {
+                kill(pid, SIGKILL)
+                children[host]?.process?.waitUntilExit()
+                try? FileManager.default.removeItem(atPath: pidFile(host))
+                logger.error("host ignored SIGTERM; killed", metadata: ["host.name": "\(host)", "host.pid": "\(pid)"])
+            }
+            stopped.append((host, killed))
+        }
+        if !stopped.isEmpty {
+            logger.info(
+                "supervisor stopped its hosts",
+                metadata: [
+                    "host.names":
+                        "\(stopped.map { $0.killed ? "\($0.host) (killed)" : $0.host }.joined(separator: ", "))"
+                ]
+            )
+        }
+        return stopped
     }
 
     private static func exit(of child: Child) -> HostExit? {

@@ -82,6 +82,9 @@ public struct SupervisorService: Service {
             defer { if let pidFile { RunDirectory.removePID(pidFile) } }
             loop.hostSupervisor = starter()
             loop.run()
+            // Stopped (SIGTERM, SIGINT): the hosts it started stop with it. A failed supervisor (its journal) leaves
+            // them running, as a crash does, for the next one to adopt.
+            if loop.failure == nil { _ = loop.hostSupervisor?.stopAll() }
             return loop.failure
         }
         if let failure { throw failure }

@@ -208,18 +208,29 @@ import ZeroMQ
         }
     }
 
-    @Test func hostsRegisterAgainWithANewSupervisor() async throws {
+    /// A supervisor that crashes leaves its hosts running (one stopped cleanly stops them, LifecycleCommandTests):
+    /// they register again with the next one.
+    @Test func hostsRegisterAgainWithANewSupervisorAfterACrash() async throws {
         let supervisor = try await RuntimeFixture.with(topology: Self.topology, settings: Self.settings) { runtime in
             let pidFile = runtime.runDirectory + "/supervisor.pid"
             let pid = try String(contentsOfFile: pidFile, encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
-            #expect(try await runtime.run("/bin/kill", ["-TERM", pid]).status == 0)
-            #expect(try await Poll.until { !FileManager.default.fileExists(atPath: pidFile) })
+            let hosts = ["h0", "h1"].compactMap {
+                try? String(contentsOfFile: runtime.runDirectory + "/host-\($0).pid", encoding: .utf8)
+            }
+            #expect(hosts.count == 2)
+            #expect(try await runtime.run("/bin/kill", ["-KILL", pid]).status == 0)
+            #expect(try await Poll.until { kill(Int32(pid) ?? 0, 0) != 0 })
             let supervisor = Task {
                 try await runtime.containment("supervisor", "--pid-file", pidFile)
             }
             let wait = try await runtime.containment("wait", "--hosts", "h0,h1", "--timeout", "15")
             #expect(wait.status == 0, "\(wait.stderr)")
+            // The same host processes: neither stopped nor started again.
+            let again = ["h0", "h1"].compactMap {
+                try? String(contentsOfFile: runtime.runDirectory + "/host-\($0).pid", encoding: .utf8)
+            }
+            #expect(again == hosts)
             return supervisor
         }
         // The new supervisor, stopped by down.sh with the rest, ends cleanly.

@@ -3,19 +3,19 @@ import ContainmentRuntime
 
 /// A mistyped subcommand (`ctl slect menu 1`) is told the one it most likely means, rather than "3 unexpected
 /// arguments".
-enum SubcommandSuggestion {
+package enum SubcommandSuggestion {
     /// The error for `arguments` (the command line without the program) when, where a subcommand is expected, one
     /// names none: the path so far, the word, and the nearest subcommand if any. `nil` when the line names subcommands
     /// all the way, or leaves them for options and arguments.
     /// Subcommands that moved to another program, and where.
-    static let moved = [
+    package static let moved = [
         "inspector": """
         the inspector is its own program now, with the metrics: `containment-web inspector` (built by \
         `swift build --product containment-web`; `scripts/up.sh --inspector` builds and starts it)
         """
     ]
 
-    static func message(for arguments: [String], in root: any ParsableCommand.Type) -> String? {
+    package static func message(for arguments: [String], in root: any ParsableCommand.Type) -> String? {
         var command = root
         var path = [root._commandName]
         for argument in arguments {

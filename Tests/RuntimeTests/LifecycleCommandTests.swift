@@ -1,0 +1,111 @@
+import Foundation
+import Subprocess
+import SystemPackage
+import Testing
+
+/// `containment up` and `containment down` from a directory outside the checkout (issue 44): the topology read where
+/// it is, the daemons this executable, and a clean stop in which the supervisor stops the hosts it started.
+@Suite(.serialized) struct LifecycleCommandTests {
+    /// A scratch working directory, a topology elsewhere, and a run directory: made for `body`, removed after, with
+    /// `containment down` run however it ends.
+    static func withScratch(
+        _ body: (_ run: (String...) async throws -> RuntimeFixture.Output, _ topologies: String, _ runDirectory: String)
+            async throws -> Void
+    ) async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lifecycle-\(UUID().uuidString.prefix(8))"
+        ).path
+        let (scratch, topologies, runDirectory) = (base + "/scratch", base + "/app/Config", base + "/run")
+        for directory in [scratch, topologies] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        let run: (String...) async throws -> RuntimeFixture.Output = { arguments in
+            let result = try await Subprocess.run(
+                .path(FilePath(RuntimeFixture.binary)),
+                arguments: Arguments(arguments),
+                environment: .inherit.updating(["CONTAINMENT_RUN_DIR": runDirectory, "CONTAINMENT_CONFIG": nil]),
+                workingDirectory: FilePath(scratch),
+                output: .string(limit: 1 << 20),
+                error: .string(limit: 1 << 20)
+            )
+            let status: Int32 =
+                switch result.terminationStatus {
+                case .exited(let code): code
+                case .signaled(let signal): 128 + signal
+                }
+            return RuntimeFixture.Output(status: status, stdout: result.standardOutput, stderr: result.standardError)
+        }
+        do {
+            try await body(run, topologies, runDirectory)
+        } catch {
+            _ = try? await run("down")
+            try? FileManager.default.removeItem(atPath: base)
+            throw error
+        }
+        _ = try? await run("down")
+        try? FileManager.default.removeItem(atPath: base)
+    }
+
+    static func pid(_ file: String) -> Int32? {
+        (try? String(contentsOfFile: file, encoding: .utf8)).flatMap {
+            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
+    @Test func upStatusAndDownFromAnyDirectoryLeaveNothingBehind() async throws {
+        try await Self.withScratch { run, topologies, runDirectory in
+            let topology = topologies + "/two.yaml"
+            try """
+            window: {name: main, width: 800, height: 600, root: box}
+            hosts: [h0, h1]
+            controllers:
+              - {id: box, kind: content, host: h0}
+              - {id: leaf, kind: content, host: h1, parent: box, embed: true}
+            """.write(toFile: topology, atomically: true, encoding: .utf8)
+            let up = try await run("up", topology)
+            #expect(up.status == 0, "\(up)")
+            #expect(up.stdout == "up: supervisor and 2 hosts (h0 h1) in \(runDirectory)\n")
+            let status = try await run("status")
+            #expect(status.status == 0, "\(status)")
+            let again = try await run("up", topology)
+            #expect(again.status == 1)
+            #expect(again.stderr.hasPrefix("up: a supervisor already runs in \(runDirectory)"))
+            let pids = ["supervisor", "host-h0", "host-h1"].compactMap { Self.pid("\(runDirectory)/\($0).pid") }
+            #expect(pids.count == 3)
+
+            let down = try await run("down")
+            #expect(down.status == 0, "\(down)")
+            #expect(
+                down.stdout
+                    == "down: stopped supervisor (pid \(pids[0])), the hosts it stopped (h0, h1); nothing left in "
+                    + "\(runDirectory) but logs, the journal and the lock file\n"
+            )
+            for pid in pids { #expect(kill(pid, 0) != 0, "pid \(pid) still runs") }
+            let left = try FileManager.default.contentsOfDirectory(atPath: runDirectory)
+                .filter { $0.hasSuffix(".pid") || $0.hasSuffix(".sock") }
+            #expect(left.isEmpty, "\(left)")
+            let log = try String(contentsOfFile: runDirectory + "/logs/supervisor.log", encoding: .utf8)
+            #expect(log.contains("host.names=h0, h1 [ContainmentRuntime] supervisor stopped its hosts"))
+            #expect(try await run("down").stdout == "down: nothing runs in \(runDirectory)\n")
+        }
+    }
+
+    @Test func aHostThatCannotStartFailsUpWithItsReasonAndLeavesNothingRunning() async throws {
+        try await Self.withScratch { run, topologies, runDirectory in
+            let topology = topologies + "/broken.yaml"
+            try """
+            window: {name: main, width: 1, height: 1, root: a}
+            hosts: [{name: h, command: [./missing-host]}]
+            controllers: [{id: a, host: h}]
+            """.write(toFile: topology, atomically: true, encoding: .utf8)
+            let up = try await run("up", topology)
+            #expect(up.status == 1)
+            #expect(up.stderr.hasPrefix("up: a host failed at start and was given up on (its restart policy)\n"))
+            // The command is relative to the topology's file, not to the working directory.
+            #expect(up.stderr.contains("host.command=\(topologies)/missing-host"))
+            let left = try FileManager.default.contentsOfDirectory(atPath: runDirectory)
+                .filter { $0.hasSuffix(".pid") || $0.hasSuffix(".sock") }
+            #expect(left.isEmpty, "\(left)")
+        }
+    }
+}
