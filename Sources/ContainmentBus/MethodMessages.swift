@@ -1,6 +1,6 @@
 import ContainmentModel
 
-// Typed methods on the wire (docs/PROTOCOL.md, "Typed methods"): as a Hello registers them and as the supervisor
+// Typed methods on the wire (docs/PROTOCOL.md, "Typed method calls"): as a Hello registers them and as the supervisor
 // answers `MethodsRequest`.
 
 extension Containment_V1_Method {

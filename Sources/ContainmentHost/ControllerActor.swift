@@ -104,8 +104,12 @@ actor ControllerActor {
             if received.count > historyLimit { received.removeFirst(received.count - historyLimit) }
         }
         guard let event = try? wire.model() else { return }
-        // A typed method call: the method runs in the callback's place, and its outcome answers the caller.
-        if case .verbInvoked(_, let verb, let arguments, _) = event, MethodDescription.isMethodName(verb) {
+        // A typed method call: the method runs in the callback's place, and its outcome answers the caller. A
+        // declared name reaches only code with typed methods (the supervisor refuses it for any other kind); for
+        // other code it is a string verb that happens to end with `)`.
+        if case .verbInvoked(_, let verb, let arguments, _) = event,
+            verb.hasPrefix("$s") || (MethodDescription.isMethodName(verb) && behavior is any MethodTarget)
+        {
             let outcome: Result<String, RemoteError>
             if let target = behavior as? any MethodTarget {
                 outcome = await target.call(verb, arguments: arguments)

@@ -12,8 +12,8 @@ import Distributed
 /// ``BehaviorRegistry/register(_:verbs:answering:distributed:)``; the host makes one per controller of its kind, and
 /// registers its methods by declared name (`insert(child:at:)`), each with its parameters' and result's JSON Schemas:
 /// `containment methods CONTROLLER` lists them, and `containment ctl call`, the Python client's `call` and any
-/// language's client call them by that name (docs/PROTOCOL.md, "Typed methods"). Overloads of one name cannot be told
-/// apart by it: give distinct names. Linux only: the names are read from the executable's ELF sections.
+/// language's client call them by that name (docs/PROTOCOL.md, "Typed method calls"). Overloads of one name cannot be
+/// told apart by it: give distinct names. Linux only: the names are read from the executable's ELF sections.
 ///
 /// ```swift
 /// distributed actor GridController: DistributedController {

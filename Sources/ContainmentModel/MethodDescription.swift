@@ -34,7 +34,7 @@ public struct MethodDescription: Sendable, Hashable, Codable {
         return name[name.index(after: open)..<name.index(before: name.endIndex)].split(separator: ":").map(String.init)
     }
 
-    /// Whether a verb names a typed method rather than a string verb: a declared Swift name ends with `)`, and an old
-    /// client's mangled name begins with `$s`.
+    /// Whether a verb can name a typed method: a declared Swift name ends with `)`, and an old client's mangled name
+    /// begins with `$s`. For a kind with typed methods, such a verb is a call; for any other kind, a string verb.
     public static func isMethodName(_ verb: String) -> Bool { verb.hasSuffix(")") || verb.hasPrefix("$s") }
 }

@@ -28,14 +28,17 @@ extension SupervisorCore {
                     : "Host \(host), which runs \(id), is not up: nothing can answer a call of its methods now."
             )
         }
-        // A declared name its host did not register (an old client's mangled name goes to the host as it is).
-        guard let kind = state.controllers[id]?.kind.rawValue, !method.hasPrefix("$s"),
-            let methods = hosts[host]?.methods[kind], !methods.contains(where: { $0.name == method })
+        // A declared name its host did not register for the kind (an old client's mangled name goes to the host as
+        // it is): refused before anything is journaled, so that a string verb never reaches code as a call.
+        guard let kind = state.controllers[id]?.kind.rawValue, !method.hasPrefix("$s"), hosts[host]?.verbs != nil
         else { return nil }
+        let methods = hosts[host]?.methods[kind] ?? []
+        guard !methods.contains(where: { $0.name == method }) else { return nil }
+        guard !methods.isEmpty else { return ContainmentError(.unknownVerb, "\(id), a \(kind), has no typed methods.") }
         return ContainmentError(
             .unknownVerb,
             "\(id), a \(kind) run by host \(host), has no method \(Self.shown(method)); its methods: "
-                + (methods.isEmpty ? "none" : methods.map(\.name).joined(separator: ", ")) + "."
+                + methods.map(\.name).joined(separator: ", ") + "."
         )
     }
 

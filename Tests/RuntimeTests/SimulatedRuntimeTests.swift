@@ -51,6 +51,27 @@ import Testing
         }
     }
 
+    /// A declared method name is a call only for a kind with typed methods: a string verb that ends with `)` still
+    /// reaches other code as its callback, and a call of a kind without methods is refused before it is journaled.
+    @Test func aStringVerbEndingWithAParenthesisIsNotACall() async throws {
+        let path = try Self.topology()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var kinds = BehaviorRegistry.builtIn
+        kinds.register("counter", verbs: ["reset()"]) { Resettable() }
+        try await withSimulatedRuntime(topology: path, kinds: kinds) { runtime in
+            try await runtime.perform([.invoke("tally", verb: "reset()", arguments: [])])
+            try await runtime.runUntilIdle()
+            #expect(try await runtime.snapshot().controller("tally")?.properties.title == "reset")
+            do {
+                _ = try await CounterController.resolve(id: "tally", using: runtime.actorSystem()).value()
+                Issue.record("a call of a kind without typed methods was answered")
+            } catch let error as RemoteError {
+                #expect(error.error == ContainmentError(.unknownVerb, "tally, a counter, has no typed methods."))
+                #expect(error.commandID == 0)
+            }
+        }
+    }
+
     /// Typed calls reach the controller's actor; a host stopped takes nothing until it continues, and a call to it
     /// waits — answered once it does.
     @Test func aCallToAPausedHostIsAnsweredWhenItContinues() async throws {
@@ -79,5 +100,13 @@ import Testing
         let first = try await run(4)
         #expect(try await run(4) == first)
         #expect(first.count > 20)
+    }
+}
+
+/// Answers the string verb `reset()` by titling itself.
+private struct Resettable: ControllerBehavior {
+    func handle(_ callback: Event, controller: ControllerRef) async {
+        guard case .verbInvoked(_, "reset()", _, _) = callback else { return }
+        _ = try? await controller.setProperties([.title("reset")])
     }
 }

@@ -185,6 +185,7 @@ import ZeroMQ
             }
             #expect(content?.error.code == .unknownVerb)
             #expect(content?.error.message == "box, a content, has no typed methods.")
+            #expect(content?.commandID == 0)  // refused by the supervisor, before anything is journaled
             // The counter still counts: nothing above touched it.
             #expect(try await CounterController.resolve(id: "tally", using: system).value() == 0)
         }
