@@ -11,6 +11,9 @@ let package = Package(
     name: "Containment",
     products: [
         .executable(name: "containment", targets: ["containment"]),
+        // The same commands with etcd's gRPC client linked (gRPC, SwiftNIO, BoringSSL): what a runtime with
+        // `journal: etcd` runs. Kept out of `containment`, so its first build compiles none of that.
+        .executable(name: "containment-etcd", targets: ["containment-etcd"]),
         // The inspector and the metrics over HTTP: the only users of the HTTP stack (hummingbird, swift-nio), built
         // when asked (`swift build --product containment-web`, `scripts/up.sh --inspector`, a metricsPort).
         .executable(name: "containment-web", targets: ["ContainmentWeb"]),
@@ -37,7 +40,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // The replicated journal's store (journal: etcd): etcd's gRPC API, in ContainmentEtcd only, which the
-        // `containment` executable links (docs/DURABILITY.md says why gRPC and not etcd's JSON gateway).
+        // `containment-etcd` executable links (docs/DURABILITY.md says why gRPC and not etcd's JSON gateway).
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
@@ -90,11 +93,26 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The supervisor, hosts and controller actors, configuration and topologies.
+        // What every process of a runtime reads: runtime.yaml, topologies, the log format, the thread helpers. The host
+        // and client products link this, not the supervisor's ContainmentRuntime.
+        .target(
+            name: "ContainmentConfig",
+            dependencies: [
+                "ContainmentBus",
+                "ContainmentModel",
+                "ZeroMQ",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: strict
+        ),
+        // The supervisor: its core, loop and service, the journal (local and in etcd, over the `EtcdStore` protocol),
+        // the hosts it starts, systemd units, its benchmarks.
         .target(
             name: "ContainmentRuntime",
             dependencies: [
                 "ContainmentBus",
+                "ContainmentConfig",
                 "ContainmentModel",
                 "ZeroMQ",
                 // The answers kept for resends, oldest first (ClientReplies).
@@ -112,6 +130,7 @@ let package = Package(
         .target(
             name: "ContainmentEtcd",
             dependencies: [
+                "ContainmentConfig",
                 "ContainmentRuntime",
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2Posix", package: "grpc-swift-nio-transport"),
@@ -128,8 +147,8 @@ let package = Package(
             dependencies: [
                 "ContainmentBus",
                 "ContainmentClient",
+                "ContainmentConfig",
                 "ContainmentModel",
-                "ContainmentRuntime",
                 "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,7 +160,7 @@ let package = Package(
         // The client side: commands to the supervisor and the tree, in model types.
         .target(
             name: "ContainmentClient",
-            dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentRuntime", "ZeroMQ"],
+            dependencies: ["ContainmentBus", "ContainmentConfig", "ContainmentModel", "ZeroMQ"],
             swiftSettings: strict
         ),
         // A runtime inside a test: the supervisor in the test's process, the topology's hosts as real processes.
@@ -152,6 +171,7 @@ let package = Package(
                 "ContainmentClient",
                 "ContainmentHost",
                 "ContainmentModel",
+                "ContainmentConfig",
                 "ContainmentRuntime",
                 "ContainmentWorkload",
                 .product(name: "Logging", package: "swift-log"),
@@ -164,7 +184,7 @@ let package = Package(
         // `-DFUZZING -sanitize=fuzzer`; otherwise a replayer of the seed corpus (Fuzz/corpus), which the tests run.
         .executableTarget(
             name: "ContainmentFuzz",
-            dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentRuntime"],
+            dependencies: ["ContainmentBus", "ContainmentConfig", "ContainmentModel", "ContainmentRuntime"],
             swiftSettings: strict
         ),
 
@@ -176,6 +196,7 @@ let package = Package(
                 "ContainmentBus",
                 "ContainmentClient",
                 "ContainmentModel",
+                "ContainmentConfig",
                 "ContainmentRuntime",
                 "ContainmentWorkload",
                 "ZeroMQ",
@@ -192,6 +213,7 @@ let package = Package(
                 "ContainmentHost",
                 "ContainmentLoad",
                 "ContainmentModel",
+                "ContainmentConfig",
                 "ContainmentRuntime",
                 "ContainmentWorkload",
                 .product(name: "HeapModule", package: "swift-collections"),
@@ -210,6 +232,7 @@ let package = Package(
                 "ContainmentHost",
                 "ContainmentLoad",
                 "ContainmentModel",
+                "ContainmentConfig",
                 "ContainmentRuntime",
                 "ContainmentWorkload",
                 "ZeroMQ",
@@ -228,21 +251,23 @@ let package = Package(
                 "ContainmentClient",
                 "ContainmentHost",
                 "ContainmentModel",
-                "ContainmentRuntime",
+                "ContainmentConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
 
-        .executableTarget(
-            name: "containment",
+        // Every subcommand of `containment`: the daemons, the clients, stress, bench, simulate. A library so that two
+        // executables share it; the etcd journal's client is handed in by `containment-etcd` (`EtcdSupport`).
+        .target(
+            name: "ContainmentCommands",
             dependencies: [
                 "ContainmentBench",
                 "ContainmentCtl",
-                "ContainmentEtcd",
                 "ContainmentModel",
                 "ContainmentBus",
                 "ContainmentClient",
+                "ContainmentConfig",
                 "ContainmentHost",
                 "ContainmentLoad",
                 "ContainmentRuntime",
@@ -259,6 +284,14 @@ let package = Package(
             swiftSettings: strict,
             plugins: ["VersionStamp"]
         ),
+        // `containment`: the commands without etcd's client, so its first build compiles no gRPC or SwiftNIO.
+        .executableTarget(name: "containment", dependencies: ["ContainmentCommands"], swiftSettings: strict),
+        // `containment-etcd`: the same commands with the etcd journal's gRPC client (ContainmentEtcd).
+        .executableTarget(
+            name: "containment-etcd",
+            dependencies: ["ContainmentCommands", "ContainmentEtcd", "ContainmentRuntime"],
+            swiftSettings: strict
+        ),
 
         .executableTarget(
             name: "ContainmentWeb",
@@ -267,7 +300,7 @@ let package = Package(
                 "ContainmentClient",
                 "ContainmentHost",
                 "ContainmentModel",
-                "ContainmentRuntime",
+                "ContainmentConfig",
                 "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -284,7 +317,7 @@ let package = Package(
         // What every test target shares: the CPU lane of CPU-bound tests (Tests/Support/CPULane.swift).
         .target(
             name: "ContainmentTestSupport",
-            dependencies: ["ContainmentRuntime"],
+            dependencies: ["ContainmentConfig", "ContainmentRuntime"],
             path: "Tests/Support",
             swiftSettings: strict
         ),
@@ -300,7 +333,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ContainmentLoadTests",
-            dependencies: ["ContainmentBus", "ContainmentLoad", "ContainmentModel", "ContainmentRuntime"],
+            dependencies: [
+                "ContainmentBus", "ContainmentConfig", "ContainmentLoad", "ContainmentModel", "ContainmentRuntime",
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strict),
@@ -328,6 +363,7 @@ let package = Package(
                 "ContainmentTestKit",
                 "ContainmentHost",
                 "ContainmentModel",
+                "ContainmentConfig",
                 "ContainmentRuntime",
                 "ContainmentTestSupport",
                 "ContainmentWorkload",

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The public API of the library products an app builds on holds model types only: no wire type (generated protobuf
 # `Containment_V1_*`, `WireEvent`, `WireSnapshot`, …) and no type of an internal module (ContainmentBus,
-# ContainmentRuntime, ZeroMQ, SwiftProtobuf) in any public declaration of ContainmentHost, ContainmentClient or
-# ContainmentTestKit. Reads the symbol graphs `swift package dump-symbol-graph` writes; exits 1 naming each offender.
+# ContainmentConfig, ContainmentRuntime, ZeroMQ, SwiftProtobuf) in any public declaration of ContainmentHost,
+# ContainmentClient or ContainmentTestKit. Reads the symbol graphs `swift package dump-symbol-graph` writes; exits 1
+# naming each offender.
 #   scripts/check-public-api.sh [SYMBOLGRAPH_DIR…]   (directories given: only checks the graphs in them, no dump;
 #                                                     the test command passes those scripts/docs.sh just extracted)
 set -euo pipefail
@@ -24,7 +25,7 @@ from pathlib import Path
 
 directories = [Path(argument) for argument in sys.argv[1:]]
 products = ["ContainmentHost", "ContainmentClient", "ContainmentTestKit"]
-internal = {"ContainmentBus", "ContainmentRuntime", "ZeroMQ", "CZeroMQ", "SwiftProtobuf", "ContainmentLoad"}
+internal = {"ContainmentBus", "ContainmentConfig", "ContainmentRuntime", "ZeroMQ", "CZeroMQ", "SwiftProtobuf", "ContainmentLoad"}
 wire_names = re.compile(r"\b(Containment_V1_\w+|Wire\w+|ClientMessage|ServerMessage|SwiftProtobuf)\b")
 
 def module_of(usr: str):

@@ -98,6 +98,33 @@ release_containment_bin() {
     echo "$CONTAINMENT_BIN"
 }
 
+# For the measuring scripts of a replicated runtime: `containment-etcd` (the same commands with etcd's client), as
+# CONTAINMENT_ETCD_BIN names it, else the release build, built now (the caller exports it as CONTAINMENT_BIN and
+# CONTAINMENT_ETCD_BIN, so the scripts and the daemons they start run it).
+release_containment_etcd_bin() {
+    if [ -n "${CONTAINMENT_ETCD_BIN:-}" ]; then echo "$CONTAINMENT_ETCD_BIN"; return; fi
+    quiet_swift build -c release --product containment-etcd >&2
+    echo "$(swift build -c release --show-bin-path)/containment-etcd"
+}
+
+# `containment-etcd` (every command of `containment` with etcd's client: what a runtime with journal: etcd runs):
+# CONTAINMENT_ETCD_BIN, or the one beside the `containment` binary, built first when it is missing (gRPC, SwiftNIO and
+# BoringSSL: several minutes the first time).
+containment_etcd_bin() {
+    local bin dir configuration=debug
+    if [ -n "${CONTAINMENT_ETCD_BIN:-}" ]; then echo "$CONTAINMENT_ETCD_BIN"; return; fi
+    dir="$(dirname "$(containment_bin)")"
+    bin="$dir/containment-etcd"
+    if [ ! -x "$bin" ]; then
+        case "$dir" in */release) configuration=release ;; esac
+        echo "== building containment-etcd ($configuration: etcd's gRPC client, with SwiftNIO and BoringSSL)" >&2
+        mkdir -p .build
+        build_with_progress .build/etcd-build.log -c "$configuration" --product containment-etcd >&2
+        bin="$(swift build -c "$configuration" --show-bin-path 2>/dev/null)/containment-etcd"
+    fi
+    echo "$bin"
+}
+
 # `containment-web` (the inspector and the metrics over HTTP): CONTAINMENT_WEB_BIN, or the one beside the `containment`
 # binary, built first when it is missing (the HTTP stack: a few minutes the first time).
 containment_web_bin() {

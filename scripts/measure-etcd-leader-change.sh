@@ -4,13 +4,13 @@
 # kept), the time until a remaining member reports a leader again (etcd's election), the time until a `ctl create`
 # is accepted, and whether the supervisors' leadership changed (their logs: a lease that lapsed, a new leader). The
 # killed member is started again before the next try. Exits 1 when any try cost a failover.
-#   scripts/measure-etcd-leader-change.sh [TRIES]      (default 5; release build, or CONTAINMENT_BIN)
+#   scripts/measure-etcd-leader-change.sh [TRIES]      (default 5; release build, or CONTAINMENT_ETCD_BIN)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 tries="${1:-5}"
-bin="$(release_containment_bin)"
-export CONTAINMENT_BIN="$bin"
+bin="$(release_containment_etcd_bin)"
+export CONTAINMENT_BIN="$bin" CONTAINMENT_ETCD_BIN="$bin"
 command -v etcdctl >/dev/null || bash scripts/setup.sh etcdctl >&2
 run_dir="$(mktemp -d /tmp/containment-measure-XXXXXX)"
 export CONTAINMENT_RUN_DIR="$run_dir" CONTAINMENT_CONFIG="${CONTAINMENT_CONFIG:-Config/runtime-replicated.yaml}"

@@ -4,14 +4,14 @@
 # time from the kill to the first command accepted by the new leader (a `ctl create` retried until it is, each try a
 # CLI start of a few ms). The killed one is started again as a standby before the next kill. Prints each time and
 # the p50, p90 and max, in ms.
-#   scripts/measure-failover.sh [KILLS]      (default 20; release build, or CONTAINMENT_BIN)
+#   scripts/measure-failover.sh [KILLS]      (default 20; release build, or CONTAINMENT_ETCD_BIN)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 kills="${1:-20}"
-# CONTAINMENT_BIN: a release binary already built (of this checkout); else it is built.
-bin="$(release_containment_bin)"
-export CONTAINMENT_BIN="$bin"
+# CONTAINMENT_ETCD_BIN: a release containment-etcd already built (of this checkout); else it is built.
+bin="$(release_containment_etcd_bin)"
+export CONTAINMENT_BIN="$bin" CONTAINMENT_ETCD_BIN="$bin"
 run_dir="$(mktemp -d /tmp/containment-measure-XXXXXX)"
 export CONTAINMENT_RUN_DIR="$run_dir" CONTAINMENT_CONFIG=Config/runtime-replicated.yaml
 trap 'bash scripts/down.sh >/dev/null 2>&1 || true; rm -rf "$run_dir"' EXIT

@@ -3,13 +3,13 @@
 # while the leading supervisor is killed (`kill -9`) every 5 s, KILLS times, etcd healthy throughout (issue 42): how
 # often status claims etcd has no majority, says no supervisor answered, or exits 3, and how often it exits 1 (a host
 # not yet registered with the new leader is down: degraded). The killed one is started again as a standby.
-#   scripts/measure-status-during-failover.sh [KILLS]      (default 8; release build, or CONTAINMENT_BIN)
+#   scripts/measure-status-during-failover.sh [KILLS]      (default 8; release build, or CONTAINMENT_ETCD_BIN)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 kills="${1:-8}"
-bin="$(release_containment_bin)"
-export CONTAINMENT_BIN="$bin"
+bin="$(release_containment_etcd_bin)"
+export CONTAINMENT_BIN="$bin" CONTAINMENT_ETCD_BIN="$bin"
 run_dir="$(mktemp -d /tmp/containment-measure-XXXXXX)"
 export CONTAINMENT_RUN_DIR="$run_dir" CONTAINMENT_CONFIG=Config/runtime-replicated.yaml
 samples="$run_dir/status-samples.txt"

@@ -9,8 +9,9 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 bash scripts/setup.sh build etcd >&2
-quiet_swift build -c release --product containment >&2
-bin="$(swift build -c release --show-bin-path)/containment"
+# containment-etcd: every command of `containment` with etcd's client, so the replicated runs work too.
+quiet_swift build -c release --product containment-etcd >&2
+bin="$(swift build -c release --show-bin-path)/containment-etcd"
 
 if [ "$#" -eq 0 ]; then
     set -- --hosts 8 --controllers 10000 --clients 32 --duration 60 --seed 1

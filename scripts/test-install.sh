@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 prefix="$(mktemp -d "${TMPDIR:-/tmp}/containment-prefix-XXXXXX")"
 trap 'rm -rf "$prefix"' EXIT
-bash scripts/install.sh "$prefix"
+bash scripts/install.sh --etcd "$prefix"
 export PATH="$prefix/bin:$PATH"
 fail() { echo "test-install: FAIL: $*" >&2; exit 1; }
 
@@ -20,6 +20,9 @@ commit="$(git rev-parse --short=12 HEAD)"
 echo "ok   containment --version: $version"
 [ "$(command -v containment-web)" = "$prefix/bin/containment-web" ] || fail "containment-web is not installed"
 containment-web metrics --help | grep -q "GET /metrics" || fail "containment-web metrics --help"
+[ "$(command -v containment-etcd)" = "$prefix/bin/containment-etcd" ] || fail "containment-etcd is not installed (--etcd)"
+[[ "$(containment-etcd --version)" == "containment-etcd "*" (git $commit"* ]] || fail "containment-etcd --version"
+echo "ok   containment-etcd --version: $(containment-etcd --version)"
 
 if command -v man >/dev/null; then
     page="$(man -w containment)" || fail "man containment finds no page"

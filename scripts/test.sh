@@ -76,6 +76,9 @@ bash scripts/check-public-api.sh "${graphs[@]}"
 section "the example app (Examples/GridApp: its own kinds and host executable, under a supervisor, with the test kit)"
 (cd Examples/GridApp && quiet_swift build --build-tests && quiet_swift test --skip-build)
 
+section "lean products: containment links no etcd client, an app's host no supervisor (the symbols linked)"
+bash scripts/check-lean-products.sh
+
 section "the protocol from another language (Python, pyzmq; typed calls against GridApp's host, built just above)"
 CONTAINMENT_REQUIRE_GRID=1 bash scripts/test-python-client.sh
 

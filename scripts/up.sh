@@ -27,6 +27,8 @@ bin="$(containment_bin)"
 # local etcd cluster to start first (`containment config replication`; nothing for a runtime journaling to a directory).
 replication="$("$bin" config replication)" || exit 1
 names="$(echo "$replication" | awk '$1 == "supervisor" {print $2}')"
+# Its supervisors journal to etcd: `containment-etcd` runs them (the same commands, with etcd's client linked).
+if [ -n "$names" ]; then bin="$(containment_etcd_bin)"; fi
 etcd_ports="$(echo "$replication" | awk '$1 == "etcd" {print $2, $3}')"
 # A supervisor's pid file names it while it runs; once it died, its number may be another process's (or thread's): that
 # one must be a supervisor too.

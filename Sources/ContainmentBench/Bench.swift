@@ -1,5 +1,6 @@
 import ContainmentBus
 import ContainmentLoad
+import ContainmentConfig
 import ContainmentRuntime
 import ContainmentWorkload
 import Foundation
@@ -29,7 +30,7 @@ package struct BenchOptions: Sendable {
     package var hostCallbacks: Int?
     package var stalledSubscribers = 0
     package var failovers: Int?
-    /// `bench replicated`'s way to etcd (the executable links the client; this library does not).
+    /// `bench replicated`'s way to etcd (`containment-etcd` links the client; this library does not).
     package var etcdStore: (@Sendable (EtcdSettings) throws -> any EtcdStore)?
     package var keep = false
 

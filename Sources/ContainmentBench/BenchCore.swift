@@ -1,3 +1,4 @@
+import ContainmentConfig
 import ContainmentRuntime
 
 /// `bench core`: the supervisor's own work per request on one thread (``SupervisorCoreBenchmark``), for the

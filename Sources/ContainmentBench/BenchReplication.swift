@@ -1,6 +1,7 @@
 import ContainmentBus
 import ContainmentLoad
 import ContainmentModel
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 

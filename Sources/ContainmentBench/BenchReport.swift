@@ -1,5 +1,6 @@
 import ContainmentBus
 import ContainmentLoad
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 

@@ -39,16 +39,6 @@ package enum ServerReply {
         }
     }
 
-    /// What a methods request was answered with, or the refusal.
-    package static func methods(_ bytes: [UInt8]) throws(RemoteError) -> MethodsReport {
-        let reply = try decode(bytes)
-        switch reply.body {
-        case .methods(let methods): return MethodsReport(methods)
-        case .error(let error): throw RemoteError(error)
-        default: throw RemoteError(.malformed("The supervisor answered a methods request with something else."))
-        }
-    }
-
     /// A typed call's outcome: the method's result (JSON text) or its error.
     package static func callOutcome(_ bytes: [UInt8]) throws(RemoteError) -> String {
         try MethodCallMessage.outcome(of: try decode(bytes))

@@ -1,6 +1,6 @@
 import ContainmentBus
 import ContainmentModel
-import ContainmentRuntime
+import ContainmentConfig
 import Foundation
 import Synchronization
 import ZeroMQ

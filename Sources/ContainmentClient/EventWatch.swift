@@ -1,5 +1,5 @@
 import ContainmentBus
-import ContainmentRuntime
+import ContainmentConfig
 import ZeroMQ
 import Foundation
 

@@ -1,5 +1,5 @@
 import ContainmentBus
-import ContainmentRuntime
+import ContainmentConfig
 import Foundation
 
 /// The runtime's health as `containment status` shows it: the supervisor (from its snapshot, its pid file and its

@@ -3,7 +3,7 @@ import Foundation
 import ContainmentBus
 import ContainmentHost
 import ContainmentModel
-import ContainmentRuntime
+import ContainmentConfig
 
 /// A connection to the supervisor's command socket for one client command.
 package struct Connection {

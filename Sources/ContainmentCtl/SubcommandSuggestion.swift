@@ -1,5 +1,5 @@
 import ArgumentParser
-import ContainmentRuntime
+import ContainmentConfig
 
 /// A mistyped subcommand (`ctl slect menu 1`) is told the one it most likely means, rather than "3 unexpected
 /// arguments".

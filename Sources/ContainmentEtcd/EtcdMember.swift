@@ -1,3 +1,4 @@
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 import GRPCCore

@@ -1,3 +1,4 @@
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 
@@ -31,8 +32,4 @@ extension ReplicationStatus {
         }
         return known
     }
-
-    /// How long `status` waits for a supervisor's answer: briefly when etcd has no majority (none can lead); else as
-    /// any client does (nil), since during a failover the new leader answers within about a lease.
-    package var wait: Duration? { stale == nil ? nil : .seconds(1) }
 }

@@ -1,6 +1,6 @@
 import ContainmentBus
 import ContainmentModel
-import ContainmentRuntime
+import ContainmentConfig
 
 /// One controller: its behavior, run one callback at a time in the order the supervisor sent them, and what it
 /// received: a digest of every callback and the most recent ones, in order.

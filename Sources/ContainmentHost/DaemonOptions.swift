@@ -1,5 +1,5 @@
 import ArgumentParser
-import ContainmentRuntime
+import ContainmentConfig
 import Logging
 import ServiceLifecycle
 import ZeroMQ

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ContainmentModel
-import ContainmentRuntime
+import ContainmentConfig
 
 /// The `@main` type of an app's own host executable: it runs the kinds it registers, with the flags, settings,
 /// logging and signals of `containment host`.

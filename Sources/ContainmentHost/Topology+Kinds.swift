@@ -1,4 +1,4 @@
-import ContainmentRuntime
+import ContainmentConfig
 
 extension Topology {
     /// A topology file read as the supervisor reads it (``Topology/load(path:)``), every controller's kind checked

@@ -1,4 +1,5 @@
 import ContainmentBus
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 import ZeroMQ

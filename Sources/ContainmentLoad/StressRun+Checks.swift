@@ -1,5 +1,6 @@
 import ContainmentBus
 import ContainmentModel
+import ContainmentConfig
 import ContainmentRuntime
 
 /// The checks a run makes beside the replay: every actor's callbacks, the subscribers, the clients' replicas, and the

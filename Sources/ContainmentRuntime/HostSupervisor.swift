@@ -1,3 +1,4 @@
+import ContainmentConfig
 import Foundation
 import Logging
 

@@ -1,3 +1,4 @@
+import ContainmentConfig
 import Dispatch
 
 /// A task executor whose jobs run on a serial dispatch queue of their own, off Swift's cooperative pool: a task that

@@ -1,14 +1,4 @@
-/// When a host process the supervisor started ends, whether it is started again (Erlang/OTP's restart types and
-/// intensity; runtime.yaml `hostRestart`, `maxRestarts`, `restartWindowMs`).
-public enum RestartMode: String, Sendable, CaseIterable {
-    /// Always started again.
-    case permanent
-    /// Started again only after an abnormal end: a signal, or a non-zero exit status.
-    case transient
-    /// Never started again.
-    case temporary
-}
-
+import ContainmentConfig
 /// How a host process ended.
 struct HostExit: Equatable, Sendable {
     /// The exit status, or the signal that ended it; both `nil`: unknown (a process this supervisor did not start).

@@ -1,3 +1,4 @@
+import ContainmentConfig
 import Foundation
 
 /// One supervisor per run directory: an exclusive `flock` on `{run}/supervisor.lock`, held for the process's life

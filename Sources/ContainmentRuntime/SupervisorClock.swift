@@ -1,3 +1,4 @@
+import ContainmentConfig
 import Foundation
 
 /// The time an input is handled at, as the core is told it (``SupervisorCore/handle(_:at:)``): `now` for deadlines

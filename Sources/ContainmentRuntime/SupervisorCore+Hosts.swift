@@ -1,10 +1,10 @@
+import ContainmentConfig
 import ContainmentBus
 import ContainmentModel
 import Foundation
 
+/// Registration and liveness.
 extension SupervisorCore {
-    // MARK: Registration and liveness
-
     /// A host registers (again): it gets its controllers, then every callback it missed.
     mutating func welcome(_ hello: HostHello, from sender: [UInt8], requestID: UInt64) {
         guard hello.protocolVersion == protocolVersion else {

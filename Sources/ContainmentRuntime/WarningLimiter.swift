@@ -1,3 +1,4 @@
+import ContainmentConfig
 /// Warnings about a peer's bad input, at most one line per peer per interval, with how many were held back since:
 /// 10,000 garbage messages make a handful of lines, not 10,000. Bounded: past `peers` peers it starts afresh.
 struct WarningLimiter {

@@ -1,3 +1,4 @@
+import ContainmentConfig
 import ContainmentRuntime
 
 /// The journal's disk, in memory: the records a supervisor appended and synced, in order, surviving its crashes; its

@@ -1,4 +1,5 @@
 import ContainmentBus
+import ContainmentConfig
 import ContainmentRuntime
 
 /// A supervisor process of the simulated world: the real ``SupervisorCore`` and ``SupervisorDriver``, in a

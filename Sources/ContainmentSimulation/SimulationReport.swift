@@ -1,6 +1,7 @@
 import ContainmentBus
 import ContainmentLoad
 import ContainmentModel
+import ContainmentConfig
 import ContainmentRuntime
 
 /// What a simulated run came to: its size, the faults injected, and `stress`'s checks of its history against the

@@ -1,6 +1,7 @@
 import ContainmentBus
 import ContainmentHost
 import ContainmentModel
+import ContainmentConfig
 import ContainmentRuntime
 import ContainmentWorkload
 import Dispatch

@@ -2,6 +2,7 @@ import ContainmentBus
 import ContainmentClient
 import ContainmentHost
 import ContainmentModel
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 

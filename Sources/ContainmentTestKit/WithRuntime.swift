@@ -1,5 +1,6 @@
 import ContainmentClient
 import ContainmentModel
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 import Logging

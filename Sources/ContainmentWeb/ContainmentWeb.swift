@@ -1,5 +1,5 @@
 import ArgumentParser
-import ContainmentRuntime
+import ContainmentConfig
 
 /// `containment-web`: what the runtime serves over HTTP, in a program of its own so that the daemons and the command
 /// line build without the HTTP stack (hummingbird, swift-nio). Both are ordinary clients of the bus.

@@ -2,7 +2,7 @@ import ArgumentParser
 import ContainmentBus
 import ContainmentHost
 import ContainmentModel
-import ContainmentRuntime
+import ContainmentConfig
 import Foundation
 import Hummingbird
 import Logging

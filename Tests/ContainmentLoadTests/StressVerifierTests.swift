@@ -3,6 +3,7 @@ import ContainmentModel
 import Testing
 
 @testable import ContainmentLoad
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// The replay's checks against hand-made histories: what the supervisor would have journaled and published, with

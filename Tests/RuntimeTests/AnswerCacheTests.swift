@@ -2,6 +2,7 @@ import ContainmentBus
 import ContainmentModel
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// Exactly once within a byte budget (docs/OPERATIONS.md, "Bounds"): an answer too large to keep whole, or the oldest

@@ -123,8 +123,10 @@ import Testing
                 ["journals", "failover"]
             ),
         ] {
+            // The replicated journal's figures need etcd's client: `containment-etcd`.
+            let binary = arguments.contains("replicated") ? RuntimeFixture.etcdBinary : RuntimeFixture.binary
             let result = try await Subprocess.run(
-                .path(FilePath(RuntimeFixture.binary)),
+                .path(FilePath(binary)),
                 arguments: Arguments(["bench"] + arguments + ["--json"]),
                 output: .string(limit: 1 << 20),
                 error: .string(limit: 1 << 20)

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// The journal's checksum: RFC 3720's CRC-32C test vectors, and every length and offset of a slice against the

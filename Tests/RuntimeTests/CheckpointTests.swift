@@ -4,6 +4,7 @@ import ContainmentWorkload
 import Foundation
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// Checkpoints without processes: a state written and read back is the same state — equal, and answering every later

@@ -1,3 +1,4 @@
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// A ``SupervisorCore`` driven as its loop drives it, for the core's tests: each input handled at the time of a

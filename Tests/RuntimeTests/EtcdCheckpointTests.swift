@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// Checkpoints of a replicated runtime (`journal: etcd`), with real processes: the leader writes them to etcd and

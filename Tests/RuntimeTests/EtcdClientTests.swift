@@ -1,5 +1,6 @@
 import Foundation
 import ContainmentEtcd
+import ContainmentConfig
 import ContainmentRuntime
 import Testing
 

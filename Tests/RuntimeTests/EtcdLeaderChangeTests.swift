@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// Issue 42: etcd electing a new raft leader — its leader member killed, a majority kept — is ridden out by the

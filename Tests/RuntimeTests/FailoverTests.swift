@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 import ZeroMQ
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// A replicated runtime (`journal: etcd`, docs/DURABILITY.md "Replicated") with real processes: three etcd members,
@@ -117,7 +118,7 @@ import ZeroMQ
                 "CONTAINMENT_RUN_DIR": runtime.runDirectory, "CONTAINMENT_CONFIG": runtime.configPath("a-alone"),
             ]
             async let frozen = RuntimeFixture.run(
-                RuntimeFixture.binary,
+                RuntimeFixture.etcdBinary,
                 ["ctl", "create", "while-frozen", "--kind", "content"],
                 environment: environment
             )

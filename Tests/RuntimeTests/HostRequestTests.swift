@@ -4,6 +4,7 @@ import Testing
 import ZeroMQ
 
 @testable import ContainmentHost
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// A host's requests (controller code acting through the runtime) have a deadline and can be cancelled: neither

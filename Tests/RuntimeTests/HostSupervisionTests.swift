@@ -3,6 +3,7 @@ import ContainmentModel
 import Foundation
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// Erlang/OTP's restart types and intensity, as the supervisor applies them to the hosts it starts.

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 import ZeroMQ
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// The attacks of issue 11 that need no keys, against real processes: an impostor Hello, oversized input, garbage.

@@ -3,6 +3,7 @@ import ContainmentModel
 import Foundation
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// SPEC §14, Isolation, without CURVE: one live registration per host name, and limits on what a peer may send —

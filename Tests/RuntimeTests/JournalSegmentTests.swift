@@ -2,6 +2,7 @@ import ContainmentBus
 import Foundation
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// The journal's segments without processes: the writer reserves space ahead of its records while a segment is open

@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// The daemons' logs: constant messages with dotted metadata keys in every log call of the sources, one JSON object

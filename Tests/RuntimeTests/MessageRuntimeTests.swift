@@ -1,6 +1,7 @@
 import ContainmentHost
 import ContainmentBus
 import ContainmentModel
+import ContainmentConfig
 import ContainmentRuntime
 import ContainmentTestKit
 import Foundation

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 import ZeroMQ
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// The supervisor's Prometheus metrics (`metricsPort`), read over HTTP from a real runtime and parsed: each series the

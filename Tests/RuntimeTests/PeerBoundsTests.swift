@@ -1,5 +1,6 @@
 import ContainmentBus
 import ContainmentModel
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 import Testing

@@ -2,11 +2,12 @@ import Foundation
 import Subprocess
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// A replicated runtime for one test: an etcd cluster of three members (``EtcdFixture``), supervisors `a` and `b` of
-/// one topology journaling to it, each a `containment supervisor --name` process, and a host; driven through the built
-/// binary, each client through one supervisor's endpoint. Everything it started is stopped when the test ends, however
+/// one topology journaling to it, each a `containment-etcd supervisor --name` process, and a host; driven through the
+/// built `containment-etcd`, each client through one supervisor's endpoint. Everything it started is stopped when the test ends, however
 /// it ends.
 final class ReplicatedRuntime {
     let cluster: EtcdFixture
@@ -50,7 +51,7 @@ final class ReplicatedRuntime {
     /// Starts a daemon (`supervisor --name NAME`, or `host --name NAME`), its output to `NAME.log`.
     func start(_ role: String, _ name: String) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: RuntimeFixture.binary)
+        process.executableURL = URL(fileURLWithPath: RuntimeFixture.etcdBinary)
         process.arguments = [role, "--name", name, "--pid-file", pidFile(name)]
         process.environment = ProcessInfo.processInfo.environment.merging(
             ["CONTAINMENT_RUN_DIR": runDirectory, "CONTAINMENT_CONFIG": configPath(names[0])],
@@ -86,7 +87,7 @@ final class ReplicatedRuntime {
     /// `containment ARGUMENTS` as a client of supervisor `via` (failing over to the other), or of `via-alone` (only).
     func containment(via name: String, _ arguments: String...) async throws -> RuntimeFixture.Output {
         try await RuntimeFixture.run(
-            RuntimeFixture.binary,
+            RuntimeFixture.etcdBinary,
             arguments,
             environment: ["CONTAINMENT_RUN_DIR": runDirectory, "CONTAINMENT_CONFIG": configPath(name)]
         )

@@ -2,6 +2,7 @@ import ContainmentBus
 import ContainmentModel
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// Issue 42, finding 3: one client asking for 2,000 snapshots without reading grew the supervisor by hundreds of MiB,

@@ -1,4 +1,5 @@
 import ContainmentModel
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 @testable import ContainmentBus
 import ContainmentModel
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 import Subprocess
@@ -25,6 +26,12 @@ final class RuntimeFixture: Sendable {
         }
         return repository.appendingPathComponent(".build/debug/containment").path
     }()
+
+    /// `containment-etcd` (the same commands with etcd's client: a runtime with `journal: etcd`) beside `containment`
+    /// (or `CONTAINMENT_ETCD_BIN`).
+    static let etcdBinary: String =
+        ProcessInfo.processInfo.environment["CONTAINMENT_ETCD_BIN"]
+        ?? URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("containment-etcd").path
 
     /// `containment-web` (the inspector, the metrics over HTTP) beside `containment` (or `CONTAINMENT_WEB_BIN`).
     static let webBinary: String =

@@ -2,6 +2,7 @@ import ContainmentModel
 import Foundation
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// docs/schema/*.schema.json, which editors and `scripts/check-schemas.py` hold a topology and runtime.yaml to: at

@@ -1,4 +1,5 @@
 import ContainmentEtcd
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import ContainmentEtcd
 import Foundation
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// `journal: etcd` against a secured member (``SecuredEtcd``: TLS, client certificates, etcd's users): the settings
@@ -79,7 +80,7 @@ import Testing
                 .write(toFile: run + "/runtime.yaml", atomically: true, encoding: .utf8)
             let environment = ["CONTAINMENT_RUN_DIR": run, "CONTAINMENT_CONFIG": run + "/runtime.yaml"]
             let supervisor = Process()
-            supervisor.executableURL = URL(fileURLWithPath: RuntimeFixture.binary)
+            supervisor.executableURL = URL(fileURLWithPath: RuntimeFixture.etcdBinary)
             supervisor.arguments = ["supervisor", "--pid-file", run + "/supervisor.pid"]
             supervisor.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
             let log = run + "/supervisor.log"
@@ -94,7 +95,7 @@ import Testing
             }
             func containment(_ arguments: String...) async throws -> RuntimeFixture.Output {
                 try await RuntimeFixture.run(
-                    RuntimeFixture.binary,
+                    RuntimeFixture.etcdBinary,
                     arguments,
                     environment: ["CONTAINMENT_RUN_DIR": run, "CONTAINMENT_CONFIG": run + "/runtime.yaml"]
                 )

@@ -2,6 +2,7 @@ import ContainmentBus
 import ContainmentModel
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// Issue 42, finding 4: 500 clients asking for a snapshot at once held the supervisor up for seconds, building the

@@ -25,11 +25,13 @@ import Testing
         checks expected: [String] = checks
     ) async throws -> [String: Any] {
         let all = ["stress"] + arguments + ["--json", "--quiet"]
+        // A replicated run needs etcd's client: `containment-etcd`.
+        let binary = arguments.contains("--kill-leader-every") ? RuntimeFixture.etcdBinary : RuntimeFixture.binary
         let output =
             if let fixture {
-                try await fixture.run(RuntimeFixture.binary, all)
+                try await fixture.run(binary, all)
             } else {
-                try await RuntimeFixture.run(RuntimeFixture.binary, all)
+                try await RuntimeFixture.run(binary, all)
             }
         let summary = try #require(JSON.object(output.stdout), "stress printed no JSON: \(output.stderr)")
         let checks = summary["checks"] as? [[String: Any]] ?? []

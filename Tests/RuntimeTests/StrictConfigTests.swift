@@ -1,5 +1,6 @@
 import ContainmentHost
 import ContainmentModel
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 import Subprocess

@@ -3,6 +3,7 @@ import ContainmentModel
 import Foundation
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// SPEC §15's answers from controller code in the supervisor's core, under a manual clock: a command waits for its

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// The supervisor's core without sockets, files or a real clock (DESIGN.md): what it hands the loop for each message

@@ -2,6 +2,7 @@ import ContainmentBus
 import ContainmentModel
 import Testing
 
+@testable import ContainmentConfig
 @testable import ContainmentRuntime
 
 /// The values the supervisor's core is made of, each with one job, on their own: admission, inspect forwarding,

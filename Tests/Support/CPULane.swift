@@ -1,3 +1,4 @@
+import ContainmentConfig
 import ContainmentRuntime
 import Testing
 

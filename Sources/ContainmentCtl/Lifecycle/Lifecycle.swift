@@ -1,5 +1,5 @@
 import ArgumentParser
-import ContainmentRuntime
+import ContainmentConfig
 import Foundation
 
 /// What `up` and `down` do to a run directory's daemons: start the supervisor detached, and stop every daemon found by

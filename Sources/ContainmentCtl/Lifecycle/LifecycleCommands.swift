@@ -1,6 +1,6 @@
 import ArgumentParser
 import ContainmentHost
-import ContainmentRuntime
+import ContainmentConfig
 import Foundation
 
 /// `containment up TOPOLOGY`: a runtime started from any directory — the supervisor in the background (its log and

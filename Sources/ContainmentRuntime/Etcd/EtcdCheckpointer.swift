@@ -1,3 +1,4 @@
+import ContainmentConfig
 import Dispatch
 import Foundation
 import Logging

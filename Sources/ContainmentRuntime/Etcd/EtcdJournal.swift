@@ -1,3 +1,4 @@
+import ContainmentConfig
 import Foundation
 
 /// The supervisor's journal in etcd (`journal: etcd`): each ``flush()`` appends what was buffered as the next batch

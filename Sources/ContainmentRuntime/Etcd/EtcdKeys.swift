@@ -1,3 +1,4 @@
+import ContainmentConfig
 /// The keys a runtime keeps in etcd, under its prefix (docs/DURABILITY.md, "Replicated"):
 ///
 /// - `leader`: the election key, tied to the leader's lease; its value names the leader (``LeaderRecord``).

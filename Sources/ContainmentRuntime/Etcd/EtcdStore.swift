@@ -1,3 +1,4 @@
+import ContainmentConfig
 /// A request to etcd that did not succeed: no member answered, or etcd refused it (its gRPC status code and message).
 package struct EtcdError: Error, CustomStringConvertible, Sendable, Equatable {
     package enum Kind: Sendable, Equatable {

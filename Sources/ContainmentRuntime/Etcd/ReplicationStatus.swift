@@ -1,3 +1,4 @@
+import ContainmentConfig
 import Foundation
 
 /// A standby's report in etcd (``EtcdKeys/standby(_:)``, tied to a lease of its own, so a standby gone takes its
@@ -76,4 +77,7 @@ package struct ReplicationStatus: Sendable {
             "stale": stale ?? NSNull(),
         ]
     }
+    /// How long `status` waits for a supervisor's answer: briefly when etcd has no majority (none can lead); else as
+    /// any client does (nil), since during a failover the new leader answers within about a lease.
+    package var wait: Duration? { stale == nil ? nil : .seconds(1) }
 }

@@ -1,3 +1,4 @@
+import ContainmentConfig
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), the checksum of every journal record: the one iSCSI, ext4
 /// and LevelDB's log use, and the one Python's `crc32c` package computes. Table-driven, eight bytes at a time
 /// ("slicing-by-8": 3.6× the byte-at-a-time loop on 300-byte records), the tail a byte at a time.

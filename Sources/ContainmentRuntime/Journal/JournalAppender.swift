@@ -1,3 +1,4 @@
+import ContainmentConfig
 /// Where the supervisor's loop writes its journal: a directory of segments (``JournalWriter``) or etcd
 /// (``EtcdJournal``). Records are appended to a buffer and made durable by ``flush()``, before anything they stand for
 /// is answered or published; a failure is thrown, and the supervisor stops acknowledging.

@@ -1,3 +1,4 @@
+import ContainmentConfig
 import ContainmentBus
 import Foundation
 
@@ -7,7 +8,7 @@ import Foundation
 public enum JournalFormat {
     static let magic: [UInt8] = Array("CNTJRNL1".utf8)
     /// A record longer than this is damage, not a record (a batch is limited far below it).
-    static let maxRecord = 256 << 20
+    static let maxRecord = JournalLimits.maxRecord
 
     static func segmentName(_ number: Int) -> String { "segment-" + padded(number) + ".log" }
 

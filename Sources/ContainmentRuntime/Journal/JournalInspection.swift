@@ -1,3 +1,4 @@
+import ContainmentConfig
 import ContainmentBus
 import Foundation
 

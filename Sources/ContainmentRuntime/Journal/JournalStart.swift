@@ -1,3 +1,4 @@
+import ContainmentConfig
 /// Where a journal's replay starts: the latest checkpoint that reads back whole (an older one when it does not), and
 /// the first segment to replay after it — segment 1 when there is no checkpoint.
 struct JournalStart {

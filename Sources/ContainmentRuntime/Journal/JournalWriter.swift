@@ -1,17 +1,6 @@
+import ContainmentConfig
 import ContainmentBus
 import Foundation
-
-/// When the journal's writes are made durable (runtime.yaml `journalSync`).
-public enum JournalSync: String, Sendable, Equatable, CaseIterable {
-    /// Each drained batch durable before anything it produced goes out (written `O_DSYNC`: the write returns once
-    /// the data is on the disk, as `write` then `fdatasync`): an acknowledged command survives a power loss.
-    case batch
-    /// Written before anything goes out (a `kill -9` loses nothing acknowledged), synced at most every
-    /// `journalSyncIntervalMs`: a power loss may lose that long.
-    case interval
-    /// Written before anything goes out, synced when the kernel likes.
-    case none
-}
 
 /// A failed write or sync of the journal: the supervisor stops (fail-stop, docs/DURABILITY.md).
 public struct JournalFailure: Error, CustomStringConvertible, Sendable {

@@ -1,3 +1,4 @@
+import ContainmentConfig
 import Foundation
 
 /// The unit files of `containment systemd`: the supervisor (which starts its local hosts), its metrics when

@@ -1,3 +1,4 @@
+import ContainmentConfig
 import ContainmentModel
 
 /// Which host runs each controller, and how many each runs: where a creation is placed and whom a callback goes to.

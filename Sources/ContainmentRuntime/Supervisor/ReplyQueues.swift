@@ -1,3 +1,4 @@
+import ContainmentConfig
 import DequeModule
 
 /// Replies a peer's connection did not take — libzmq's queue toward it full, because it reads slower than it is

@@ -1,3 +1,4 @@
+import ContainmentConfig
 /// What carrying out a supervisor's steps needs of the world: a journal, the two sockets, a log and metrics.
 /// ``SupervisorLoop`` gives the machine's; a simulated world gives its own, so that both run the same
 /// ``SupervisorDriver``.

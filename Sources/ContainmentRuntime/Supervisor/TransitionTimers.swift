@@ -1,3 +1,4 @@
+import ContainmentConfig
 import ContainmentModel
 
 /// The timed transitions the supervisor completes when they have run their duration (SPEC §13): a `transition` with

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ContainmentHost
-import ContainmentRuntime
+import ContainmentConfig
 import Foundation
 import Hummingbird
 import Logging

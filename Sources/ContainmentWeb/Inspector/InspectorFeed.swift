@@ -1,7 +1,7 @@
 import ContainmentBus
 import ContainmentClient
 import ContainmentModel
-import ContainmentRuntime
+import ContainmentConfig
 import Foundation
 import Synchronization
 import ZeroMQ

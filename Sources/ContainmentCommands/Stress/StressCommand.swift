@@ -1,8 +1,8 @@
 import ArgumentParser
-import ContainmentEtcd
 import ContainmentLoad
 import ContainmentHost
 import ContainmentModel
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 
@@ -129,6 +129,8 @@ struct StressCommand: ParsableCommand {
             local = nil
             config = try runtime.load()
         } else {
+            // A replicated run needs etcd's client, which only `containment-etcd` links.
+            let replicated = try killLeaderEvery.map { _ in try EtcdSupport.required(by: "--kill-leader-every").store }
             settings.note(
                 killLeaderEvery == nil
                     ? "starting a supervisor and \(hosts) hosts"
@@ -144,7 +146,7 @@ struct StressCommand: ParsableCommand {
                     + "heartbeatTimeoutMs: \(stopHostEvery == nil ? 5000 : 2000)\n",
                 keep: keep,
                 supervised: killHostEvery != nil,
-                replicated: killLeaderEvery == nil ? nil : { try GRPCEtcdStore(settings: $0) }
+                replicated: replicated
             )
             local = launched
             config = launched.config

@@ -48,7 +48,7 @@ public struct JSONLogHandler: LogHandler {
     }
 
     /// The fields as one line: `time`, `level`, `logger` and `message` first, then the rest by key.
-    static func line(_ fields: [String: Any]) -> String {
+    package static func line(_ fields: [String: Any]) -> String {
         let first = ["time", "level", "logger", "message"]
         let keys = first.filter { fields[$0] != nil } + fields.keys.filter { !first.contains($0) }.sorted()
         let members = keys.map { key in "\(JSONText.encodeString(key)):\(JSONText.encode(fragment: fields[key] ?? ""))"
@@ -56,7 +56,7 @@ public struct JSONLogHandler: LogHandler {
         return "{" + members.joined(separator: ",") + "}\n"
     }
 
-    static func json(_ value: Logger.Metadata.Value) -> Any {
+    package static func json(_ value: Logger.Metadata.Value) -> Any {
         switch value {
         case .string(let text): text
         case .stringConvertible(let convertible): convertible.description
@@ -65,7 +65,7 @@ public struct JSONLogHandler: LogHandler {
         }
     }
 
-    static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 }

@@ -29,7 +29,7 @@ public struct EtcdSettings: Sendable, Equatable {
     }
 
     /// The prefix without a trailing `/`.
-    var root: String { prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix }
+    package var root: String { prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix }
 }
 
 /// Where the supervisor's journal lives (runtime.yaml `journal`): a directory on its disk (the default), or etcd.

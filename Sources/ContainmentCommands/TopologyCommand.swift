@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContainmentHost
+import ContainmentConfig
 import ContainmentRuntime
 
 /// `containment topology FILE`: checks a topology and prints its hosts, one per line (for scripts/up.sh).

@@ -59,7 +59,7 @@ public struct CurveSettings: Sendable, Equatable {
     }
 
     /// The allow-list's entries for a topology of `hosts`: an entry naming `{host}` stands for each.
-    func allowEntries(hosts: [String]) -> [(key: String, role: String)] {
+    package func allowEntries(hosts: [String]) -> [(key: String, role: String)] {
         allow.flatMap { entry in
             let names = entry.key.contains("{host}") || entry.role.contains("{host}") ? hosts : [""]
             return names.map { name in
@@ -91,7 +91,7 @@ public struct CurveSettings: Sendable, Equatable {
     }
 
     /// A key given inline (40 Z85 characters) or read from a file holding one.
-    static func key(_ source: String) throws -> CurveKey {
+    package static func key(_ source: String) throws -> CurveKey {
         let text: String
         if source.count == CurveKey.z85Count, !source.contains("/"), let key = try? CurveKey(z85: source) {
             return key

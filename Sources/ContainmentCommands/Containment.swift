@@ -2,11 +2,10 @@ import ArgumentParser
 import ContainmentCtl
 import Foundation
 
-/// `containment`: one executable, a subcommand per role.
-@main
-struct Containment: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "containment",
+/// `containment` (and `containment-etcd`): one executable, a subcommand per role.
+package struct Containment: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: programName,
         abstract: "A multi-process runtime for view-controller trees.",
         discussion: """
             Daemons: `supervisor` (the authority) and `host` (runs controller actors). Clients: `ctl` (one verb per \
@@ -23,9 +22,16 @@ struct Containment: AsyncParsableCommand {
         ]
     )
 
+    package init() {}
+
+    /// The name this program runs by, in its usage lines: `containment-etcd` for that binary, else `containment`.
+    static let programName =
+        CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } == "containment-etcd"
+        ? "containment-etcd" : "containment"
+
     /// ArgumentParser's own entry point, after a look for a mistyped subcommand: that is a usage error (exit 64) which
     /// names the subcommand most likely meant.
-    static func main() async {
+    package static func runCommandLine() async {
         if let message = SubcommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst()), in: Self.self) {
             FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
             Foundation.exit(ExitCode.validationFailure.rawValue)

@@ -1,8 +1,8 @@
 import ArgumentParser
 import ContainmentCtl
 import ContainmentClient
-import ContainmentEtcd
 import ContainmentHost
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 
@@ -30,7 +30,10 @@ struct StatusCommand: AsyncParsableCommand {
         // Replicated: who leads, from etcd first and briefly (no majority is said at once), then a supervisor's answer.
         var replication: ReplicationStatus?
         if case .etcd(let settings) = config.journalStore {
-            replication = await ReplicationStatus.look(settings, supervisors: config.supervisors.map(\.name))
+            replication = try await EtcdSupport.required(by: "containment status").look(
+                settings,
+                config.supervisors.map(\.name)
+            )
         }
         let status: RuntimeStatus
         do {

@@ -245,7 +245,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         if let value = try within(1...10_000_000, "pendingDeliveries", file.pendingDeliveries) {
             config.pendingDeliveries = value
         }
-        // A request is journaled as one record: no larger than the journal's largest (JournalFormat.maxRecord).
+        // A request is journaled as one record: no larger than the journal's largest (JournalLimits.maxRecord).
         if let value = try within(1024...(64 << 20), "maxMessageBytes", file.maxMessageBytes, " (64 MiB)") {
             config.maxMessageBytes = value
         }
@@ -297,7 +297,7 @@ public struct RuntimeConfig: Sendable, Equatable {
     }
 
     /// The keys runtime.yaml may hold: its types' own.
-    static let keySchema: KeySchema = {
+    package static let keySchema: KeySchema = {
         var top = KeySchema("the runtime configuration", File.CodingKeys.self)
         var curve = KeySchema("curve", CurveEntry.CodingKeys.self)
         curve.items["allow"] = KeySchema("an allow entry", AllowEntry.CodingKeys.self)
@@ -308,7 +308,7 @@ public struct RuntimeConfig: Sendable, Equatable {
     }()
 
     /// The keys of `Config/runtime.yaml`.
-    struct File: Decodable {
+    package struct File: Decodable {
         var command: String?
         var events: String?
         var journal: String?
@@ -359,7 +359,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         }
     }
 
-    struct CurveEntry: Decodable {
+    package struct CurveEntry: Decodable {
         var server: String?
         var client: String?
         var host: String?
@@ -370,7 +370,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         }
     }
 
-    struct AllowEntry: Decodable {
+    package struct AllowEntry: Decodable {
         var key: String
         var role: String
 
@@ -388,11 +388,11 @@ public struct ConfigError: Error, CustomStringConvertible, Sendable {
 
 /// A number of runtime.yaml as written: a whole number, or the text of what is not one (too large for 64 bits, a
 /// fraction, a word), so that the error names the key and its range either way — not a decoder's type mismatch.
-struct FileNumber: Decodable {
-    let value: Int?
-    let text: String
+package struct FileNumber: Decodable {
+    package let value: Int?
+    package let text: String
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let whole = try? container.decode(Int.self) {
             (value, text) = (whole, String(whole))

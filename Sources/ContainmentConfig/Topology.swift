@@ -246,7 +246,7 @@ public struct Topology: Sendable, Equatable {
     }
 
     /// The keys a topology may hold: its types' own.
-    static let keySchema: KeySchema = {
+    package static let keySchema: KeySchema = {
         var top = KeySchema("the top level", File.CodingKeys.self)
         top.mappings["window"] = KeySchema("the window", WindowEntry.CodingKeys.self)
         top.items["hosts"] = KeySchema("host", HostEntry.Entry.CodingKeys.self, nameKey: "name")

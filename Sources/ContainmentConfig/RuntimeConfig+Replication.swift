@@ -14,36 +14,36 @@ public struct SupervisorEntry: Sendable, Equatable {
 }
 
 /// runtime.yaml's `etcd` section.
-struct EtcdEntry: Decodable {
-    var endpoints: [String]?
-    var prefix: String?
-    var leaseSeconds: Int?
-    var requestTimeoutMs: Int?
-    var caFile: String?
-    var certFile: String?
-    var keyFile: String?
-    var user: String?
-    var passwordFile: String?
+package struct EtcdEntry: Decodable {
+    package var endpoints: [String]?
+    package var prefix: String?
+    package var leaseSeconds: Int?
+    package var requestTimeoutMs: Int?
+    package var caFile: String?
+    package var certFile: String?
+    package var keyFile: String?
+    package var user: String?
+    package var passwordFile: String?
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case endpoints, prefix, leaseSeconds, requestTimeoutMs, caFile, certFile, keyFile, user, passwordFile
     }
 }
 
 /// An item of runtime.yaml's `supervisors`.
-struct SupervisorFileEntry: Decodable {
-    var name: String
-    var command: String
-    var events: String
+package struct SupervisorFileEntry: Decodable {
+    package var name: String
+    package var command: String
+    package var events: String
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case name, command, events
     }
 }
 
 extension RuntimeConfig {
     /// `journal: etcd` with its `etcd` section, and the `supervisors` that share the runtime.
-    mutating func readReplication(
+    package mutating func readReplication(
         _ journal: String?,
         _ etcd: EtcdEntry?,
         _ supervisors: [SupervisorFileEntry]?,

@@ -2,19 +2,19 @@ import Yams
 
 /// The keys a YAML mapping of a configuration file may hold: those of its Decodable's `CodingKeys`, so the list of
 /// keys lives once, in the type that reads them. Values that are mappings, or sequences of mappings, have their own.
-struct KeySchema: Sendable {
+package struct KeySchema: Sendable {
     /// What such a mapping is, to name it: "the top level", "the window", "controller", "host".
-    var what: String
-    var keys: [String]
+    package var what: String
+    package var keys: [String]
     /// For a key whose value is a mapping: its keys.
-    var mappings: [String: KeySchema] = [:]
+    package var mappings: [String: KeySchema] = [:]
     /// For a key whose value is a sequence: the keys of each item that is a mapping (a scalar item is the value's own
     /// business).
-    var items: [String: KeySchema] = [:]
+    package var items: [String: KeySchema] = [:]
     /// The key whose value names an item in a message (`id` of a controller, `name` of a host).
-    var nameKey: String?
+    package var nameKey: String?
 
-    init<Keys: CodingKey & CaseIterable>(_ what: String, _ keys: Keys.Type, nameKey: String? = nil) {
+    package init<Keys: CodingKey & CaseIterable>(_ what: String, _ keys: Keys.Type, nameKey: String? = nil) {
         self.what = what
         self.keys = keys.allCases.map(\.stringValue)
         self.nameKey = nameKey
@@ -32,7 +32,7 @@ public enum StrictKeys {
     /// Refuses `text` when a mapping holds a key `schema` does not know: one line per unknown key, `line N: unknown key
     /// "titel" in controller menu; did you mean "title"?` (or the keys it may hold, when none is near). A text that is
     /// not YAML is left to the decoder.
-    static func check(_ text: String, against schema: KeySchema) throws(ConfigError) {
+    package static func check(_ text: String, against schema: KeySchema) throws(ConfigError) {
         guard let node = try? Yams.compose(yaml: text) else { return }
         var problems: [String] = []
         walk(node, schema, context: schema.what, into: &problems)
@@ -75,7 +75,7 @@ public enum StrictKeys {
     }
 
     /// The Levenshtein distance: insertions, deletions and substitutions.
-    static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         guard !a.isEmpty else { return b.count }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ContainmentBench
-import ContainmentEtcd
+import ContainmentRuntime
 
 /// `containment bench [MODE]`: every figure of the runtime beside its baseline, measured in one run on this machine —
 /// or one group of them alone. The drivers are the ContainmentBench library's; this is their command line.
@@ -75,7 +75,7 @@ struct BenchCommand: ParsableCommand {
     enum Replicated: Described {
         static let mode = BenchMode.replicated
         static let abstract = """
-            The replicated journal (not in `all`; needs etcd-server): round trips and pipelined requests with the \
+            The replicated journal (not in `all`; needs etcd-server and containment-etcd): round trips and pipelined requests with the \
             local journal, then with journal: etcd (three members on this machine, supervisors a and b), then \
             --failovers kills of the leader, each timed to the first command the new leader accepts.
             """
@@ -89,6 +89,8 @@ struct BenchCommand: ParsableCommand {
         @OptionGroup var arguments: BenchArguments
 
         func run() throws {
+            // The replicated journal's figures need etcd's client, which only `containment-etcd` links.
+            if Which.mode == .replicated { _ = try EtcdSupport.required(by: "containment bench replicated") }
             try Bench.run(Which.mode, arguments.options)
         }
     }
@@ -167,7 +169,7 @@ struct BenchArguments: ParsableArguments {
         options.hostCallbacks = hostCallbacks
         options.stalledSubscribers = stalledSubscribers
         options.failovers = failovers
-        options.etcdStore = { try GRPCEtcdStore(settings: $0) }
+        options.etcdStore = EtcdSupport.current?.store
         options.keep = keep
         return options
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import ContainmentCtl
 import ContainmentBus
 import ContainmentHost
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 

@@ -3,14 +3,14 @@ import ContainmentModel
 
 extension Topology {
     /// The topology as the supervisor applies it: ``requests()`` as commands, each create naming its host.
-    func commands() -> ReceivedCommands {
+    package func commands() -> ReceivedCommands {
         ReceivedCommands(placed: requests().map { (request: $0.0, host: $0.1) })
     }
 
     /// What the supervisor refuses of a topology before it applies anything: a host name a host could not register
     /// under, and a text (an id, a kind, a title, a host …) longer than `maxTextBytes` — the limit every client's
     /// request is held to, so that every controller of a topology can also be named by `ctl`.
-    func checkLimits(_ config: RuntimeConfig) throws {
+    package func checkLimits(_ config: RuntimeConfig) throws {
         for host in hosts {
             guard ContainmentState.isValidName(host) else {
                 throw ConfigError(
@@ -28,9 +28,9 @@ extension Topology {
         for index in commands.indices {
             // Journaled as one record (one transaction): no larger than a journal record may be.
             bytes += commands.size(at: index)
-            guard bytes <= JournalFormat.maxRecord / 2 else {
+            guard bytes <= JournalLimits.maxRecord / 2 else {
                 throw ConfigError(
-                    "the topology is too large to apply as one transaction (over \(JournalFormat.maxRecord / 2 >> 20) "
+                    "the topology is too large to apply as one transaction (over \(JournalLimits.maxRecord / 2 >> 20) "
                         + "MiB of commands): split it, or create the rest with ctl"
                 )
             }
@@ -87,7 +87,7 @@ extension Topology {
     }
 
     /// Why a topology is refused: the command (its number and what it does) and the rule it breaks.
-    static func refusal(index: Int, of commands: ReceivedCommands, _ error: ContainmentError) -> ConfigError {
+    package static func refusal(index: Int, of commands: ReceivedCommands, _ error: ContainmentError) -> ConfigError {
         let what = commands.indices.contains(index) ? Self.describe(index, of: commands) : "?"
         return ConfigError(
             "the topology is refused, and nothing of it applied: its command \(index + 1) of \(commands.count) "
@@ -96,7 +96,7 @@ extension Topology {
     }
 
     /// A command in a few words: its verb and subject, its party.
-    static func describe(_ index: Int, of commands: ReceivedCommands) -> String {
+    package static func describe(_ index: Int, of commands: ReceivedCommands) -> String {
         guard let request = try? commands.request(at: index, hostTargets: { _ in [] }) else {
             return "an undecodable command"
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContainmentHost
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 

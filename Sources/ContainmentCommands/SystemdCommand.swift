@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContainmentHost
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 
@@ -40,10 +41,15 @@ struct SystemdCommand: ParsableCommand {
     @OptionGroup var runtime: RuntimeOptions
 
     func run() throws {
+        let config = try runtime.load()
+        // Units of a supervisor journaling to etcd run a binary with etcd's client: `containment-etcd`.
+        if case .etcd = config.journalStore, binary == nil, EtcdSupport.current == nil {
+            throw EtcdClientMissing(what: "containment systemd (a supervisor with journal: etcd)")
+        }
         let units = SystemdUnits(
             topology: try Topology.load(path: topology),
             topologyPath: topology,
-            config: try runtime.load(),
+            config: config,
             configPath: runtime.config,
             binary: binary ?? CommandLine.arguments[0],
             runDirectory: runDir,

@@ -1,6 +1,6 @@
 extension Duration {
     /// Whole milliseconds.
-    var milliseconds: Int64 {
+    package var milliseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }

@@ -1,12 +1,17 @@
 import ArgumentParser
-import ContainmentEtcd
 import ContainmentHost
+import ContainmentConfig
 import ContainmentRuntime
 import Foundation
 import Logging
 import ServiceLifecycle
 
 struct SupervisorCommand: AsyncParsableCommand {
+    /// The etcd store of `containment`, which links no etcd client (never called: the command stops first).
+    @Sendable static func noEtcd(_ settings: EtcdSettings) throws -> any EtcdStore {
+        throw EtcdClientMissing(what: "containment supervisor")
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "supervisor",
         abstract: "Run the supervisor: the authority that validates, orders, journals and publishes every mutation."
@@ -41,6 +46,9 @@ struct SupervisorCommand: AsyncParsableCommand {
                 throw ValidationError(error.description)
             }
         }
+        // journal: etcd needs etcd's client, which only `containment-etcd` links: said before anything starts.
+        let etcd = EtcdSupport.current
+        if case .etcd = config.journalStore, etcd == nil { throw EtcdClientMissing(what: "containment supervisor") }
         let logger = daemon.logger("containment.supervisor", format: config.logFormat)
         // Before the supervisor makes its metrics: they bind to the backend bootstrapped then.
         let metricsText = config.metricsPort > 0 ? MetricsBootstrap.start() : nil
@@ -58,7 +66,7 @@ struct SupervisorCommand: AsyncParsableCommand {
                 logger: logger,
                 startHosts: startHosts,
                 metricsText: metricsText,
-                etcdStore: { try GRPCEtcdStore(settings: $0) }
+                etcdStore: etcd?.store ?? Self.noEtcd
             ),
             logger: logger
         )
