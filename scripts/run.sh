@@ -10,8 +10,8 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 bash scripts/setup.sh
-echo "== building containment (debug) — a first build on a fresh clone compiles every dependency, about 2 minutes on" >&2
-echo "   2 cores; later builds take seconds" >&2
+echo "== building containment (debug) — a first build on a fresh clone fetches and compiles every dependency, about 3" >&2
+echo "   minutes on 2 cores (no etcd client: that is containment-etcd's); later builds take seconds" >&2
 mkdir -p .build
 build_with_progress .build/run-build.log --product containment
 bin="$(swift build --show-bin-path)/containment"

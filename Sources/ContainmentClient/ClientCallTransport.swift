@@ -5,11 +5,11 @@ import Foundation
 import Synchronization
 import ZeroMQ
 
-/// A client's way for typed calls: one connection to the supervisor (a ``CommandClient``, with its resends and CURVE
-/// keys), taken by one call at a time on a thread of its own, so a call waiting for its answer holds no thread of
-/// Swift's cooperative pool. Calls are issued by the system party.
+/// A client's way for typed calls: one connection to the supervisor on one thread of its own (``ClientChannel``),
+/// shared by every call of the actor system, so a call waiting for its answer holds no thread of Swift's cooperative
+/// pool and calls cost no thread each. Calls are issued by the system party; a cancelled call throws `cancelled`.
 final class ClientCallTransport: MethodCallTransport {
-    private let connection: Mutex<CommandClient>
+    private let channel: ClientChannel
 
     init(configPath: String?, environment: [String: String]) throws(ContainmentError) {
         let config: RuntimeConfig
@@ -27,29 +27,18 @@ final class ClientCallTransport: MethodCallTransport {
             throw ContainmentError(.hostUnavailable, "Cannot start ZeroMQ: \(error).")
         }
         // The socket holds its context, so the context lives as long as the connection.
-        connection = Mutex(
-            try CommandClient(
-                context: context,
-                endpoints: config.commandEndpoints,
-                timeout: config.requestTimeout,
-                curve: keys
-            )
+        let client = try CommandClient(
+            context: context,
+            endpoints: config.commandEndpoints,
+            timeout: config.requestTimeout,
+            curve: keys
         )
+        channel = ClientChannel(client, name: "calls-" + client.clientID.prefix(9))
     }
 
     func call(_ target: ControllerID, method: String, arguments: [String]) async throws(RemoteError) -> String {
-        let outcome: Result<String, RemoteError>
-        do {
-            outcome = try await runOnThread(named: "containment-call") { [self] in
-                self.connection.withLock { client in
-                    Result { () throws(RemoteError) in
-                        try client.call(target, method: method, arguments: arguments, by: .system)
-                    }
-                }
-            }
-        } catch {
-            throw RemoteError(ContainmentError(.hostUnavailable, "The call could not be made: \(error)."))
+        try await channel.run { client throws(RemoteError) in
+            try client.call(target, method: method, arguments: arguments, by: .system)
         }
-        return try outcome.get()
     }
 }

@@ -11,13 +11,14 @@ import ZeroMQ
 /// until the settings' `requestTimeoutMs`: a command is applied once, however often it is sent, even across a
 /// supervisor restart. With CURVE (runtime.yaml's `curve`), it uses the client key the settings name.
 ///
-/// Not `Sendable`: it owns a socket. Use one per task or thread.
-public final class RuntimeClient {
-    private let context: Context
-    private let client: CommandClient
+/// Its methods are `async`: the client's one socket is used by one thread of its own, which runs the requests of
+/// every task sharing the client in turn, so a request waiting for its answer holds no thread of Swift's cooperative
+/// pool. A request whose task is cancelled throws `cancelled` at once (one already sent may still be applied, once).
+public final class RuntimeClient: Sendable {
+    private let channel: ClientChannel
 
     /// This client's id, which makes a resend answered rather than applied again.
-    public var clientID: String { client.clientID }
+    public let clientID: String
 
     /// Connects to the runtime that the settings at `configPath` describe (else `CONTAINMENT_CONFIG`'s, else the
     /// defaults for `CONTAINMENT_RUN_DIR`). Throws `hostUnavailable` when no supervisor listens there, and a
@@ -34,40 +35,47 @@ public final class RuntimeClient {
         } catch {
             throw ContainmentError(.malformed, "\(error)")
         }
+        let context: Context
         do {
             context = try Context()
         } catch {
             throw ContainmentError(.hostUnavailable, "Cannot start ZeroMQ: \(error).")
         }
-        client = try CommandClient(
+        // The socket holds its context, so the context lives as long as the connection.
+        let client = try CommandClient(
             context: context,
             endpoints: config.commandEndpoints,
             timeout: config.requestTimeout,
             curve: keys
         )
+        clientID = client.clientID
+        // Its thread is named after the client (a thread name keeps 15 bytes): `client-` and 8 of its id.
+        channel = ClientChannel(client, name: "client-" + client.clientID.prefix(8))
     }
 
     /// Applies `requests` as one transaction and returns the events they caused, or throws the rejection (the error
     /// code, and the index of the command refused). `hosts` places the controllers a `create` makes: a host of the
     /// topology each; without one the supervisor picks the least loaded host that runs its kind.
     @discardableResult
-    public func perform(_ requests: [Request], hosts: [ControllerID: String] = [:]) throws(RemoteError) -> [Event] {
-        try client.submit(requests, hosts: hosts).modelEvents()
+    public func perform(
+        _ requests: [Request],
+        hosts: [ControllerID: String] = [:]
+    ) async throws(RemoteError) -> [Event] {
+        try await channel.run { client throws(RemoteError) in try client.submit(requests, hosts: hosts).modelEvents() }
     }
 
     /// Applies `commands`, issued by the system (an operator's commands, as `ctl`'s), as one transaction.
     @discardableResult
-    public func perform(_ commands: [Command], hosts: [ControllerID: String] = [:]) throws(RemoteError) -> [Event] {
-        try perform(commands.map(Request.system), hosts: hosts)
+    public func perform(
+        _ commands: [Command],
+        hosts: [ControllerID: String] = [:]
+    ) async throws(RemoteError) -> [Event] {
+        try await perform(commands.map(Request.system), hosts: hosts)
     }
 
     /// The whole tree now.
-    public func snapshot() throws(RemoteError) -> TreeSnapshot {
-        do {
-            return try client.snapshot().model()
-        } catch {
-            throw RemoteError(error)
-        }
+    public func snapshot() async throws(RemoteError) -> TreeSnapshot {
+        try await channel.run { client throws(RemoteError) in try client.modelSnapshot() }
     }
 }
 
@@ -75,14 +83,9 @@ extension RuntimeClient {
     /// Waits until the runtime is idle (as `containment ctl wait-idle`): no timed switch running, no command waiting
     /// for controllers' code to answer, no callback waiting for a host that is up, and every controller's actor done
     /// with what it was given without its code acting — so what code does in answer to a command has happened too.
-    /// Blocks; `timeout` when still busy after `timeout`, naming what still moved.
-    public func waitUntilIdle(timeout: Duration) throws(RemoteError) {
-        let outcome: IdleOutcome
-        do {
-            outcome = try client.waitUntilIdle(timeout: timeout)
-        } catch {
-            throw RemoteError(error)
-        }
+    /// `timeout` when still busy after `timeout`, naming what still moved.
+    public func waitUntilIdle(timeout: Duration) async throws(RemoteError) {
+        let outcome = try await channel.run { client throws(RemoteError) in try client.idleOutcome(timeout: timeout) }
         if case .busy(let reason) = outcome {
             throw RemoteError(ContainmentError(.timeout, "Not idle after \(timeout): \(reason)."))
         }
@@ -90,14 +93,8 @@ extension RuntimeClient {
 
     /// The callbacks `controller`'s actor received, oldest first, as its host reports them: the last
     /// `callbackHistory` (runtime.yaml, 64 by default). `hostUnavailable` when its host is not connected.
-    public func callbacks(of controller: ControllerID) throws(RemoteError) -> [Event] {
-        do {
-            var events: [Event] = []
-            for callback in try client.inspect(controller).callbacks { events.append(try callback.model()) }
-            return events
-        } catch {
-            throw RemoteError(error)
-        }
+    public func callbacks(of controller: ControllerID) async throws(RemoteError) -> [Event] {
+        try await channel.run { client throws(RemoteError) in try client.callbackEvents(of: controller) }
     }
 }
 
@@ -116,8 +113,8 @@ public struct ControllerMethods: Sendable, Equatable {
 extension RuntimeClient {
     /// What `controller` can be called with: its kind's verbs and typed methods with their JSON Schemas.
     /// `unknownController`; `hostUnavailable` when its host has not registered.
-    public func methods(of controller: ControllerID) throws(RemoteError) -> ControllerMethods {
-        let report = try client.methods(of: controller)
+    public func methods(of controller: ControllerID) async throws(RemoteError) -> ControllerMethods {
+        let report = try await channel.run { client throws(RemoteError) in try client.methods(of: controller) }
         return ControllerMethods(
             controller: report.controller,
             kind: Kind(report.kind),
@@ -130,7 +127,42 @@ extension RuntimeClient {
     /// Calls `controller`'s typed method `method` by its declared name (`insert(child:at:)`) with `arguments`, one
     /// JSON text per parameter in order (`MethodDescription.arguments(fromJSON:)` makes them from one object),
     /// issued by the system; returns its result's JSON text. Throws as a typed call does (``ContainmentActorSystem``).
-    public func call(_ controller: ControllerID, method: String, arguments: [String]) throws(RemoteError) -> String {
-        try client.call(controller, method: method, arguments: arguments, by: .system)
+    public func call(
+        _ controller: ControllerID,
+        method: String,
+        arguments: [String]
+    ) async throws(RemoteError) -> String {
+        try await channel.run { client throws(RemoteError) in
+            try client.call(controller, method: method, arguments: arguments, by: .system)
+        }
+    }
+}
+
+/// The requests above as the channel's thread runs them, their wire errors made typed.
+extension CommandClient {
+    fileprivate func modelSnapshot() throws(RemoteError) -> TreeSnapshot {
+        do {
+            return try snapshot().model()
+        } catch {
+            throw RemoteError(error)
+        }
+    }
+
+    fileprivate func idleOutcome(timeout: Duration) throws(RemoteError) -> IdleOutcome {
+        do {
+            return try waitUntilIdle(timeout: timeout)
+        } catch {
+            throw RemoteError(error)
+        }
+    }
+
+    fileprivate func callbackEvents(of controller: ControllerID) throws(RemoteError) -> [Event] {
+        do {
+            var events: [Event] = []
+            for callback in try inspect(controller).callbacks { events.append(try callback.model()) }
+            return events
+        } catch {
+            throw RemoteError(error)
+        }
     }
 }

@@ -110,6 +110,9 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
         /// names its endpoint (``RemoteError/leader``); or a leader that lost etcd's majority refuses what it cannot
         /// journal.
         public static let notLeader = Code("notLeader")
+        /// A client's request given up because its task was cancelled: never sent when it had not been, else its
+        /// answer not waited for (a command already sent may still be applied, once). Never on the wire.
+        public static let cancelled = Code("cancelled")
 
         /// Every code, in the order SPEC.md introduces them.
         public static let all: [Code] = [
@@ -120,7 +123,7 @@ public struct ContainmentError: Error, Hashable, Sendable, CustomStringConvertib
             .alreadyInStack, .pushNavigation, .notInStack, .indexOutOfRange, .spineMismatch, .duplicateController,
             .notRelated, .unsupportedOrientation, .unknownVerb, .unknownKind, .methodFailed,
             .duplicateID, .unauthorized, .malformed, .hostUnavailable, .timeout, .limitExceeded, .unknownView,
-            .unknownWindow, .notConfigured, .notLeader, .unsatisfiableConstraints, .protocolMismatch,
+            .unknownWindow, .notConfigured, .notLeader, .unsatisfiableConstraints, .protocolMismatch, .cancelled,
         ]
 
         /// The code named `rawValue`, if it is one of ``all``.

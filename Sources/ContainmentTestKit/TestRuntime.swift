@@ -49,18 +49,12 @@ public struct TestRuntime: Sendable {
     /// does in answer to the test's commands (a master pushing its detail, a delegate dismissing) has happened.
     /// Throws ``TestRuntimeError/timedOut(_:)``, naming what still moved, after `timeout` (the runtime's).
     public func waitIdle(timeout: Duration? = nil) async throws {
-        let (environment, limit) = (environment, timeout ?? self.timeout)
-        // The wait blocks a thread (a socket's): one of its own, not one of Swift's cooperative pool.
-        let failure = try await runOnThread(named: "containment.testkit.wait-idle") { () -> RemoteError? in
-            do {
-                try RuntimeClient(environment: environment).waitUntilIdle(timeout: limit)
-                return nil
-            } catch let error as RemoteError {
-                return error
-            }
+        do {
+            try await RuntimeClient(environment: environment).waitUntilIdle(timeout: timeout ?? self.timeout)
+        } catch let failure as RemoteError {
+            throw failure.error.code == .timeout
+                ? TestRuntimeError.timedOut("the runtime is idle: \(failure)") : failure
         }
-        guard let failure else { return }
-        throw failure.error.code == .timeout ? TestRuntimeError.timedOut("the runtime is idle: \(failure)") : failure
     }
 
     /// Waits until a snapshot satisfies `condition` and returns it: a snapshot is taken again every few milliseconds
@@ -75,7 +69,7 @@ public struct TestRuntime: Sendable {
         let deadline = clock.now + (timeout ?? self.timeout)
         let client = try client()
         while true {
-            let snapshot = try client.snapshot()
+            let snapshot = try await client.snapshot()
             if condition(snapshot) { return snapshot }
             guard clock.now < deadline else { throw TestRuntimeError.timedOut(what) }
             try await Task.sleep(for: .milliseconds(10))

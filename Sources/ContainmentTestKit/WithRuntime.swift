@@ -13,7 +13,7 @@ import Synchronization
 /// ```swift
 /// try await withRuntime(topology: "Config/app.yaml") { runtime in
 ///     let client = try runtime.client()
-///     try client.perform([.create("g", kind: "grid")], hosts: ["g": "grid-host"])
+///     try await client.perform([.create("g", kind: "grid")], hosts: ["g": "grid-host"])
 /// }
 /// ```
 ///
@@ -77,9 +77,12 @@ private func waitUntilServing(_ runtime: TestRuntime, failure: borrowing Mutex<S
     let started = Set(runtime.topology.localHosts)
     let clock = ContinuousClock()
     let deadline = clock.now + runtime.timeout
+    // One client, once the supervisor's socket is there (a client refuses a socket no supervisor made).
+    var client: RuntimeClient?
     while true {
         if let why = failure.withLock({ $0 }) { throw TestRuntimeError.supervisorFailed(why) }
-        if let snapshot = try? runtime.client().snapshot(),
+        if client == nil { client = try? runtime.client() }
+        if let snapshot = try? await client?.snapshot(),
             started.isSubset(of: snapshot.hosts.filter(\.up).map(\.name))
         {
             return

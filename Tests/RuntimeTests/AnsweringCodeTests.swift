@@ -41,17 +41,17 @@ import Testing
     }
 
     /// Shows the form `late` (run by h1) in root while h1 is stopped; h1 goes on once the command is answered.
-    static func showLateWithH1Stopped(_ runtime: TestRuntime, _ client: RuntimeClient) throws -> [Event] {
-        let pid = try stoppedHost("h1", of: runtime, client)
+    static func showLateWithH1Stopped(_ runtime: TestRuntime, _ client: RuntimeClient) async throws -> [Event] {
+        let pid = try await stoppedHost("h1", of: runtime, client)
         defer { kill(pid, SIGCONT) }
-        return try client.perform(SeedListings.displayContentController("late", in: "root", frame: left))
+        return try await client.perform(SeedListings.displayContentController("late", in: "root", frame: left))
     }
 
     /// Stops host `name` with SIGSTOP — the process the supervisor knows as that host — and returns its pid once the
     /// kernel reports it stopped.
-    static func stoppedHost(_ name: String, of runtime: TestRuntime, _ client: RuntimeClient) throws -> Int32 {
+    static func stoppedHost(_ name: String, of runtime: TestRuntime, _ client: RuntimeClient) async throws -> Int32 {
         let pid = try #require(runtime.pid(ofHost: name))
-        let known = try client.snapshot().hosts.first { $0.name == name }
+        let known = try await client.snapshot().hosts.first { $0.name == name }
         #expect(
             known?.pid == pid && known?.up == true,
             "the pid file says \(pid), the supervisor \(String(describing: known))"
@@ -121,7 +121,7 @@ import Testing
             let client = try runtime.client()
             // h1 stopped: it answers nothing, but its heartbeats are not missed yet (2 s): the command goes on after
             // 300 ms with nothing from the form's code, and the events say so.
-            let shown = try Self.showLateWithH1Stopped(runtime, client)
+            let shown = try await Self.showLateWithH1Stopped(runtime, client)
             #expect(shown.contains(.answerTimedOut("late", question: .loadView)))
             #expect(shown.contains(.answerTimedOut("late", question: .viewWillLayoutSubviews)))
             #expect(!shown.contains { $0.description.hasPrefix("viewInserted(late) view=late/header") })
@@ -135,9 +135,9 @@ import Testing
         // the supervisor stops waiting for a host it declares down (heartbeats missed for 2 s).
         try await OwnHostTopology.withRuntime(Self.topology, settings: "answerTimeoutMs: 60000\n") { runtime in
             let client = try runtime.client()
-            let shown = try Self.showLateWithH1Stopped(runtime, client)
+            let shown = try await Self.showLateWithH1Stopped(runtime, client)
             #expect(shown.contains(.answerTimedOut("late", question: .loadView)))
-            let root = try #require(try client.snapshot().controller("root"))
+            let root = try #require(try await client.snapshot().controller("root"))
             #expect(root.children == ["late"])
         }
     }

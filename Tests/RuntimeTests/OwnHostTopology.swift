@@ -44,7 +44,7 @@ enum OwnHostTopology {
             #expect(!published.isEmpty, "\(id)", sourceLocation: sourceLocation)
             var received: [Event] = []
             try await Poll.until(within: .seconds(20)) {
-                received = Array(try client.callbacks(of: id).suffix(published.count))
+                received = Array(try await client.callbacks(of: id).suffix(published.count))
                 return received == published
             }
             #expect(received == published, "\(id)", sourceLocation: sourceLocation)

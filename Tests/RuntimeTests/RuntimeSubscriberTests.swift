@@ -44,8 +44,8 @@ import Testing
             #expect(tree.controller("box")?.frame == Rect(x: 0, y: 0, width: 800, height: 600))
             #expect(epoch >= 1)
             let client = try RuntimeClient(environment: Self.environment(runtime))
-            try client.perform([.create("menu", kind: "content")], hosts: ["menu": "h0"])
-            try client.perform([Request(.setAlpha(.root("box"), 0.5), by: .controller("box"))])
+            try await client.perform([.create("menu", kind: "content")], hosts: ["menu": "h0"])
+            try await client.perform([Request(.setAlpha(.root("box"), 0.5), by: .controller("box"))])
             let updates = try Self.updates(subscriber) { updates in
                 Self.events(updates).contains { if case .alphaChanged = $0.1 { true } else { false } }
             }
@@ -90,7 +90,7 @@ import Testing
                 switch update {
                 case .state(let tree, _):
                     seen.append("state \(tree.controllers.count)")
-                    try client.perform([.create("late", kind: "content")], hosts: ["late": "h0"])
+                    try await client.perform([.create("late", kind: "content")], hosts: ["late": "h0"])
                 case .event(let event, _):
                     seen.append(event.name)
                 case .notice(let text):

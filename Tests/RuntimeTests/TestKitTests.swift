@@ -36,13 +36,13 @@ import Testing
         let path = try Self.topology()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (pids, directory) = try await withRuntime(topology: path, timeout: Self.startTimeout) { runtime in
-            let snapshot = try runtime.client().snapshot()
+            let snapshot = try await runtime.client().snapshot()
             #expect(Set(snapshot.hosts.filter(\.up).map(\.name)) == ["h0", "h1"])
             #expect(snapshot.controller("tally")?.parent == "box")
             // Typed calls and the callbacks of an actor, through the kit.
             let tally = try CounterController.resolve(id: "tally", using: runtime.actorSystem())
             #expect(try await tally.add(5) == 5)
-            #expect(try runtime.client().callbacks(of: "tally").map(\.name).contains("verbInvoked"))
+            #expect(try await runtime.client().callbacks(of: "tally").map(\.name).contains("verbInvoked"))
             return (try ["h0", "h1"].map { try #require(runtime.pid(ofHost: $0)) }, runtime.runDirectory)
         }
         for pid in pids { #expect(kill(pid, 0) != 0, "host process \(pid) outlived the runtime") }
@@ -66,15 +66,15 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await withRuntime(topology: path, timeout: Self.startTimeout) { runtime in
             let client = try runtime.client()
-            try client.perform([.push("master", on: "n")])
-            try client.perform([.invoke("master", verb: "show", arguments: ["detail"])])
+            try await client.perform([.push("master", on: "n")])
+            try await client.perform([.invoke("master", verb: "show", arguments: ["detail"])])
             try await runtime.waitIdle()
-            #expect(try client.snapshot().controller("n")?.children == ["master", "detail"])
-            #expect(try client.snapshot().controller("detail")?.appearance == .appeared)
+            #expect(try await client.snapshot().controller("n")?.children == ["master", "detail"])
+            #expect(try await client.snapshot().controller("detail")?.appearance == .appeared)
 
-            try client.perform([.pop("n", animated: true)])
+            try await client.perform([.pop("n", animated: true)])
             try await runtime.waitIdle()
-            let snapshot = try client.snapshot()
+            let snapshot = try await client.snapshot()
             #expect(snapshot.controller("n")?.children == ["master"])
             #expect(snapshot.controller("master")?.appearance == .appeared)
             #expect(snapshot.controller("detail")?.appearance == .disappeared)

@@ -91,7 +91,7 @@ import ZeroMQ
             #expect(try await tally.value() == 25)
             // Each call is an invoke the supervisor ordered and delivered: the actor received 23 of them, issued by the
             // system party, with their arguments as JSON.
-            let invoked = try Self.client(runtime).callbacks(of: "tally").compactMap { event -> [String]? in
+            let invoked = try await Self.client(runtime).callbacks(of: "tally").compactMap { event -> [String]? in
                 guard case .verbInvoked(_, _, let arguments, .system) = event else { return nil }
                 return arguments
             }
@@ -104,7 +104,7 @@ import ZeroMQ
         try await Self.withCounters { runtime in
             let client = try Self.client(runtime)
             // What h0 registered for `counter`: its methods by declared name, with schemas, and its verb.
-            let listed = try client.methods(of: "tally")
+            let listed = try await client.methods(of: "tally")
             #expect(listed.kind == "counter")
             #expect(listed.host == "h0")
             #expect(listed.verbs == ["add"])
@@ -112,17 +112,21 @@ import ZeroMQ
             #expect(add.parameters == [.init(label: "_", schema: #"{"type":"integer"}"#)])
             #expect(add.result == #"{"type":"integer"}"#)
             // Called by that name with JSON arguments, as any language's client does.
-            #expect(try client.call("tally", method: "add(_:)", arguments: try add.arguments(fromJSON: "[2]")) == "2")
+            #expect(
+                try await client.call("tally", method: "add(_:)", arguments: try add.arguments(fromJSON: "[2]")) == "2"
+            )
             // A Swift reference's call travels under the same name: the journal and `watch` show `add(_:)`.
             let tally = try CounterController.resolve(id: "tally", using: Self.system(runtime))
             #expect(try await tally.add(3) == 5)
-            let verbs = try client.callbacks(of: "tally").compactMap { event -> String? in
+            let verbs = try await client.callbacks(of: "tally").compactMap { event -> String? in
                 guard case .verbInvoked(_, let verb, _, _) = event else { return nil }
                 return verb
             }
             #expect(verbs == ["add(_:)", "add(_:)"])
             // A name the host did not register is refused by the supervisor, before anything is journaled.
-            let unknown = await Self.remoteError { _ = try client.call("tally", method: "rotate(by:)", arguments: []) }
+            let unknown = await Self.remoteError {
+                _ = try await client.call("tally", method: "rotate(by:)", arguments: [])
+            }
             #expect(unknown?.error.code == .unknownVerb)
             #expect(
                 unknown?.error.message
@@ -199,7 +203,7 @@ import ZeroMQ
             try await tally.pause(milliseconds: 2_500)
             #expect(try await tally.add(1) == 1)
             // Applied again, the resend would have been a second invoke, with a seq of its own, delivered to the actor.
-            let invoked = try Self.client(runtime).callbacks(of: "tally").filter { $0.name == "verbInvoked" }
+            let invoked = try await Self.client(runtime).callbacks(of: "tally").filter { $0.name == "verbInvoked" }
             #expect(invoked.count == 2)
         }
     }
@@ -215,8 +219,8 @@ import ZeroMQ
             }
             // Killed at the worst moment: once its actor is running the method (which titles the counter first).
             let client = try Self.client(runtime)
-            try await Poll.until { try client.snapshot().controller("tally")?.properties.title == "pausing" }
-            #expect(try client.snapshot().controller("tally")?.properties.title == "pausing")
+            try await Poll.until { try await client.snapshot().controller("tally")?.properties.title == "pausing" }
+            #expect(try await client.snapshot().controller("tally")?.properties.title == "pausing")
             kill(pid, SIGKILL)
             let error = await call.value
             #expect(error?.error.code == .hostUnavailable)
@@ -261,12 +265,12 @@ import ZeroMQ
                 }
             }
             let client = try Self.client(runtime)
-            try await Poll.until { try client.snapshot().controller("tally")?.properties.title == "pausing" }
+            try await Poll.until { try await client.snapshot().controller("tally")?.properties.title == "pausing" }
             // A peer that is not the host answers every call the supervisor could be waiting for with an error.
             let context = try Context()
             let dealer = try context.socket(.dealer)
             try dealer.connect(try RuntimeConfig.load(from: nil, environment: runtime.environment).commandEndpoint)
-            for seq in 1...(try client.snapshot().seq) {
+            for seq in 1...(try await client.snapshot().seq) {
                 let forged = MethodCallMessage.result(
                     seq: seq,
                     controller: "tally",

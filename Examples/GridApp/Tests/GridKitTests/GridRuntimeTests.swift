@@ -31,7 +31,7 @@ struct GridRuntimeTests {
             #expect(try await grid.insert(child: "a", at: 0) == ["a"])
             #expect(try await grid.insert(child: "b", at: 1) == ["a", "b"])
             #expect(try await grid.insert(child: "c", at: 1) == ["a", "c", "b"])
-            let snapshot = try client.snapshot()
+            let snapshot = try await client.snapshot()
             #expect(Self.frames(snapshot, ["a", "c", "b"]) == Self.cells)
             // Each tile's code built its label and laid it out within the commands that showed and placed it.
             for (tile, cell) in zip(["a", "c", "b"] as [ControllerID], Self.cells) {
@@ -42,14 +42,14 @@ struct GridRuntimeTests {
             #expect(snapshot.embeddedChildren(of: "board").sorted { $0.rawValue < $1.rawValue } == ["a", "b", "c"])
             // Moving a child: no second embedding, a new layout.
             #expect(try await grid.insert(child: "b", at: 0) == ["b", "a", "c"])
-            #expect(Self.frames(try client.snapshot(), ["b", "a", "c"]) == Self.cells)
+            #expect(Self.frames(try await client.snapshot(), ["b", "a", "c"]) == Self.cells)
             #expect(try await grid.children() == ["b", "a", "c"])
             try await runtime.wait(until: "the board counted three reports") { snapshot in
                 snapshot.controller("board")?.properties.title == "Board: 3 tiles appeared"
             }
             // The tile's actor saw the seeds' displayContentController (SPEC §2, §4), then the grid's layout of it (a move
             // keeps its size: no layout callbacks).
-            let tile = try client.callbacks(of: "c").map(\.name)
+            let tile = try await client.callbacks(of: "c").map(\.name)
             #expect(
                 tile == [
                     "willMoveToParent", "loadView", "viewDidLoad", "viewWillAppear", "viewDidAppear",
@@ -58,7 +58,7 @@ struct GridRuntimeTests {
             )
             // The calls were ordered and journaled as invokes, each under its method's declared name: the grid's actor
             // received each one in order.
-            let calls = try client.callbacks(of: "board").compactMap { event -> String? in
+            let calls = try await client.callbacks(of: "board").compactMap { event -> String? in
                 guard case .verbInvoked(_, let verb, let arguments, .system) = event, verb.hasSuffix(")") else {
                     return nil
                 }
@@ -84,15 +84,15 @@ struct GridRuntimeTests {
             }
             let grid = try GridController.resolve(id: "board", using: runtime.actorSystem())
             #expect(try await grid.children() == ["a", "b", "c"])
-            #expect(try client.callbacks(of: "b").map(\.name).contains("didMoveToParent"))
+            #expect(try await client.callbacks(of: "b").map(\.name).contains("didMoveToParent"))
         }
     }
 
     @Test func theStringVerbReachesTheSameMethod() async throws {
         try await withRuntime(topology: Self.topology) { runtime in
             let client = try runtime.client()
-            try client.perform([.invoke("board", verb: "insert", arguments: ["a", "0"])])
-            try client.perform([.invoke("board", verb: "insert", arguments: ["b", "0"])])
+            try await client.perform([.invoke("board", verb: "insert", arguments: ["a", "0"])])
+            try await client.perform([.invoke("board", verb: "insert", arguments: ["b", "0"])])
             try await runtime.wait(until: "b, a are laid out") { snapshot in
                 Self.frames(snapshot, ["b", "a"])
                     == Array(GridLayout.frames(count: 2, in: Rect(x: 0, y: 0, width: 800, height: 600)))
@@ -108,15 +108,15 @@ struct GridRuntimeTests {
     @Test func theGridsMethodsAreListedAndCalledByName() async throws {
         try await withRuntime(topology: Self.topology) { runtime in
             let client = try runtime.client()
-            let board = try client.methods(of: "board")
+            let board = try await client.methods(of: "board")
             #expect(board.kind == "grid")
             #expect(Set(board.methods.map(\.name)) == ["insert(child:at:)", "feature(child:)", "children()"])
             let insert = try #require(board.methods.first { $0.name == "insert(child:at:)" })
             #expect(insert.parameters.map(\.label) == ["child", "at"])
             #expect(insert.result == #"{"items":{"type":"string"},"type":"array"}"#)
             let arguments = try insert.arguments(fromJSON: #"{"child": "a", "at": 0}"#)
-            #expect(try client.call("board", method: insert.name, arguments: arguments) == #"["a"]"#)
-            #expect(try client.call("board", method: "children()", arguments: []) == #"["a"]"#)
+            #expect(try await client.call("board", method: insert.name, arguments: arguments) == #"["a"]"#)
+            #expect(try await client.call("board", method: "children()", arguments: []) == #"["a"]"#)
         }
     }
 
@@ -139,7 +139,7 @@ struct GridRuntimeTests {
             }
             #expect(try await grid.children() == [])
             // SPEC §16's child protocol: the grid requires `tapped` of its children, which a content controller lacks.
-            try runtime.client().perform([.create("plain", kind: .content)])
+            try await runtime.client().perform([.create("plain", kind: .content)])
             do {
                 _ = try await grid.insert(child: "plain", at: 0)
                 Issue.record("a child without the grid's protocol was embedded")
@@ -173,11 +173,11 @@ struct GridRuntimeTests {
     @Test func aRefusedVerbAndAnUnknownKindAreTypedErrors() async throws {
         try await withRuntime(topology: Self.topology) { runtime in
             let client = try runtime.client()
-            #expect(throws: RemoteError.self) {
-                try client.perform([.invoke("board", verb: "shuffle")])
+            await #expect(throws: RemoteError.self) {
+                try await client.perform([.invoke("board", verb: "shuffle")])
             }
             do {
-                try client.perform([.create("t", kind: "timeline")], hosts: ["t": "grid-host"])
+                try await client.perform([.create("t", kind: "timeline")], hosts: ["t": "grid-host"])
                 Issue.record("a kind no host registered was created")
             } catch let error as RemoteError {
                 #expect(error.error.code == .unknownKind)
@@ -189,8 +189,8 @@ struct GridRuntimeTests {
     @Test func aKilledGridHostIsStartedAgainAndKeepsItsOrder() async throws {
         try await withRuntime(topology: Self.topology) { runtime in
             let client = try runtime.client()
-            try client.perform([.invoke("board", verb: "insert", arguments: ["b", "0"])])
-            try client.perform([.invoke("board", verb: "insert", arguments: ["a", "1"])])
+            try await client.perform([.invoke("board", verb: "insert", arguments: ["b", "0"])])
+            try await client.perform([.invoke("board", verb: "insert", arguments: ["a", "1"])])
             try await runtime.wait(until: "b, a are laid out") { snapshot in
                 Self.frames(snapshot, ["b", "a"])
                     == Array(GridLayout.frames(count: 2, in: Rect(x: 0, y: 0, width: 800, height: 600)))
@@ -203,7 +203,7 @@ struct GridRuntimeTests {
             // The new process read its order back from the frames: the typed call places c between b and a.
             let grid = try GridController.resolve(id: "board", using: runtime.actorSystem())
             #expect(try await grid.insert(child: "c", at: 1) == ["b", "c", "a"])
-            #expect(Self.frames(try client.snapshot(), ["b", "c", "a"]) == Self.cells)
+            #expect(Self.frames(try await client.snapshot(), ["b", "c", "a"]) == Self.cells)
         }
     }
 }
