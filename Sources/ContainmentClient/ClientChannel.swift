@@ -1,7 +1,9 @@
 import ContainmentBus
+import ContainmentConfig
 import ContainmentModel
 import Foundation
 import Synchronization
+import ZeroMQ
 
 /// One connection to the supervisor (a ``CommandClient``: resends, CURVE keys) and the one thread that uses it. The
 /// requests of every task sharing a client run in turn on that thread: a request waiting for its answer holds no
@@ -42,6 +44,41 @@ final class ClientChannel: Sendable {
             request.cancel()
         }
         return try outcome.get()
+    }
+}
+
+extension ClientChannel {
+    /// A channel to the supervisor that the settings at `configPath` describe (else `CONTAINMENT_CONFIG`'s, else the
+    /// defaults for `CONTAINMENT_RUN_DIR`), with the CURVE client key they name; its thread named by `name` from the
+    /// client's id. Throws `hostUnavailable` when no supervisor listens there, `malformed` naming a setting not valid.
+    static func connect(
+        configPath: String?,
+        environment: [String: String],
+        name: (String) -> String
+    ) throws(ContainmentError) -> (channel: ClientChannel, clientID: String) {
+        let config: RuntimeConfig
+        let keys: CurveClientKeys?
+        do {
+            config = try RuntimeConfig.load(from: configPath, environment: environment)
+            keys = try config.clientKeys()
+        } catch {
+            throw ContainmentError(.malformed, "\(error)")
+        }
+        let context: Context
+        do {
+            context = try Context()
+        } catch {
+            throw ContainmentError(.hostUnavailable, "Cannot start ZeroMQ: \(error).")
+        }
+        // The socket holds its context, so the context lives as long as the connection.
+        let client = try CommandClient(
+            context: context,
+            endpoints: config.commandEndpoints,
+            timeout: config.requestTimeout,
+            curve: keys
+        )
+        let clientID = client.clientID
+        return (ClientChannel(client, name: name(clientID)), clientID)
     }
 }
 

@@ -1,8 +1,6 @@
 import ContainmentBus
 import ContainmentModel
-import ContainmentConfig
 import Foundation
-import ZeroMQ
 
 /// A client of a running Containment runtime: it submits commands to the supervisor, which checks them against the
 /// rules, journals and applies them, and reads the tree.
@@ -27,30 +25,10 @@ public final class RuntimeClient: Sendable {
         configPath: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ContainmentError) {
-        let config: RuntimeConfig
-        let keys: CurveClientKeys?
-        do {
-            config = try RuntimeConfig.load(from: configPath, environment: environment)
-            keys = try config.clientKeys()
-        } catch {
-            throw ContainmentError(.malformed, "\(error)")
-        }
-        let context: Context
-        do {
-            context = try Context()
-        } catch {
-            throw ContainmentError(.hostUnavailable, "Cannot start ZeroMQ: \(error).")
-        }
-        // The socket holds its context, so the context lives as long as the connection.
-        let client = try CommandClient(
-            context: context,
-            endpoints: config.commandEndpoints,
-            timeout: config.requestTimeout,
-            curve: keys
-        )
-        clientID = client.clientID
         // Its thread is named after the client (a thread name keeps 15 bytes): `client-` and 8 of its id.
-        channel = ClientChannel(client, name: "client-" + client.clientID.prefix(8))
+        (channel, clientID) = try ClientChannel.connect(configPath: configPath, environment: environment) {
+            "client-" + $0.prefix(8)
+        }
     }
 
     /// Applies `requests` as one transaction and returns the events they caused, or throws the rejection (the error
