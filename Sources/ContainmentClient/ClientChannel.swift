@@ -19,9 +19,8 @@ final class ClientChannel: Sendable {
     init(_ connection: sending CommandClient, name: String) {
         state = ChannelState(connection)
         let state = state
-        // Named from within: Foundation gives the system a thread's name only when the thread sets it on itself.
         Thread {
-            Thread.current.name = name
+            nameCurrentThread(name)
             state.serve()
         }.start()
     }
@@ -56,27 +55,7 @@ extension ClientChannel {
         environment: [String: String],
         name: (String) -> String
     ) throws(ContainmentError) -> (channel: ClientChannel, clientID: String) {
-        let config: RuntimeConfig
-        let keys: CurveClientKeys?
-        do {
-            config = try RuntimeConfig.load(from: configPath, environment: environment)
-            keys = try config.clientKeys()
-        } catch {
-            throw ContainmentError(.malformed, "\(error)")
-        }
-        let context: Context
-        do {
-            context = try Context()
-        } catch {
-            throw ContainmentError(.hostUnavailable, "Cannot start ZeroMQ: \(error).")
-        }
-        // The socket holds its context, so the context lives as long as the connection.
-        let client = try CommandClient(
-            context: context,
-            endpoints: config.commandEndpoints,
-            timeout: config.requestTimeout,
-            curve: keys
-        )
+        let client = try ClientSettings(configPath: configPath, environment: environment).commandClient()
         let clientID = client.clientID
         return (ClientChannel(client, name: name(clientID)), clientID)
     }

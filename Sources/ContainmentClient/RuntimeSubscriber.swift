@@ -48,34 +48,20 @@ public final class RuntimeSubscriber {
         configPath: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ContainmentError) {
-        let config: RuntimeConfig
-        let keys: CurveClientKeys?
+        let settings = try ClientSettings(configPath: configPath, environment: environment)
+        let config = settings.config
         do {
-            config = try RuntimeConfig.load(from: configPath, environment: environment)
-            keys = try config.clientKeys()
-        } catch {
-            throw ContainmentError(.malformed, "\(error)")
-        }
-        let context: Context
-        do {
-            context = try Context()
-            // Each socket holds the context, so it lives as long as they do.
             socket = try EventSocket(
-                context: context,
+                context: settings.context,
                 endpoints: config.eventEndpoints,
-                keys: keys,
+                keys: settings.keys,
                 bound: 10_000,
                 wake: .milliseconds(50)
             )
         } catch {
             throw ContainmentError(.hostUnavailable, "Cannot subscribe to \(config.eventEndpoint): \(error).")
         }
-        let client = try CommandClient(
-            context: context,
-            endpoints: config.commandEndpoints,
-            timeout: config.requestTimeout,
-            curve: keys
-        )
+        let client = try settings.commandClient()
         // The first state waits for the subscription to be seen working, three heartbeat intervals at most.
         follower = CloneFollower(fromStart: true, checkGaps: true, joinWait: config.heartbeatInterval * 3) {
             try client.snapshot()
@@ -168,6 +154,7 @@ extension RuntimeSubscriber {
         let stopped = StopFlag()
         continuation.onTermination = { _ in stopped.stop() }
         let thread = Thread {
+            nameCurrentThread("subscriber")
             do {
                 let subscriber = try RuntimeSubscriber(configPath: configPath, environment: environment)
                 defer { subscriber.close() }
@@ -179,7 +166,6 @@ extension RuntimeSubscriber {
                 continuation.finish(throwing: error)
             }
         }
-        thread.name = "containment-subscriber"
         thread.start()
         return stream
     }

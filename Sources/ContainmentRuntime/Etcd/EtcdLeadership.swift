@@ -184,6 +184,7 @@ package final class EtcdLeadership: Sendable {
     func keepLeading(until stopped: @escaping @Sendable () -> Bool) -> Thread {
         let leaseSeconds = leaseSeconds
         let thread = Thread { [self] in
+            nameCurrentThread("leader-lease")
             while !stopped() {
                 let renewal = renewOnce()
                 guard renewal == .renewed || (renewal == .unanswered && isValid) else { break }
@@ -191,7 +192,6 @@ package final class EtcdLeadership: Sendable {
                 Thread.sleep(forTimeInterval: Double(delay.milliseconds) / 1_000)
             }
         }
-        thread.name = "leader-lease"
         thread.start()
         return thread
     }

@@ -37,6 +37,7 @@ final class InspectorFeed: Sendable {
 
     func start() {
         let thread = Thread { [self] in
+            nameCurrentThread("inspector-feed")
             do {
                 try run()
             } catch {
@@ -52,7 +53,6 @@ final class InspectorFeed: Sendable {
                 inspection.answer.resume(returning: JSONText.encode(["code": "unavailable", "error": "stopped"]))
             }
         }
-        thread.name = "inspector-feed"
         thread.start()
     }
 
