@@ -17,12 +17,20 @@ public struct Topology: Sendable, Equatable {
         public var kind: String
         public var host: String
         public var parent: String?
-        /// Embedded in the parent's root view (displayContentController) at this frame (`.zero`: the parent's size);
-        /// `nil`: added as a child — or, under a container of a custom kind, handed to its code (``ChildAssignment``).
-        public var frame: Rect?
+        /// Embedded in the parent's root view (displayContentController), filling it or at a frame; `nil`: added as a
+        /// child — or, under a container of a custom kind, handed to its code (``ChildAssignment``).
+        public var embedding: Embedding?
         public var properties: ControllerProperties
         /// Presented at start by this controller (with its own presentation style).
         public var presentedBy: String?
+    }
+
+    /// Where an embedded child's root view goes: `embed: true`, or `embed: [x, y, w, h]` (any frame, `[0, 0, 0, 0]`
+    /// included: an empty view, not the parent's size).
+    public enum Embedding: Sendable, Equatable {
+        /// The parent's bounds: the window's size under the window's root, else the parent's own embedded size.
+        case fillingParent
+        case frame(Rect)
     }
 
     /// How the supervisor (`--start-hosts`) runs one host: its restart policy, where it differs from runtime.yaml's,
@@ -119,13 +127,13 @@ public struct Topology: Sendable, Equatable {
             } catch {
                 throw ConfigError("controller \(entry.id): \(error.message)")
             }
-            let frame: Rect?
+            let embedding: Embedding?
             switch entry.embed {
-            case nil, .flag(false): frame = nil
-            case .flag(true): frame = .zero  // resolved below: the parent's bounds
+            case nil, .flag(false): embedding = nil
+            case .flag(true): embedding = .fillingParent
             case .frame(let values):
                 guard values.count == 4 else { throw ConfigError("controller \(entry.id): embed takes [x, y, w, h]") }
-                frame = Rect(x: values[0], y: values[1], width: values[2], height: values[3])
+                embedding = .frame(Rect(x: values[0], y: values[1], width: values[2], height: values[3]))
             }
             if !hosts.contains(entry.host) { hosts.append(entry.host) }
             controllers.append(
@@ -134,7 +142,7 @@ public struct Topology: Sendable, Equatable {
                     kind: entry.kind ?? "content",
                     host: entry.host,
                     parent: entry.parent,
-                    frame: frame,
+                    embedding: embedding,
                     properties: properties,
                     presentedBy: entry.presentedBy
                 )
@@ -217,21 +225,26 @@ public struct Topology: Sendable, Equatable {
                     }
                 result.append((.by(parentID, command), nil))
                 continue
-            case let kind? where !Kind.standard.contains(kind) && controller.frame == nil:
+            case let kind? where !Kind.standard.contains(kind) && controller.embedding == nil:
                 // A custom container's code embeds its children itself: it is handed those it is not asked to embed.
                 guard assigned.insert(parent).inserted else { continue }
-                let children = controllers.filter { $0.parent == parent && $0.frame == nil }.map { ControllerID($0.id) }
+                let children = controllers.filter { $0.parent == parent && $0.embedding == nil }.map {
+                    ControllerID($0.id)
+                }
                 result.append((.system(ChildAssignment.command(parentID, children)), nil))
                 continue
             default:
                 break
             }
             let child = ControllerID(controller.id)
-            guard var frame = controller.frame else {
+            let frame: Rect
+            switch controller.embedding {
+            case nil:
                 result.append((.by(parentID, .addChild(child, to: parentID)), nil))
                 continue
+            case .fillingParent?: frame = Rect(size: sizes[parent] ?? .zero)
+            case .frame(let given)?: frame = given
             }
-            if frame == .zero { frame = Rect(size: sizes[parent] ?? .zero) }
             sizes[controller.id] = frame.size
             for request in SeedListings.displayContentController(child, in: parentID, frame: frame) {
                 result.append((request, nil))

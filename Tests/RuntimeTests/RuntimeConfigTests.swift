@@ -205,6 +205,34 @@ import Testing
         #expect(state.controllers["a"]?.parent == nil && state.controllers["x"]?.parent == "ring")
     }
 
+    /// `embed: true` fills the parent (the window's size under its root, then each embedded parent's); a frame given
+    /// is kept as given, `[0, 0, 0, 0]` included (it stood for "fill the parent" before, so an empty view got the
+    /// window's size).
+    @Test func anEmbedFrameIsKeptAsGivenEvenEmptyAndTrueFillsTheParent() throws {
+        let topology = try Topology.parse(
+            """
+            window: {name: main, width: 320, height: 480, root: shell}
+            controllers:
+              - {id: shell, host: h}
+              - {id: full, host: h, parent: shell, embed: true}
+              - {id: inner, host: h, parent: full, embed: true}
+              - {id: empty, host: h, parent: shell, embed: [0, 0, 0, 0]}
+            """
+        )
+        #expect(topology.controllers.map(\.embedding) == [nil, .fillingParent, .fillingParent, .frame(.zero)])
+        let frames = topology.requests().compactMap { request -> [String: Rect]? in
+            guard case .setFrame(let view, let frame) = request.request.command else { return nil }
+            return [view.owner.rawValue: frame]
+        }
+        #expect(
+            frames == [
+                ["full": Rect(x: 0, y: 0, width: 320, height: 480)],
+                ["inner": Rect(x: 0, y: 0, width: 320, height: 480)],
+                ["empty": .zero],
+            ]
+        )
+    }
+
     /// A host's program: a relative path is the topology file's directory's, an absolute one stays; its arguments
     /// follow it unchanged.
     @Test func aHostsCommandIsResolvedAgainstTheTopologysDirectory() throws {
