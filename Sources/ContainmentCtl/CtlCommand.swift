@@ -91,17 +91,22 @@ struct Placed: Equatable {
 
 /// Sends requests as one transaction and prints the outcome.
 func submit(_ commands: [Placed], through connection: Connection, options: CtlOptions) throws {
-    do {
-        let accepted = try connection.client.submit(commands.map(\.request), hosts: Placed.hosts(of: commands))
-        if !options.quiet {
-            if options.json {
-                print(JSONText.encode(["commandId": accepted.commandID, "events": accepted.events.map(\.jsonObject)]))
-            } else {
-                for event in accepted.events { print(event.line) }
-            }
+    let accepted = try accept(commands, through: connection, options: options)
+    if !options.quiet {
+        if options.json {
+            print(JSONText.encode(["commandId": accepted.commandID, "events": accepted.events.map(\.jsonObject)]))
+        } else {
+            for event in accepted.events { print(event.line) }
         }
-        if options.wait { try waitUntilIdle(connection, timeout: options.waitTimeout) }
-    } catch let error as RemoteError {
+    }
+    if options.wait { try waitUntilIdle(connection, timeout: options.waitTimeout) }
+}
+
+/// Submits `commands` as one transaction; a rejection is printed (as JSON with `--json`) and thrown as its exit status.
+func accept(_ commands: [Placed], through connection: Connection, options: CtlOptions) throws -> Acceptance {
+    do throws(RemoteError) {
+        return try connection.client.submit(commands.map(\.request), hosts: Placed.hosts(of: commands))
+    } catch {
         if options.json {
             print(
                 JSONText.encode([

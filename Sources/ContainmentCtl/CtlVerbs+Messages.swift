@@ -89,6 +89,9 @@ extension CtlVerbs {
                 every kind answers: it hands a container the children named as arguments. Without --by, issued by \
                 the system. A typed method (a distributed func) is called with `ctl call`, and listed by \
                 `containment methods`.
+
+                It prints verbInvoked, then waits until the runtime is idle (as --wait) and prints what the code did \
+                in answer: the events published after the verb's, up to the idle point (with --json, as `followed`).
                 """
         )
         @Argument(help: "The controller.") var controller: String
@@ -96,9 +99,19 @@ extension CtlVerbs {
         // Unrecognized words are arguments too: `ctl invoke ring rotate -1` needs no `--` (ctl's own flags still parse).
         @Argument(parsing: .allUnrecognized, help: "Its arguments (a negative number needs no --).")
         var arguments: [String] = []
+        @Flag(help: "Print verbInvoked only: do not wait for what the code does in answer.") var noFollow = false
         @OptionGroup var options: CtlOptions
         func requests(_ state: () throws -> TreeView) throws -> [Request] {
             [Request(.invoke(ControllerID(controller), verb: verb, arguments: arguments), options)]
+        }
+        func run() async throws {
+            let connection = try Connection(options.runtime)
+            let placed = try requests { try connection.snapshot().tree }.map { Placed($0) }
+            if noFollow {
+                try submit(placed, through: connection, options: options)
+            } else {
+                try Following(connection: connection, options: options).submit(placed)
+            }
         }
     }
 }
