@@ -46,6 +46,13 @@ extension Containment_V1_Properties {
             splitDisplayMode = properties.splitDisplayMode.rawValue
         }
         if let delegate = properties.delegate { self.delegate = delegate.rawValue }
+        // Sorted: the same state encodes to the same bytes in every process (a dictionary's order is per process).
+        state = properties.state.sorted { $0.key < $1.key }.map { entry in
+            .with {
+                $0.key = entry.key
+                $0.value = entry.value
+            }
+        }
     }
 
     public func model() throws(ContainmentError) -> ControllerProperties {
@@ -111,6 +118,13 @@ extension Containment_V1_Properties {
             properties.splitDisplayMode = try SplitDisplayMode.named(splitDisplayMode, as: "split display mode")
         }
         if hasDelegate { properties.delegate = try controllerID(delegate, field: "delegate") }
+        var published: [String: String] = [:]
+        for entry in state {
+            guard published.updateValue(entry.value, forKey: entry.key) == nil else {
+                throw .malformed("A published state names the key \"\(entry.key)\" twice.")
+            }
+        }
+        properties.state = published
         return properties
     }
 }

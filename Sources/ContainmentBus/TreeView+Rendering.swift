@@ -16,6 +16,10 @@ extension TreeView {
             parts.append(node.appearance)
             if let title = node.properties.title { parts.append("title=\"\(title)\"") }
             if node.properties.editing { parts.append("editing") }
+            if !node.properties.state.isEmpty {
+                let entries = node.properties.state.sorted { $0.key < $1.key }.map { "\($0.key)=\"\($0.value)\"" }
+                parts.append("state[" + entries.joined(separator: " ") + "]")
+            }
             switch node.kind {
             case "navigation":
                 parts.append("stack=[\(node.children.joined(separator: ","))]")
@@ -158,6 +162,7 @@ extension TreeView {
             "supportedOrientations": properties.supportedOrientations.sorted().map(\.rawValue),
             "preferredContentSize": size,
             "editing": properties.editing,
+            "state": properties.state,
         ]
     }
 

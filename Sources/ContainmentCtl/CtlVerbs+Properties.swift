@@ -35,6 +35,13 @@ extension CtlVerbs {
         @Option(help: "providesPresentationContextTransitionStyle: true or false.") var providesContextStyle: String?
         @Option(help: "modalPresentationStyle.") var presentationStyle: String?
         @Option(help: "modalTransitionStyle.") var transitionStyle: String?
+        @Option(
+            help: """
+                Its published state, KEY=VALUE (repeatable): what a custom container shows of itself. The entries \
+                given replace the whole state; --clear state empties it.
+                """
+        )
+        var state: [String] = []
         @Option(help: "Set this property back to its default (repeatable).") var clear: [String] = []
         @OptionGroup var options: CtlOptions
 
@@ -72,6 +79,16 @@ extension CtlVerbs {
             if let toolbarItems { changes.append(.toolbarItems(Self.list(toolbarItems))) }
             if let delegate { changes.append(.delegate(ControllerID(delegate))) }
             if let handles { changes.append(.handles(Self.list(handles))) }
+            if !self.state.isEmpty {
+                var published: [String: String] = [:]
+                for entry in self.state {
+                    guard let equals = entry.firstIndex(of: "=") else {
+                        throw ValidationError("--state takes KEY=VALUE, not \"\(entry)\"")
+                    }
+                    published[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+                }
+                changes.append(.state(published))
+            }
             if let orientations {
                 var set: Set<Orientation> = []
                 for name in Self.list(orientations) { set.insert(try Orientation.named(name, as: "orientation")) }

@@ -165,6 +165,15 @@ public struct ControllerRef: Sendable {
         try await perform([.setProperties(id, changes)])
     }
 
+    /// Publishes this controller's own state — what a custom container shows of itself (a carousel's selection) —
+    /// replacing what it published before: `tree`, the inspector, snapshots and every subscriber's
+    /// `propertiesChanged` carry it, and a new process of its host reads it back from `restored(_:controller:)`'s
+    /// state (`properties.state`). At most 64 entries, keys of at most 128 bytes and not empty, values of at most
+    /// 4,096; beyond, `malformed`.
+    public func publishState(_ state: [String: String]) async throws(RemoteError) {
+        try await perform([.setProperties(id, [.state(state)])])
+    }
+
     /// Turns editing on or off for this controller, or for a child of it (SPEC §13).
     public func setEditing(
         _ editing: Bool,

@@ -17,6 +17,9 @@ extension ContainmentState {
         guard controllers[id] == nil else {
             throw ContainmentError(.duplicateID, deferred: "A controller \(id) already exists.")
         }
+        if let problem = PropertyChange.stateProblem(properties.state) {
+            throw ContainmentError(.malformed, deferred: "\(id): \(problem)")
+        }
         if kind == .page, properties.pageTransitionStyle == .pageCurl, properties.spineLocation == .mid,
             !properties.doubleSided
         {

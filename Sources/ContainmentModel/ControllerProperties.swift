@@ -100,6 +100,13 @@ public struct ControllerProperties: Hashable, Sendable {
         get { rare.value.preferredContentSize }
         set { rare = rare.with { $0.preferredContentSize = newValue } }
     }
+    /// Its own published state: what a custom container shows of itself (a carousel's selection, say), free-form
+    /// text values by key, for `tree`, the inspector and every subscriber. Only it (or the system) sets it, whole,
+    /// with `setProperties` naming `state`.
+    public var state: [String: String] {
+        get { rare.value.state }
+        set { rare = rare.with { $0.state = newValue } }
+    }
     /// Whether it is editing: `setEditing` changes it (SPEC §13).
     public var editing: Bool {
         get { rare.value.editing }
@@ -127,6 +134,7 @@ private struct RareProperties: Hashable, Sendable {
     var handles: [String] = []
     var supportedOrientations = Orientation.defaultSupported
     var preferredContentSize: Size?
+    var state: [String: String] = [:]
     var editing = false
 }
 

@@ -12,12 +12,14 @@ public enum PropertyChange: Hashable, Sendable {
     case providesPresentationContextTransitionStyle(Bool)
     case modalPresentationStyle(ModalPresentationStyle)
     case modalTransitionStyle(ModalTransitionStyle)
+    /// The controller's own published state, replaced whole (``ControllerProperties/state``).
+    case state([String: String])
 
     /// Every name, in the order SPEC §13 lists them: what `propertiesChanged` reports and the wire names.
     public static let names = [
         "title", "navigationItem", "tabItem", "toolbarItems", "delegate", "handles", "supportedOrientations",
         "preferredContentSize", "definesPresentationContext", "providesPresentationContextTransitionStyle",
-        "modalPresentationStyle", "modalTransitionStyle",
+        "modalPresentationStyle", "modalTransitionStyle", "state",
     ]
 
     /// The property's name.
@@ -35,6 +37,7 @@ public enum PropertyChange: Hashable, Sendable {
         case .providesPresentationContextTransitionStyle: "providesPresentationContextTransitionStyle"
         case .modalPresentationStyle: "modalPresentationStyle"
         case .modalTransitionStyle: "modalTransitionStyle"
+        case .state: "state"
         }
     }
 
@@ -54,6 +57,7 @@ public enum PropertyChange: Hashable, Sendable {
             self = .providesPresentationContextTransitionStyle(properties.providesPresentationContextTransitionStyle)
         case "modalPresentationStyle": self = .modalPresentationStyle(properties.modalPresentationStyle)
         case "modalTransitionStyle": self = .modalTransitionStyle(properties.modalTransitionStyle)
+        case "state": self = .state(properties.state)
         default: return nil
         }
     }
@@ -74,13 +78,19 @@ public enum PropertyChange: Hashable, Sendable {
             properties.providesPresentationContextTransitionStyle = value
         case .modalPresentationStyle(let value): properties.modalPresentationStyle = value
         case .modalTransitionStyle(let value): properties.modalTransitionStyle = value
+        case .state(let value): properties.state = value
         }
     }
 
+    /// The most entries a controller's published state holds, and the longest key and value, in UTF-8 bytes.
+    package static let stateLimits = (entries: 64, keyBytes: 128, valueBytes: 4_096)
+
     /// Why the value cannot be set, if it cannot: no orientation at all, a size that is negative, not finite or beyond
-    /// 1e9 points.
+    /// 1e9 points, a published state beyond ``stateLimits`` or with an empty key.
     var problem: String? {
         switch self {
+        case .state(let value):
+            Self.stateProblem(value)
         case .supportedOrientations(let value) where value.isEmpty:
             "A controller supports at least one orientation."
         case .preferredContentSize(let size?) where !size.isValid:
@@ -88,5 +98,25 @@ public enum PropertyChange: Hashable, Sendable {
         default:
             nil
         }
+    }
+}
+
+extension PropertyChange {
+    static func stateProblem(_ state: [String: String]) -> String? {
+        let limits = stateLimits
+        if state.count > limits.entries {
+            return "A published state holds at most \(limits.entries) entries, not \(state.count)."
+        }
+        for (key, value) in state.sorted(by: { $0.key < $1.key }) {
+            if key.isEmpty { return "A published state's key may not be empty." }
+            if key.utf8.count > limits.keyBytes {
+                return "A published state's key is at most \(limits.keyBytes) bytes; \(key.prefix(20))… is longer."
+            }
+            if value.utf8.count > limits.valueBytes {
+                return
+                    "A published state's value is at most \(limits.valueBytes) bytes; \(key)'s is \(value.utf8.count)."
+            }
+        }
+        return nil
     }
 }

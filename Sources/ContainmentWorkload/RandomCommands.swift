@@ -276,8 +276,17 @@ public struct RandomCommands: Sendable {
     /// One to three property changes (SPEC §13), now and then an invalid one.
     mutating func propertyChanges() -> [PropertyChange] {
         (0..<Int.random(in: 1...3, using: &rng)).map { _ in
-            switch Int.random(in: 0..<7, using: &rng) {
+            switch Int.random(in: 0..<8, using: &rng) {
             case 0: .title(chance(20) ? nil : names.randomElement(using: &rng)!)
+            case 7:
+                .state(
+                    chance(5)
+                        ? ["": "an empty key"]
+                        : Dictionary(
+                            names.prefix(Int.random(in: 0...2, using: &rng)).map { ($0, id().rawValue) },
+                            uniquingKeysWith: { first, _ in first }
+                        )
+                )
             case 1: .delegate(chance(20) ? nil : id())
             case 2: .handles(chance(50) ? ["tap", "a"] : ["b"])
             case 3: .supportedOrientations(Set(Orientation.allCases.filter { _ in chance(50) }))

@@ -39,4 +39,23 @@ import Testing
         let all = Request.by("a", .setProperties("a", [.supportedOrientations(Orientation.defaultSupported)]))
         #expect(try WireCommand(all).request() == all)
     }
+
+    /// A published state crosses the wire whole and sorted by key, so the same state is the same bytes in every
+    /// process; a key named twice on the wire is malformed.
+    @Test func aPublishedStateIsEncodedSortedAndReadBackWhole() throws {
+        let state = Dictionary(uniqueKeysWithValues: (0..<40).map { ("key\($0)", "value \($0) é") })
+        let request = Request.by("a", .setProperties("a", [.state(state)]))
+        let wire = WireCommand(request)
+        #expect(try wire.request() == request)
+        #expect(wire.setProperties.properties.state.map(\.key) == state.keys.sorted())
+        var properties = ControllerProperties()
+        properties.state = state
+        let bytes = try Containment_V1_Properties(properties).serializedBytes() as [UInt8]
+        var shuffled = ControllerProperties()
+        shuffled.state = Dictionary(uniqueKeysWithValues: state.shuffled().map { ($0.key, $0.value) })
+        #expect(try Containment_V1_Properties(shuffled).serializedBytes() as [UInt8] == bytes)
+        var twice = Containment_V1_Properties()
+        twice.state = [.with { $0.key = "k" }, .with { $0.key = "k" }]
+        #expect(throws: ContainmentError.self) { try twice.model() }
+    }
 }

@@ -55,6 +55,37 @@ import Testing
         #expect(events.count == 1 && events.first?.isCallback == false)
     }
 
+    /// Issue 44: a controller publishes its own state (a custom container's selection) as a property, set whole by
+    /// it or the system, named `state` in propertiesChanged; only within its limits.
+    @Test func aControllerPublishesItsOwnState() {
+        var h = scene()
+        let events = h.ok(.by("a", .setProperties("a", [.state(["selection": "2", "mode": "ring"])])))
+        #expect(events == ["propertiesChanged(a) changed=state"])
+        #expect(h.state.controllers["a"]?.properties.state == ["selection": "2", "mode": "ring"])
+        // Set whole: a key left out is gone; the same state again changes nothing.
+        h.ok(.by("a", .setProperties("a", [.state(["selection": "3"])])))
+        #expect(h.state.controllers["a"]?.properties.state == ["selection": "3"])
+        #expect(h.ok(.by("a", .setProperties("a", [.state(["selection": "3"])]))) == [])
+        h.ok(.system(.setProperties("a", [.state([:])])))
+        #expect(h.state.controllers["a"]?.properties.state == [:])
+        // Only it or the system: not its parent, nor another controller.
+        h.fails(.unauthorized, .by("n", .setProperties("a", [.state(["selection": "1"])])))
+        // Within its limits, at create too.
+        let limits = PropertyChange.stateLimits
+        let tooMany = Dictionary(uniqueKeysWithValues: (0...limits.entries).map { ("k\($0)", "") })
+        for state in [
+            ["": "empty key"], tooMany, [String(repeating: "k", count: limits.keyBytes + 1): ""],
+            ["k": String(repeating: "v", count: limits.valueBytes + 1)],
+        ] {
+            h.fails(.malformed, .by("a", .setProperties("a", [.state(state)])))
+            var properties = ControllerProperties()
+            properties.state = state
+            h.fails(.malformed, .system(.create("fresh", kind: .content, properties: properties)))
+        }
+        let widest = ["k": String(repeating: "é", count: limits.valueBytes / 2)]
+        h.ok(.by("a", .setProperties("a", [.state(widest)])))
+    }
+
     @Test func setPropertiesRejections() {
         var h = scene()
         let other = h.fails(.unauthorized, .by("b", .setProperties("a", [.title("no")])))

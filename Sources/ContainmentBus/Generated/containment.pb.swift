@@ -311,11 +311,32 @@ public nonisolated struct Containment_V1_Properties: @unchecked Sendable {
   /// Clears the value of `editing`. Subsequent reads from it will return its default value.
   public mutating func clearEditing() {_uniqueStorage()._editing = nil}
 
+  /// The controller's own published state (a custom container's selection, say): free-form text values by key,
+  /// sorted by key, each key once. Set whole by set_properties naming "state".
+  public var state: [Containment_V1_StateEntry] {
+    get {_storage._state}
+    set {_uniqueStorage()._state = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Containment_V1_StateEntry: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var key: String = String()
+
+  public var value: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 /// One command and who issues it. `by` is a controller id, "window:NAME", "system", or empty: the party the rules
@@ -3558,7 +3579,7 @@ nonisolated extension Containment_V1_Rect: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Properties"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}automatically_forwards_appearance\0\u{3}automatically_forwards_size_transitions\0\u{3}defines_presentation_context\0\u{3}provides_presentation_context_transition_style\0\u{3}modal_presentation_style\0\u{3}modal_transition_style\0\u{1}title\0\u{3}tab_item\0\u{3}navigation_item\0\u{3}page_transition_style\0\u{3}spine_location\0\u{3}double_sided\0\u{3}page_sequence\0\u{3}split_fraction\0\u{3}split_display_mode\0\u{3}page_data_source\0\u{1}delegate\0\u{3}navigation_back_title\0\u{3}navigation_left_items\0\u{3}navigation_right_items\0\u{3}tab_badge\0\u{3}toolbar_items\0\u{1}handles\0\u{3}supported_orientations\0\u{3}preferred_content_size\0\u{1}editing\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}automatically_forwards_appearance\0\u{3}automatically_forwards_size_transitions\0\u{3}defines_presentation_context\0\u{3}provides_presentation_context_transition_style\0\u{3}modal_presentation_style\0\u{3}modal_transition_style\0\u{1}title\0\u{3}tab_item\0\u{3}navigation_item\0\u{3}page_transition_style\0\u{3}spine_location\0\u{3}double_sided\0\u{3}page_sequence\0\u{3}split_fraction\0\u{3}split_display_mode\0\u{3}page_data_source\0\u{1}delegate\0\u{3}navigation_back_title\0\u{3}navigation_left_items\0\u{3}navigation_right_items\0\u{3}tab_badge\0\u{3}toolbar_items\0\u{1}handles\0\u{3}supported_orientations\0\u{3}preferred_content_size\0\u{1}editing\0\u{1}state\0")
 
   fileprivate class _StorageClass {
     var _automaticallyForwardsAppearance: Bool? = nil
@@ -3587,6 +3608,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
     var _supportedOrientations: [String] = []
     var _preferredContentSize: Containment_V1_Size? = nil
     var _editing: Bool? = nil
+    var _state: [Containment_V1_StateEntry] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -3623,6 +3645,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
       _supportedOrientations = source._supportedOrientations
       _preferredContentSize = source._preferredContentSize
       _editing = source._editing
+      _state = source._state
     }
   }
 
@@ -3667,6 +3690,7 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
         case 24: try { try decoder.decodeRepeatedStringField(value: &_storage._supportedOrientations) }()
         case 25: try { try decoder.decodeSingularMessageField(value: &_storage._preferredContentSize) }()
         case 26: try { try decoder.decodeSingularBoolField(value: &_storage._editing) }()
+        case 27: try { try decoder.decodeRepeatedMessageField(value: &_storage._state) }()
         default: break
         }
       }
@@ -3757,6 +3781,9 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
       try { if let v = _storage._editing {
         try visitor.visitSingularBoolField(value: v, fieldNumber: 26)
       } }()
+      if !_storage._state.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._state, fieldNumber: 27)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -3792,10 +3819,46 @@ nonisolated extension Containment_V1_Properties: SwiftProtobuf.Message, SwiftPro
         if _storage._supportedOrientations != rhs_storage._supportedOrientations {return false}
         if _storage._preferredContentSize != rhs_storage._preferredContentSize {return false}
         if _storage._editing != rhs_storage._editing {return false}
+        if _storage._state != rhs_storage._state {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_StateEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".StateEntry"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}value\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.key) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.value) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.key.isEmpty {
+      try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
+    }
+    if !self.value.isEmpty {
+      try visitor.visitSingularStringField(value: self.value, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_StateEntry, rhs: Containment_V1_StateEntry) -> Bool {
+    if lhs.key != rhs.key {return false}
+    if lhs.value != rhs.value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

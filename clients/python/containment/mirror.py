@@ -36,6 +36,7 @@ class Node:
     appearance: str = "disappeared"
     frame: Optional[Rect] = None  # its root view's; None while not loaded
     constraints: dict[str, str] = field(default_factory=dict)  # the constraints it owns: id → expression, in order
+    state: dict[str, str] = field(default_factory=dict)  # its own published state (a custom container's selection)
 
 
 class Gap(Exception):
@@ -76,6 +77,7 @@ class Tree:
                 appearance=c.appearance,
                 frame=_rect(c.frame) if c.HasField("frame") else None,
                 constraints={k.id: k.expression for k in c.constraints},
+                state={e.key: e.value for e in c.properties.state},
             )
             self.order.append(c.id)
         # window id → (root, (width, height)); host name → (pid, up)
@@ -114,6 +116,10 @@ class Tree:
             nodes[cid].frame = Rect(0.0, 0.0, 0.0, 0.0)
         elif name == "viewDidUnload":
             nodes[cid].frame = None
+        elif name == "propertiesChanged" and "state" in event.changed:
+            # The properties as a dict (protobuf's JSON mapping): the state's entries, an empty value left out.
+            entries = (event.properties or {}).get("state", [])
+            nodes[cid].state = {e["key"]: e.get("value", "") for e in entries}
         elif name == "constraintAdded":
             nodes[cid].constraints[event.constraint_id] = event.expression
         elif name == "constraintRemoved":

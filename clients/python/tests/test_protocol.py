@@ -224,6 +224,14 @@ def test_batch_from_python_creates_a_controller(runtime):
     assert mirror.snapshots == 1
     assert_same_tree(mirror.tree, Tree(client.snapshot()))
 
+    # Its own published state (what a custom container shows of itself), set whole by itself: the mirror follows.
+    done = runtime.ctl("set-properties", "py", "--state", "selection=2", "--state", "mode=", "--by", "py", "--quiet")
+    assert done.returncode == 0, done.stderr
+    (changed,) = mirror.until(lambda e: e.name == "propertiesChanged")
+    assert changed.changed == ["state"]
+    assert mirror.tree.nodes["py"].state == {"selection": "2", "mode": ""}
+    assert_same_tree(mirror.tree, Tree(client.snapshot()))
+
 
 def test_journal_records_the_accepted_commands(runtime):
     client = runtime.client()

@@ -9,7 +9,8 @@ import Distributed
 /// Its public method, ``insert(child:at:)``, is typed: any process calls it through a reference,
 /// `try GridController.resolve(id: "board", using: system).insert(child: "a", at: 0)`, and gets the grid's order or
 /// a typed error. Operators reach the same method with a verb: `containment ctl invoke board insert a 0`. It counts
-/// the ``TileReport``s its tiles send it, in its title ("Board: 3 tiles appeared").
+/// the ``TileReport``s its tiles send it, in its title ("Board: 3 tiles appeared"), and publishes its order and its
+/// feature as its own state (``ControllerRef/publishState(_:)``), which `tree` shows and its next process reads back.
 public distributed actor GridController: DistributedController {
     public typealias ActorSystem = ContainmentActorSystem
 
@@ -43,6 +44,7 @@ public distributed actor GridController: DistributedController {
         order.removeAll { $0 == child }
         order.insert(child, at: min(index, order.count))
         try await layOut()
+        try await publish()
         return order
     }
 
@@ -61,6 +63,7 @@ public distributed actor GridController: DistributedController {
         // The old feature's constraints may have left with their child (SPEC §16): nothing to remove then.
         if let old = featured { try? await controller.unconstrain("feature-\(old)-width", "feature-\(old)-center") }
         featured = child
+        try await publish()
     }
 
     /// Its children, in layout order.
@@ -94,8 +97,14 @@ public distributed actor GridController: DistributedController {
         }
     }
 
-    /// A new host process: the order is read back from the frames it gave its children.
+    /// A new host process: the order and the feature are read back from the state it published, else (a grid that
+    /// published none yet) from the frames it gave its children.
     public func restored(_ state: ControllerState, controller: ControllerRef) async {
+        if let published = state.properties.state["order"] {
+            order = published.split(separator: ",").map { ControllerID(String($0)) }
+            featured = state.properties.state["featured"].map { ControllerID($0) }
+            return
+        }
         guard let snapshot = try? await controller.snapshot() else { return }
         let embedded = snapshot.embeddedChildren(of: controller.id)
         order = GridLayout.order(
@@ -106,6 +115,13 @@ public distributed actor GridController: DistributedController {
                 }
             )
         )
+    }
+
+    /// Shows its order and its feature to `tree`, the inspector and every subscriber (and to its next process).
+    private func publish() async throws(RemoteError) {
+        var state = ["order": order.map(\.rawValue).joined(separator: ",")]
+        if let featured { state["featured"] = featured.rawValue }
+        try await controller.publishState(state)
     }
 
     /// Each embedded child in its cell, in order; children embedded by someone else go last.

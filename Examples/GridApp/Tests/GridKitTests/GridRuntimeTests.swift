@@ -195,15 +195,21 @@ struct GridRuntimeTests {
                 Self.frames(snapshot, ["b", "a"])
                     == Array(GridLayout.frames(count: 2, in: Rect(x: 0, y: 0, width: 800, height: 600)))
             }
+            // The grid published its order: tree, the inspector and every subscriber see it.
+            #expect(try await client.snapshot().controller("board")?.properties.state == ["order": "b,a"])
+            // The system rewrites it (the frames still say b, a), so that the new process shows which it reads.
+            try await client.perform([.setProperties("board", [.state(["order": "a,b"])])])
             let first = try #require(runtime.pid(ofHost: "grid-host"))
             kill(first, SIGKILL)
             try await runtime.wait(until: "grid-host is up again in a new process") { snapshot in
                 snapshot.hosts.contains { $0.name == "grid-host" && $0.up && $0.pid != first }
             }
-            // The new process read its order back from the frames: the typed call places c between b and a.
+            // The new process read its order back from its published state: the typed call places c between a and b.
             let grid = try GridController.resolve(id: "board", using: runtime.actorSystem())
-            #expect(try await grid.insert(child: "c", at: 1) == ["b", "c", "a"])
-            #expect(Self.frames(try await client.snapshot(), ["b", "c", "a"]) == Self.cells)
+            #expect(try await grid.insert(child: "c", at: 1) == ["a", "c", "b"])
+            let snapshot = try await client.snapshot()
+            #expect(Self.frames(snapshot, ["a", "c", "b"]) == Self.cells)
+            #expect(snapshot.controller("board")?.properties.state == ["order": "a,c,b"])
         }
     }
 }

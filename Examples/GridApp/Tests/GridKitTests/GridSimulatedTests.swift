@@ -95,6 +95,8 @@ import Testing
                 snapshot.views[.root("b")]?.frame == Rect(x: 200, y: cells[1].y, width: 400, height: cells[1].height)
             )
             #expect(snapshot.views[.root("a")]?.frame == cells[0])
+            // It publishes its order and its feature, for tree, the inspector and every subscriber.
+            #expect(snapshot.controller("board")?.properties.state == ["order": "a,b", "featured": "b"])
             // A tile is not the grid's to feature unless it is its child: refused, the feature kept.
             await #expect(throws: RemoteError.self) { try await grid.feature(child: "c") }
             snapshot = try await runtime.snapshot()
@@ -105,6 +107,7 @@ import Testing
             try await grid.feature(child: nil)
             #expect(try await grid.insert(child: "b", at: 1) == ["a", "b"])
             snapshot = try await runtime.snapshot()
+            #expect(snapshot.controller("board")?.properties.state == ["order": "a,b"])
             #expect(GridRuntimeTests.frames(snapshot, ["a", "b"]) == cells)
         }
     }
