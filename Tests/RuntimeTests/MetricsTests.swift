@@ -162,7 +162,7 @@ import ZeroMQ
                 try await runtime.run(
                     "/usr/bin/timeout",
                     [
-                        "-s", "TERM", "60", RuntimeFixture.webBinary, "metrics", "--port", "\(port)", "--pid-file",
+                        "-s", "TERM", "600", RuntimeFixture.webBinary, "metrics", "--port", "\(port)", "--pid-file",
                         pidFile,
                     ]
                 )
