@@ -90,6 +90,55 @@ import Testing
         }
     }
 
+    /// `containment run`: the runtime in the foreground — the tree, then every event, printed as they come — and
+    /// Ctrl-C (SIGINT) stops every daemon it started, leaving no process, socket or pid file; exit 0.
+    @Test func runPrintsTheTreeAndTheEventsAndCtrlCStopsEverything() async throws {
+        try await Self.withScratch { run, topologies, runDirectory in
+            let topology = topologies + "/two.yaml"
+            try """
+            window: {name: main, width: 800, height: 600, root: box}
+            hosts: [h0, h1]
+            controllers:
+              - {id: box, kind: content, host: h0}
+              - {id: leaf, kind: content, host: h1, parent: box, embed: true}
+            """.write(toFile: topology, atomically: true, encoding: .utf8)
+            let output = runDirectory + "-run.out"
+            #expect(FileManager.default.createFile(atPath: output, contents: nil))
+            defer { try? FileManager.default.removeItem(atPath: output) }
+            let foreground = Process()
+            foreground.executableURL = URL(fileURLWithPath: RuntimeFixture.binary)
+            foreground.arguments = ["run", topology]
+            foreground.currentDirectoryURL = URL(fileURLWithPath: topologies)
+            var environment = ProcessInfo.processInfo.environment
+            environment["CONTAINMENT_RUN_DIR"] = runDirectory
+            environment["CONTAINMENT_CONFIG"] = nil
+            foreground.environment = environment
+            foreground.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+            try foreground.run()
+            defer { if foreground.isRunning { kill(foreground.processIdentifier, SIGKILL) } }
+            func printed() -> String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+
+            // Up: the tree (watch --from-start's state), then the events after it.
+            let up = try await Poll.until(within: .seconds(120)) { printed().contains("leaf  content  host=h1") }
+            #expect(up, "\(printed())")
+            #expect(printed().hasPrefix("run: supervisor and 2 hosts (h0 h1) in \(runDirectory); Ctrl-C stops them"))
+            let create = try await run("ctl", "create", "late", "--kind", "content", "--host", "h1", "--quiet")
+            #expect(create.status == 0, "\(create)")
+            #expect(try await Poll.until { printed().contains("controllerCreated(late) kind=content host=h1") })
+            let pids = ["supervisor", "host-h0", "host-h1"].compactMap { Self.pid("\(runDirectory)/\($0).pid") }
+            #expect(pids.count == 3)
+
+            foreground.interrupt()
+            #expect(try await Poll.until(within: .seconds(60)) { !foreground.isRunning }, "run did not stop")
+            #expect(foreground.terminationStatus == 0, "\(printed())")
+            #expect(printed().contains("run: interrupted; stopping\ndown: stopped supervisor (pid \(pids[0]))"))
+            for pid in pids { #expect(kill(pid, 0) != 0, "pid \(pid) still runs") }
+            let left = try FileManager.default.contentsOfDirectory(atPath: runDirectory)
+                .filter { $0.hasSuffix(".pid") || $0.hasSuffix(".sock") }
+            #expect(left.isEmpty, "\(left)")
+        }
+    }
+
     @Test func aHostThatCannotStartFailsUpWithItsReasonAndLeavesNothingRunning() async throws {
         try await Self.withScratch { run, topologies, runDirectory in
             let topology = topologies + "/broken.yaml"

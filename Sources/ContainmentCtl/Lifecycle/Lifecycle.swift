@@ -73,6 +73,16 @@ final class Lifecycle {
         return text
     }
 
+    /// Starts `containment ARGUMENTS` beside this process, writing to its standard output and error.
+    func startOwn(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = arguments
+        process.environment = environment
+        try process.run()
+        return process
+    }
+
     /// The supervisor of `topology`, started in a session of its own (`setsid`: no terminal's hang-up reaches it),
     /// appending to its log.
     func startSupervisor(topology: String) throws -> Process {

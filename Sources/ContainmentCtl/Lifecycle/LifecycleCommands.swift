@@ -27,12 +27,23 @@ package struct UpCommand: AsyncParsableCommand {
     @OptionGroup var runtime: RuntimeOptions
 
     package func run() async throws {
+        let started = try await Self.start(topology: topology, runtime: runtime)
+        let hosts = started.hosts
+        print("up: supervisor and \(hosts.count) hosts (\(hosts.joined(separator: " "))) in \(started.runDirectory)")
+    }
+
+    /// Starts the runtime of `topology` as `up` does; returns once every local host is up, with their names. On a
+    /// failure it stops what it started and throws exit 1, having said why.
+    static func start(
+        topology path: String,
+        runtime: RuntimeOptions
+    ) async throws -> (lifecycle: Lifecycle, hosts: [String], runDirectory: String) {
         let config = try runtime.load()
         if case .etcd = config.journalStore {
             throw Lifecycle.failure("up: a replicated runtime (journal: etcd) is started by scripts/up.sh")
         }
         let lifecycle = Lifecycle(config: config, configPath: runtime.config)
-        let topology = Lifecycle.absolute(self.topology)
+        let topology = Lifecycle.absolute(path)
         if let pid = Lifecycle.livePID(lifecycle.supervisorPIDFile) {
             throw Lifecycle.failure("up: a supervisor already runs in \(config.runDirectory) (pid \(pid)); down first")
         }
@@ -71,7 +82,7 @@ package struct UpCommand: AsyncParsableCommand {
             _ = lifecycle.stopAll()
             throw error
         }
-        print("up: supervisor and \(hosts.count) hosts (\(hosts.joined(separator: " "))) in \(config.runDirectory)")
+        return (lifecycle, hosts, config.runDirectory)
     }
 }
 
@@ -98,13 +109,21 @@ package struct DownCommand: AsyncParsableCommand {
         if case .etcd = config.journalStore {
             throw Lifecycle.failure("down: a replicated runtime (journal: etcd) is stopped by scripts/down.sh")
         }
-        let report = Lifecycle(config: config, configPath: runtime.config).stopAll()
+        try Lifecycle(config: config, configPath: runtime.config).stopAndSay()
+    }
+}
+
+extension Lifecycle {
+    /// Stops every daemon of the run directory (``stopAll()``) and says what it stopped, on standard output, and each
+    /// problem, on standard error; exit 1 when there was one.
+    func stopAndSay() throws {
+        let report = stopAll()
         for line in report.problems { FileHandle.standardError.write(Data("down: \(line)\n".utf8)) }
         if report.stopped.isEmpty && report.problems.isEmpty {
-            print("down: nothing runs in \(config.runDirectory)")
+            print("down: nothing runs in \(runDirectory)")
         } else if !report.stopped.isEmpty {
             print(
-                "down: stopped \(report.stopped.joined(separator: ", ")); nothing left in \(config.runDirectory) "
+                "down: stopped \(report.stopped.joined(separator: ", ")); nothing left in \(runDirectory) "
                     + "but logs, the journal and the lock file"
             )
         }
