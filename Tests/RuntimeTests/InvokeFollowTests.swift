@@ -5,14 +5,6 @@ import Testing
 /// after it. It now waits until the runtime is idle and prints the events that followed, in seq order, with none
 /// missing (the subscription works before the verb is sent); `--no-follow` prints the verb's event alone.
 @Suite struct InvokeFollowTests {
-    static let topology = """
-        window: {name: main, width: 1280, height: 800, root: shell}
-        controllers:
-          - {id: shell, kind: content, host: shell-host}
-          - {id: main, kind: stack, host: ui-host, parent: shell, embed: [0, 0, 1280, 800]}
-          - {id: top, kind: content, host: ui-host, parent: main, embed: [0, 0, 10, 10]}
-        """
-
     /// The event names and controllers of `watch`-style lines (`  seq  name(controller) fields`), with their seqs.
     static func events(_ text: String) -> [(seq: UInt64, event: String)] {
         text.split(separator: "\n").compactMap { line in
@@ -23,7 +15,7 @@ import Testing
     }
 
     @Test func invokePrintsWhatTheContainersCodeDidInAnswer() async throws {
-        try await RuntimeFixture.with(topology: Self.topology) { runtime in
+        try await RuntimeFixture.with(topology: ControllerCodeTests.topology) { runtime in
             let create = try await runtime.containment(
                 "ctl",
                 "create",
@@ -45,7 +37,12 @@ import Testing
             ] {
                 #expect(events.contains { $0.event == expected }, "\(expected) missing: \(add.stdout)")
             }
-            #expect(add.stdout.contains("frameChanged(extra) view=extra frame=0,400,1280,400 by=main"), "\(add.stdout)")
+            // The third of three rows of the stack's 1280×800, set by the stack.
+            let extraFrame = add.stdout.split(separator: "\n").first { $0.contains("frameChanged(extra)") }
+            #expect(
+                extraFrame?.contains("frame=0,533.33") == true && extraFrame?.hasSuffix("by=main") == true,
+                "\(add.stdout)"
+            )
             // Every event from the verb's to the idle point, in order, none missing.
             let seqs = events.map(\.seq)
             #expect(seqs == Array((seqs.first ?? 0)...(seqs.last ?? 0)), "\(add.stdout)")

@@ -46,6 +46,15 @@ import Testing
         try? FileManager.default.removeItem(atPath: base)
     }
 
+    /// A box on h0 and a leaf embedded in it on h1.
+    static let twoHosts = """
+        window: {name: main, width: 800, height: 600, root: box}
+        hosts: [h0, h1]
+        controllers:
+          - {id: box, kind: content, host: h0}
+          - {id: leaf, kind: content, host: h1, parent: box, embed: true}
+        """
+
     static func pid(_ file: String) -> Int32? {
         (try? String(contentsOfFile: file, encoding: .utf8)).flatMap {
             Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -55,13 +64,7 @@ import Testing
     @Test func upStatusAndDownFromAnyDirectoryLeaveNothingBehind() async throws {
         try await Self.withScratch { run, topologies, runDirectory in
             let topology = topologies + "/two.yaml"
-            try """
-            window: {name: main, width: 800, height: 600, root: box}
-            hosts: [h0, h1]
-            controllers:
-              - {id: box, kind: content, host: h0}
-              - {id: leaf, kind: content, host: h1, parent: box, embed: true}
-            """.write(toFile: topology, atomically: true, encoding: .utf8)
+            try Self.twoHosts.write(toFile: topology, atomically: true, encoding: .utf8)
             let up = try await run("up", topology)
             #expect(up.status == 0, "\(up)")
             #expect(up.stdout == "up: supervisor and 2 hosts (h0 h1) in \(runDirectory)\n")
@@ -95,13 +98,7 @@ import Testing
     @Test func runPrintsTheTreeAndTheEventsAndCtrlCStopsEverything() async throws {
         try await Self.withScratch { run, topologies, runDirectory in
             let topology = topologies + "/two.yaml"
-            try """
-            window: {name: main, width: 800, height: 600, root: box}
-            hosts: [h0, h1]
-            controllers:
-              - {id: box, kind: content, host: h0}
-              - {id: leaf, kind: content, host: h1, parent: box, embed: true}
-            """.write(toFile: topology, atomically: true, encoding: .utf8)
+            try Self.twoHosts.write(toFile: topology, atomically: true, encoding: .utf8)
             let output = runDirectory + "-run.out"
             #expect(FileManager.default.createFile(atPath: output, contents: nil))
             defer { try? FileManager.default.removeItem(atPath: output) }
