@@ -49,7 +49,15 @@ package struct RunCommand: AsyncParsableCommand {
             "run: supervisor and \(started.hosts.count) hosts (\(started.hosts.joined(separator: " "))) in "
                 + "\(started.runDirectory); Ctrl-C stops them"
         )
-        let watch = try lifecycle.startOwn(["watch", "--from-start"])
+        let watch: Process
+        do {
+            watch = try lifecycle.startOwn(["watch", "--from-start"])
+        } catch {
+            // Nothing is left running because the printing could not start.
+            FileHandle.standardError.write(Data("run: cannot start watch: \(error)\n".utf8))
+            try? lifecycle.stopAndSay()
+            throw ExitCode(1)
+        }
         let timer = Task {
             if let duration {
                 try? await Task.sleep(for: .milliseconds(Int64(duration * 1_000)))
@@ -71,8 +79,7 @@ package struct RunCommand: AsyncParsableCommand {
         }
         timer.cancel()
         supervisor.cancel()
-        watch.terminate()
-        watch.waitUntilExit()
+        Self.stop(watch)
         switch ending {
         case .signal(let number): Self.say("run: \(number == SIGINT ? "interrupted" : "terminated"); stopping")
         case .timeUp: Self.say("run: \(duration ?? 0) s passed; stopping")
@@ -81,6 +88,14 @@ package struct RunCommand: AsyncParsableCommand {
         }
         try lifecycle.stopAndSay()
         if ending == .supervisorEnded { throw ExitCode(1) }
+    }
+
+    /// Stops `process` with SIGTERM, and with SIGKILL if it still runs 5 s later (polled every 0.1 s).
+    static func stop(_ process: Process) {
+        process.terminate()
+        for _ in 0..<50 where process.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     /// A line on standard output at once: `print` buffers it when the output is a file or a pipe, where `watch`'s
