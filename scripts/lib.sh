@@ -87,17 +87,6 @@ containment_bin() {
     echo "$bin"
 }
 
-# For the measuring scripts: CONTAINMENT_BIN (a release binary of this checkout), else the release build, built now;
-# exported, so the daemons the scripts start are the same.
-release_containment_bin() {
-    if [ -z "${CONTAINMENT_BIN:-}" ]; then
-        quiet_swift build -c release --product containment >&2
-        CONTAINMENT_BIN="$(swift build -c release --show-bin-path)/containment"
-    fi
-    export CONTAINMENT_BIN
-    echo "$CONTAINMENT_BIN"
-}
-
 # For the measuring scripts of a replicated runtime: `containment-etcd` (the same commands with etcd's client), as
 # CONTAINMENT_ETCD_BIN names it, else the release build, built now (the caller exports it as CONTAINMENT_BIN and
 # CONTAINMENT_ETCD_BIN, so the scripts and the daemons they start run it).

@@ -18,7 +18,7 @@ TABLE=(
     "pkg-config:libzmq   libzmq3-dev        build     the ZeroMQ wrapper (Package.swift's CZeroMQ): headers and library"
     "pkg-config          pkg-config         build     the build: libzmq's compiler and linker flags"
     "curl                curl               test      MetricsTests, InspectorTests: /metrics and the inspector over HTTP"
-    "etcd                etcd-server        test      journal: etcd (scripts/etcd.sh, EtcdFixture, stress and bench's LocalEtcd)"
+    "etcd                etcd-server        test      journal: etcd (containment up, scripts/etcd.sh, EtcdFixture, stress and bench's LocalEtcd)"
     "etcdctl             etcd-client        test      SecuredEtcd: a user, a role and authentication on a TLS member"
     "openssl             openssl            test      SecuredEtcd: the test's certificate authorities and certificates"
     "ip                  iproute2           test      scripts/test-netns.sh: network namespaces (as root; skipped otherwise)"

@@ -34,16 +34,10 @@ struct ConfigCommand: ParsableCommand {
             guard case .etcd(let settings) = config.journalStore else { return }
             for entry in config.supervisors { print("supervisor \(entry.name)") }
             if config.supervisors.isEmpty { print("supervisor supervisor") }
-            let ports = settings.endpoints.compactMap { endpoint -> Int? in
-                guard let url = URLComponents(string: endpoint), url.scheme == "http",
-                    ["127.0.0.1", "localhost"].contains(url.host ?? "")
-                else { return nil }
-                return url.port
-            }
-            if ports.count == settings.endpoints.count {
+            if let members = settings.localMembers {
                 print(
-                    "etcd \(ports.map(String.init).joined(separator: ",")) "
-                        + ports.map { String($0 + 1) }.joined(separator: ",")
+                    "etcd \(members.map { String($0.clientPort) }.joined(separator: ",")) "
+                        + members.map { String($0.peerPort) }.joined(separator: ",")
                 )
             }
         }

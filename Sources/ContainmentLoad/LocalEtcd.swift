@@ -18,33 +18,25 @@ final class LocalEtcd {
         environment: [String: String],
         store makeStore: (EtcdSettings) throws -> any EtcdStore
     ) throws {
-        guard let etcd = Self.etcdExecutable else {
+        guard let etcd = LocalEtcdMember.executable else {
             throw LoadError("etcd is not installed (bash scripts/setup.sh etcd installs it)")
         }
         var lastFailure = ""
         for _ in 0..<5 {
             let base = Int.random(in: 20_000..<60_000 - 2 * count)
-            let clients = (0..<count).map { base + 2 * $0 }
-            let cluster = (0..<count).map { "member\($0 + 1)=http://127.0.0.1:\(clients[$0] + 1)" }
-                .joined(separator: ",")
+            let cluster = LocalEtcdMember.cluster(clientPorts: (0..<count).map { base + 2 * $0 })
             var started: [Process] = []
-            for index in 0..<count {
-                let name = "member\(index + 1)"
+            for member in cluster {
+                let name = member.name
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: etcd)
                 // The run directory in its environment: a member left running is found as the runtime's (lib.sh).
                 process.environment = environment
-                process.arguments = [
-                    "--name", name, "--data-dir", "\(directory)/\(name).data",
-                    "--listen-client-urls", "http://127.0.0.1:\(clients[index])",
-                    "--advertise-client-urls", "http://127.0.0.1:\(clients[index])",
-                    "--listen-peer-urls", "http://127.0.0.1:\(clients[index] + 1)",
-                    "--initial-advertise-peer-urls", "http://127.0.0.1:\(clients[index] + 1)",
-                    "--initial-cluster", cluster, "--initial-cluster-token", "containment-load-\(base)",
-                    "--initial-cluster-state", "new", "--max-request-bytes", "4194304",
-                    // As scripts/etcd.sh: loopback members elect a new leader within about a second.
-                    "--heartbeat-interval", "50", "--election-timeout", "500",
-                ]
+                process.arguments = member.arguments(
+                    dataDirectory: "\(directory)/\(name).data",
+                    cluster: cluster,
+                    token: "containment-load-\(base)"
+                )
                 let log = "\(logs)/etcd-\(name).log"
                 _ = FileManager.default.createFile(atPath: log, contents: nil)
                 let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -55,7 +47,7 @@ final class LocalEtcd {
                 try? output.close()
                 started.append(process)
             }
-            let endpoints = clients.map { "http://127.0.0.1:\($0)" }
+            let endpoints = cluster.map { "http://127.0.0.1:\($0.clientPort)" }
             var settings = EtcdSettings(endpoints: endpoints)
             settings.requestTimeout = .seconds(1)
             let store = try makeStore(settings)
@@ -74,13 +66,6 @@ final class LocalEtcd {
             try? FileManager.default.removeItem(atPath: directory)
         }
         throw LoadError("etcd did not start: \(lastFailure)")
-    }
-
-    /// `etcd` on the PATH (or /usr/bin).
-    static var etcdExecutable: String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return (path.split(separator: ":").map { "\($0)/etcd" } + ["/usr/bin/etcd"])
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// SIGTERM to every member, SIGKILL after 2 s (etcd's log makes a kill as safe as a stop).

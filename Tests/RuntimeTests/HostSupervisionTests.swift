@@ -114,7 +114,7 @@ import Testing
 
     @Test func aHostThatKeepsDyingIsGivenUpOnAndItsControllersAreRefusedAtOnce() async throws {
         try await RuntimeFixture.with(
-            downReports: "removing its stale pid file",
+            downReports: "removed its stale pid file",
             topology: Self.topology,
             settings: "maxRestarts: 1\nrestartWindowMs: 60000\n"
         ) { runtime in
@@ -216,7 +216,7 @@ import Testing
     @Test func aHostsTopologyEntrySetsItsRestartPolicyOrMarksItRemote() async throws {
         // h1, killed and left down, leaves its pid file: down.sh removes it and says so.
         let remote = try await RuntimeFixture.with(
-            downReports: "removing its stale pid file",
+            downReports: "removed its stale pid file",
             topology: """
                 hosts: [h0, {name: h1, restart: temporary}, {name: far, remote: true}]
                 controllers:

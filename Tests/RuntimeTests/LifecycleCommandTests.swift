@@ -83,7 +83,7 @@ import Testing
                     == "down: stopped supervisor (pid \(pids[0])), the hosts it stopped (h0, h1); nothing left in "
                     + "\(runDirectory) but logs, the journal and the lock file\n"
             )
-            for pid in pids { #expect(kill(pid, 0) != 0, "pid \(pid) still runs") }
+            for pid in pids { #expect(!Self.running(pid), "pid \(pid) still runs") }
             let left = try FileManager.default.contentsOfDirectory(atPath: runDirectory)
                 .filter { $0.hasSuffix(".pid") || $0.hasSuffix(".sock") }
             #expect(left.isEmpty, "\(left)")
@@ -129,14 +129,16 @@ import Testing
             #expect(try await Poll.until(within: .seconds(60)) { !foreground.isRunning }, "run did not stop")
             #expect(foreground.terminationStatus == 0, "\(printed())")
             #expect(printed().contains("run: interrupted; stopping\ndown: stopped supervisor (pid \(pids[0]))"))
-            for pid in pids { #expect(kill(pid, 0) != 0, "pid \(pid) still runs") }
+            for pid in pids { #expect(!Self.running(pid), "pid \(pid) still runs") }
             let left = try FileManager.default.contentsOfDirectory(atPath: runDirectory)
                 .filter { $0.hasSuffix(".pid") || $0.hasSuffix(".sock") }
             #expect(left.isEmpty, "\(left)")
         }
     }
 
-    @Test func aHostThatCannotStartFailsUpWithItsReasonAndLeavesNothingRunning() async throws {
+    /// A host whose restart policy gave up on it: `up` says so with the supervisor's words and exits 1, and the
+    /// supervisor serves on (refusing that host's controllers) until `down`.
+    @Test func aHostThatCannotStartFailsUpWithItsReasonAndTheSupervisorServesOn() async throws {
         try await Self.withScratch { run, topologies, runDirectory in
             let topology = topologies + "/broken.yaml"
             try """
@@ -146,12 +148,85 @@ import Testing
             """.write(toFile: topology, atomically: true, encoding: .utf8)
             let up = try await run("up", topology)
             #expect(up.status == 1)
-            #expect(up.stderr.hasPrefix("up: a host failed at start and was given up on (its restart policy)\n"))
+            #expect(up.stderr.hasPrefix("up: a host failed at start and was given up on (its restart policy):\n"))
             // The command is relative to the topology's file, not to the working directory.
-            #expect(up.stderr.contains("host.command=\(topologies)/missing-host"))
+            #expect(up.stderr.contains("host.command=\(topologies)/missing-host"), "\(up.stderr)")
+            let supervisor = try #require(Self.pid(runDirectory + "/supervisor.pid"))
+            #expect(Self.running(supervisor))
+            let refused = try await run("ctl", "set-alpha", "a", "0.5")
+            #expect(refused.status != 0 && refused.stderr.contains("has failed"), "\(refused.stderr)")
+            let down = try await run("down")
+            #expect(down.status == 0 && down.stdout.hasPrefix("down: stopped supervisor (pid \(supervisor))"))
             let left = try FileManager.default.contentsOfDirectory(atPath: runDirectory)
                 .filter { $0.hasSuffix(".pid") || $0.hasSuffix(".sock") }
             #expect(left.isEmpty, "\(left)")
+        }
+    }
+
+    /// Whether a process runs: it exists and is not a zombie waiting to be reaped.
+    static func running(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return false }
+        return !stat[stat.index(after: end)...].hasPrefix(" Z")
+    }
+
+    /// A replicated runtime (`journal: etcd`, two supervisors, endpoints on this machine): `up` starts its etcd
+    /// members and both supervisors (containment-etcd, found beside `containment`); `down` stops the standby before
+    /// the leader — had the leader gone first, the standby would have taken over and logged that it leads — then
+    /// the members, leaving their data and no process, socket or pid file.
+    @Test func aReplicatedRuntimeIsUpWithItsEtcdAndDownStandbyFirst() async throws {
+        try await Self.withScratch { run, topologies, runDirectory in
+            var ports: [Int] = []
+            for _ in 0..<3 { ports.append(try await MetricsTests.freePort(pair: true)) }
+            let config = topologies + "/runtime.yaml"
+            try """
+            journal: etcd
+            etcd:
+              endpoints: [\(ports.map { "http://127.0.0.1:\($0)" }.joined(separator: ", "))]
+              prefix: /containment/lifecycle
+              leaseSeconds: 3
+            supervisors:
+              - {name: a, command: "ipc://{run}/a-command.sock", events: "ipc://{run}/a-events.sock"}
+              - {name: b, command: "ipc://{run}/b-command.sock", events: "ipc://{run}/b-events.sock"}
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+            let topology = topologies + "/two.yaml"
+            try Self.twoHosts.write(toFile: topology, atomically: true, encoding: .utf8)
+            let up = try await run("up", "--config", config, topology)
+            #expect(up.status == 0, "\(up)")
+            #expect(
+                up.stdout
+                    == "up: supervisors a b (journal: etcd, 3 local members) and 2 hosts (h0 h1) in \(runDirectory)\n"
+            )
+            let members = (1...3).compactMap { Self.pid("\(runDirectory)/etcd/member\($0).pid") }
+            #expect(members.count == 3 && members.allSatisfy(Self.running))
+            let tree = try await run("tree", "--config", config)
+            #expect(tree.status == 0 && tree.stdout.contains("leaf"), "\(tree)")
+            let logs = ["a", "b"].map { runDirectory + "/logs/supervisor-\($0).log" }
+            let leading = logs.map {
+                ((try? String(contentsOfFile: $0, encoding: .utf8)) ?? "").contains("supervisor leads")
+            }
+            #expect(leading.filter { $0 }.count == 1, "\(leading)")
+            let (leader, standby) = leading[0] ? ("a", "b") : ("b", "a")
+            let pids = [leader, standby].compactMap { Self.pid("\(runDirectory)/supervisor-\($0).pid") }
+            #expect(pids.count == 2)
+
+            let down = try await run("down")
+            #expect(down.status == 0, "\(down)")
+            #expect(
+                down.stdout.hasPrefix(
+                    "down: stopped supervisor \(standby) (pid \(pids[1])), supervisor \(leader) (pid \(pids[0])), "
+                ),
+                "\(down.stdout)"
+            )
+            #expect(down.stdout.contains("etcd (3 local members; their data stays)"), "\(down.stdout)")
+            let standbyLog = try String(contentsOfFile: logs[leader == "a" ? 1 : 0], encoding: .utf8)
+            #expect(!standbyLog.contains("supervisor leads"), "\(standbyLog)")
+            for pid in members + pids { #expect(!Self.running(pid), "pid \(pid) still runs") }
+            let left = try FileManager.default.contentsOfDirectory(atPath: runDirectory)
+                .filter { $0.hasSuffix(".pid") || $0.hasSuffix(".sock") }
+            #expect(left.isEmpty, "\(left)")
+            #expect(FileManager.default.fileExists(atPath: runDirectory + "/etcd/member1.data/member"))
         }
     }
 }

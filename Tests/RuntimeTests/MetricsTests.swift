@@ -14,28 +14,38 @@ import ZeroMQ
     /// A TCP port nothing listens on now, below the kernel's range of ephemeral ports: a port from that range (what
     /// binding port 0 gives) may be taken by any outgoing connection before the test's daemon binds it (an etcd
     /// member once failed "address already in use" under a whole test run's load).
-    static func freePort() async throws -> Int {
+    static func freePort(pair: Bool = false) async throws -> Int {
         // The kernel may hand the same free port to two tests running at once (it is free again once the probe
-        // closes it): a port is given to one test of this process only.
+        // closes it): a port is given to one test of this process only. `pair`: the next port is free too (a local
+        // etcd member's peer port is its client port plus one).
         let probe = """
             import random, socket
             low = int(open('/proc/sys/net/ipv4/ip_local_port_range').read().split()[0])
             for _ in range(200):
-                port = random.randrange(10000, low) if low > 11000 else 0
-                s = socket.socket()
+                port = random.randrange(10000, low - 1) if low > 11000 else 0
+                s, t = socket.socket(), socket.socket()
                 try:
                     s.bind(('127.0.0.1', port))
+                    if \(pair ? "True" : "False"):
+                        t.bind(('127.0.0.1', s.getsockname()[1] + 1))
                     print(s.getsockname()[1])
                     break
                 except OSError:
                     pass
                 finally:
                     s.close()
+                    t.close()
             """
         for _ in 0..<20 {
             let found = try await RuntimeFixture.run("/usr/bin/env", ["python3", "-c", probe])
             let port = try #require(Int(found.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
-            if givenPorts.withLock({ $0.insert(port).inserted }) { return port }
+            let ports = pair ? [port, port + 1] : [port]
+            let given = givenPorts.withLock { given in
+                guard ports.allSatisfy({ !given.contains($0) }) else { return false }
+                given.formUnion(ports)
+                return true
+            }
+            if given { return port }
         }
         throw FixtureError("no free port that no other test was given")
     }

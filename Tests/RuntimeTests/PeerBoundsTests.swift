@@ -47,7 +47,7 @@ import ZeroMQ
     /// `--host` goes only to a host that is up (h1, killed and not restarted, gets none).
     @Test func madeUpHostsAreRefusedAndCreatesGoOnlyToHostsThatAreUp() async throws {
         try await RuntimeFixture.with(
-            downReports: "removing its stale pid file",
+            downReports: "removed its stale pid file",
             topology: """
                 hosts: [h0, {name: h1, restart: temporary}]
                 controllers:

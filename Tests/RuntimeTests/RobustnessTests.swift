@@ -160,7 +160,7 @@ import ZeroMQ
     /// and 20 s here, so neither can be what answers).
     @Test func inspectOfAControllerOnAKilledHostAnswersHostUnavailableAtOnce() async throws {
         try await RuntimeFixture.with(
-            downReports: "removing its stale pid file",
+            downReports: "removed its stale pid file",
             topology: Self.topology,
             // Not restarted (temporary), so only the prompt answer can come.
             settings:

@@ -2,14 +2,15 @@ import ArgumentParser
 import ContainmentConfig
 import Foundation
 
-/// What `up` and `down` do to a run directory's daemons: start the supervisor detached, and stop every daemon found by
-/// its pid file or by its environment, checking that nothing is left.
+/// What `up`, `run` and `down` do to a run directory's daemons: start the supervisors detached (one, or a replicated
+/// runtime's several with their local etcd), containment-web's servers, and stop every daemon found by its pid file or
+/// by its environment, checking that nothing is left.
 final class Lifecycle {
     let config: RuntimeConfig
     /// runtime.yaml as given (`--config`, else CONTAINMENT_CONFIG), absolute, for the daemons it starts.
     private let configPath: String?
-    /// Where the supervisor's log stood when it was started: its reasons for failing are after.
-    private var logStart: UInt64 = 0
+    /// Where each supervisor's log stood when it was started (by log path): its reasons for failing are after.
+    private var logStarts: [String: UInt64] = [:]
 
     init(config: RuntimeConfig, configPath: String?) {
         self.config = config
@@ -18,22 +19,84 @@ final class Lifecycle {
     }
 
     var runDirectory: String { config.runDirectory }
-    var supervisorPIDFile: String { runDirectory + "/supervisor.pid" }
-    private var supervisorLog: String { runDirectory + "/logs/supervisor.log" }
+
+    /// A replicated runtime's supervisors (`journal: etcd`): runtime.yaml's, by name, or one named `supervisor`; nil
+    /// for a runtime that journals to a directory, whose one supervisor has no name.
+    var supervisorNames: [String]? {
+        guard case .etcd = config.journalStore else { return nil }
+        return config.supervisors.isEmpty ? ["supervisor"] : config.supervisors.map(\.name)
+    }
+
+    /// The supervisors' names as their files name them: `nil` for the one of a runtime journaling to a directory.
+    var supervisors: [String?] { supervisorNames ?? [nil] }
+    func pidFile(supervisor name: String?) -> String { runDirectory + "/supervisor\(name.map { "-\($0)" } ?? "").pid" }
+    func log(supervisor name: String?) -> String { runDirectory + "/logs/supervisor\(name.map { "-\($0)" } ?? "").log" }
+
+    /// The local etcd cluster of a replicated runtime whose endpoints are all on this machine.
+    var localEtcd: LocalEtcdCluster? {
+        guard case .etcd(let settings) = config.journalStore, let members = settings.localMembers else { return nil }
+        return LocalEtcdCluster(directory: runDirectory + "/etcd", members: members)
+    }
+
+    /// A supervisor of this run directory that runs (its pid file names a live process whose command line is a
+    /// supervisor's: once one died, its number may be another process's), and its pid.
+    var runningSupervisor: (file: String, pid: Int32)? {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: runDirectory)) ?? [])
+            .filter { $0.hasPrefix("supervisor") && $0.hasSuffix(".pid") }.sorted()
+        for file in files {
+            guard let pid = Self.livePID("\(runDirectory)/\(file)"),
+                let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                cmdline.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == "supervisor" })
+            else { continue }
+            return (file, pid)
+        }
+        return nil
+    }
 
     /// This executable: the supervisor and its hosts run it too.
     static let executable =
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+
+    /// What the supervisors run: this executable, or for a replicated runtime `containment-etcd` (the same commands
+    /// with etcd's client linked) — CONTAINMENT_ETCD_BIN, else this executable when it is that, else the one beside it.
+    func supervisorExecutable() throws -> String {
+        guard supervisorNames != nil else { return Self.executable }
+        let path =
+            ProcessInfo.processInfo.environment["CONTAINMENT_ETCD_BIN"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (Self.executable.hasSuffix("/containment-etcd") ? Self.executable : Self.sibling("containment-etcd"))
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw Self.failure(
+                "up: a replicated runtime's supervisors run containment-etcd (etcd's client linked), not found at "
+                    + "\(path): build it (swift build --product containment-etcd) or install it "
+                    + "(scripts/install.sh --etcd), or name it with CONTAINMENT_ETCD_BIN"
+            )
+        }
+        return path
+    }
+
+    /// `name` in this executable's directory.
+    static func sibling(_ name: String) -> String {
+        URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name).path
+    }
 
     /// `path` made absolute against the working directory.
     static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
+    /// Whether a process runs: it exists and is not a zombie waiting for its parent to reap it.
+    static func alive(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return true }
+        return !stat[stat.index(after: end)...].hasPrefix(" Z")
+    }
+
     /// The pid a pid file names, while that process runs.
     static func livePID(_ file: String) -> Int32? {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8),
-            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0, kill(pid, 0) == 0
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0, alive(pid)
         else { return nil }
         return pid
     }
@@ -45,7 +108,7 @@ final class Lifecycle {
     }
 
     /// The environment of what it runs: this run directory and these settings, whatever the caller's said.
-    private var environment: [String: String] {
+    var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["CONTAINMENT_RUN_DIR"] = runDirectory
         environment["CONTAINMENT_CONFIG"] = configPath ?? ""
@@ -83,145 +146,75 @@ final class Lifecycle {
         return process
     }
 
-    /// The supervisor of `topology`, started in a session of its own (`setsid`: no terminal's hang-up reaches it),
-    /// appending to its log.
-    func startSupervisor(topology: String) throws -> Process {
+    /// A daemon started detached, appending to `log` (where the log stood is kept for ``logSinceStart(_:)``),
+    /// standard input closed: in a process group of its own (as Foundation starts every child), so that a Ctrl-C
+    /// meant for this command does not reach it, and under `nohup`, which ignores the hang-up of the terminal it was
+    /// started from and then becomes it (the process is the daemon: its pid, its status).
+    func startDetached(_ executable: String, _ arguments: [String], log: String) throws -> Process {
         try FileManager.default.createDirectory(atPath: runDirectory + "/logs", withIntermediateDirectories: true)
-        if !FileManager.default.fileExists(atPath: supervisorLog) {
-            _ = FileManager.default.createFile(atPath: supervisorLog, contents: nil)
+        if !FileManager.default.fileExists(atPath: log) {
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
         }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: supervisorLog))
-        defer { try? log.close() }
-        logStart = try log.seekToEnd()
-        let arguments = ["supervisor", "--topology", topology, "--start-hosts", "--pid-file", supervisorPIDFile]
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        defer { try? handle.close() }
+        logStarts[log] = try handle.seekToEnd()
         let process = Process()
-        let setsid = "/usr/bin/setsid"
-        if FileManager.default.isExecutableFile(atPath: setsid) {
-            process.executableURL = URL(fileURLWithPath: setsid)
-            process.arguments = [Self.executable] + arguments
+        let nohup = "/usr/bin/nohup"
+        if FileManager.default.isExecutableFile(atPath: nohup) {
+            process.executableURL = URL(fileURLWithPath: nohup)
+            process.arguments = [executable] + arguments
         } else {
-            process.executableURL = URL(fileURLWithPath: Self.executable)
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
         }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
+        process.standardOutput = handle
+        process.standardError = handle
         try process.run()
         return process
     }
 
-    /// The supervisor's log since it was started.
-    private var logSinceStart: String {
-        guard let log = FileHandle(forReadingAtPath: supervisorLog) else { return "" }
-        defer { try? log.close() }
-        try? log.seek(toOffset: logStart)
-        return String(decoding: (try? log.readToEnd()) ?? Data(), as: UTF8.self)
+    /// Supervisor `name` (nil: the one of a runtime journaling to a directory) of `topology`, started detached; it
+    /// starts the topology's hosts once it leads.
+    func startSupervisor(_ name: String?, topology: String) throws -> Process {
+        try startDetached(
+            try supervisorExecutable(),
+            (name.map { ["supervisor", "--name", $0] } ?? ["supervisor"])
+                + ["--topology", topology, "--start-hosts", "--pid-file", pidFile(supervisor: name)],
+            log: log(supervisor: name)
+        )
     }
 
-    /// Whether its restart policy gave up on a host since the supervisor was started (`hostFailed`): it will not
-    /// connect.
-    var aHostFailed: Bool { logSinceStart.contains("host failed: not restarted again") }
+    /// A log since the daemon that writes it was started (all of it, for one this process did not start).
+    func logSinceStart(_ log: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: log) else { return "" }
+        defer { try? handle.close() }
+        try? handle.seek(toOffset: logStarts[log] ?? 0)
+        return String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+    }
 
-    /// A start that failed: what, the supervisor's own reasons (its errors since it was started), its log; exit 1.
-    func startFailure(_ what: String) -> ExitCode {
-        var lines = ["up: \(what)"]
-        let said = logSinceStart.split(whereSeparator: \.isNewline)
+    /// The supervisors' logs since they were started, one after the other.
+    private var supervisorLogsSinceStart: String { supervisors.map { logSinceStart(log(supervisor: $0)) }.joined() }
+
+    /// Whether a supervisor logged, since it was started, that its restart policy gave up on a host (`hostFailed`:
+    /// it will not connect).
+    var aHostFailed: Bool { supervisorLogsSinceStart.contains("host failed: not restarted again") }
+
+    /// The supervisors' own reasons: the last errors they logged since they were started.
+    var supervisorErrors: [Substring] {
+        supervisorLogsSinceStart.split(whereSeparator: \.isNewline)
             .filter { $0.contains("error") || $0.contains("critical") || $0.contains("Error:") }
             .suffix(3)
+    }
+
+    /// A start that failed: what, the supervisors' own reasons (their errors since they were started), their logs;
+    /// exit 1.
+    func startFailure(_ what: String) -> ExitCode {
+        var lines = ["up: \(what)"]
+        let said = supervisorErrors
         if !said.isEmpty { lines += ["up: the supervisor said:"] + said.map { "    \($0)" } }
-        lines.append("up: its log: \(supervisorLog)")
+        lines.append("up: its log: \(supervisors.map { log(supervisor: $0) }.joined(separator: ", "))")
         return Self.failure(lines.joined(separator: "\n"))
-    }
-
-    /// Stops every daemon: containment-web's servers, the supervisor (which stops the hosts it started), any host
-    /// left, and any daemon of the run directory without a pid file; then removes what was left behind. What it
-    /// stopped, and each thing that was not as it should be.
-    func stopAll() -> (stopped: [String], problems: [String]) {
-        var stopped: [String] = []
-        var problems: [String] = []
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: runDirectory)) ?? []
-        let hostFiles = files.filter { $0.hasPrefix("host-") && $0.hasSuffix(".pid") }.sorted()
-        func hostName(_ file: String) -> String { String(file.dropFirst("host-".count).dropLast(".pid".count)) }
-        for web in ["inspector", "metrics"] where files.contains("\(web).pid") {
-            stop(pidFile: "\(runDirectory)/\(web).pid", name: web, stopped: &stopped, problems: &problems)
-        }
-        let running = hostFiles.filter { Self.livePID("\(runDirectory)/\($0)") != nil }
-        if files.contains("supervisor.pid") {
-            stop(pidFile: supervisorPIDFile, name: "supervisor", stopped: &stopped, problems: &problems)
-            let byIt = running.filter { !FileManager.default.fileExists(atPath: "\(runDirectory)/\($0)") }
-            if !byIt.isEmpty { stopped.append("the hosts it stopped (\(byIt.map(hostName).joined(separator: ", ")))") }
-        }
-        for file in hostFiles where FileManager.default.fileExists(atPath: "\(runDirectory)/\(file)") {
-            stop(
-                pidFile: "\(runDirectory)/\(file)",
-                name: "host \(hostName(file))",
-                stopped: &stopped,
-                problems: &problems
-            )
-        }
-        for (pid, role) in daemonsWithoutPIDFile() {
-            problems.append("\(role) (pid \(pid)) ran without a pid file; stopped")
-            terminate(pid)
-        }
-        let left = ((try? FileManager.default.contentsOfDirectory(atPath: runDirectory)) ?? [])
-            .filter { $0.hasSuffix(".pid") || $0.hasSuffix(".sock") }.sorted()
-        if !left.isEmpty {
-            problems.append("left behind, now removed: \(left.joined(separator: ", "))")
-            for file in left { try? FileManager.default.removeItem(atPath: "\(runDirectory)/\(file)") }
-        }
-        return (stopped, problems)
-    }
-
-    private func stop(pidFile: String, name: String, stopped: inout [String], problems: inout [String]) {
-        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
-            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        else { return }
-        guard kill(pid, 0) == 0 else {
-            problems.append("\(name) (pid \(pid)) was not running; removed its stale pid file")
-            try? FileManager.default.removeItem(atPath: pidFile)
-            return
-        }
-        if terminate(pid) {
-            stopped.append("\(name) (pid \(pid))")
-        } else {
-            problems.append("\(name) (pid \(pid)) ignored SIGTERM for 10 s; killed")
-            try? FileManager.default.removeItem(atPath: pidFile)
-        }
-    }
-
-    /// SIGTERM, then SIGKILL after 10 s; whether it stopped on its own. Polled every 0.1 s.
-    @discardableResult
-    private func terminate(_ pid: Int32) -> Bool {
-        kill(pid, SIGTERM)
-        for _ in 0..<100 {
-            if kill(pid, 0) != 0 { return true }
-            usleep(100_000)
-        }
-        kill(pid, SIGKILL)
-        return false
-    }
-
-    /// This run directory's daemons (by their environment) that no pid file names: their pid and role.
-    private func daemonsWithoutPIDFile() -> [(Int32, String)] {
-        let mine = "CONTAINMENT_RUN_DIR=\(runDirectory)"
-        var found: [(Int32, String)] = []
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(entry), pid != getpid(),
-                let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
-                environ.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == mine }),
-                let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
-            else { continue }
-            let words = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            let program = words.first ?? ""
-            if words.contains(where: { $0.hasPrefix("\(runDirectory)/host-") }) {
-                found.append((pid, "host"))  // an app's own host executable too
-            } else if program.hasSuffix("containment") || program.hasSuffix("containment-web"),
-                let role = words.dropFirst().first, ["supervisor", "host", "inspector", "metrics"].contains(role)
-            {
-                found.append((pid, role))
-            }
-        }
-        return found
     }
 }

@@ -45,8 +45,9 @@ package struct RunCommand: AsyncParsableCommand {
         defer { sources.forEach { $0.cancel() } }
         let started = try await UpCommand.start(topology: topology, runtime: runtime)
         let lifecycle = started.lifecycle
+        let supervisors = lifecycle.supervisorNames.map { "supervisors \($0.joined(separator: " "))" } ?? "supervisor"
         Self.say(
-            "run: supervisor and \(started.hosts.count) hosts (\(started.hosts.joined(separator: " "))) in "
+            "run: \(supervisors) and \(started.hosts.count) hosts (\(started.hosts.joined(separator: " "))) in "
                 + "\(started.runDirectory); Ctrl-C stops them"
         )
         let watch: Process
@@ -64,10 +65,10 @@ package struct RunCommand: AsyncParsableCommand {
                 endings.continuation.yield(.timeUp)
             }
         }
-        let pidFile = lifecycle.supervisorPIDFile
+        let pidFiles = lifecycle.supervisors.map(lifecycle.pidFile(supervisor:))
         let supervisor = Task {
-            // Polled every 0.2 s: a supervisor that ends on its own ends the run within that.
-            while !Task.isCancelled, Lifecycle.livePID(pidFile) != nil {
+            // Polled every 0.2 s: supervisors that end on their own end the run within that.
+            while !Task.isCancelled, pidFiles.contains(where: { Lifecycle.livePID($0) != nil }) {
                 try? await Task.sleep(for: .milliseconds(200))
             }
             if !Task.isCancelled { endings.continuation.yield(.supervisorEnded) }
