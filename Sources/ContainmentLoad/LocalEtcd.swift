@@ -29,14 +29,17 @@ final class LocalEtcd {
             for member in cluster {
                 let name = member.name
                 let process = Process()
-                process.executableURL = URL(fileURLWithPath: etcd)
+                // Its signals at their default, so that it stops on SIGTERM.
+                process.setCommandWithDefaultSignals(
+                    etcd,
+                    member.arguments(
+                        dataDirectory: "\(directory)/\(name).data",
+                        cluster: cluster,
+                        token: "containment-load-\(base)"
+                    )
+                )
                 // The run directory in its environment: a member left running is found as the runtime's (lib.sh).
                 process.environment = environment
-                process.arguments = member.arguments(
-                    dataDirectory: "\(directory)/\(name).data",
-                    cluster: cluster,
-                    token: "containment-load-\(base)"
-                )
                 let log = "\(logs)/etcd-\(name).log"
                 _ = FileManager.default.createFile(atPath: log, contents: nil)
                 let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))

@@ -174,11 +174,13 @@ final class HostSupervisor {
         let process = Process()
         // The topology's program for it, else this executable's `host`; either takes `containment host`'s flags.
         let command = children[host]?.command ?? [executable, "host"]
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments =
+        // Its signals at their default: an app's host that handles SIGTERM its own way sees it (this thread blocks it).
+        process.setCommandWithDefaultSignals(
+            command[0],
             command.dropFirst() + [
                 "--name", host, "--pid-file", pidFile(host), "--log-format", config.logFormat.rawValue,
             ]
+        )
         // The run directory and the settings this supervisor runs with, whatever its own environment said.
         var environment = ProcessInfo.processInfo.environment
         environment["CONTAINMENT_RUN_DIR"] = config.runDirectory
@@ -194,6 +196,10 @@ final class HostSupervisor {
         // The child has its own copy of the log's descriptor: the supervisor's is closed, so restarts leak none.
         defer { try? output?.close() }
         do {
+            // A program that is not there, said as such: through env it would start and exit 127 instead.
+            guard FileManager.default.isExecutableFile(atPath: command[0]) else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: command[0]])
+            }
             try process.run()
             children[host]?.process = process
             logger.info("host started", metadata: ["host.name": "\(host)", "host.pid": "\(process.processIdentifier)"])

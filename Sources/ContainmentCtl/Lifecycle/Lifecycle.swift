@@ -148,8 +148,9 @@ final class Lifecycle {
 
     /// A daemon started detached, appending to `log` (where the log stood is kept for ``logSinceStart(_:)``),
     /// standard input closed: in a process group of its own (as Foundation starts every child), so that a Ctrl-C
-    /// meant for this command does not reach it, and under `nohup`, which ignores the hang-up of the terminal it was
-    /// started from and then becomes it (the process is the daemon: its pid, its status).
+    /// meant for this command does not reach it, with every signal at its default (``withDefaultSignals(_:_:)``), and
+    /// under `nohup`, which ignores the hang-up of the terminal it was started from; each becomes the next (the
+    /// process is the daemon: its pid, its status).
     func startDetached(_ executable: String, _ arguments: [String], log: String) throws -> Process {
         try FileManager.default.createDirectory(atPath: runDirectory + "/logs", withIntermediateDirectories: true)
         if !FileManager.default.fileExists(atPath: log) {
@@ -161,11 +162,9 @@ final class Lifecycle {
         let process = Process()
         let nohup = "/usr/bin/nohup"
         if FileManager.default.isExecutableFile(atPath: nohup) {
-            process.executableURL = URL(fileURLWithPath: nohup)
-            process.arguments = [executable] + arguments
+            process.setCommandWithDefaultSignals(nohup, [executable] + arguments)
         } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
+            process.setCommandWithDefaultSignals(executable, arguments)
         }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice

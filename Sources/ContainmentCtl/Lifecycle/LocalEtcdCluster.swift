@@ -24,12 +24,15 @@ struct LocalEtcdCluster {
         for member in members where runningPID(member) == nil {
             let data = "\(directory)/\(member.name).data"
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: etcd)
-            process.arguments = member.arguments(
-                dataDirectory: data,
-                cluster: members,
-                token: token,
-                existing: FileManager.default.fileExists(atPath: data + "/member")
+            // Its signals at their default: started with this thread's mask, it would ignore `down`'s SIGTERM.
+            process.setCommandWithDefaultSignals(
+                etcd,
+                member.arguments(
+                    dataDirectory: data,
+                    cluster: members,
+                    token: token,
+                    existing: FileManager.default.fileExists(atPath: data + "/member")
+                )
             )
             // The run directory in its environment: a member whose pid file is gone is still found as the runtime's.
             process.environment = environment
