@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-bash scripts/setup.sh build etcd
+bash scripts/setup.sh build etcd redis-server redis-benchmark redis-cli
 # containment-etcd: every command of `containment` with etcd's client, so the replicated runs work too.
 quiet_swift build -c release --product containment-etcd >&2
 bin="$(swift build -c release --show-bin-path)/containment-etcd"

@@ -8,7 +8,7 @@ import ZeroMQ
 
 /// What `containment bench` measures: everything, or one group of figures alone.
 package enum BenchMode: String, CaseIterable, Sendable {
-    case all, model, core, codec, bus, host, calls, creation, durability, replicated
+    case all, model, core, codec, bus, host, calls, creation, durability, replicated, peer
 }
 
 /// `containment bench`'s settings, as its command line gives them (`nil`: the default, or quick's).
@@ -143,6 +143,11 @@ package enum Bench {
                 ["figure", "Containment", "raw ZeroMQ", "ratio"],
                 BenchReport.busRows(raw: raw, runtime: runtime, ratios: ratios, settings)
             )
+        }
+        if mode == .peer {
+            let peer = try runner.peer()
+            if options.json { try printJSON(peer) } else { print(peer.lines(settings).joined(separator: "\n")) }
+            return
         }
         if mode == .durability {
             let durability = try runner.durability()

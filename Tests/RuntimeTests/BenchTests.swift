@@ -183,6 +183,66 @@ import Testing
         }
     }
 
+    /// `bench peer`: Redis (appendfsync always and everysec, driven by redis-benchmark) beside Containment and raw
+    /// ZeroMQ, each Redis figure measured, the ratios Containment's ÷ Redis always's, and the four targets judged.
+    @Test func benchPeerPutsRedisBesideContainment() async throws {
+        let result = try await Subprocess.run(
+            .path(FilePath(RuntimeFixture.binary)),
+            arguments: [
+                "bench", "peer", "--quick", "--round-trips", "200", "--requests", "400", "--pub-sub-messages", "2000",
+                "--clients", "2", "--window", "4", "--json",
+            ],
+            output: .string(limit: 1 << 20),
+            error: .string(limit: 1 << 20)
+        )
+        #expect(result.terminationStatus.isSuccess, "\(result.standardError)")
+        let figure = try #require(JSON.object(result.standardOutput), "not JSON: \(result.standardOutput)")
+        var pipelined: [String: Double] = [:]
+        var roundTrip: [String: Double] = [:]
+        for (key, fsync) in [("redisAlways", "always"), ("redisEverysec", "everysec")] {
+            let redis = figure[key] as? [String: Any] ?? [:]
+            #expect(redis["fsync"] as? String == fsync, "\(redis)")
+            let trip = redis["roundTrip"] as? [String: Double] ?? [:]
+            #expect(Self.sane(trip["p50"]) && (trip["p50"] ?? 0) <= (trip["p99"] ?? 0), "\(key): \(trip)")
+            let pipe = redis["pipelined"] as? [String: Double] ?? [:]
+            #expect(Self.sane(pipe["perSecond"]), "\(key): \(pipe)")
+            pipelined[key] = pipe["perSecond"]
+            roundTrip[key] = trip["p50"]
+        }
+        // Redis synced once a second answers sooner than synced before each reply.
+        #expect((roundTrip["redisEverysec"] ?? .infinity) < (roundTrip["redisAlways"] ?? 0), "\(roundTrip)")
+        let runtime = figure["runtime"] as? [String: Any] ?? [:]
+        Self.expectSane(runtime, section: "runtime")
+        Self.expectSane(figure["raw"] as? [String: Any] ?? [:], section: "raw")
+        let ratio = try #require(figure["pipelinedVersusRedisAlways"] as? Double)
+        let containment = try #require(runtime["pipelinedPerSecond"] as? Double)
+        #expect(abs(ratio - containment / (pipelined["redisAlways"] ?? 1)) < 1e-9 * max(1, ratio))
+        let targets = figure["targets"] as? [[String: Any]] ?? []
+        #expect(targets.count == 4 && targets.allSatisfy { $0["met"] is Bool }, "\(targets)")
+        #expect((targets.first?["target"] as? String)?.hasPrefix("pipelined ≥ 1.0× Redis always") == true)
+    }
+
+    /// Without redis-server on the PATH, `bench peer` says what installs it and measures nothing.
+    @Test func benchPeerWithoutRedisSaysWhatInstallsIt() async throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-redis-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let result = try await Subprocess.run(
+            .path(FilePath(RuntimeFixture.binary)),
+            arguments: ["bench", "peer", "--quick"],
+            environment: .inherit.updating(["PATH": empty]),
+            output: .string(limit: 1 << 20),
+            error: .string(limit: 1 << 20)
+        )
+        #expect(!result.terminationStatus.isSuccess)
+        #expect(
+            result.standardError.contains(
+                "redis-server is not installed (bash scripts/setup.sh redis-server installs it)"
+            ),
+            "\(result.standardError)"
+        )
+    }
+
     /// A round trip's percentiles measured and in order, and the pipelined rate measured.
     static func expectSane(_ figures: [String: Any], section: String) {
         let trip = figures["roundTrip"] as? [String: Any] ?? [:]

@@ -16,7 +16,7 @@ struct BenchCommand: ParsableCommand {
             """,
         subcommands: [
             Mode<All>.self, Mode<Model>.self, Mode<Core>.self, Mode<Codec>.self, Mode<Bus>.self, Mode<Host>.self,
-            Mode<Calls>.self, Mode<Creation>.self, Mode<Durability>.self, Mode<Replicated>.self,
+            Mode<Calls>.self, Mode<Creation>.self, Mode<Durability>.self, Mode<Replicated>.self, Mode<Peer>.self,
         ],
         defaultSubcommand: Mode<All>.self
     )
@@ -78,6 +78,16 @@ struct BenchCommand: ParsableCommand {
             The replicated journal (not in `all`; needs etcd-server and containment-etcd): round trips and pipelined requests with the \
             local journal, then with journal: etcd (three members on this machine, supervisors a and b), then \
             --failovers kills of the leader, each timed to the first command the new leader accepts.
+            """
+    }
+
+    enum Peer: Described {
+        static let mode = BenchMode.peer
+        static let abstract = """
+            Redis beside Containment (not in `all`; needs redis-server and redis-benchmark): Debian's redis-server \
+            with appendfsync always and everysec on a unix socket in the bench's directory, driven by \
+            redis-benchmark in the bus figures' shapes (SETs one at a time; --clients × --window outstanding), \
+            before and after the bus figures, beside which it prints them with the ratios and issue 45's targets.
             """
     }
 
