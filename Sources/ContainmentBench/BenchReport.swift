@@ -174,7 +174,8 @@ struct BenchReport: Codable, Sendable {
 
     /// Rows of a table, columns aligned (the first to the left), a rule under the first row.
     static func aligned(_ rows: [[String]]) -> [String] {
-        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let columns = rows.map(\.count).max() ?? 0
+        let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
         func line(_ row: [String]) -> String {
             row.enumerated().map { column, text in
                 let pad = String(repeating: " ", count: widths[column] - text.count)

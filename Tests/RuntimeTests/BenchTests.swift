@@ -220,6 +220,22 @@ import Testing
         let targets = figure["targets"] as? [[String: Any]] ?? []
         #expect(targets.count == 4 && targets.allSatisfy { $0["met"] is Bool }, "\(targets)")
         #expect((targets.first?["target"] as? String)?.hasPrefix("pipelined ≥ 1.0× Redis always") == true)
+
+        // As a table: six columns, then each target judged.
+        let table = try await Subprocess.run(
+            .path(FilePath(RuntimeFixture.binary)),
+            arguments: [
+                "bench", "peer", "--quick", "--round-trips", "100", "--requests", "200", "--pub-sub-messages", "1000",
+                "--clients", "2", "--window", "4",
+            ],
+            output: .string(limit: 1 << 20),
+            error: .string(limit: 1 << 20)
+        )
+        #expect(table.terminationStatus.isSuccess, "\(table.standardError)")
+        let text = table.standardOutput
+        #expect(text.hasPrefix("figure") && text.contains("Redis always") && text.contains("Redis everysec"), "\(text)")
+        #expect(text.contains("\ntarget: pipelined ≥ 1.0× Redis always: "), "\(text)")
+        #expect(text.components(separatedBy: "\ntarget: ").count == 5, "\(text)")
     }
 
     /// Without redis-server on the PATH, `bench peer` says what installs it and measures nothing.
