@@ -15,7 +15,7 @@ struct RedisPeer {
 
     /// Starts `redis-server` with `fsync`, its files in `directory/redis-FSYNC`, and returns once it answers.
     static func start(fsync: String, directory: String) throws -> RedisPeer {
-        let server = try executable("redis-server")
+        let server = try executable(.name("redis-server"))
         let own = "\(directory)/redis-\(fsync)"
         try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true)
         let socket = "\(own)/redis.sock"
@@ -37,7 +37,7 @@ struct RedisPeer {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline, process.isRunning {
             if FileManager.default.fileExists(atPath: socket),
-                (try? run("redis-cli", ["-s", socket, "ping"])) == "PONG"
+                (try? run(.name("redis-cli"), ["-s", socket, "ping"])) == "PONG"
             {
                 return peer
             }
@@ -59,7 +59,7 @@ struct RedisPeer {
     /// `redis-benchmark` of `requests` SETs of `bytes`-byte values by `clients` clients, each `pipeline` outstanding.
     func benchmark(clients: Int, pipeline: Int, requests: Int, bytes: Int) throws -> RedisRun {
         let csv = try Self.run(
-            "redis-benchmark",
+            .name("redis-benchmark"),
             [
                 "-s", socket, "-t", "set", "-n", String(requests), "-c", String(clients), "-P", String(pipeline),
                 "-d", String(bytes), "--csv",
@@ -68,8 +68,20 @@ struct RedisPeer {
         return try RedisRun(csv: csv)
     }
 
-    /// The path of `name` on the PATH, or a clear error naming what installs it.
-    static func executable(_ name: String) throws -> String {
+    /// A program found by its name on the PATH (as Subprocess's `Executable.name`).
+    enum Program {
+        case name(String)
+
+        var name: String {
+            switch self {
+            case .name(let name): name
+            }
+        }
+    }
+
+    /// The path of `program` on the PATH, or a clear error naming what installs it.
+    static func executable(_ program: Program) throws -> String {
+        let name = program.name
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         guard
             let found = path.split(separator: ":").map({ "\($0)/\(name)" })
@@ -81,9 +93,10 @@ struct RedisPeer {
     }
 
     /// Runs `name ARGUMENTS` to its end; its standard output, trimmed, or an error with what it said.
-    private static func run(_ name: String, _ arguments: [String]) throws -> String {
+    private static func run(_ program: Program, _ arguments: [String]) throws -> String {
+        let name = program.name
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executable(name))
+        process.executableURL = URL(fileURLWithPath: try executable(program))
         process.arguments = arguments
         let output = Pipe()
         let errors = Pipe()
