@@ -120,10 +120,10 @@ class FailsOnWhatSetupDoesNotInstall(unittest.TestCase):
 
     def test_a_command_setup_does_not_install_fails_with_where_it_runs(self):
         done = self.run_check(
-            'let r = try await RuntimeFixture.run(\n    "/bin/bash",\n    ["-c", "redis-cli -p 1 ping"]\n)\n'
+            'let r = try await RuntimeFixture.run(\n    "/bin/bash",\n    ["-c", "nats-server --version"]\n)\n'
         )
         self.assertEqual(done.returncode, 1)
-        self.assertIn("`redis-cli` is run (", done.stderr)
+        self.assertIn("`nats-server` is run (", done.stderr)
         self.assertIn("SomeTests.swift:2", done.stderr)
 
 
