@@ -198,7 +198,6 @@ import Testing
         #expect(result.terminationStatus.isSuccess, "\(result.standardError)")
         let figure = try #require(JSON.object(result.standardOutput), "not JSON: \(result.standardOutput)")
         var pipelined: [String: Double] = [:]
-        var roundTrip: [String: Double] = [:]
         for (key, fsync) in [("redisAlways", "always"), ("redisEverysec", "everysec")] {
             let redis = figure[key] as? [String: Any] ?? [:]
             #expect(redis["fsync"] as? String == fsync, "\(redis)")
@@ -207,10 +206,7 @@ import Testing
             let pipe = redis["pipelined"] as? [String: Double] ?? [:]
             #expect(Self.sane(pipe["perSecond"]), "\(key): \(pipe)")
             pipelined[key] = pipe["perSecond"]
-            roundTrip[key] = trip["p50"]
         }
-        // Redis synced once a second answers sooner than synced before each reply.
-        #expect((roundTrip["redisEverysec"] ?? .infinity) < (roundTrip["redisAlways"] ?? 0), "\(roundTrip)")
         let runtime = figure["runtime"] as? [String: Any] ?? [:]
         Self.expectSane(runtime, section: "runtime")
         Self.expectSane(figure["raw"] as? [String: Any] ?? [:], section: "raw")
