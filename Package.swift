@@ -44,6 +44,11 @@ let package = Package(
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
         .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
+        // Tracing (docs/PROTOCOL.md, "Tracing"): W3C trace context's ids and `traceparent` (swift-w3c-trace-context),
+        // and the instrument an app bootstraps, whose trace a client continues (swift-distributed-tracing).
+        .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
         // `containment bench` only: latency percentiles.
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // The simulator's queue of what happens next (HeapModule; already built for swift-nio).
@@ -82,14 +87,28 @@ let package = Package(
         // The safe Swift wrapper over libzmq: the only code that touches C pointers.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: strict),
 
+        // A traced command's spans (docs/PROTOCOL.md, "Tracing"): their values, the ring a process keeps them in, the
+        // context a client starts or continues, and the waterfall `containment trace` prints.
+        .target(
+            name: "ContainmentTracing",
+            dependencies: [
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "ServiceContextModule", package: "swift-service-context"),
+            ],
+            swiftSettings: strict
+        ),
+
         // The wire protocol (proto/containment.proto, generated code committed), its codec, topics, the read model of
         // the tree that snapshots and events build, and the client side of the command socket.
         .target(
             name: "ContainmentBus",
             dependencies: [
                 "ContainmentModel",
+                "ContainmentTracing",
                 "ZeroMQ",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             ],
             swiftSettings: strict
         ),
@@ -114,6 +133,8 @@ let package = Package(
                 "ContainmentBus",
                 "ContainmentConfig",
                 "ContainmentModel",
+                "ContainmentTracing",
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
                 "ZeroMQ",
                 // The answers kept for resends, oldest first (ClientReplies).
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -149,6 +170,8 @@ let package = Package(
                 "ContainmentClient",
                 "ContainmentConfig",
                 "ContainmentModel",
+                "ContainmentTracing",
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
                 "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -252,6 +275,7 @@ let package = Package(
                 "ContainmentHost",
                 "ContainmentModel",
                 "ContainmentConfig",
+                "ContainmentTracing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -346,7 +370,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ContainmentBusTests",
-            dependencies: ["ContainmentBus", "ContainmentModel", "ContainmentWorkload", "ZeroMQ"],
+            dependencies: [
+                "ContainmentBus", "ContainmentModel", "ContainmentTracing", "ContainmentWorkload", "ZeroMQ",
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -366,9 +393,11 @@ let package = Package(
                 "ContainmentConfig",
                 "ContainmentRuntime",
                 "ContainmentTestSupport",
+                "ContainmentTracing",
                 "ContainmentWorkload",
                 "ZeroMQ",
                 .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             ],
             swiftSettings: strict
         ),

@@ -29,6 +29,8 @@ public struct BusEvent: Sendable, Equatable {
     public var controller: ControllerID { ControllerID(wire.controller) }
     /// Its name on the wire (`viewWillAppear`, …).
     public var name: String { wire.name }
+    /// A message's or a verb's name (`messageSent`, `messageReceived`, `verbInvoked`).
+    package var messageName: String { wire.messageName }
     /// Its kind, nil for a name this build does not know.
     public var eventKind: EventKind? { EventKind(name: wire.name) }
     /// The controller's kind, for a `controllerCreated`.

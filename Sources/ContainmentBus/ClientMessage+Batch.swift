@@ -10,11 +10,14 @@ extension ClientMessage {
     /// serializing it again.
     static func decodeBatch(
         _ bytes: [UInt8]
-    ) -> (requestID: UInt64, clientID: String, commands: [WireCommand], encoded: [ArraySlice<UInt8>])? {
+    ) -> (
+        requestID: UInt64, clientID: String, traceparent: String, commands: [WireCommand], encoded: [ArraySlice<UInt8>]
+    )? {
         let span = bytes.span.bytes
         var reader = FieldReader(end: bytes.count)
         var requestID: UInt64 = 0
         var clientID = ""
+        var traceparent = ""
         var commands: [WireCommand] = []
         var encoded: [ArraySlice<UInt8>] = []
         var sawBatch = false
@@ -29,6 +32,12 @@ extension ClientMessage {
                     let text = String(validating: bytes[reader.offset..<end], as: UTF8.self)
                 else { return nil }
                 clientID = text
+                reader.offset = end
+            case 3 << 3 | 2:  // traceparent, string
+                guard let end = reader.lengthDelimited(bytes),
+                    let text = String(validating: bytes[reader.offset..<end], as: UTF8.self)
+                else { return nil }
+                traceparent = text
                 reader.offset = end
             case 10 << 3 | 2:  // commands: Batch
                 guard let batchEnd = reader.lengthDelimited(bytes) else { return nil }
@@ -54,6 +63,6 @@ extension ClientMessage {
                 return nil
             }
         }
-        return sawBatch ? (requestID, clientID, commands, encoded) : nil
+        return sawBatch ? (requestID, clientID, traceparent, commands, encoded) : nil
     }
 }

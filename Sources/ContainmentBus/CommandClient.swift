@@ -1,4 +1,5 @@
 import ContainmentModel
+import ContainmentTracing
 import Foundation
 import ZeroMQ
 
@@ -28,6 +29,11 @@ public final class CommandClient {
     /// The largest request the supervisor takes (its `maxMessageBytes`), when known: a larger one is refused here,
     /// `limitExceeded`, instead of being sent — the supervisor would drop this client's connection and never answer.
     public var maxMessageBytes: Int?
+    /// Whether command requests carry a W3C trace context (docs/PROTOCOL.md, "Tracing"): one continuing the task's
+    /// trace (``ClientTrace/begin(in:)``) or a new one; the client's own span goes to the supervisor after the reply.
+    public var tracing = false
+    /// The client's span of the last traced command: its trace id, and the command id (0: refused before the rules).
+    public private(set) var lastTrace: TraceSpan?
 
     /// Connects to the supervisor's command endpoint; replies must come within `timeout`, during which a request is
     /// sent again every `resendAfter` without an answer. `curve`: the keys, when the supervisor runs CURVE.
@@ -98,6 +104,26 @@ public final class CommandClient {
         message.requestID = nextRequestID
         message.clientID = clientID
         nextRequestID += 1
+        guard tracing, case .commands = message.body, let trace = ClientTrace.begin() else {
+            return try exchange(message)
+        }
+        message.traceparent = trace.traceparent
+        let reply = try exchange(message)
+        let commandID: UInt64 =
+            switch reply.body {
+            case .accepted(let accepted): accepted.commandID
+            case .error(let error): error.commandID
+            default: 0
+            }
+        let span = trace.span(commandID: commandID)
+        lastTrace = span
+        // Kept by the supervisor beside its own (no reply comes); lost with the connection, like any span.
+        _ = try? socket.send([ClientMessage.with { $0.spans = .with { $0.spans = [span.wire] } }.bytes], dontWait: true)
+        return reply
+    }
+
+    /// Sends `message` as it is and returns the reply that carries its request id (see ``request(_:)``).
+    private func exchange(_ message: ClientMessage) throws(ContainmentError) -> ServerMessage {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         let bytes = message.bytes
@@ -198,6 +224,17 @@ public final class CommandClient {
             throw RemoteError(error)
         }
         return try MethodCallMessage.outcome(of: reply)
+    }
+
+    /// The spans every process kept of command `commandID` (`containment trace`): the supervisor's, its client's (when
+    /// it sent its own), and those of the hosts it delivered the command's callbacks to.
+    public func trace(_ commandID: UInt64) throws(ContainmentError) -> TraceReport {
+        let reply = try request(.with { $0.trace = .with { $0.commandID = commandID } })
+        switch reply.body {
+        case .traceReply(let report): return TraceReport(report)
+        case .error(let error): throw RemoteError(error).error
+        default: throw .malformed("The supervisor answered a trace request with something else.")
+        }
     }
 
     /// The whole state at the latest sequence number.

@@ -1,4 +1,6 @@
 import ContainmentModel
+import ContainmentTracing
+import W3CTraceContext
 
 // A host's side of the protocol (docs/PROTOCOL.md), typed: what a host sends the supervisor (`HostOutbound`) and
 // what it receives (`HostInbound`), in model types. The host names no generated type; this file is its codec.
@@ -53,6 +55,8 @@ package enum HostOutbound: Sendable {
     case callResult(seq: UInt64, controller: ControllerID, Result<String, RemoteError>)
     /// What a forwarded `inspect` asked.
     case inspected(requestID: UInt64, InspectReport)
+    /// The spans this host process kept of a command, for a forwarded trace request.
+    case traced(requestID: UInt64, TraceReport)
 
     /// The message's bytes, one frame.
     package var bytes: [UInt8] { message.bytes }
@@ -100,6 +104,11 @@ package enum HostOutbound: Sendable {
             .with {
                 $0.requestID = requestID
                 $0.inspectReply = report.wire
+            }
+        case .traced(let requestID, let report):
+            .with {
+                $0.requestID = requestID
+                $0.traceReply = report.wire
             }
         }
     }
@@ -253,8 +262,11 @@ package struct HostReply: Sendable {
 /// What the supervisor sends a host (and, as replies, any client).
 package enum HostInbound: Sendable {
     case welcome(HostWelcome)
-    /// Callbacks, creations and destructions, in event order.
-    case delivery([BusEvent])
+    /// Callbacks, creations and destructions, in event order; the traced commands among theirs, with the context
+    /// their callbacks' spans continue.
+    case delivery([BusEvent], traces: [DeliveryTrace] = [])
+    /// A forwarded trace request: the spans this process kept of command `commandID`, answered under `requestID`.
+    case trace(requestID: UInt64, commandID: UInt64)
     /// A forwarded `inspect` of `controller`, answered under `requestID`.
     case inspect(requestID: UInt64, controller: ControllerID)
     case question(AskedQuestion)
@@ -274,7 +286,16 @@ package enum HostInbound: Sendable {
                     incarnation: welcome.incarnation
                 )
             )
-        case .delivery(let delivery): self = .delivery(delivery.events.map(BusEvent.init))
+        case .delivery(let delivery):
+            self = .delivery(
+                delivery.events.map(BusEvent.init),
+                traces: delivery.traces.compactMap { link in
+                    (try? TraceContext(traceParentHeaderValue: link.traceparent)).map {
+                        DeliveryTrace(commandID: link.commandID, context: $0)
+                    }
+                }
+            )
+        case .trace(let request): self = .trace(requestID: message.requestID, commandID: request.commandID)
         case .inspect(let request):
             self = .inspect(requestID: message.requestID, controller: ControllerID(request.controller))
         case .question(let question):
@@ -304,7 +325,7 @@ extension HostInbound {
     package var requestID: UInt64 {
         switch self {
         case .reply(let reply): reply.requestID
-        case .inspect(let requestID, _): requestID
+        case .inspect(let requestID, _), .trace(let requestID, _): requestID
         case .welcome, .delivery, .question: 0
         }
     }
@@ -315,7 +336,7 @@ extension HostInbound {
     /// The welcome, when it is one.
     package var welcome: HostWelcome? { if case .welcome(let welcome) = self { welcome } else { nil } }
     /// The events of a delivery (none for another message).
-    package var delivered: [BusEvent] { if case .delivery(let events) = self { events } else { [] } }
+    package var delivered: [BusEvent] { if case .delivery(let events, _) = self { events } else { [] } }
     /// The question, when it is one.
     package var asked: AskedQuestion? { if case .question(let question) = self { question } else { nil } }
 }

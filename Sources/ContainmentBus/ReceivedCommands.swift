@@ -80,6 +80,8 @@ package struct ReceivedCommands: Sendable {
 package struct ReceivedBatch: Sendable {
     package let requestID: UInt64
     package let clientID: String
+    /// The W3C `traceparent` it carries (empty: not traced).
+    package let traceparent: String
     package let commands: ReceivedCommands
     /// The longest command's bytes or the client id's, whichever is longer: a bound on its texts' length.
     package let longestPart: Int
@@ -89,8 +91,9 @@ package struct ReceivedBatch: Sendable {
         guard let batch = ClientMessage.decodeBatch(bytes) else { return nil }
         requestID = batch.requestID
         clientID = batch.clientID
+        traceparent = batch.traceparent
         commands = ReceivedCommands(batch.commands, encoded: batch.encoded)
-        var longest = batch.clientID.utf8.count
+        var longest = max(batch.clientID.utf8.count, batch.traceparent.utf8.count)
         for command in batch.encoded where command.count > longest { longest = command.count }
         longestPart = longest
     }

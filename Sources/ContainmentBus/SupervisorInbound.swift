@@ -1,4 +1,5 @@
 import ContainmentModel
+import ContainmentTracing
 
 // What the supervisor reads on its command socket, typed (docs/PROTOCOL.md): a request of a client or a host, in model
 // and bus types. Command batches keep their own fast path (`ClientMessage.decodeBatch`); this is everything else.
@@ -67,6 +68,12 @@ package struct InboundRequest: Sendable {
         case inspected(InspectReport)
         case callAnswer(CallAnswer)
         case answer(QuestionAnswer)
+        /// The spans kept of a traced command (a host answers with those of its process).
+        case trace(commandID: UInt64)
+        /// A host's spans of a command, answering a forwarded trace request.
+        case traced(TraceReport)
+        /// A client's own finished spans, to keep (no reply).
+        case spans([TraceSpan])
         /// No body: malformed.
         case empty
     }
@@ -76,6 +83,8 @@ package struct InboundRequest: Sendable {
 
     package var requestID: UInt64 { message.requestID }
     package var clientID: String { message.clientID }
+    /// The W3C `traceparent` it carries (empty: not traced).
+    package var traceparent: String { message.traceparent }
     /// The commands of a `commands` request, as received (none for any other).
     package var commands: ReceivedCommands {
         if case .commands(let batch) = message.body { return ReceivedCommands(batch.commands) }
@@ -137,6 +146,9 @@ package struct InboundRequest: Sendable {
                         answer: Result { () throws(ContainmentError) in try answer.model() }
                     )
                 )
+            case .trace(let request): .trace(commandID: request.commandID)
+            case .traceReply(let reply): .traced(TraceReport(reply))
+            case .spans(let spans): .spans(spans.spans.compactMap(TraceSpan.init))
             case nil: .empty
             }
     }

@@ -57,6 +57,12 @@ package struct SupervisorMessage: Sendable {
         Self(body: .inspect(.with { $0.controller = controller.rawValue }))
     }
 
+    /// A trace request for command `commandID`, forwarded to a host: the spans its process kept of it.
+    package static func trace(_ commandID: UInt64) -> Self { Self(body: .trace(.with { $0.commandID = commandID })) }
+
+    /// The spans kept of a command.
+    package static func traced(_ report: TraceReport) -> Self { Self(body: .traceReply(report.wire)) }
+
     /// A question to a controller's code (SPEC §15), to be answered under `id`; `kind`: the controller's, which may
     /// not be created on its host yet.
     package static func question(_ question: Question, id: UInt64, kind: Kind?) -> Self {

@@ -18,7 +18,7 @@ package struct Containment: AsyncParsableCommand {
             InspectCommand.self, WaitCommand.self, PingCommand.self, TopologyCommand.self, DemoCommand.self,
             StressCommand.self, BenchCommand.self, BenchPeerCommand.self, JournalCommand.self, KeygenCommand.self,
             ConfigCommand.self, StatusCommand.self, SystemdCommand.self, SimulateCommand.self, MethodsCommand.self,
-            UpCommand.self, DownCommand.self, RunCommand.self,
+            UpCommand.self, DownCommand.self, RunCommand.self, TraceCommand.self,
         ]
     )
 

@@ -21,6 +21,8 @@ package struct Connection {
                 curve: keys
             )
             client.maxMessageBytes = config.maxMessageBytes
+            // Every command a client command sends is traced: `containment trace ID` shows its hops.
+            client.tracing = true
         } catch {
             // No supervisor at the endpoint: exit 3, as for one that does not answer.
             FileHandle.standardError.write(Data("\(error.code): \(error.message)\n".utf8))

@@ -38,6 +38,9 @@ struct CtlOptions: ParsableArguments {
     @Flag(help: "Print nothing on success.")
     var quiet = false
 
+    @Flag(help: "Once answered, print where the command spent its time, hop by hop (as `containment trace`).")
+    var trace = false
+
     @Flag(
         help: """
             Once accepted, wait until the runtime is idle (as `ctl wait-idle`): a timed switch completed, and what \
@@ -99,6 +102,7 @@ func submit(_ commands: [Placed], through connection: Connection, options: CtlOp
             for event in accepted.events { print(event.line) }
         }
     }
+    if options.trace { try TraceOutput.show(accepted.commandID, through: connection, json: options.json) }
     if options.wait { try waitUntilIdle(connection, timeout: options.waitTimeout) }
 }
 

@@ -1,6 +1,8 @@
 import ContainmentBus
 import ContainmentModel
 import ContainmentConfig
+import ContainmentTracing
+import W3CTraceContext
 
 /// One controller: its behavior, run one callback at a time in the order the supervisor sent them, and what it
 /// received: a digest of every callback and the most recent ones, in order.
@@ -12,7 +14,8 @@ import ContainmentConfig
 actor ControllerActor {
     /// What a mailbox holds: a callback, or an `inspect` answered once every callback before it was handled.
     enum Mail: Sendable {
-        case callback(BusEvent)
+        /// A callback; traced, its span's trace and parent (the host's dispatch of its delivery).
+        case callback(BusEvent, trace: ActorTrace? = nil)
         case report(host: String, reply: @Sendable (InspectReport) async -> Void)
         /// Begin from this state, as of event `seq` (the host process replaces one that died).
         case restore(WelcomedController, seq: UInt64)
@@ -68,12 +71,23 @@ actor ControllerActor {
         if mailbox.post(mail) { Task(executorPreference: runtime.executor) { await self.drain() } }
     }
 
+    /// Returns once the actor handled the mail posted before this call (a trace request waits for it).
+    nonisolated func handledEarlierMail(host: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Task { await self.post(.report(host: host, reply: { _ in continuation.resume() })) }
+        }
+    }
+
     private func drain() async {
         while let mail = mailbox.next() {
             defer { runtime.activity?.end() }
             if !waitingForSpace.isEmpty { waitingForSpace.removeFirst().resume() }
             switch mail {
-            case .callback(let wire): await handle(wire)
+            case .callback(let wire, nil): await handle(wire)
+            case .callback(let wire, let trace?):
+                let start = UnixClock.nanos
+                await handle(wire)
+                runtime.spans.append(trace.span(of: wire, controller: id, host: runtime.name, start: start))
             case .report(let host, let reply): await reply(report(host: host))
             case .question(let question, let questionID):
                 var current = behavior
@@ -136,5 +150,28 @@ actor ControllerActor {
         report.incarnation = incarnation
         report.restoredSeq = restoredSeq
         return report
+    }
+}
+
+/// What an actor's span of a traced callback continues: the trace, and the host's span of the delivery.
+struct ActorTrace: Sendable {
+    var traceID: TraceID
+    var parent: SpanID
+
+    /// The span of `event`'s callback in `controller`, begun at `start` and ended now: `actor.method` for a typed
+    /// call, `actor.callback` otherwise.
+    func span(of event: BusEvent, controller: ControllerID, host: String, start: Int64) -> TraceSpan {
+        let method = event.name == "verbInvoked" && event.messageName.hasSuffix(")")
+        return TraceSpan(
+            traceID: traceID,
+            spanID: .random(),
+            parentSpanID: parent,
+            name: method ? "actor.method" : "actor.callback",
+            process: "host \(host)",
+            startUnixNanos: start,
+            endUnixNanos: UnixClock.nanos,
+            commandID: event.commandID,
+            detail: "\(controller) \(method ? event.messageName : event.name)"
+        )
     }
 }

@@ -188,9 +188,11 @@ package struct HostCore {
                 )
             )
             queue(.adopt(welcome))
-        case .delivery(let events):
+        case .delivery(let events, let traces):
             for event in events where event.seq > lastDelivered { lastDelivered = event.seq }
-            queue(.deliver(events))
+            queue(.deliver(events, traces: traces))
+        case .trace(let requestID, let commandID):
+            queue(.trace(requestID: requestID, commandID: commandID))
         case .inspect(let requestID, let controller):
             queue(.inspect(requestID: requestID, controller: controller))
         case .question(let question):

@@ -10,8 +10,11 @@ import ZeroMQ
 package enum HostJob: Sendable {
     /// The supervisor's welcome: the controllers this host runs (and whether new actors begin from their state).
     case adopt(HostWelcome)
-    /// Callbacks, creations and destructions, in event order.
-    case deliver([BusEvent])
+    /// Callbacks, creations and destructions, in event order; the traced commands among theirs (docs/PROTOCOL.md,
+    /// "Tracing").
+    case deliver([BusEvent], traces: [DeliveryTrace] = [])
+    /// A forwarded trace request: answer with this process's spans of command `commandID`.
+    case trace(requestID: UInt64, commandID: UInt64)
     /// A forwarded inspect: answer with the controller's callbacks.
     case inspect(requestID: UInt64, controller: ControllerID)
     /// A question to a controller's code (SPEC §15).

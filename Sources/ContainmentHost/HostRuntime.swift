@@ -1,6 +1,7 @@
 import ContainmentBus
 import ContainmentModel
 import ContainmentConfig
+import ContainmentTracing
 import Synchronization
 import ZeroMQ
 
@@ -15,6 +16,8 @@ package final class HostRuntime: Sendable {
     package let activity: HostActivity?
     /// Where the actors' tasks run: a world in memory's own thread; nil (the concurrency pool) in a host process.
     package let executor: (any TaskExecutor)?
+    /// The spans of traced commands' callbacks this process ran (docs/PROTOCOL.md, "Tracing").
+    package let spans = SpanRing()
 
     package init(
         name: String,

@@ -116,6 +116,7 @@ package struct Dispatcher {
     package func run(_ jobs: AsyncStream<HostJob>, finished: FinishedJobs = FinishedJobs()) async {
         var actors = IDTable<ControllerID, ControllerActor>()
         var incarnation: UInt32 = 1
+        var tracedActors = TracedActors()
         @discardableResult
         func adopt(_ id: ControllerID, kind: String) -> ControllerActor? {
             guard actors[id] == nil else { return nil }
@@ -154,7 +155,15 @@ package struct Dispatcher {
                         await actor.post(.restore(controller, seq: welcome.seq))
                     }
                 }
-            case .deliver(let events):
+            case .deliver(let events, let traces):
+                // Traced commands' callbacks: the dispatch's span is their actors' spans' parent.
+                var dispatch = traces.isEmpty ? nil : DispatchTrace(traces)
+                defer {
+                    if let dispatch {
+                        runtime.spans.append(contentsOf: dispatch.spans(host: runtime.name))
+                        tracedActors.add(dispatch.reached)
+                    }
+                }
                 for event in events {
                     let id = event.controller
                     guard let kind = event.eventKind else {
@@ -167,7 +176,11 @@ package struct Dispatcher {
                     switch HostDelivery(kind) {
                     case .makeActor: adopt(id, kind: event.controllerKind)
                     case .endActor: actors[id] = nil
-                    case .callback: await actors[id]?.post(.callback(event))
+                    case .callback:
+                        guard let actor = actors[id] else { continue }
+                        let trace = dispatch?.actorTrace(for: event)
+                        if trace != nil { dispatch?.reached(actor, commandID: event.commandID) }
+                        await actor.post(.callback(event, trace: trace))
                     case .notForHosts:
                         logger.warning(
                             "dropped a delivery of an event not for hosts",
@@ -184,6 +197,17 @@ package struct Dispatcher {
                     continue
                 }
                 await actor.post(.question(model, id: question.id))
+            case .trace(let requestID, let commandID):
+                // Answered once the actors that got the command's callbacks handled them (their spans ended), off
+                // the dispatcher.
+                let reached = tracedActors.actors(of: commandID)
+                let spans = runtime.spans
+                let outbox = runtime.outbox
+                Task(executorPreference: runtime.executor) {
+                    for actor in reached { await actor.handledEarlierMail(host: runtime.name) }
+                    let report = TraceReport(commandID: commandID, spans: spans.spans(ofCommand: commandID))
+                    await outbox.send(.traced(requestID: requestID, report))
+                }
             case .inspect(let requestID, let id):
                 let outbox = runtime.outbox
                 let answer: @Sendable (InspectReport) async -> Void = { report in

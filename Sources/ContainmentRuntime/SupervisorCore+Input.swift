@@ -73,6 +73,8 @@ extension SupervisorCore {
             return
         }
         if let batch = ReceivedBatch(frames[1]) {
+            // Traced (a sampled `traceparent`): its way through here is marked; an untraced one pays one check.
+            var trace = batch.traceparent.isEmpty ? nil : beginTrace(batch.traceparent)
             // A text is no longer than the command holding it: a batch of short commands is not measured.
             let limitBroken = admission.exceedsLimits(count: batch.commands.count, bytes: batch.longestPart) {
                 batch.commands.longestText(clientID: batch.clientID)
@@ -83,7 +85,14 @@ extension SupervisorCore {
                 reply(to: sender, requestID: batch.requestID, .refused(error))
                 return
             }
+            guard trace != nil else {
+                command(batch.commands, from: sender, requestID: batch.requestID, clientID: batch.clientID)
+                return
+            }
+            trace?.admitted = traceMark()
+            let since = emittedCount
             command(batch.commands, from: sender, requestID: batch.requestID, clientID: batch.clientID)
+            if let trace { endTrace(trace, emittedSince: since, peer: sender, requestID: batch.requestID) }
             return
         }
         let request: InboundRequest
@@ -103,7 +112,11 @@ extension SupervisorCore {
         }
         switch request.body {
         case .commands:
+            // Traced: decoded and admitted before it was known to be (its decode and admission spans are empty).
+            let trace = request.traceparent.isEmpty ? nil : beginTrace(request.traceparent)
+            let since = emittedCount
             command(request.commands, from: sender, requestID: requestID, clientID: request.clientID)
+            if let trace { endTrace(trace, emittedSince: since, peer: sender, requestID: requestID) }
         case .snapshot:
             build(for: sender, requestID: requestID, what: "This snapshot") { core in
                 let shared = core.sharedSnapshot()
@@ -135,6 +148,12 @@ extension SupervisorCore {
                 )
                 reply(to: sender, requestID: requestID, .refused(error))
             }
+        case .trace(let commandID):
+            gatherTrace(commandID, from: sender, requestID: requestID)
+        case .traced(let report):
+            traceAnswered(report, requestID: requestID, from: sender)
+        case .spans(let spans):
+            keepClientSpans(spans, from: sender)
         case .empty:
             reply(to: sender, requestID: requestID, .refused(.malformed("The request has no body.")))
         }

@@ -35,6 +35,8 @@ package struct SupervisorCore {
     var timers = TransitionTimers()
     /// Inspects forwarded to the hosts that run their controllers, until answered.
     var inspects = InspectForwarding()
+    /// Traced commands' spans, and trace requests waiting for hosts (docs/PROTOCOL.md, "Tracing").
+    var tracing: SupervisorTracing
     /// The latest refusals since this supervisor started, oldest first, for `status` (at most `refusalsKept`).
     var refusals: [BusSnapshot.Refusal] = []
     /// The last snapshot handed out, and what it was built from (``sharedSnapshot()``).
@@ -98,6 +100,7 @@ package struct SupervisorCore {
         let epoch = recovery.replay.epoch + 1
         self.epoch = epoch
         startedUnixNanos = time.unixNanos
+        tracing = SupervisorTracing(seed: UInt64(bitPattern: time.unixNanos) ^ epoch)
         clients = recovery.clients
         recoveredDeliveries = recovery.deliveries
         recoveredState = recovery.holdsState
@@ -186,6 +189,7 @@ package struct SupervisorCore {
             core.creditStall()
             core.checkHeartbeats()
             core.expireInspects()
+            core.expireTraces()
             core.retryBacklogged()
             core.beacon()
         }
@@ -207,6 +211,22 @@ package struct SupervisorCore {
     /// A line for the log: the core decides what is worth saying, the loop says it.
     mutating func log(_ level: Logger.Level, _ message: Logger.Message, _ metadata: Logger.Metadata = [:]) {
         emitted.append(.log(SupervisorLog(level: level, message: message, metadata: metadata)))
+    }
+
+    /// How many actions the input being handled emitted so far.
+    var emittedCount: Int { emitted.count }
+
+    /// The id of the command whose actions were emitted from `since` on: its first event's, or its reply's to `peer`.
+    func commandID(emittedSince since: Int, to peer: [UInt8], requestID: UInt64) -> UInt64 {
+        for action in emitted[min(since, emitted.count)...] {
+            switch action {
+            case .publish(let event): return event.commandID
+            case .reply(peer, requestID, .accepted(let commandID, _, _)): return commandID
+            case .reply(peer, requestID, .message(let message)): return message.refusal?.commandID ?? 0
+            default: continue
+            }
+        }
+        return 0
     }
 
     /// What the input being handled decided, handed over and forgotten.
@@ -252,6 +272,7 @@ package struct SupervisorCore {
         var wait = config.heartbeatInterval
         if let deadline = timers.nextDeadline { wait = min(wait, max(.zero, deadline - now)) }
         if let deadline = inspects.nextDeadline { wait = min(wait, max(.zero, deadline - now)) }
+        if let deadline = tracing.gathering.nextDeadline { wait = min(wait, max(.zero, deadline - now)) }
         if let due = answers.nextDue(now: now) { wait = min(wait, max(.zero, due - now)) }
         // A backlogged host's deliveries are tried again soon.
         if hosts.values.contains(where: \.backlogged) { wait = min(wait, max(.zero, nextBacklogRetry - now)) }

@@ -1,6 +1,7 @@
 import ContainmentConfig
 import ContainmentBus
 import ContainmentModel
+import ContainmentTracing
 import Foundation
 import Logging
 import ZeroMQ
@@ -113,6 +114,8 @@ final class SupervisorLoop {
         self.logger = logger
         self.leadership = leadership
         driver = SupervisorDriver(SupervisorCore(recovery: recovery, config: config, at: SystemClock().time))
+        // Traced commands' marks read the real-time clock (spans of processes on one machine line up).
+        driver.core.spanClock = { UnixClock.nanos }
         recordsAtStart = recovery.checkpointRecords + recovery.records
         recordsAtCheckpoint = recovery.checkpointRecords
         self.checkpointer = checkpointer

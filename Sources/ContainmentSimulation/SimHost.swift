@@ -335,7 +335,7 @@ final class SimHost {
                 }
                 actors[controller.id] = actor
             }
-        case .deliver(let events):
+        case .deliver(let events, _):
             for event in events {
                 guard let kind = event.eventKind else { continue }
                 switch HostDelivery(kind) {
@@ -368,6 +368,9 @@ final class SimHost {
             perform(.send(.inspected(requestID: requestID, report)))
         case .question(let asked):
             answer(asked)
+        case .trace(let requestID, let commandID):
+            // A simulated host runs no actors' code: it keeps no spans.
+            perform(.send(.traced(requestID: requestID, TraceReport(commandID: commandID, spans: []))))
         }
     }
 

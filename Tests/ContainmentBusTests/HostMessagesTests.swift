@@ -76,12 +76,13 @@ struct HostMessagesTests {
 
         let events = [BusEvent(.viewDidLoad("a"), seq: 21), BusEvent(.loadView("b"), seq: 22)]
         let delivery = ServerMessage.with { $0.delivery = .with { $0.events = events.map(\.wire) } }
-        guard case .delivery(let delivered) = try HostInbound(decoding: delivery.bytes) else {
+        guard case .delivery(let delivered, let traces) = try HostInbound(decoding: delivery.bytes) else {
             Issue.record("not a delivery")
             return
         }
         #expect(delivered.map(\.seq) == [21, 22] && delivered.map(\.controller) == ["a", "b"])
         #expect(delivered.map(\.eventKind) == [.viewDidLoad, .loadView])
+        #expect(traces.isEmpty)
 
         let inspect = ServerMessage.with {
             $0.requestID = 8

@@ -35,6 +35,14 @@ struct RequestDecodingTests {
         batches.append(batch(0, [commands[3]]) + [0x08, 0x05])
         batches.append([0x08, 0x07] + batch(9, [commands[0]]))
         batches.append([0x52, 0x00])
+        // Traced: its W3C trace context, before the body or after it.
+        let traced = ClientMessage.with {
+            $0.requestID = 4
+            $0.traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+            $0.commands = .with { $0.commands = [commands[0]] }
+        }.bytes
+        batches.append(traced)
+        batches.append(batch(5, [commands[1]]) + ClientMessage.with { $0.traceparent = "00-x" }.bytes)
         return batches
     }()
 
@@ -47,6 +55,7 @@ struct RequestDecodingTests {
             }
             let fast = try #require(ClientMessage.decodeBatch(bytes), "\(bytes)")
             #expect(fast.requestID == message.requestID)
+            #expect(fast.traceparent == message.traceparent)
             #expect(fast.commands == batch.commands)
         }
     }

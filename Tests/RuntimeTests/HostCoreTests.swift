@@ -25,7 +25,7 @@ import Testing
             case .connect(let endpoint): "connect(\(endpoint == a ? "a" : "b"))"
             case .probe(let endpoint): "probe(\(endpoint == a ? "a" : "b"))"
             case .job(.adopt): "adopt"
-            case .job(.deliver(let events)): "deliver(\(events.map(\.seq)))"
+            case .job(.deliver(let events, _)): "deliver(\(events.map(\.seq)))"
             case .job(let other): "job(\(other))"
             case .resume(let reply): "resume(\(reply.requestID))"
             case .log: nil

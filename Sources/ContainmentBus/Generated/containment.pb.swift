@@ -2380,6 +2380,11 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
   /// one client id increase.
   public var clientID: String = String()
 
+  /// W3C trace context (https://www.w3.org/TR/trace-context/#traceparent-header): a command request carrying a sampled
+  /// one is traced — the supervisor, the hosts and the actors keep its spans (docs/PROTOCOL.md, "Tracing"). Its
+  /// parent-id is the client's span. Empty: not traced.
+  public var traceparent: String = String()
+
   public var body: Containment_V1_ClientMessage.OneOf_Body? = nil
 
   /// one command, or several as one transaction
@@ -2479,6 +2484,33 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
     set {body = .methods(newValue)}
   }
 
+  /// the spans kept of a traced command (a host: those of its process)
+  public var trace: Containment_V1_TraceRequest {
+    get {
+      if case .trace(let v)? = body {return v}
+      return Containment_V1_TraceRequest()
+    }
+    set {body = .trace(newValue)}
+  }
+
+  /// a host answers a forwarded trace request
+  public var traceReply: Containment_V1_TraceReply {
+    get {
+      if case .traceReply(let v)? = body {return v}
+      return Containment_V1_TraceReply()
+    }
+    set {body = .traceReply(newValue)}
+  }
+
+  /// a client's own finished spans, kept by the supervisor (no reply)
+  public var spans: Containment_V1_Spans {
+    get {
+      if case .spans(let v)? = body {return v}
+      return Containment_V1_Spans()
+    }
+    set {body = .spans(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -2502,8 +2534,106 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
     case metrics(Containment_V1_MetricsRequest)
     /// a controller's verbs and typed methods, as its host registered them
     case methods(Containment_V1_MethodsRequest)
+    /// the spans kept of a traced command (a host: those of its process)
+    case trace(Containment_V1_TraceRequest)
+    /// a host answers a forwarded trace request
+    case traceReply(Containment_V1_TraceReply)
+    /// a client's own finished spans, kept by the supervisor (no reply)
+    case spans(Containment_V1_Spans)
 
   }
+
+  public init() {}
+}
+
+/// One finished span: a hop of a traced command in one process.
+public nonisolated struct Containment_V1_Span: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 16 bytes
+  public var traceID: Data = Data()
+
+  /// 8 bytes
+  public var spanID: Data = Data()
+
+  /// 8 bytes; empty: a root
+  public var parentSpanID: Data = Data()
+
+  /// client.command, supervisor.command, decode, admission, model, journal, publish, reply,
+  public var name: String = String()
+
+  /// deliver, host.dispatch, actor.callback, actor.method
+  public var process: String = String()
+
+  public var startUnixNanos: Int64 = 0
+
+  public var endUnixNanos: Int64 = 0
+
+  public var commandID: UInt64 = 0
+
+  /// deliver: the host; actor.*: the controller and its callback
+  public var detail: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_Spans: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var spans: [Containment_V1_Span] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_TraceRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var commandID: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Every span kept of the command, by the supervisor and the hosts that answered in time, in no particular order.
+public nonisolated struct Containment_V1_TraceReply: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var commandID: UInt64 = 0
+
+  public var spans: [Containment_V1_Span] = []
+
+  /// hosts asked that did not answer in time
+  public var unanswered: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A traced command's context for a host's spans of its callbacks: parent-id is the supervisor's deliver span.
+public nonisolated struct Containment_V1_TraceLink: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var commandID: UInt64 = 0
+
+  public var traceparent: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 }
@@ -2869,6 +2999,24 @@ public nonisolated struct Containment_V1_ServerMessage: Sendable {
     set {body = .methods(newValue)}
   }
 
+  /// forwarded to a host: its spans of a command
+  public var trace: Containment_V1_TraceRequest {
+    get {
+      if case .trace(let v)? = body {return v}
+      return Containment_V1_TraceRequest()
+    }
+    set {body = .trace(newValue)}
+  }
+
+  /// the answer to TraceRequest
+  public var traceReply: Containment_V1_TraceReply {
+    get {
+      if case .traceReply(let v)? = body {return v}
+      return Containment_V1_TraceReply()
+    }
+    set {body = .traceReply(newValue)}
+  }
+
   /// With an `error` notLeader (a standby of a replicated runtime answered): the leader's command endpoint, "" while
   /// none leads. Send the request there.
   public var leader: String = String()
@@ -2891,6 +3039,10 @@ public nonisolated struct Containment_V1_ServerMessage: Sendable {
     case metrics(Containment_V1_Metrics)
     /// the answer to MethodsRequest
     case methods(Containment_V1_Methods)
+    /// forwarded to a host: its spans of a command
+    case trace(Containment_V1_TraceRequest)
+    /// the answer to TraceRequest
+    case traceReply(Containment_V1_TraceReply)
 
   }
 
@@ -2962,6 +3114,9 @@ public nonisolated struct Containment_V1_Delivery: Sendable {
 
   /// callbacks (and controllerCreated for new controllers of the host)
   public var events: [Containment_V1_Event] = []
+
+  /// the traced commands among the events' (none: nothing traced)
+  public var traces: [Containment_V1_TraceLink] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -7561,7 +7716,7 @@ nonisolated extension Containment_V1_Refusal: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ClientMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{2}\u{8}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0\u{3}call_result\0\u{1}answer\0\u{1}metrics\0\u{1}methods\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{1}traceparent\0\u{2}\u{7}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0\u{3}call_result\0\u{1}answer\0\u{1}metrics\0\u{1}methods\0\u{1}trace\0\u{3}trace_reply\0\u{1}spans\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7571,6 +7726,7 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.requestID) }()
       case 2: try { try decoder.decodeSingularStringField(value: &self.clientID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.traceparent) }()
       case 10: try {
         var v: Containment_V1_Batch?
         var hadOneofValue = false
@@ -7714,6 +7870,45 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
           self.body = .methods(v)
         }
       }()
+      case 21: try {
+        var v: Containment_V1_TraceRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .trace(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .trace(v)
+        }
+      }()
+      case 22: try {
+        var v: Containment_V1_TraceReply?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .traceReply(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .traceReply(v)
+        }
+      }()
+      case 23: try {
+        var v: Containment_V1_Spans?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .spans(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .spans(v)
+        }
+      }()
       default: break
       }
     }
@@ -7729,6 +7924,9 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
     }
     if !self.clientID.isEmpty {
       try visitor.visitSingularStringField(value: self.clientID, fieldNumber: 2)
+    }
+    if !self.traceparent.isEmpty {
+      try visitor.visitSingularStringField(value: self.traceparent, fieldNumber: 3)
     }
     switch self.body {
     case .commands?: try {
@@ -7775,6 +7973,18 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
       guard case .methods(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
     }()
+    case .trace?: try {
+      guard case .trace(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
+    }()
+    case .traceReply?: try {
+      guard case .traceReply(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
+    }()
+    case .spans?: try {
+      guard case .spans(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 23)
+    }()
     case nil: break
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -7783,7 +7993,213 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
   public static func ==(lhs: Containment_V1_ClientMessage, rhs: Containment_V1_ClientMessage) -> Bool {
     if lhs.requestID != rhs.requestID {return false}
     if lhs.clientID != rhs.clientID {return false}
+    if lhs.traceparent != rhs.traceparent {return false}
     if lhs.body != rhs.body {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Span: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Span"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}trace_id\0\u{3}span_id\0\u{3}parent_span_id\0\u{1}name\0\u{1}process\0\u{3}start_unix_nanos\0\u{3}end_unix_nanos\0\u{3}command_id\0\u{1}detail\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBytesField(value: &self.traceID) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.spanID) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.parentSpanID) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.process) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.startUnixNanos) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.endUnixNanos) }()
+      case 8: try { try decoder.decodeSingularUInt64Field(value: &self.commandID) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.detail) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.traceID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.traceID, fieldNumber: 1)
+    }
+    if !self.spanID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.spanID, fieldNumber: 2)
+    }
+    if !self.parentSpanID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.parentSpanID, fieldNumber: 3)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 4)
+    }
+    if !self.process.isEmpty {
+      try visitor.visitSingularStringField(value: self.process, fieldNumber: 5)
+    }
+    if self.startUnixNanos != 0 {
+      try visitor.visitSingularInt64Field(value: self.startUnixNanos, fieldNumber: 6)
+    }
+    if self.endUnixNanos != 0 {
+      try visitor.visitSingularInt64Field(value: self.endUnixNanos, fieldNumber: 7)
+    }
+    if self.commandID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.commandID, fieldNumber: 8)
+    }
+    if !self.detail.isEmpty {
+      try visitor.visitSingularStringField(value: self.detail, fieldNumber: 9)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Span, rhs: Containment_V1_Span) -> Bool {
+    if lhs.traceID != rhs.traceID {return false}
+    if lhs.spanID != rhs.spanID {return false}
+    if lhs.parentSpanID != rhs.parentSpanID {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.process != rhs.process {return false}
+    if lhs.startUnixNanos != rhs.startUnixNanos {return false}
+    if lhs.endUnixNanos != rhs.endUnixNanos {return false}
+    if lhs.commandID != rhs.commandID {return false}
+    if lhs.detail != rhs.detail {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_Spans: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Spans"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}spans\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.spans) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.spans.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.spans, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_Spans, rhs: Containment_V1_Spans) -> Bool {
+    if lhs.spans != rhs.spans {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_TraceRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TraceRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.commandID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.commandID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.commandID, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_TraceRequest, rhs: Containment_V1_TraceRequest) -> Bool {
+    if lhs.commandID != rhs.commandID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_TraceReply: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TraceReply"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}spans\0\u{1}unanswered\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.commandID) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.spans) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.unanswered) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.commandID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.commandID, fieldNumber: 1)
+    }
+    if !self.spans.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.spans, fieldNumber: 2)
+    }
+    if !self.unanswered.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.unanswered, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_TraceReply, rhs: Containment_V1_TraceReply) -> Bool {
+    if lhs.commandID != rhs.commandID {return false}
+    if lhs.spans != rhs.spans {return false}
+    if lhs.unanswered != rhs.unanswered {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_TraceLink: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TraceLink"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_id\0\u{1}traceparent\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.commandID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.traceparent) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.commandID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.commandID, fieldNumber: 1)
+    }
+    if !self.traceparent.isEmpty {
+      try visitor.visitSingularStringField(value: self.traceparent, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_TraceLink, rhs: Containment_V1_TraceLink) -> Bool {
+    if lhs.commandID != rhs.commandID {return false}
+    if lhs.traceparent != rhs.traceparent {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -8321,7 +8737,7 @@ nonisolated extension Containment_V1_Error: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ServerMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{1}leader\0\u{2}\u{8}accepted\0\u{1}error\0\u{1}snapshot\0\u{1}welcome\0\u{1}delivery\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}question\0\u{1}metrics\0\u{1}methods\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{1}leader\0\u{2}\u{8}accepted\0\u{1}error\0\u{1}snapshot\0\u{1}welcome\0\u{1}delivery\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}question\0\u{1}metrics\0\u{1}methods\0\u{1}trace\0\u{3}trace_reply\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -8461,6 +8877,32 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
           self.body = .methods(v)
         }
       }()
+      case 20: try {
+        var v: Containment_V1_TraceRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .trace(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .trace(v)
+        }
+      }()
+      case 21: try {
+        var v: Containment_V1_TraceReply?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .traceReply(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .traceReply(v)
+        }
+      }()
       default: break
       }
     }
@@ -8517,6 +8959,14 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
     case .methods?: try {
       guard case .methods(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 19)
+    }()
+    case .trace?: try {
+      guard case .trace(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
+    }()
+    case .traceReply?: try {
+      guard case .traceReply(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
     }()
     case nil: break
     }
@@ -8638,7 +9088,7 @@ nonisolated extension Containment_V1_Welcome: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Containment_V1_Delivery: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Delivery"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}events\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}events\0\u{1}traces\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -8647,6 +9097,7 @@ nonisolated extension Containment_V1_Delivery: SwiftProtobuf.Message, SwiftProto
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeRepeatedMessageField(value: &self.events) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.traces) }()
       default: break
       }
     }
@@ -8656,11 +9107,15 @@ nonisolated extension Containment_V1_Delivery: SwiftProtobuf.Message, SwiftProto
     if !self.events.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.events, fieldNumber: 1)
     }
+    if !self.traces.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.traces, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Containment_V1_Delivery, rhs: Containment_V1_Delivery) -> Bool {
     if lhs.events != rhs.events {return false}
+    if lhs.traces != rhs.traces {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

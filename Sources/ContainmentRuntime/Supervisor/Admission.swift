@@ -41,8 +41,11 @@ struct Admission: Sendable {
     ) -> ContainmentError? {
         guard let role else { return nil }
         switch body {
-        case .snapshot, .inspect, .metrics, .methods, .empty:
+        case .snapshot, .inspect, .metrics, .methods, .trace, .empty:
             return nil
+        case .spans:
+            // The spans of the commands it sent: an observer sends none.
+            return role == .observer ? ContainmentError(.unauthorized, "An observer sends no commands' spans.") : nil
         case .commands:
             return refusal(ofCommandsFrom: role, registeredAs: registered())
         case .hello(let hello):
@@ -66,6 +69,9 @@ struct Admission: Sendable {
             return nil
         case .callAnswer:
             guard case .host = role else { return ContainmentError(.unauthorized, "Only a host answers a call.") }
+            return nil
+        case .traced:
+            guard case .host = role else { return ContainmentError(.unauthorized, "Only a host answers a trace.") }
             return nil
         }
     }

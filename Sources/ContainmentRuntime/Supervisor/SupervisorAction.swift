@@ -29,6 +29,8 @@ package enum SupervisorAction {
     case log(SupervisorLog)
     /// What a request came to, for the loop's metrics.
     case count(SupervisorCount)
+    /// A traced command's way through the core, which the driver ends as it carries the step out (``StepTracer``).
+    case trace(CommandTrace)
 
     /// Whether it is a `withdraw` (told without copying a payload).
     var isWithdrawal: Bool {

@@ -1,4 +1,6 @@
 import ContainmentConfig
+import ContainmentTracing
+import W3CTraceContext
 /// What carrying out a supervisor's steps needs of the world: a journal, the two sockets, a log and metrics.
 /// ``SupervisorLoop`` gives the machine's; a simulated world gives its own, so that both run the same
 /// ``SupervisorDriver``.
@@ -115,10 +117,14 @@ package struct SupervisorDriver {
             eventBytes.removeAll()
         }
         core.stepTaken()
+        // A step holding a traced command records its spans (one check for any other).
+        var tracer = core.takeStepTraced() ? StepTracer(carrying.actions, ids: core.tracing.ids) : nil
         // What the core decided is worth saying, first: it stands even if the journal cannot take the step.
         world.stepBegins(carrying, core: core)
         do {
+            let start = tracer == nil ? 0 : world.time.unixNanos
             try world.journal(carrying.encodedRecords())
+            if tracer != nil { tracer?.journal = (start, world.time.unixNanos) }
         } catch {
             fail(error, world)
             return
@@ -133,7 +139,7 @@ package struct SupervisorDriver {
         var answers: [SupervisorInput] = []
         var replyChanges: [ReplyQueues.Change] = []
         let now = world.time.now
-        carrying.forEachMessage(events: &eventBytes, metricsText: world.metricsText) { message in
+        func send(_ message: OutgoingMessage) {
             switch message {
             case .publish(let topic, let body): world.publish(topic: topic, body: body)
             case .heartbeat(let body): world.heartbeat(body)
@@ -160,6 +166,25 @@ package struct SupervisorDriver {
                 case .gone: answers.append(.unreachable(peer: peer, delivery: delivery))
                 }
             }
+        }
+        carrying.forEachMessage(events: &eventBytes, metricsText: world.metricsText) { message, index in
+            guard tracer != nil else { return send(message) }
+            // Traced: each message's time out, and a delivery's trace context for the host.
+            var message = message
+            var delivered: [(UInt64, SpanID)] = []
+            if case .send(let peer, let body, let delivery?) = message, let links = tracer?.links(for: delivery),
+                !links.spans.isEmpty
+            {
+                message = .send(peer: peer, body: body + links.bytes, delivery: delivery)
+                delivered = links.spans
+            }
+            let start = world.time.unixNanos
+            send(message)
+            tracer?.sent(carrying.actions[index], start: start, end: world.time.unixNanos, delivered: delivered)
+        }
+        if var tracer {
+            core.tracing.spans.append(contentsOf: tracer.finish())
+            core.tracing.ids = tracer.unusedIDs
         }
         for answer in answers { handle(answer, in: world) }
         for change in replyChanges { handle(.replies(change), in: world) }

@@ -68,7 +68,7 @@ package struct SupervisorStep {
         case .deliver(_, let delivery):
             guard !withdrawn.isEmpty, let at = withdrawn[delivery.host] else { return true }
             return at < index
-        case .journal, .withdraw, .log, .count: return false
+        case .journal, .withdraw, .log, .count, .trace: return false
         }
     }
 
@@ -79,25 +79,34 @@ package struct SupervisorStep {
         metricsText: @autoclosure () -> [UInt8],
         _ body: (OutgoingMessage) -> Void
     ) {
+        forEachMessage(events: &events, metricsText: metricsText()) { message, _ in body(message) }
+    }
+
+    /// The same, with the index of the action each message stands for (a traced step's spans are found by it).
+    func forEachMessage(
+        events: inout EventBytes,
+        metricsText: @autoclosure () -> [UInt8],
+        _ body: (OutgoingMessage, _ action: Int) -> Void
+    ) {
         let withdrawn = lastWithdrawals()
         for index in actions.indices {
             switch actions[index] {
             case .publish(let event):
-                body(.publish(topic: PreEncoded.topic(of: event.event), body: events.published(event)))
+                body(.publish(topic: PreEncoded.topic(of: event.event), body: events.published(event)), index)
             case .heartbeat(let epoch, let seq, let time):
-                body(.heartbeat(Publication.heartbeatBody(epoch: epoch, seq: seq, timeUnixNanos: time)))
+                body(.heartbeat(Publication.heartbeatBody(epoch: epoch, seq: seq, timeUnixNanos: time)), index)
             case .reply(let peer, let requestID, let reply):
-                body(.send(peer: peer, body: reply.bytes(requestID: requestID) { events($0) }, delivery: nil))
+                body(.send(peer: peer, body: reply.bytes(requestID: requestID) { events($0) }, delivery: nil), index)
             case .metrics(let peer, let requestID):
                 let bytes = SupervisorMessage.metrics(metricsText()).bytes(requestID: requestID)
-                body(.send(peer: peer, body: bytes, delivery: nil))
+                body(.send(peer: peer, body: bytes, delivery: nil), index)
             case .deliver(let peer, let delivery):
                 if !withdrawn.isEmpty, let at = withdrawn[delivery.host], at > index { continue }
                 let bytes =
                     delivery.restoring?.bytes(requestID: 0)
                     ?? PreEncoded.delivery(events: delivery.events.map { events($0) })
-                body(.send(peer: peer, body: bytes, delivery: delivery))
-            case .journal, .withdraw, .log, .count:
+                body(.send(peer: peer, body: bytes, delivery: delivery), index)
+            case .journal, .withdraw, .log, .count, .trace:
                 continue  // (not outgoing)
             }
         }
