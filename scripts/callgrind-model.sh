@@ -28,7 +28,7 @@ print("steps \(stream.steps.count): accepted \(tally.accepted), rejected \(tally
 /// The pass callgrind counts (recording the stream is not counted).
 @inline(never) func measured(_ stream: ModelThroughput) -> ModelThroughput.Tally { stream.run() }
 EOF
-(cd "$out/src" && swiftc -O -wmo -module-name ModelBench ./*.swift -o "$out/model-bench")
+(cd "$out/src" && swiftc -O -wmo -module-name ModelBench -package-name containment ./*.swift -o "$out/model-bench")
 nm "$out/model-bench" >"$out/symbols"
 symbol="$(awk '/ModelBench8measured/ {print $3; exit}' "$out/symbols")"
 valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" --toggle-collect="$symbol" \

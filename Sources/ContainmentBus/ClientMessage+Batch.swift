@@ -28,17 +28,11 @@ extension ClientMessage {
                 guard let value = reader.varint(bytes) else { return nil }
                 requestID = value
             case 2 << 3 | 2:  // client_id, string
-                guard let end = reader.lengthDelimited(bytes),
-                    let text = String(validating: bytes[reader.offset..<end], as: UTF8.self)
-                else { return nil }
+                guard let text = reader.string(bytes) else { return nil }
                 clientID = text
-                reader.offset = end
             case 3 << 3 | 2:  // traceparent, string
-                guard let end = reader.lengthDelimited(bytes),
-                    let text = String(validating: bytes[reader.offset..<end], as: UTF8.self)
-                else { return nil }
+                guard let text = reader.string(bytes) else { return nil }
                 traceparent = text
-                reader.offset = end
             case 10 << 3 | 2:  // commands: Batch
                 guard let batchEnd = reader.lengthDelimited(bytes) else { return nil }
                 var batch = FieldReader(offset: reader.offset, end: batchEnd)

@@ -64,4 +64,12 @@ struct FieldReader {
         guard let length = varint(bytes), length <= UInt64(end - offset) else { return nil }
         return offset + Int(length)
     }
+
+    /// A string field's text, read past; `nil` if it runs past the end or is not UTF-8.
+    mutating func string(_ bytes: [UInt8]) -> String? {
+        guard let end = lengthDelimited(bytes), let text = String(validating: bytes[offset..<end], as: UTF8.self)
+        else { return nil }
+        offset = end
+        return text
+    }
 }

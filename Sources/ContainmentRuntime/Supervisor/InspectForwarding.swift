@@ -15,8 +15,7 @@ struct InspectForwarding {
         var deadline: ContinuousClock.Instant
     }
 
-    private var pending: [UInt64: Forwarded] = [:]
-    private var nextID: UInt64 = 1
+    private var pending = NumberedRequests<Forwarded>()
 
     var isEmpty: Bool { pending.isEmpty }
 
@@ -24,12 +23,7 @@ struct InspectForwarding {
     var nextDeadline: ContinuousClock.Instant? { pending.values.map(\.deadline).min() }
 
     /// Keeps `inspect`; returns the id it is forwarded under.
-    mutating func forward(_ inspect: Forwarded) -> UInt64 {
-        let id = nextID
-        nextID += 1
-        pending[id] = inspect
-        return id
-    }
+    mutating func forward(_ inspect: Forwarded) -> UInt64 { pending.add(inspect) }
 
     /// The inspect a host's reply answers; `nil` when nobody asked that peer (a stale or forged reply).
     mutating func relay(_ id: UInt64, from sender: [UInt8]) -> Forwarded? {
@@ -40,18 +34,12 @@ struct InspectForwarding {
 
     /// The inspects whose deadline passed, forgotten.
     mutating func expire(now: ContinuousClock.Instant) -> [Forwarded] {
-        take { $0.deadline <= now }
+        pending.take { $0.deadline <= now }
     }
 
     /// The inspects forwarded to a connection that is gone, forgotten.
     mutating func abandon(host peer: [UInt8]) -> [Forwarded] {
-        take { $0.host == peer }
-    }
-
-    private mutating func take(where matches: (Forwarded) -> Bool) -> [Forwarded] {
-        let taken = pending.filter { matches($0.value) }.sorted { $0.key < $1.key }
-        for (id, _) in taken { pending[id] = nil }
-        return taken.map(\.value)
+        pending.take { $0.host == peer }
     }
 }
 

@@ -47,17 +47,11 @@ struct TraceGathering {
         var deadline: ContinuousClock.Instant
     }
 
-    private var pending: [UInt64: Gather] = [:]
-    private var nextID: UInt64 = 1
+    private var pending = NumberedRequests<Gather>()
 
     var nextDeadline: ContinuousClock.Instant? { pending.values.map(\.deadline).min() }
 
-    mutating func begin(_ gather: Gather) -> UInt64 {
-        let id = nextID
-        nextID += 1
-        pending[id] = gather
-        return id
-    }
+    mutating func begin(_ gather: Gather) -> UInt64 { pending.add(gather) }
 
     /// A host's answer to gather `id`; the gather when it is complete, `.none` when it waits for more, `nil` when
     /// nobody asked that peer (a stale or forged reply).
@@ -74,9 +68,7 @@ struct TraceGathering {
 
     /// The gathers whose deadline passed, the hosts that did not answer named.
     mutating func expire(now: ContinuousClock.Instant) -> [Gather] {
-        let due = pending.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
-        return due.map { id, gather in
-            pending[id] = nil
+        pending.take { $0.deadline <= now }.map { gather in
             var gather = gather
             gather.report.unanswered += gather.waiting.values.sorted()
             return gather
