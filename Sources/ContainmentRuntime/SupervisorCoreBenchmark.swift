@@ -101,7 +101,7 @@ extension SupervisorStep {
     func encodeAll() -> Int {
         var total = records.reduce(0) { $0 + $1.encoded().count }
         var events = EventBytes()
-        forEachMessage(events: &events, metricsText: []) { message in
+        forEachMessage(events: &events, metricsText: []) { message, _ in
             switch message {
             case .publish(_, let body), .heartbeat(let body), .send(_, let body, _): total += body.count
             }

@@ -87,7 +87,9 @@ import Testing
         decoded.records = try step.records.map { try JournalEntry(decoding: $0.encoded()) }
         var messages: [OutgoingMessage] = []
         var events = EventBytes()
-        step.forEachMessage(events: &events, metricsText: Array("metrics".utf8)) { messages.append($0) }
+        step.forEachMessage(events: &events, metricsText: Array("metrics".utf8)) { message, _ in
+            messages.append(message)
+        }
         for message in messages {
             switch message {
             case .publish(let topic, let body):

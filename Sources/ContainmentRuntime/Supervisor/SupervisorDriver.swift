@@ -167,8 +167,12 @@ package struct SupervisorDriver {
                 }
             }
         }
+        guard tracer != nil else {
+            carrying.forEachMessage(events: &eventBytes, metricsText: world.metricsText) { message, _ in send(message) }
+            finish()
+            return
+        }
         carrying.forEachMessage(events: &eventBytes, metricsText: world.metricsText) { message, index in
-            guard tracer != nil else { return send(message) }
             // Traced: each message's time out, and a delivery's trace context for the host.
             var message = message
             var delivered: [(UInt64, SpanID)] = []
@@ -186,13 +190,18 @@ package struct SupervisorDriver {
             core.tracing.spans.append(contentsOf: tracer.finish())
             core.tracing.ids = tracer.unusedIDs
         }
-        for answer in answers { handle(answer, in: world) }
-        for change in replyChanges { handle(.replies(change), in: world) }
-        // After the step's messages went out: a checkpoint never stands for deliveries that were not sent.
-        do {
-            try world.stepCarriedOut(core: core)
-        } catch {
-            fail(error, world)
+        finish()
+
+        /// What could not go goes back to the core; then a checkpoint may be due.
+        func finish() {
+            for answer in answers { handle(answer, in: world) }
+            for change in replyChanges { handle(.replies(change), in: world) }
+            // After the step's messages went out: a checkpoint never stands for deliveries that were not sent.
+            do {
+                try world.stepCarriedOut(core: core)
+            } catch {
+                fail(error, world)
+            }
         }
     }
 

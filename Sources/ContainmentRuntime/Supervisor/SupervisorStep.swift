@@ -72,17 +72,9 @@ package struct SupervisorStep {
         }
     }
 
-    /// Each outgoing action as the sockets carry it, in order: each event encoded once (`events`, emptied by the
-    /// caller after the step), a `metrics` request answered with `metricsText`.
-    func forEachMessage(
-        events: inout EventBytes,
-        metricsText: @autoclosure () -> [UInt8],
-        _ body: (OutgoingMessage) -> Void
-    ) {
-        forEachMessage(events: &events, metricsText: metricsText()) { message, _ in body(message) }
-    }
-
-    /// The same, with the index of the action each message stands for (a traced step's spans are found by it).
+    /// Each outgoing action as the sockets carry it, in order, with the index of the action it stands for (a traced
+    /// step's spans are found by it): each event encoded once (`events`, emptied by the caller after the step), a
+    /// `metrics` request answered with `metricsText`.
     func forEachMessage(
         events: inout EventBytes,
         metricsText: @autoclosure () -> [UInt8],
