@@ -90,6 +90,15 @@ package struct DeliveryTrace: Sendable, Equatable {
 }
 
 extension PreEncoded {
+    /// The bytes that, appended to a request, give it `traceparent` (field 3 of `ClientMessage`).
+    package static func traceparent(_ value: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        appendVarint(3 << 3 | 2, to: &bytes)
+        appendVarint(UInt64(value.utf8.count), to: &bytes)
+        bytes.append(contentsOf: value.utf8)
+        return bytes
+    }
+
     /// The bytes that, appended to a delivery's `ServerMessage`, add `traces` to it: a second `delivery` field, which
     /// protobuf merges into the first (its repeated fields appended).
     package static func deliveryTraces(_ traces: [DeliveryTrace]) -> [UInt8] {

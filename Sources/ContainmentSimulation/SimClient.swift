@@ -123,7 +123,10 @@ final class SimClient {
         hostRefused: Duration? = nil
     ) {
         requestID += 1
-        let bytes = ClientRequest.commands(pick.commands, requestID: requestID, clientID: clientID)
+        var bytes = ClientRequest.commands(pick.commands, requestID: requestID, clientID: clientID)
+        // Every other request traced, as `ctl`'s are: tracing must change nothing the checks see. Its ids come from
+        // the client and request, not the world's random draws, so a seed's run is the same traced or not.
+        if requestID % 2 == 1 { bytes += PreEncoded.traceparent(Self.traceparent(client: index, request: requestID)) }
         outstanding = Outstanding(
             requestID: requestID,
             pick: pick,
@@ -231,5 +234,16 @@ extension SimClient: LinkEnd {
             return
         }
         answered(requestID, outcome)
+    }
+}
+
+extension SimClient {
+    /// A sampled W3C `traceparent` for request `request` of client `client`: its ids are those numbers' bytes.
+    static func traceparent(client: Int, request: UInt64) -> String {
+        func hex(_ value: UInt64) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        return "00-\(hex(UInt64(bitPattern: Int64(client)) &+ 1))\(hex(request))-\(hex(request))-01"
     }
 }
