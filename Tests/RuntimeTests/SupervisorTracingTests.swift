@@ -175,6 +175,10 @@ import W3CTraceContext
             requestID: forwarded.requestID,
             TraceReport(commandID: accepted.commandID, spans: [hostSpan])
         )
+        // The same answer from a peer that was not asked (a forged or stale one) is dropped: the client still waits.
+        driver.handle(.message([[9, 9], answer.bytes]), in: world)
+        driver.flush(world)
+        #expect(try world.take(Self.client).isEmpty)
         driver.handle(.message([Self.host, answer.bytes]), in: world)
         driver.flush(world)
         let reply = try #require(try world.take(Self.client).first)
