@@ -373,6 +373,8 @@ let package = Package(
             dependencies: [
                 "ContainmentBus", "ContainmentModel", "ContainmentTracing", "ContainmentWorkload", "ZeroMQ",
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "ServiceContextModule", package: "swift-service-context"),
             ],
             swiftSettings: strict
         ),

@@ -16,13 +16,15 @@ public struct ClientTrace: Sendable {
     /// When the client's span began.
     public let startUnixNanos: Int64
 
-    /// The context for a command sent now; `nil` when the trace it would continue is not sampled.
-    public static func begin(in serviceContext: ServiceContext? = .current) -> ClientTrace? {
+    /// The context for a command sent now; `nil` when the trace it would continue is not sampled. `instrument`: the
+    /// one that injects the trace of `serviceContext` (the process's bootstrapped instrument unless given).
+    public static func begin(
+        in serviceContext: ServiceContext? = .current,
+        instrument: any Instrument = InstrumentationSystem.instrument
+    ) -> ClientTrace? {
         let spanID = SpanID.random()
         var headers: [String: String] = [:]
-        if let serviceContext {
-            InstrumentationSystem.instrument.inject(serviceContext, into: &headers, using: HeaderInjector())
-        }
+        if let serviceContext { instrument.inject(serviceContext, into: &headers, using: HeaderInjector()) }
         let start = UnixClock.nanos
         if let value = headers["traceparent"], let continued = try? TraceContext(traceParentHeaderValue: value) {
             guard continued.flags.contains(.sampled) else { return nil }
