@@ -52,6 +52,8 @@ expect "$gridhost" "GridApp's host" ContainmentHost ContainmentRuntime Containme
 if [ -x "$etcd" ]; then
     expect "$etcd" "containment-etcd (the check's own control: it must link etcd's client)" ContainmentEtcd \
         ContainmentWeb
-    modules_in "$etcd" | grep -qx GRPCCore || { echo "FAIL containment-etcd links no GRPCCore" >&2; failed=1; }
+    # Read whole before grep looks (grep -q stops at the first match, and a writer still writing gets SIGPIPE).
+    etcd_modules="$(modules_in "$etcd")"
+    grep -qx GRPCCore <<<"$etcd_modules" || { echo "FAIL containment-etcd links no GRPCCore" >&2; failed=1; }
 fi
 exit "$failed"
