@@ -86,6 +86,10 @@ struct PeerFigures: Codable, Sendable {
 extension BenchRunner {
     /// Redis (appendfsync `always` and `everysec`) measured before and after Containment's bus figures (and raw
     /// ZeroMQ's, alternating with them as in `bench bus`), each Redis figure the mean of its two runs.
+    /// The fewest SETs a pipelined Redis run sends: redis-benchmark times a run by the millisecond, and fewer can
+    /// all pass within one (its rate then reads `inf`).
+    static let leastRedisRequests = 5_000
+
     func peer() throws -> PeerFigures {
         progress("Redis: starting redis-server with appendfsync always and everysec")
         let always = try RedisPeer.start(fsync: "always", directory: directory)
@@ -100,7 +104,7 @@ extension BenchRunner {
                 try peer.benchmark(
                     clients: settings.clients,
                     pipeline: settings.window,
-                    requests: max(1, settings.requests / 2),
+                    requests: max(Self.leastRedisRequests, settings.requests / 2),
                     bytes: bytes
                 )
             )

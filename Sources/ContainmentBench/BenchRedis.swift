@@ -141,6 +141,8 @@ struct RedisRun: Codable, Sendable {
             return value
         }
         perSecond = try value("rps")
+        // A run within one of redis-benchmark's milliseconds has no rate it can tell.
+        guard perSecond.isFinite else { throw LoadError("redis-benchmark's run was too short to time: \(csv)") }
         p50 = try value("p50_latency_ms") * 1_000
         p99 = try value("p99_latency_ms") * 1_000
     }
