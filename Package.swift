@@ -325,6 +325,7 @@ let package = Package(
                 "ContainmentHost",
                 "ContainmentModel",
                 "ContainmentConfig",
+                "ContainmentTracing",
                 "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -237,6 +237,17 @@ public final class CommandClient {
         }
     }
 
+    /// The traced commands whose spans the supervisor keeps, with an id greater than `after`, oldest first: an
+    /// exporter asks with the last id it saw (0 at first) and then ``trace(_:)`` for each.
+    public func tracedCommands(after: UInt64) throws(ContainmentError) -> [UInt64] {
+        let reply = try request(.with { $0.tracedCommands = .with { $0.after = after } })
+        switch reply.body {
+        case .tracedCommands(let list): return list.commandIds
+        case .error(let error): throw RemoteError(error).error
+        default: throw .malformed("The supervisor answered a traced-commands request with something else.")
+        }
+    }
+
     /// The whole state at the latest sequence number.
     public func snapshot() throws(ContainmentError) -> BusSnapshot {
         let reply = try request(.with { $0.snapshot = Containment_V1_SnapshotRequest() })

@@ -74,6 +74,8 @@ package struct InboundRequest: Sendable {
         case traced(TraceReport)
         /// A client's own finished spans, to keep (no reply).
         case spans([TraceSpan])
+        /// The traced commands whose spans are kept, with an id greater than `after` (an exporter's feed).
+        case tracedCommands(after: UInt64)
         /// No body: malformed.
         case empty
     }
@@ -149,6 +151,7 @@ package struct InboundRequest: Sendable {
             case .trace(let request): .trace(commandID: request.commandID)
             case .traceReply(let reply): .traced(TraceReport(reply))
             case .spans(let spans): .spans(spans.spans.compactMap(TraceSpan.init))
+            case .tracedCommands(let request): .tracedCommands(after: request.after)
             case nil: .empty
             }
     }

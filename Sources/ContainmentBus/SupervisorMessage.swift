@@ -63,6 +63,11 @@ package struct SupervisorMessage: Sendable {
     /// The spans kept of a command.
     package static func traced(_ report: TraceReport) -> Self { Self(body: .traceReply(report.wire)) }
 
+    /// The traced commands whose spans are kept, oldest first.
+    package static func tracedCommands(_ ids: [UInt64]) -> Self {
+        Self(body: .tracedCommands(.with { $0.commandIds = ids }))
+    }
+
     /// A question to a controller's code (SPEC §15), to be answered under `id`; `kind`: the controller's, which may
     /// not be created on its host yet.
     package static func question(_ question: Question, id: UInt64, kind: Kind?) -> Self {

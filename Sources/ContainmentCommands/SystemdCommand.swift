@@ -17,7 +17,7 @@ struct SystemdCommand: ParsableCommand {
             topology or runtime.yaml with a typo before starting (ExecStartPre runs `containment config check`), \
             is restarted on failure, and stops on SIGTERM with every host. With metricsPort in runtime.yaml, \
             containment-metrics.service runs `containment-web metrics` (beside the binary) while the supervisor \
-            runs. A host the topology marks `remote` gets \
+            runs; with otlpEndpoint, containment-traces.service runs `containment-web traces`. A host the topology marks `remote` gets \
             containment-host-NAME.service, to copy to the machine that runs it. Paths are made absolute. Then: \
             `systemctl [--user] daemon-reload && systemctl [--user] enable --now containment-supervisor`.
             """

@@ -34,6 +34,9 @@ public struct RuntimeConfig: Sendable, Equatable {
     public var metricsPort = 0
     /// The address it listens on for them.
     public var metricsBind = "127.0.0.1"
+    /// Where `containment-web traces` sends the spans of traced commands over OTLP/HTTP (an OpenTelemetry
+    /// collector, Jaeger or Tempo: `http://127.0.0.1:4318`, to which `/v1/traces` is added); "": none (default).
+    public var otlpEndpoint = ""
     /// With `journalSync: interval`, the longest time a written record stays unsynced.
     public var journalSyncInterval: Duration = .milliseconds(100)
     /// A journal segment is closed and the next begun past this size.
@@ -210,6 +213,14 @@ public struct RuntimeConfig: Sendable, Equatable {
             config.metricsPort = value
         }
         if let value = file.metricsBind { config.metricsBind = value }
+        if let value = file.otlpEndpoint {
+            guard value.isEmpty || value.hasPrefix("http://") || value.hasPrefix("https://") else {
+                throw ConfigError(
+                    "\(path): otlpEndpoint must be an http:// or https:// URL, or \"\" for none, not \(value)."
+                )
+            }
+            config.otlpEndpoint = value
+        }
         if let value = file.logFormat {
             guard let format = LogFormat(rawValue: value) else {
                 throw ConfigError("\(path): logFormat must be text or json, not \(value).")
@@ -340,6 +351,7 @@ public struct RuntimeConfig: Sendable, Equatable {
         var logFormat: String?
         var metricsPort: FileNumber?
         var metricsBind: String?
+        var otlpEndpoint: String?
         var journalSyncIntervalMs: FileNumber?
         var journalSegmentBytes: FileNumber?
         var checkpointEvery: FileNumber?
@@ -354,7 +366,8 @@ public struct RuntimeConfig: Sendable, Equatable {
             case heartbeatIntervalMs, heartbeatTimeoutMs, callbackHistory, mailboxCapacity, pendingDeliveries
             case maxMessageBytes, maxTextBytes, maxBatch, maxHostShare, subscriberQueue, maxSubscribers, insecure
             case acceptUnknownHosts, curve, hostRestart, maxRestarts, restartWindowMs, journalSync, logFormat
-            case metricsPort, metricsBind, journalSyncIntervalMs, journalSegmentBytes, checkpointEvery, journalRetain
+            case metricsPort, metricsBind, otlpEndpoint, journalSyncIntervalMs, journalSegmentBytes, checkpointEvery,
+                journalRetain
             case dedupWindow, dedupClients, answerCacheBytes, replyQueueBytes, etcd, supervisors
         }
     }

@@ -154,6 +154,8 @@ extension SupervisorCore {
             traceAnswered(report, requestID: requestID, from: sender)
         case .spans(let spans):
             keepClientSpans(spans, from: sender)
+        case .tracedCommands(let after):
+            listTracedCommands(after: after, to: sender, requestID: requestID)
         case .empty:
             reply(to: sender, requestID: requestID, .refused(.malformed("The request has no body.")))
         }

@@ -7,13 +7,15 @@ import ContainmentConfig
 struct ContainmentWeb: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "containment-web",
-        abstract: "Serve the runtime over HTTP: the live inspector page, and the supervisor's Prometheus metrics.",
+        abstract:
+            "Serve the runtime over HTTP: the live inspector page, the supervisor's Prometheus metrics, and traces.",
         discussion: """
             Each is a client of the supervisor's sockets (runtime.yaml, CONTAINMENT_CONFIG, CONTAINMENT_RUN_DIR, CURVE \
             keys as for `containment`), so it runs on any machine that reaches the bus. scripts/up.sh --inspector \
-            starts the inspector, and starts the metrics when runtime.yaml sets metricsPort.
+            starts the inspector, and starts the metrics when runtime.yaml sets metricsPort and the traces' export \
+            when it sets otlpEndpoint.
             """,
         version: "containment-web \(ContainmentRelease.number) (git \(BuildStamp.commit))",
-        subcommands: [InspectorCommand.self, MetricsCommand.self]
+        subcommands: [InspectorCommand.self, MetricsCommand.self, TracesCommand.self]
     )
 }

@@ -43,10 +43,10 @@ struct MetricsCommand: AsyncParsableCommand {
         let keys = try runtime.clientKeys(of: config)
         var logger = Logger(label: "containment.metrics")
         logger.logLevel = .warning
-        let source = MetricsSource(config: config, keys: keys)
+        let supervisor = SupervisorLink(label: "containment-web.metrics", config: config, keys: keys)
         let router = Router()
         router.get("metrics") { _, _ -> Response in
-            switch await source.read() {
+            switch await supervisor.ask({ client throws(ContainmentError) in try client.metrics() }) {
             case .success(let text):
                 return Response(
                     status: .ok,
@@ -87,49 +87,5 @@ struct MetricsCommand: AsyncParsableCommand {
         )
         defer { if let pidFile { RunDirectory.removePID(pidFile) } }
         try await group.run()
-    }
-}
-
-/// The supervisor asked for its metrics, one request at a time.
-final class MetricsSource: @unchecked Sendable {
-    // Unchecked: `client` is read and written only by blocks on `queue`, which is serial — one block at a time, each
-    // seeing the last one's writes — and a ZeroMQ socket may move between threads so serialized.
-    private let queue = DispatchQueue(label: "containment-web.metrics")
-    private let config: RuntimeConfig
-    private let keys: CurveClientKeys?
-    private var client: CommandClient?
-
-    init(config: RuntimeConfig, keys: CurveClientKeys?) {
-        self.config = config
-        self.keys = keys
-    }
-
-    /// The supervisor's metrics text, or why there is none.
-    func read() async -> Result<[UInt8], ContainmentError> {
-        await withCheckedContinuation { answer in
-            queue.async { answer.resume(returning: self.readOnQueue()) }
-        }
-    }
-
-    private func readOnQueue() -> Result<[UInt8], ContainmentError> {
-        do throws(ContainmentError) {
-            let client = try connected()
-            return .success(try client.metrics())
-        } catch {
-            // A request that timed out leaves its reply to come: the next scrape starts on a fresh socket.
-            if error.code == .timeout { client = nil }
-            return .failure(error)
-        }
-    }
-
-    private func connected() throws(ContainmentError) -> CommandClient {
-        if let client { return client }
-        let made = try CommandClient(
-            ownContextTo: config.commandEndpoints,
-            timeout: config.requestTimeout,
-            curve: keys
-        )
-        client = made
-        return made
     }
 }

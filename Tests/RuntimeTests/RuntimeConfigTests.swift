@@ -97,6 +97,10 @@ import Testing
         ("maxBatch: 2.5", "maxBatch must be a whole number from 1 to 100000, not 2.5."),
         ("dedupWindow: lots", "dedupWindow must be a whole number from 1 to 65536, not lots."),
         ("metricsPort: 1e9", "metricsPort must be a TCP port (1 to 65535), or 0 for none, not 1e9."),
+        (
+            "otlpEndpoint: collector:4318",
+            "otlpEndpoint must be an http:// or https:// URL, or \"\" for none, not collector:4318."
+        ),
     ])
     func aValueOutOfRangeIsRefusedNamingItsKey(yaml: String, message: String) {
         #expect {

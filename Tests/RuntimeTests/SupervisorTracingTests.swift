@@ -201,4 +201,40 @@ import W3CTraceContext
         }
         #expect(Set(TraceReport(partial).spans) == Set(own) && partial.unanswered == ["h1"])
     }
+
+    /// An exporter's feed: the traced commands kept, newer than its cursor, oldest first; an untraced one never listed.
+    @Test func theTracedCommandsAreListedPastACursor() throws {
+        let world = World()
+        var driver = try Self.driver(world)
+        var accepted: [UInt64] = []
+        for (id, traceparent) in [(1, Self.traceparent), (2, ""), (3, Self.traceparent)] {
+            let alpha = ClientCommand(Request(.setAlpha(.root("a"), 0.5), by: .natural))
+            let load = ClientCommand(Request(.loadView("a"), by: .natural))
+            let commands = id == 1 ? [SupervisorCoreTests.create("a", host: "h1"), load, alpha] : [alpha]
+            Self.send(try Self.request(commands, id: UInt64(id), traceparent: traceparent), &driver, world)
+            _ = try world.take(Self.host)
+            guard case .accepted(let reply)? = try world.take(Self.client).first?.body else {
+                Issue.record("request \(id) not accepted")
+                return
+            }
+            accepted.append(reply.commandID)
+        }
+        func listed(after cursor: UInt64) throws -> [UInt64] {
+            let ask = ClientMessage.with {
+                $0.requestID = 20
+                $0.tracedCommands = .with { $0.after = cursor }
+            }
+            Self.send(ask.bytes, &driver, world)
+            let reply = try #require(try world.take(Self.client).first)
+            guard case .tracedCommands(let list) = reply.body else {
+                Issue.record("not a traced-commands answer: \(reply)")
+                return []
+            }
+            #expect(reply.requestID == 20)
+            return list.commandIds
+        }
+        #expect(try listed(after: 0) == [accepted[0], accepted[2]])
+        #expect(try listed(after: accepted[0]) == [accepted[2]])
+        #expect(try listed(after: accepted[2]).isEmpty)
+    }
 }

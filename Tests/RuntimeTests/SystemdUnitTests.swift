@@ -105,19 +105,24 @@ import Testing
         }
     }
 
-    @Test func withMetricsPortContainmentWebServesThemBesideTheSupervisor() async throws {
+    /// With metricsPort, containment-web serves the metrics beside the supervisor; with otlpEndpoint, it exports
+    /// the traced commands' spans.
+    @Test(arguments: [("metrics", "metricsPort: 9464"), ("traces", "otlpEndpoint: http://127.0.0.1:4318")])
+    func containmentWebRunsBesideTheSupervisorForWhatTheSettingsAsk(role: String, setting: String) async throws {
         let config = FileManager.default.temporaryDirectory
-            .appendingPathComponent("metrics-\(UUID().uuidString.prefix(8)).yaml").path
-        try "metricsPort: 9464\n".write(toFile: config, atomically: true, encoding: .utf8)
+            .appendingPathComponent("\(role)-\(UUID().uuidString.prefix(8)).yaml").path
+        try "\(setting)\n".write(toFile: config, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: config) }
         let (directory, written) = try await Self.write(
             ["--topology", "Config/topologies/menu.yaml", "--config", config]
         )
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(written.status == 0, "\(written.stderr)")
-        let unit = try Unit(String(contentsOfFile: directory + "/containment-metrics.service", encoding: .utf8))
+        let other = role == "metrics" ? "traces" : "metrics"
+        #expect(!FileManager.default.fileExists(atPath: directory + "/containment-\(other).service"), "not asked for")
+        let unit = try Unit(String(contentsOfFile: directory + "/containment-\(role).service", encoding: .utf8))
         let start = Unit.arguments(try #require(unit.values("Service", "ExecStart").first), state: "/state")
-        #expect(start == [RuntimeFixture.webBinary, "metrics", "--pid-file", "/state/containment/metrics.pid"])
+        #expect(start == [RuntimeFixture.webBinary, role, "--pid-file", "/state/containment/\(role).pid"])
         #expect(unit.values("Unit", "BindsTo") == ["containment-supervisor.service"])
         #expect(unit.values("Service", "Environment").contains("CONTAINMENT_CONFIG=\(config)"))
         if let analyze = Self.systemdAnalyze {
@@ -125,7 +130,7 @@ import Testing
                 analyze,
                 [
                     "verify", "--man=no", directory + "/containment-supervisor.service",
-                    directory + "/containment-metrics.service",
+                    directory + "/containment-\(role).service",
                 ]
             )
             #expect(verified.status == 0 && verified.stdout.isEmpty && verified.stderr.isEmpty, "\(verified)")

@@ -2511,6 +2511,15 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
     set {body = .spans(newValue)}
   }
 
+  /// the traced commands kept, newer than a cursor (an exporter's feed)
+  public var tracedCommands: Containment_V1_TracedCommandsRequest {
+    get {
+      if case .tracedCommands(let v)? = body {return v}
+      return Containment_V1_TracedCommandsRequest()
+    }
+    set {body = .tracedCommands(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Body: Equatable, Sendable {
@@ -2540,6 +2549,8 @@ public nonisolated struct Containment_V1_ClientMessage: Sendable {
     case traceReply(Containment_V1_TraceReply)
     /// a client's own finished spans, kept by the supervisor (no reply)
     case spans(Containment_V1_Spans)
+    /// the traced commands kept, newer than a cursor (an exporter's feed)
+    case tracedCommands(Containment_V1_TracedCommandsRequest)
 
   }
 
@@ -2599,6 +2610,32 @@ public nonisolated struct Containment_V1_TraceRequest: Sendable {
   // methods supported on all messages.
 
   public var commandID: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The commands whose spans the supervisor keeps, with an id greater than `after`: what an exporter asks for next
+/// (containment-web traces follows them with TraceRequests). Command ids increase, so the last one is the next cursor.
+public nonisolated struct Containment_V1_TracedCommandsRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var after: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Containment_V1_TracedCommands: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var commandIds: [UInt64] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3017,6 +3054,15 @@ public nonisolated struct Containment_V1_ServerMessage: Sendable {
     set {body = .traceReply(newValue)}
   }
 
+  /// the answer to TracedCommandsRequest
+  public var tracedCommands: Containment_V1_TracedCommands {
+    get {
+      if case .tracedCommands(let v)? = body {return v}
+      return Containment_V1_TracedCommands()
+    }
+    set {body = .tracedCommands(newValue)}
+  }
+
   /// With an `error` notLeader (a standby of a replicated runtime answered): the leader's command endpoint, "" while
   /// none leads. Send the request there.
   public var leader: String = String()
@@ -3043,6 +3089,8 @@ public nonisolated struct Containment_V1_ServerMessage: Sendable {
     case trace(Containment_V1_TraceRequest)
     /// the answer to TraceRequest
     case traceReply(Containment_V1_TraceReply)
+    /// the answer to TracedCommandsRequest
+    case tracedCommands(Containment_V1_TracedCommands)
 
   }
 
@@ -7716,7 +7764,7 @@ nonisolated extension Containment_V1_Refusal: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ClientMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{1}traceparent\0\u{2}\u{7}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0\u{3}call_result\0\u{1}answer\0\u{1}metrics\0\u{1}methods\0\u{1}trace\0\u{3}trace_reply\0\u{1}spans\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{3}client_id\0\u{1}traceparent\0\u{2}\u{7}commands\0\u{1}snapshot\0\u{1}hello\0\u{1}heartbeat\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}goodbye\0\u{3}call_result\0\u{1}answer\0\u{1}metrics\0\u{1}methods\0\u{1}trace\0\u{3}trace_reply\0\u{1}spans\0\u{3}traced_commands\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7909,6 +7957,19 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
           self.body = .spans(v)
         }
       }()
+      case 24: try {
+        var v: Containment_V1_TracedCommandsRequest?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .tracedCommands(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .tracedCommands(v)
+        }
+      }()
       default: break
       }
     }
@@ -7984,6 +8045,10 @@ nonisolated extension Containment_V1_ClientMessage: SwiftProtobuf.Message, Swift
     case .spans?: try {
       guard case .spans(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 23)
+    }()
+    case .tracedCommands?: try {
+      guard case .tracedCommands(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 24)
     }()
     case nil: break
     }
@@ -8125,6 +8190,66 @@ nonisolated extension Containment_V1_TraceRequest: SwiftProtobuf.Message, SwiftP
 
   public static func ==(lhs: Containment_V1_TraceRequest, rhs: Containment_V1_TraceRequest) -> Bool {
     if lhs.commandID != rhs.commandID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_TracedCommandsRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TracedCommandsRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}after\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.after) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.after != 0 {
+      try visitor.visitSingularUInt64Field(value: self.after, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_TracedCommandsRequest, rhs: Containment_V1_TracedCommandsRequest) -> Bool {
+    if lhs.after != rhs.after {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Containment_V1_TracedCommands: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TracedCommands"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}command_ids\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedUInt64Field(value: &self.commandIds) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.commandIds.isEmpty {
+      try visitor.visitPackedUInt64Field(value: self.commandIds, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Containment_V1_TracedCommands, rhs: Containment_V1_TracedCommands) -> Bool {
+    if lhs.commandIds != rhs.commandIds {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -8737,7 +8862,7 @@ nonisolated extension Containment_V1_Error: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ServerMessage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{1}leader\0\u{2}\u{8}accepted\0\u{1}error\0\u{1}snapshot\0\u{1}welcome\0\u{1}delivery\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}question\0\u{1}metrics\0\u{1}methods\0\u{1}trace\0\u{3}trace_reply\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}request_id\0\u{1}leader\0\u{2}\u{8}accepted\0\u{1}error\0\u{1}snapshot\0\u{1}welcome\0\u{1}delivery\0\u{1}inspect\0\u{3}inspect_reply\0\u{1}question\0\u{1}metrics\0\u{1}methods\0\u{1}trace\0\u{3}trace_reply\0\u{3}traced_commands\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -8903,6 +9028,19 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
           self.body = .traceReply(v)
         }
       }()
+      case 22: try {
+        var v: Containment_V1_TracedCommands?
+        var hadOneofValue = false
+        if let current = self.body {
+          hadOneofValue = true
+          if case .tracedCommands(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.body = .tracedCommands(v)
+        }
+      }()
       default: break
       }
     }
@@ -8967,6 +9105,10 @@ nonisolated extension Containment_V1_ServerMessage: SwiftProtobuf.Message, Swift
     case .traceReply?: try {
       guard case .traceReply(let v)? = self.body else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
+    }()
+    case .tracedCommands?: try {
+      guard case .tracedCommands(let v)? = self.body else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
     }()
     case nil: break
     }

@@ -12,7 +12,7 @@ extension Lifecycle {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: runDirectory)) ?? []
         let hostFiles = files.filter { $0.hasPrefix("host-") && $0.hasSuffix(".pid") }.sorted()
         func hostName(_ file: String) -> String { String(file.dropFirst("host-".count).dropLast(".pid".count)) }
-        for web in ["inspector", "metrics"] where files.contains("\(web).pid") {
+        for web in ["inspector", "metrics", "traces"] where files.contains("\(web).pid") {
             stop(pidFile: "\(runDirectory)/\(web).pid", name: web, stopped: &stopped, problems: &problems)
         }
         let running = hostFiles.filter { Self.livePID("\(runDirectory)/\($0)") != nil }
@@ -118,7 +118,8 @@ extension Lifecycle {
             } else if program.hasSuffix("/etcd") || program == "etcd" {
                 found.append((pid, "etcd member"))
             } else if ["containment", "containment-etcd", "containment-web"].contains(where: { program.hasSuffix($0) }),
-                let role = words.dropFirst().first, ["supervisor", "host", "inspector", "metrics"].contains(role)
+                let role = words.dropFirst().first,
+                ["supervisor", "host", "inspector", "metrics", "traces"].contains(role)
             {
                 found.append((pid, role))
             }

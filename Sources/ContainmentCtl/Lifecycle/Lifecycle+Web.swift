@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 extension Lifecycle {
-    /// `containment-web` (the inspector and the metrics over HTTP, kept out of this executable): CONTAINMENT_WEB_BIN,
+    /// `containment-web` (the inspector, the metrics and the traces' export over HTTP, kept out of this executable): CONTAINMENT_WEB_BIN,
     /// else the one beside this executable.
     static var webExecutable: String {
         ProcessInfo.processInfo.environment["CONTAINMENT_WEB_BIN"].flatMap { $0.isEmpty ? nil : $0 }

@@ -20,8 +20,8 @@ package struct UpCommand: AsyncParsableCommand {
             logs/). A supervisor that ran there before recovers the tree from its journal; hosts still running are \
             adopted. A replicated runtime (journal: etcd) starts its local etcd members first (when every endpoint \
             is on this machine; their data in etcd/), then each supervisor, with containment-etcd. With \
-            metricsPort in runtime.yaml, `containment-web metrics` serves the metrics; --inspector starts the live \
-            page too. Stop it with `containment down`. Exit 0 once every local host is up; 1 with the supervisor's \
+            metricsPort in runtime.yaml, `containment-web metrics` serves the metrics; with otlpEndpoint, \
+            `containment-web traces` exports traced commands' spans; --inspector starts the live page too. Stop it with `containment down`. Exit 0 once every local host is up; 1 with the supervisor's \
             own reason, nothing left running, when it does not start or a host does not connect within \
             CONTAINMENT_UP_TIMEOUT seconds (120); 1 with the host's reason when its restart policy gave up on a \
             host, the supervisor and the other hosts running on (`down` stops them).
@@ -53,6 +53,10 @@ package struct UpCommand: AsyncParsableCommand {
                 print("up: metrics at http://127.0.0.1:\(lifecycle.config.metricsPort)/metrics")
             } else if inspector {
                 print("up: metrics off (set metricsPort in runtime.yaml, CONTAINMENT_CONFIG)")
+            }
+            if !lifecycle.config.otlpEndpoint.isEmpty {
+                try lifecycle.startWeb("traces", []).map { print($0) }
+                print("up: traced commands exported to \(lifecycle.config.otlpEndpoint)")
             }
             if inspector {
                 try lifecycle.startWeb("inspector", ["--port", String(inspectorPort)]).map { print($0) }

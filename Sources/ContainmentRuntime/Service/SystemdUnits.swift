@@ -2,7 +2,7 @@ import ContainmentConfig
 import Foundation
 
 /// The unit files of `containment systemd`: the supervisor (which starts its local hosts), its metrics when
-/// `metricsPort` is set, and one per host the topology marks `remote`. Paths are absolute and `%`-escaped: systemd
+/// `metricsPort` is set, the export of its traced commands when `otlpEndpoint` is, and one per host the topology marks `remote`. Paths are absolute and `%`-escaped: systemd
 /// expands its specifiers (`%S`) in the lines written here.
 public struct SystemdUnits: Sendable {
     public let binary: String
@@ -14,6 +14,8 @@ public struct SystemdUnits: Sendable {
     public let remoteHosts: [String]
     /// runtime.yaml sets metricsPort: containment-web serves them beside the supervisor.
     public let metrics: Bool
+    /// runtime.yaml sets otlpEndpoint: containment-web exports the traced commands' spans beside the supervisor.
+    public let traces: Bool
 
     /// The units for `topology` (read from `topologyPath`) run by `binary` (a bare name is looked up on PATH), with
     /// the settings at `configPath` and the run directory `runDirectory` (default: systemd's `%S/containment`).
@@ -35,6 +37,7 @@ public struct SystemdUnits: Sendable {
         localHosts = loaded.localHosts
         remoteHosts = loaded.hosts.filter { loaded.hostSettings[$0]?.remote == true }
         metrics = config.metricsPort > 0
+        traces = !config.otlpEndpoint.isEmpty
     }
 
     /// `path` from the root; a bare command name (a binary as the shell found it) looked up on PATH.
@@ -53,6 +56,7 @@ public struct SystemdUnits: Sendable {
     public var files: [(name: String, text: String)] {
         [("containment-supervisor.service", supervisor)]
             + (metrics ? [("containment-metrics.service", metricsUnit)] : [])
+            + (traces ? [("containment-traces.service", tracesUnit)] : [])
             + remoteHosts.map { ("containment-host-\($0).service", host($0)) }
     }
 
@@ -60,18 +64,34 @@ public struct SystemdUnits: Sendable {
     private var webBinary: String { (binary as NSString).deletingLastPathComponent + "/containment-web" }
 
     public var metricsUnit: String {
+        webUnit(
+            "metrics",
+            says: "the supervisor's metrics over HTTP (metricsPort), served by\n"
+                + "# containment-web while the supervisor runs."
+        )
+    }
+
+    public var tracesUnit: String {
+        webUnit(
+            "traces",
+            says: "the spans of traced commands exported to otlpEndpoint (OTLP/HTTP) by\n"
+                + "# containment-web while the supervisor runs."
+        )
+    }
+
+    /// `containment-web ROLE` bound to the supervisor's unit; `says`: what it is, for the file's first lines.
+    private func webUnit(_ role: String, says: String) -> String {
         """
-        # Written by `containment systemd`: the supervisor's metrics over HTTP (metricsPort), served by
-        # containment-web while the supervisor runs.
+        # Written by `containment systemd`: \(says)
         [Unit]
-        Description=Containment metrics (containment-web metrics)
+        Description=Containment \(role) (containment-web \(role))
         BindsTo=containment-supervisor.service
         After=containment-supervisor.service
 
         [Service]
         Type=exec
         \(environment)
-        ExecStart=\(exec([webBinary, "metrics", "--pid-file", "\(runDirectory)/metrics.pid"]))
+        ExecStart=\(exec([webBinary, role, "--pid-file", "\(runDirectory)/\(role).pid"]))
         Restart=on-failure
         RestartSec=1
         TimeoutStopSec=30

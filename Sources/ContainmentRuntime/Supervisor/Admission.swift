@@ -41,7 +41,7 @@ struct Admission: Sendable {
     ) -> ContainmentError? {
         guard let role else { return nil }
         switch body {
-        case .snapshot, .inspect, .metrics, .methods, .trace, .empty:
+        case .snapshot, .inspect, .metrics, .methods, .trace, .tracedCommands, .empty:
             return nil
         case .spans:
             // The spans of the commands it sent: an observer sends none.

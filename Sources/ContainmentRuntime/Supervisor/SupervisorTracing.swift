@@ -158,6 +158,18 @@ extension SupervisorCore {
         }
     }
 
+    /// An exporter's feed (`containment-web traces`): the commands whose `supervisor.command` span the ring still
+    /// holds, with an id greater than `after`, oldest first, at most ``tracedCommandsLimit`` an answer.
+    mutating func listTracedCommands(after: UInt64, to client: [UInt8], requestID: UInt64) {
+        let ids = Set(
+            tracing.spans.all.lazy.filter { $0.name == "supervisor.command" && $0.commandID > after }.map(\.commandID)
+        )
+        reply(to: client, requestID: requestID, .tracedCommands(Array(ids.sorted().prefix(Self.tracedCommandsLimit))))
+    }
+
+    /// The most command ids one answer to a traced-commands request lists; the asker goes on from the last.
+    static let tracedCommandsLimit = 1_000
+
     /// A host's spans for a gather: the client is answered once every host asked did.
     mutating func traceAnswered(_ report: TraceReport, requestID: UInt64, from peer: [UInt8]) {
         guard let answered = tracing.gathering.answer(requestID, from: peer, spans: report.spans) else {
