@@ -1,4 +1,5 @@
 import ContainmentConfig
+import ContainmentTracing
 import Foundation
 
 /// The time an input is handled at, as the core is told it (``SupervisorCore/handle(_:at:)``): `now` for deadlines
@@ -20,11 +21,7 @@ struct SystemClock {
 
     var now: ContinuousClock.Instant { clock.now }
 
-    var unixNanos: Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
-    }
+    var unixNanos: Int64 { UnixClock.nanos }
 
     var time: SupervisorTime { SupervisorTime(now: now, unixNanos: unixNanos) }
 }
