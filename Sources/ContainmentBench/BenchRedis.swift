@@ -82,11 +82,7 @@ struct RedisPeer {
     /// The path of `program` on the PATH, or a clear error naming what installs it.
     static func executable(_ program: Program) throws -> String {
         let name = program.name
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        guard
-            let found = path.split(separator: ":").map({ "\($0)/\(name)" })
-                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-        else {
+        guard let found = ExecutablePath.find(name) else {
             throw LoadError("\(name) is not installed (bash scripts/setup.sh \(name) installs it)")
         }
         return found

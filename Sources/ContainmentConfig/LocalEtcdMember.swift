@@ -42,11 +42,7 @@ public struct LocalEtcdMember: Sendable, Equatable {
     }
 
     /// `etcd` on the PATH (or /usr/bin), when installed.
-    public static var executable: String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return (path.split(separator: ":").map { "\($0)/etcd" } + ["/usr/bin/etcd"])
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    public static var executable: String? { ExecutablePath.find("etcd", orIn: ["/usr/bin/etcd"]) }
 }
 
 extension EtcdSettings {

@@ -42,12 +42,7 @@ public struct SystemdUnits: Sendable {
 
     /// `path` from the root; a bare command name (a binary as the shell found it) looked up on PATH.
     static func absolute(_ path: String, resolvingOnPATH: Bool = false) -> String {
-        if resolvingOnPATH, !path.contains("/") {
-            let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-            for directory in directories where FileManager.default.isExecutableFile(atPath: "\(directory)/\(path)") {
-                return "\(directory)/\(path)"
-            }
-        }
+        if resolvingOnPATH, !path.contains("/"), let found = ExecutablePath.find(path) { return found }
         let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         return url.standardizedFileURL.path
     }
