@@ -35,7 +35,7 @@ TABLE=(
     "python:ensurepip    python3-venv       test      the Python tests' virtualenv (.build/python-venv)"
     "chromium            chromium           test      scripts/test-inspector-browser.sh: the inspector in headless Chromium"
     "shfmt               shfmt              test      scripts/check-commands.py: the shell it checks, read as a syntax tree"
-    "valgrind            valgrind           profile   scripts/callgrind-model.sh: instructions counted"
+    "valgrind            valgrind           profile   scripts/callgrind-model.sh, callgrind-core.sh: instructions counted"
     "protoc-gen-swift    -                  generate  swift-protobuf's plugin: swift build -c release --product protoc-gen-swift"
     "protoc-gen-grpc-swift-2  -             generate  grpc-swift-protobuf's plugin: swift build -c release --product protoc-gen-grpc-swift-2"
 )
@@ -44,7 +44,7 @@ TABLE=(
 # later on PATH): run freely, never installed. check-commands.py --present fails where one is missing.
 BASE=(
     bash sh env awk sed grep sort head tail cut tr wc tee cat cp rm ls install mkdir mktemp touch cksum date sleep
-    seq basename dirname readlink id timeout setsid nohup mount umount git python3 swift swiftc nm apt-get
+    seq basename dirname readlink id timeout setsid nohup mount umount git python3 swift swiftc nm objcopy apt-get
 )
 
 present() {  # present WHAT
