@@ -21,7 +21,8 @@ rm -rf "$out"
 mkdir -p "$out"
 binary="$out/containment"
 objcopy --strip-debug "$scratch/release/containment" "$binary"
-symbol="$(nm "$binary" | awk '/SupervisorCoreBenchmarkO9handleAll/ {print $3; exit}')"
+nm "$binary" >"$out/symbols"
+symbol="$(awk '/SupervisorCoreBenchmarkO9handleAll/ {print $3; exit}' "$out/symbols")"
 [ -n "$symbol" ] || { echo "callgrind-core: no SupervisorCoreBenchmark.handleAll in $binary" >&2; exit 1; }
 valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" --toggle-collect="$symbol" \
     --dump-after="$symbol" "$binary" bench core --quick --json >"$out/bench.json" 2>"$out/valgrind.log"
