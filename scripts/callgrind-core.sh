@@ -24,7 +24,7 @@ objcopy --strip-debug "$scratch/release/containment" "$binary"
 nm "$binary" >"$out/symbols"
 symbol="$(awk '/SupervisorCoreBenchmarkO9handleAll/ {print $3; exit}' "$out/symbols")"
 [ -n "$symbol" ] || { echo "callgrind-core: no SupervisorCoreBenchmark.handleAll in $binary" >&2; exit 1; }
-valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" --toggle-collect="$symbol" \
+valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" --compress-strings=no --toggle-collect="$symbol" \
     --dump-after="$symbol" "$binary" bench core --quick --json >"$out/bench.json" 2>"$out/valgrind.log"
 python3 - "$out" <<'PY'
 import glob, json, re, sys
