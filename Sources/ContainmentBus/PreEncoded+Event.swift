@@ -213,7 +213,7 @@ extension PreEncoded {
     package static func topic(of event: Event) -> [UInt8] {
         // Always in range: one prefix per case, in the order of the cases (`rawValue` is the position).
         var topic = EventKind.topicPrefixes[event.eventKind.rawValue]
-        if let controller = event.controller { topic.append(contentsOf: controller.rawValue.utf8) }
+        if let controller = event.controller { appendUTF8(controller.rawValue, to: &topic) }
         return topic
     }
 }
@@ -251,10 +251,9 @@ private struct EventWriter {
 
     /// A string field, written even when empty (a set `optional` field, an element of a repeated one).
     mutating func present(_ field: UInt64, _ value: String) {
-        let utf8 = value.utf8
         PreEncoded.appendVarint(field << 3 | 2, to: &bytes)
-        PreEncoded.appendVarint(UInt64(utf8.count), to: &bytes)
-        bytes.append(contentsOf: utf8)
+        PreEncoded.appendVarint(UInt64(value.utf8.count), to: &bytes)
+        PreEncoded.appendUTF8(value, to: &bytes)
     }
 
     /// A bytes field, left out when empty.
@@ -283,13 +282,11 @@ private struct EventWriter {
     /// `ViewID.description`: `OWNER` or `OWNER/NAME`, left out when empty.
     mutating func view(_ field: UInt64, _ view: ViewID) {
         guard let name = view.name else { return string(field, view.owner.rawValue) }
-        let owner = view.owner.rawValue.utf8
-        let name8 = name.utf8
         PreEncoded.appendVarint(field << 3 | 2, to: &bytes)
-        PreEncoded.appendVarint(UInt64(owner.count + 1 + name8.count), to: &bytes)
-        bytes.append(contentsOf: owner)
+        PreEncoded.appendVarint(UInt64(view.owner.rawValue.utf8.count + 1 + name.utf8.count), to: &bytes)
+        PreEncoded.appendUTF8(view.owner.rawValue, to: &bytes)
         bytes.append(UInt8(ascii: "/"))
-        bytes.append(contentsOf: name8)
+        PreEncoded.appendUTF8(name, to: &bytes)
     }
 
     /// `Party.description`: `C`, `window:W`, `system`, or nothing for the natural party.
@@ -298,11 +295,10 @@ private struct EventWriter {
         case .controller(let id):
             string(field, id.rawValue)
         case .window(let id):
-            let window = id.rawValue.utf8
             PreEncoded.appendVarint(field << 3 | 2, to: &bytes)
-            PreEncoded.appendVarint(UInt64(7 + window.count), to: &bytes)
-            bytes.append(contentsOf: "window:".utf8)
-            bytes.append(contentsOf: window)
+            PreEncoded.appendVarint(UInt64(7 + id.rawValue.utf8.count), to: &bytes)
+            PreEncoded.appendUTF8("window:", to: &bytes)
+            PreEncoded.appendUTF8(id.rawValue, to: &bytes)
         case .system:
             string(field, "system")
         case .natural:
