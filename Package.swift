@@ -183,7 +183,10 @@ let package = Package(
         // The client side: commands to the supervisor and the tree, in model types.
         .target(
             name: "ContainmentClient",
-            dependencies: ["ContainmentBus", "ContainmentConfig", "ContainmentModel", "ZeroMQ"],
+            dependencies: [
+                "ContainmentBus", "ContainmentConfig", "ContainmentModel", "ContainmentTracing", "ZeroMQ",
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: strict
         ),
         // A runtime inside a test: the supervisor in the test's process, the topology's hosts as real processes.
@@ -342,7 +345,11 @@ let package = Package(
         // What every test target shares: the CPU lane of CPU-bound tests (Tests/Support/CPULane.swift).
         .target(
             name: "ContainmentTestSupport",
-            dependencies: ["ContainmentConfig", "ContainmentRuntime"],
+            dependencies: [
+                "ContainmentConfig", "ContainmentRuntime",
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "ServiceContextModule", package: "swift-service-context"),
+            ],
             path: "Tests/Support",
             swiftSettings: strict
         ),
@@ -372,7 +379,8 @@ let package = Package(
         .testTarget(
             name: "ContainmentBusTests",
             dependencies: [
-                "ContainmentBus", "ContainmentModel", "ContainmentTracing", "ContainmentWorkload", "ZeroMQ",
+                "ContainmentBus", "ContainmentModel", "ContainmentTestSupport", "ContainmentTracing",
+                "ContainmentWorkload", "ZeroMQ",
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
                 .product(name: "ServiceContextModule", package: "swift-service-context"),

@@ -100,13 +100,19 @@ public final class CommandClient {
     /// Sends `message` with a fresh request id (and this client's id) and returns the reply that carries it; sends it
     /// again, unchanged, every `resendAfter` without one, until `timeout`.
     public func request(_ message: ClientMessage) throws(ContainmentError) -> ServerMessage {
+        let trace: ClientTrace? = if tracing, case .commands = message.body { ClientTrace.begin() } else { nil }
+        return try request(message, trace: trace)
+    }
+
+    /// The same, carrying `trace` (begun in the caller's task, so that it continues the trace of that task's
+    /// `ServiceContext`): its `traceparent` goes with the message, and the client's span of it is kept
+    /// (``lastTrace``) and sent to the supervisor after the reply.
+    public func request(_ message: ClientMessage, trace: ClientTrace?) throws(ContainmentError) -> ServerMessage {
         var message = message
         message.requestID = nextRequestID
         message.clientID = clientID
         nextRequestID += 1
-        guard tracing, case .commands = message.body, let trace = ClientTrace.begin() else {
-            return try exchange(message)
-        }
+        guard let trace else { return try exchange(message) }
         message.traceparent = trace.traceparent
         let reply = try exchange(message)
         let commandID: UInt64 =
@@ -189,10 +195,11 @@ public final class CommandClient {
     }
 
     /// Submits commands as one transaction; returns what was accepted or throws the rejection.
-    public func submit(_ commands: [WireCommand]) throws(RemoteError) -> Containment_V1_Accepted {
+    public func submit(_ commands: [WireCommand], trace: ClientTrace? = nil) throws(RemoteError) -> Containment_V1_Accepted {
         let reply: ServerMessage
         do {
-            reply = try request(.with { $0.commands = .with { $0.commands = commands } })
+            let message = ClientMessage.with { $0.commands = .with { $0.commands = commands } }
+            reply = try trace == nil ? request(message) : request(message, trace: trace)
         } catch {
             throw RemoteError(error)
         }
@@ -205,8 +212,12 @@ public final class CommandClient {
 
     /// Submits requests as one transaction; returns what was accepted or throws the rejection. `hosts` places the
     /// controllers a `create` makes (without one the supervisor picks the least loaded host that runs its kind).
-    public func submit(_ requests: [Request], hosts: [ControllerID: String] = [:]) throws(RemoteError) -> Acceptance {
-        Acceptance(try submit(ClientRequest.wires(requests, hosts: hosts)))
+    public func submit(
+        _ requests: [Request],
+        hosts: [ControllerID: String] = [:],
+        trace: ClientTrace? = nil
+    ) throws(RemoteError) -> Acceptance {
+        Acceptance(try submit(ClientRequest.wires(requests, hosts: hosts), trace: trace))
     }
 
     /// Calls `method` (a distributed target's identifier) on `target` with `arguments` (each one JSON text), issued by

@@ -1,6 +1,8 @@
 import ContainmentBus
 import ContainmentModel
+import ContainmentTracing
 import Foundation
+import Instrumentation
 
 /// A client of a running Containment runtime: it submits commands to the supervisor, which checks them against the
 /// rules, journals and applies them, and reads the tree.
@@ -12,8 +14,16 @@ import Foundation
 /// Its methods are `async`: the client's one socket is used by one thread of its own, which runs the requests of
 /// every task sharing the client in turn, so a request waiting for its answer holds no thread of Swift's cooperative
 /// pool. A request whose task is cancelled throws `cancelled` at once (one already sent may still be applied, once).
+///
+/// A command performed in a task whose `ServiceContext` carries a sampled trace — the app bootstrapped
+/// swift-distributed-tracing's `InstrumentationSystem` with a W3C instrument (swift-otel's, say) and is inside one
+/// of its spans — continues that trace: the supervisor, the hosts and the actors keep their spans of it under the
+/// client's (docs/PROTOCOL.md, "Tracing"), which `containment trace` prints and `containment-web traces` exports
+/// into the app's own trace. Without one, nothing is traced.
 public final class RuntimeClient: Sendable {
     private let channel: ClientChannel
+    /// The instrument whose trace a command continues; `nil`: the process's bootstrapped one, at each command.
+    private let instrument: (any Instrument)?
 
     /// This client's id, which makes a resend answered rather than applied again.
     public let clientID: String
@@ -21,14 +31,24 @@ public final class RuntimeClient: Sendable {
     /// Connects to the runtime that the settings at `configPath` describe (else `CONTAINMENT_CONFIG`'s, else the
     /// defaults for `CONTAINMENT_RUN_DIR`). Throws `hostUnavailable` when no supervisor listens there, and a
     /// `malformed` error naming the setting when the settings are not valid.
-    public init(
+    public convenience init(
         configPath: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ContainmentError) {
+        try self.init(configPath: configPath, environment: environment, instrument: nil)
+    }
+
+    /// The same, continuing the traces `instrument` injects (a test's stand-in for the app's bootstrapped one).
+    package init(
+        configPath: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        instrument: (any Instrument)?
     ) throws(ContainmentError) {
         // Its thread is named after the client (a thread name keeps 15 bytes): `client-` and 8 of its id.
         (channel, clientID) = try ClientChannel.connect(configPath: configPath, environment: environment) {
             "client-" + $0.prefix(8)
         }
+        self.instrument = instrument
     }
 
     /// Applies `requests` as one transaction and returns the events they caused, or throws the rejection (the error
@@ -39,7 +59,11 @@ public final class RuntimeClient: Sendable {
         _ requests: [Request],
         hosts: [ControllerID: String] = [:]
     ) async throws(RemoteError) -> [Event] {
-        try await channel.run { client throws(RemoteError) in try client.submit(requests, hosts: hosts).modelEvents() }
+        // Begun here, in the caller's task: its ServiceContext is this task's, not the channel thread's.
+        let trace = ClientTrace.begin(instrument: instrument ?? InstrumentationSystem.instrument, startingOne: false)
+        return try await channel.run { client throws(RemoteError) in
+            try client.submit(requests, hosts: hosts, trace: trace).modelEvents()
+        }
     }
 
     /// Applies `commands`, issued by the system (an operator's commands, as `ctl`'s), as one transaction.

@@ -16,11 +16,13 @@ public struct ClientTrace: Sendable {
     /// When the client's span began.
     public let startUnixNanos: Int64
 
-    /// The context for a command sent now; `nil` when the trace it would continue is not sampled. `instrument`: the
-    /// one that injects the trace of `serviceContext` (the process's bootstrapped instrument unless given).
+    /// The context for a command sent now; `nil` when the trace it would continue is not sampled, or when there is
+    /// none to continue and `startingOne` is false. `instrument`: the one that injects the trace of `serviceContext`
+    /// (the process's bootstrapped instrument unless given).
     public static func begin(
         in serviceContext: ServiceContext? = .current,
-        instrument: any Instrument = InstrumentationSystem.instrument
+        instrument: any Instrument = InstrumentationSystem.instrument,
+        startingOne: Bool = true
     ) -> ClientTrace? {
         let spanID = SpanID.random()
         var headers: [String: String] = [:]
@@ -39,6 +41,7 @@ public struct ClientTrace: Sendable {
                 startUnixNanos: start
             )
         }
+        guard startingOne else { return nil }
         return ClientTrace(
             context: TraceContext(traceID: .random(), spanID: spanID, flags: .sampled, state: TraceState()),
             parent: nil,

@@ -1,3 +1,4 @@
+import ContainmentTestSupport
 import ContainmentTracing
 import Instrumentation
 import ServiceContextModule
@@ -7,30 +8,11 @@ import W3CTraceContext
 /// A client starts a trace, or continues the one its task's `ServiceContext` carries through the app's instrument
 /// (swift-distributed-tracing's API), and the waterfall puts each span under its parent.
 struct ClientTraceTests {
-    /// An instrument that injects the trace context a service context holds, as a W3C propagator does.
-    struct Propagator: Instrument {
-        enum Key: ServiceContextKey { typealias Value = String }
-
-        func extract<Carrier, Extract: Extractor>(
-            _ carrier: Carrier,
-            into context: inout ServiceContext,
-            using extractor: Extract
-        ) where Extract.Carrier == Carrier {}
-
-        func inject<Carrier, Inject: Injector>(
-            _ context: ServiceContext,
-            into carrier: inout Carrier,
-            using injector: Inject
-        ) where Inject.Carrier == Carrier {
-            if let value = context[Key.self] { injector.inject(value, forKey: "traceparent", into: &carrier) }
-        }
-    }
-
     @Test func aClientContinuesTheTraceItsTaskCarriesOrStartsOne() throws {
         var context = ServiceContext.topLevel
-        context[Propagator.Key.self] = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-        let parent = try TraceContext(traceParentHeaderValue: context[Propagator.Key.self] ?? "")
-        let continued = try #require(ClientTrace.begin(in: context, instrument: Propagator()))
+        context[TracePropagator.Key.self] = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        let parent = try TraceContext(traceParentHeaderValue: context[TracePropagator.Key.self] ?? "")
+        let continued = try #require(ClientTrace.begin(in: context, instrument: TracePropagator()))
         #expect(continued.context.traceID == parent.traceID && continued.parent == parent.spanID)
         #expect(continued.context.spanID != parent.spanID && continued.context.flags.contains(.sampled))
         let span = continued.span(commandID: 7)
@@ -38,10 +20,12 @@ struct ClientTraceTests {
         #expect(span.name == "client.command" && span.commandID == 7 && span.endUnixNanos >= span.startUnixNanos)
 
         // A trace the app does not sample is not traced here either.
-        context[Propagator.Key.self] = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"
-        #expect(ClientTrace.begin(in: context, instrument: Propagator()) == nil)
+        context[TracePropagator.Key.self] = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"
+        #expect(ClientTrace.begin(in: context, instrument: TracePropagator()) == nil)
         // None to continue: a new sampled trace, the client's span its root.
-        let started = try #require(ClientTrace.begin(in: .topLevel, instrument: Propagator()))
+        // None to continue, and none to start: a client that only continues (RuntimeClient) sends none.
+        #expect(ClientTrace.begin(in: .topLevel, instrument: TracePropagator(), startingOne: false) == nil)
+        let started = try #require(ClientTrace.begin(in: .topLevel, instrument: TracePropagator()))
         #expect(started.parent == nil && started.context.traceID != parent.traceID)
         let header = started.traceparent
         #expect(try TraceContext(traceParentHeaderValue: header).spanID == started.context.spanID)
