@@ -195,7 +195,10 @@ public final class CommandClient {
     }
 
     /// Submits commands as one transaction; returns what was accepted or throws the rejection.
-    public func submit(_ commands: [WireCommand], trace: ClientTrace? = nil) throws(RemoteError) -> Containment_V1_Accepted {
+    public func submit(
+        _ commands: [WireCommand],
+        trace: ClientTrace? = nil
+    ) throws(RemoteError) -> Containment_V1_Accepted {
         let reply: ServerMessage
         do {
             let message = ClientMessage.with { $0.commands = .with { $0.commands = commands } }
