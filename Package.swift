@@ -312,7 +312,11 @@ let package = Package(
             plugins: ["VersionStamp"]
         ),
         // `containment`: the commands without etcd's client, so its first build compiles no gRPC or SwiftNIO.
-        .executableTarget(name: "containment", dependencies: ["ContainmentCommands"], swiftSettings: strict),
+        .executableTarget(
+            name: "containment",
+            dependencies: ["ContainmentCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         // `containment-etcd`: the same commands with the etcd journal's gRPC client (ContainmentEtcd).
         .executableTarget(
             name: "containment-etcd",

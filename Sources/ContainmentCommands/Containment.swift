@@ -29,26 +29,6 @@ package struct Containment: AsyncParsableCommand {
         CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } == "containment-etcd"
         ? "containment-etcd" : "containment"
 
-    /// Whether the command line names a command that is not async (`bench core`, `journal verify`, …): it then runs
-    /// on the main thread itself (``runSynchronousCommandLine()``), and the process never hands that thread to
-    /// Dispatch as an async program does — which valgrind 3.19 cannot follow (scripts/callgrind-core.sh runs `bench
-    /// core` under it). A command line that does not parse is not: ``runCommandLine()`` says why.
-    package static func commandLineIsSynchronous() -> Bool {
-        guard let command = try? parseAsRoot() else { return false }
-        return !(command is any AsyncParsableCommand)
-    }
-
-    /// Runs the command line's synchronous command, then exits (with its error's status if it failed).
-    package static func runSynchronousCommandLine() -> Never {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch {
-            exit(withError: error)
-        }
-        Foundation.exit(0)
-    }
-
     /// ArgumentParser's own entry point, after a look for a mistyped subcommand: that is a usage error (exit 64) which
     /// names the subcommand most likely meant.
     package static func runCommandLine() async {
