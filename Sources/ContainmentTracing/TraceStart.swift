@@ -24,7 +24,6 @@ public struct ClientTrace: Sendable {
         instrument: any Instrument = InstrumentationSystem.instrument,
         startingOne: Bool = true
     ) -> ClientTrace? {
-        let spanID = SpanID.random()
         var headers: [String: String] = [:]
         if let serviceContext { instrument.inject(serviceContext, into: &headers, using: HeaderInjector()) }
         let start = UnixClock.nanos
@@ -33,7 +32,7 @@ public struct ClientTrace: Sendable {
             return ClientTrace(
                 context: TraceContext(
                     traceID: continued.traceID,
-                    spanID: spanID,
+                    spanID: .random(),
                     flags: .sampled,
                     state: continued.state
                 ),
@@ -41,9 +40,10 @@ public struct ClientTrace: Sendable {
                 startUnixNanos: start
             )
         }
+        // Nothing to continue: a client that only continues (RuntimeClient) pays no ids and no span.
         guard startingOne else { return nil }
         return ClientTrace(
-            context: TraceContext(traceID: .random(), spanID: spanID, flags: .sampled, state: TraceState()),
+            context: TraceContext(traceID: .random(), spanID: .random(), flags: .sampled, state: TraceState()),
             parent: nil,
             startUnixNanos: start
         )

@@ -13,8 +13,9 @@ import FoundationNetworking
 /// Follows the supervisor's traced commands and exports each one's spans over OTLP/HTTP: every `interval` it asks for
 /// the commands traced since the last it saw (`tracedCommands(after:)`), and gathers the spans of those it saw one
 /// round earlier (`trace(_:)`: the supervisor's, the client's and the hosts' — a round's wait lets the client's
-/// report and the hosts' actors finish), then posts them as one export request. A collector that refuses or cannot be
-/// reached keeps the commands waiting for the next round (at most ``maxWaiting``, the oldest given up first); on a
+/// report and the hosts' actors finish), then posts them as one export request. Each command is gathered once: spans
+/// a collector refuses or cannot be reached for wait for the next round (at most ``maxUnposted``, the oldest given
+/// up first), and commands the supervisor did not answer for wait to be gathered (at most ``maxWaiting``). On a
 /// graceful shutdown the commands listed so far are gathered and posted once more.
 struct TraceFollower: Service {
     let supervisor: SupervisorLink
@@ -22,8 +23,10 @@ struct TraceFollower: Service {
     let interval: Duration
     let logger: Logger
 
-    /// The most commands kept waiting for a collector that does not take them.
+    /// The most commands kept waiting for a supervisor that does not answer.
     static let maxWaiting = 10_000
+    /// The most gathered spans kept for a collector that does not take them.
+    static let maxUnposted = 100_000
 
     /// `http://collector:4318` → `http://collector:4318/v1/traces`; an endpoint with a path is used as it is (as
     /// OpenTelemetry's `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`).
@@ -39,18 +42,22 @@ struct TraceFollower: Service {
     func run() async throws {
         var cursor: UInt64 = 0
         var listed: [UInt64] = []
-        var waiting: [UInt64] = []
+        var toGather: [UInt64] = []
+        var unposted: [TraceSpan] = []
         var answered = true
         while !Task.isShuttingDownGracefully {
-            waiting += listed
+            toGather += listed
             (listed, answered) = await list(after: &cursor)
-            await export(&waiting)
+            await gather(&toGather, into: &unposted)
+            await post(&unposted)
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
         // The last round, unless the supervisor stopped answering (a stop would wait out its timeouts).
-        guard answered else { return }
-        waiting += listed + (await list(after: &cursor)).ids
-        await export(&waiting)
+        if answered {
+            toGather += listed + (await list(after: &cursor)).ids
+            await gather(&toGather, into: &unposted)
+        }
+        await post(&unposted)
     }
 
     /// The commands traced since `cursor`, which moves past them, and whether the supervisor answered.
@@ -66,27 +73,20 @@ struct TraceFollower: Service {
         }
     }
 
-    /// Gathers the spans of `waiting` and posts them; what was posted (or is no longer kept) leaves the list.
-    private func export(_ waiting: inout [UInt64]) async {
-        if waiting.count > Self.maxWaiting {
-            logger.warning(
-                "gave up exporting commands",
-                metadata: ["command.count": "\(waiting.count - Self.maxWaiting)"]
-            )
-            waiting.removeFirst(waiting.count - Self.maxWaiting)
-        }
-        guard !waiting.isEmpty else { return }
-        var spans: [TraceSpan] = []
-        var gathered: [UInt64] = []
-        for id in waiting {
+    /// Gathers the spans of the commands in `ids`, in order, into `spans`; each one gathered leaves the list. At the
+    /// supervisor's first failure to answer the rest wait for the next round (asking on would wait out a timeout
+    /// each); past ``maxWaiting`` the oldest are given up. A command without spans is no longer kept (the
+    /// processes' rings moved on): nothing to wait for.
+    private func gather(_ ids: inout [UInt64], into spans: inout [TraceSpan]) async {
+        var gathered = 0
+        asking: for id in ids {
             switch await supervisor.ask({ client throws(ContainmentError) in try client.trace(id) }) {
             case .success(let report):
-                // No spans: no longer kept (the processes' rings moved on), nothing to wait for.
                 spans += report.spans
-                gathered.append(id)
+                gathered += 1
                 if !report.unanswered.isEmpty {
                     logger.notice(
-                        "exported a command without some hosts' spans",
+                        "gathered a command without some hosts' spans",
                         metadata: ["command.id": "\(id)", "host.names": "\(report.unanswered.joined(separator: ","))"]
                     )
                 }
@@ -95,14 +95,25 @@ struct TraceFollower: Service {
                     "cannot gather a command's spans",
                     metadata: ["command.id": "\(id)", "error.message": "\(error.message)"]
                 )
+                break asking
             }
         }
-        guard !spans.isEmpty else {
-            waiting.removeAll { gathered.contains($0) }
-            return
+        ids.removeFirst(gathered)
+        if ids.count > Self.maxWaiting {
+            logger.warning("gave up exporting commands", metadata: ["command.count": "\(ids.count - Self.maxWaiting)"])
+            ids.removeFirst(ids.count - Self.maxWaiting)
         }
+    }
+
+    /// Posts `spans` as one export request: emptied once the collector took them; kept for the next round when it
+    /// did not, past ``maxUnposted`` the oldest given up — gathered once, however long the collector is away.
+    private func post(_ spans: inout [TraceSpan]) async {
+        guard !spans.isEmpty else { return }
         if await post(OTLPTraces.json(spans, version: ContainmentRelease.number)) {
-            waiting.removeAll { gathered.contains($0) }
+            spans.removeAll()
+        } else if spans.count > Self.maxUnposted {
+            logger.warning("gave up exporting spans", metadata: ["span.count": "\(spans.count - Self.maxUnposted)"])
+            spans.removeFirst(spans.count - Self.maxUnposted)
         }
     }
 
