@@ -97,7 +97,7 @@ extension Lifecycle {
             if !Self.alive(pid) { return true }
             usleep(100_000)
         }
-        kill(pid, SIGKILL)
+        Self.killAndWait([pid])
         return false
     }
 

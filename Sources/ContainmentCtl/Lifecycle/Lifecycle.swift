@@ -93,6 +93,14 @@ final class Lifecycle {
         return !stat[stat.index(after: end)...].hasPrefix(" Z")
     }
 
+    /// SIGKILL to each of `pids` still alive, then returns once they are gone (polled every 0.05 s, at most 5 s): a
+    /// killed process is not gone the moment the signal is sent, and `down` says it stopped what it stopped.
+    static func killAndWait(_ pids: [Int32]) {
+        let left = pids.filter(alive)
+        for pid in left { kill(pid, SIGKILL) }
+        for _ in 0..<100 where left.contains(where: alive) { usleep(50_000) }
+    }
+
     /// The pid a pid file names, while that process runs.
     static func livePID(_ file: String) -> Int32? {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8),

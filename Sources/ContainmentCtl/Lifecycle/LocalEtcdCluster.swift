@@ -73,7 +73,7 @@ struct LocalEtcdCluster {
         for pid in pids { kill(pid, SIGTERM) }
         // Polled every 0.05 s.
         for _ in 0..<40 where pids.contains(where: Lifecycle.alive) { usleep(50_000) }
-        for pid in pids where Lifecycle.alive(pid) { kill(pid, SIGKILL) }
+        Lifecycle.killAndWait(pids)
         for file in files { try? FileManager.default.removeItem(atPath: "\(directory)/\(file)") }
         return pids.count
     }
