@@ -133,8 +133,8 @@ extension ContainmentState {
                 viewID.isRoot ? "only the parent of \(owner.id) places its root view" : "\(owner.id) owns it"
             throw ContainmentError(.foreignView, deferred: "\(party) may not remove \(viewID): \(rule).")
         }
-        let view = try resolveView(viewID)
-        guard view.superview != nil else { return }
+        // Only the field is kept: a copy of the view held across the change would make the table copy its box.
+        guard try resolveView(viewID).superview != nil else { return }
         let scope = visibilityScope(under: [viewID])
         detachFromSuperview(viewID)
         finishVisibility(scope)
@@ -248,8 +248,8 @@ extension ContainmentState {
         }
         _ = try controller(viewID.owner)
         try checkOwnership(viewID, by: party, changing: "the alpha of")
-        let view = try resolveView(viewID)
-        guard view.alpha != alpha else { return }
+        // Only the field is kept: a copy of the view held across the change would make the table copy its box.
+        guard try resolveView(viewID).alpha != alpha else { return }
         updateView(viewID, .alpha) { $0.alpha = alpha }
         emit(.alphaChanged(view: viewID, alpha: alpha, by: party))
     }
@@ -257,8 +257,8 @@ extension ContainmentState {
     mutating func setHidden(_ viewID: ViewID, _ hidden: Bool, by party: Party) throws(ContainmentError) {
         _ = try controller(viewID.owner)
         try checkOwnership(viewID, by: party, changing: "whether it hides")
-        let view = try resolveView(viewID)
-        guard view.hidden != hidden else { return }
+        // Only the field is kept: a copy of the view held across the change would make the table copy its box.
+        guard try resolveView(viewID).hidden != hidden else { return }
         let scope = visibilityScope(under: [viewID])
         updateView(viewID, .hidden) { $0.hidden = hidden }
         emit(.hiddenChanged(view: viewID, hidden: hidden, by: party))
