@@ -225,15 +225,20 @@ public final class CommandClient {
 
     /// Calls `method` (a distributed target's identifier) on `target` with `arguments` (each one JSON text), issued by
     /// `party`; returns the method's result or throws its error (the call refused, the method's own, its host gone).
+    ///
+    /// `trace` (begun in the caller's task) carries its trace to the supervisor, the host and the method's span in the
+    /// actor; without one, a client that traces every command (``tracing``) begins its own.
     public func call(
         _ target: ControllerID,
         method: String,
         arguments: [String],
-        by party: Party
+        by party: Party,
+        trace: ClientTrace? = nil
     ) throws(RemoteError) -> String {
         let reply: ServerMessage
         do {
-            reply = try request(MethodCallMessage.request(target, method: method, arguments: arguments, by: party))
+            let message = MethodCallMessage.request(target, method: method, arguments: arguments, by: party)
+            reply = try trace == nil ? request(message) : request(message, trace: trace)
         } catch {
             throw RemoteError(error)
         }

@@ -12,7 +12,8 @@ import Foundation
 /// result. Its errors are `RemoteError`s: `unknownController` (the controller is gone), `hostUnavailable` (its host
 /// is down, or went down before answering), `timeout` (no answer within `requestTimeoutMs`), `unknownVerb` (its kind
 /// has no such method), `unauthorized` and the rules' own codes (refused), or what the method threw
-/// (`methodFailed` for an error that is not the runtime's).
+/// (`methodFailed` for an error that is not the runtime's). A call made in a task that carries a sampled trace (an app
+/// that bootstrapped swift-distributed-tracing's instrument) continues it down to the method's span in the actor.
 ///
 /// ```swift
 /// let system = try ContainmentActorSystem()  // as CONTAINMENT_CONFIG says

@@ -19,7 +19,8 @@ import Instrumentation
 /// swift-distributed-tracing's `InstrumentationSystem` with a W3C instrument (swift-otel's, say) and is inside one
 /// of its spans — continues that trace: the supervisor, the hosts and the actors keep their spans of it under the
 /// client's (docs/PROTOCOL.md, "Tracing"), which `containment trace` prints and `containment-web traces` exports
-/// into the app's own trace. Without one, nothing is traced.
+/// into the app's own trace. So does a typed call (``call(_:method:arguments:)``), down to the method's span in the
+/// controller's actor. Without one, nothing is traced.
 public final class RuntimeClient: Sendable {
     private let channel: ClientChannel
     /// The instrument whose trace a command continues; `nil`: the process's bootstrapped one, at each command.
@@ -134,8 +135,10 @@ extension RuntimeClient {
         method: String,
         arguments: [String]
     ) async throws(RemoteError) -> String {
-        try await channel.run { client throws(RemoteError) in
-            try client.call(controller, method: method, arguments: arguments, by: .system)
+        // Begun here, in the caller's task, as `perform`'s: the method's span in the actor ends its trace.
+        let trace = ClientTrace.begin(instrument: instrument ?? InstrumentationSystem.instrument, startingOne: false)
+        return try await channel.run { client throws(RemoteError) in
+            try client.call(controller, method: method, arguments: arguments, by: .system, trace: trace)
         }
     }
 }
