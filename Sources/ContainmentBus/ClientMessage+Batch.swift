@@ -1,6 +1,7 @@
 extension ClientMessage {
     /// The request id and commands of a request that is a batch of commands, read without building the
-    /// `ClientMessage` and `Batch` around them (each command is decoded by SwiftProtobuf from its own bytes); `nil`
+    /// `ClientMessage` and `Batch` around them (a view's frame, alpha or hidden flag read straight from the command's
+    /// bytes, ``ViewPropertyCommand``; any other command decoded by SwiftProtobuf from its own bytes); `nil`
     /// for anything else — another body, a field this does not expect, bytes that do not decode — which
     /// ``decode(_:)`` then reads (or rejects) as it always did.
     ///
@@ -11,14 +12,15 @@ extension ClientMessage {
     static func decodeBatch(
         _ bytes: [UInt8]
     ) -> (
-        requestID: UInt64, clientID: String, traceparent: String, commands: [WireCommand], encoded: [ArraySlice<UInt8>]
+        requestID: UInt64, clientID: String, traceparent: String, commands: [ReceivedCommand],
+        encoded: [ArraySlice<UInt8>]
     )? {
         let span = bytes.span.bytes
         var reader = FieldReader(end: bytes.count)
         var requestID: UInt64 = 0
         var clientID = ""
         var traceparent = ""
-        var commands: [WireCommand] = []
+        var commands: [ReceivedCommand] = []
         var encoded: [ArraySlice<UInt8>] = []
         var sawBatch = false
         while reader.offset < reader.end {
@@ -41,12 +43,16 @@ extension ClientMessage {
                     guard batch.varint(bytes) == 1 << 3 | 2, let commandEnd = batch.lengthDelimited(bytes) else {
                         return nil
                     }
-                    do {
-                        commands.append(
-                            try WireCommand(serializedBytes: span.extracting(batch.offset..<commandEnd))
-                        )
-                    } catch {
-                        return nil
+                    if let command = ViewPropertyCommand.read(bytes, from: batch.offset, to: commandEnd) {
+                        commands.append(.viewProperty(command))
+                    } else {
+                        do {
+                            commands.append(
+                                .wire(try WireCommand(serializedBytes: span.extracting(batch.offset..<commandEnd)))
+                            )
+                        } catch {
+                            return nil
+                        }
                     }
                     encoded.append(bytes[batch.offset..<commandEnd])
                     batch.offset = commandEnd
@@ -58,5 +64,22 @@ extension ClientMessage {
             }
         }
         return sawBatch ? (requestID, clientID, traceparent, commands, encoded) : nil
+    }
+}
+
+extension ReceivedBatch {
+    /// Traps when the batch's fast path reads `bytes` otherwise than SwiftProtobuf does: the fuzzer's check
+    /// (`UntrustedInput.commandMessage`) that the hand-written reader agrees with the library on any input.
+    package static func checkAgainstSwiftProtobuf(_ bytes: [UInt8]) {
+        guard let fast = ClientMessage.decodeBatch(bytes) else { return }
+        guard let slow = try? ClientMessage(serializedBytes: bytes), case .commands(let batch) = slow.body else {
+            preconditionFailure("decodeBatch read a batch SwiftProtobuf does not: \(bytes)")
+        }
+        // Compared as serialized: a NaN is not equal to itself, its bits are.
+        precondition(
+            fast.requestID == slow.requestID && fast.clientID == slow.clientID && fast.traceparent == slow.traceparent
+                && fast.commands.map(\.wire.bytes) == batch.commands.map(\.bytes),
+            "decodeBatch differs from SwiftProtobuf on \(bytes)"
+        )
     }
 }

@@ -55,7 +55,7 @@ package struct CodecFigure: Codable, Sendable {
 
         // A request: its request id and commands.
         for (index, request) in messages.requests.enumerated() {
-            let fast = ClientMessage.decodeBatch(request)?.commands
+            let fast = ClientMessage.decodeBatch(request)?.commands.map(\.wire)
             let slow = (try? ClientMessage(serializedBytes: request))?.commands.commands
             guard let slow, fast == slow else {
                 throw Mismatch(description: "decodeBatch differs from SwiftProtobuf on request \(index)")

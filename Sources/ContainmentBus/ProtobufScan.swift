@@ -65,6 +65,25 @@ struct FieldReader {
         return offset + Int(length)
     }
 
+    /// A string field's text, read past; `nil` if it runs past the end or is not UTF-8. ASCII, an id's usual
+    /// text, is copied without validating it byte by byte as UTF-8 (the same text).
+    mutating func text(_ bytes: [UInt8]) -> String? {
+        let start = offset
+        guard let end = lengthDelimited(bytes) else { return nil }
+        var ascii = true
+        for index in offset..<end where bytes[index] >= 0x80 {
+            ascii = false
+            break
+        }
+        guard ascii else {
+            offset = start
+            return string(bytes)
+        }
+        let text = String(decoding: bytes[offset..<end], as: UTF8.self)
+        offset = end
+        return text
+    }
+
     /// A string field's text, read past; `nil` if it runs past the end or is not UTF-8.
     mutating func string(_ bytes: [UInt8]) -> String? {
         guard let end = lengthDelimited(bytes), let text = String(validating: bytes[offset..<end], as: UTF8.self)

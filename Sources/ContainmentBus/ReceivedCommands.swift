@@ -4,13 +4,17 @@ import ContainmentModel
 /// supervisor judges it (a memory warning to a host needs the host's controllers then), and journaled as received —
 /// the bytes of the batch's fast path, not serialized again — unless the supervisor names a create's host.
 package struct ReceivedCommands: Sendable {
-    private var wires: [WireCommand]
+    private var commands: [ReceivedCommand]
     /// Each command's bytes as received (or as changed here); nil when they came through SwiftProtobuf.
     private var encoded: [ArraySlice<UInt8>]?
 
-    init(_ wires: [WireCommand], encoded: [ArraySlice<UInt8>]? = nil) {
-        self.wires = wires
-        self.encoded = encoded.flatMap { $0.count == wires.count ? $0 : nil }
+    init(_ commands: [ReceivedCommand], encoded: [ArraySlice<UInt8>]?) {
+        self.commands = commands
+        self.encoded = encoded.flatMap { $0.count == commands.count ? $0 : nil }
+    }
+
+    init(_ wires: [WireCommand]) {
+        self.init(wires.map(ReceivedCommand.wire), encoded: nil)
     }
 
     /// The supervisor's own commands (a timer's, a topology's).
@@ -30,16 +34,21 @@ package struct ReceivedCommands: Sendable {
         )
     }
 
-    package var count: Int { wires.count }
-    package var indices: Range<Int> { wires.indices }
+    package var count: Int { commands.count }
+    package var indices: Range<Int> { commands.indices }
 
     /// Command `index`'s size, encoded.
-    package func size(at index: Int) -> Int { encoded?[index].count ?? wires[index].bytes.count }
+    package func size(at index: Int) -> Int { encoded?[index].count ?? commands[index].wire.bytes.count }
     /// The length of command `index`'s longest text, in bytes.
-    package func longestText(at index: Int) -> Int { LongestText.of(wires[index]) }
+    package func longestText(at index: Int) -> Int { commands[index].longestText }
     /// The party command `index` names, as sent (empty: the natural party).
-    package func party(at index: Int) -> String { wires[index].by }
-    package var isEmpty: Bool { wires.isEmpty }
+    package func party(at index: Int) -> String {
+        switch commands[index] {
+        case .wire(let wire): wire.by
+        case .viewProperty(let command): command.by
+        }
+    }
+    package var isEmpty: Bool { commands.isEmpty }
 
     /// Command `index` as the model's request (`malformed` when it does not decode). `hostTargets`: the controllers a
     /// host runs, for a memory warning to that host.
@@ -47,33 +56,65 @@ package struct ReceivedCommands: Sendable {
         at index: Int,
         hostTargets: (String) -> [ControllerID]
     ) throws(ContainmentError) -> Request {
-        try wires[index].request(hostTargets: hostTargets)
+        switch commands[index] {
+        case .wire(let wire): try wire.request(hostTargets: hostTargets)
+        case .viewProperty(let command): try command.request()
+        }
     }
 
     /// Whether command `index` is a typed method call (its reply waits for the method's outcome).
     package func isCall(at index: Int) -> Bool {
-        if case .invoke(let invoke)? = wires[index].kind { return invoke.call }
+        if case .wire(let wire) = commands[index], case .invoke(let invoke)? = wire.kind { return invoke.call }
         return false
     }
 
     /// The host a create names for its controller (nil: none named, or not a create).
     package func namedHost(at index: Int) -> String? {
-        guard case .create(let create)? = wires[index].kind, !create.host.isEmpty else { return nil }
+        guard case .wire(let wire) = commands[index], case .create(let create)? = wire.kind, !create.host.isEmpty
+        else { return nil }
         return create.host
     }
 
     /// Names the host of create `index`, as it is journaled (its bytes serialized again when they change).
     package mutating func name(host: String, at index: Int) {
-        guard case .create? = wires[index].kind, wires[index].create.host != host else { return }
-        wires[index].create.host = host
-        encoded?[index] = wires[index].bytes[...]
+        guard case .wire(var wire) = commands[index], case .create? = wire.kind, wire.create.host != host else {
+            return
+        }
+        wire.create.host = host
+        commands[index] = .wire(wire)
+        encoded?[index] = wire.bytes[...]
     }
 
     /// The commands as the journal holds them.
-    package var journaled: [ArraySlice<UInt8>] { encoded ?? wires.map { $0.bytes[...] } }
+    package var journaled: [ArraySlice<UInt8>] { encoded ?? commands.map { $0.wire.bytes[...] } }
 
     /// The length of the longest text of the commands and `clientID`, in bytes: what `maxTextBytes` bounds.
-    package func longestText(clientID: String) -> Int { LongestText.of(wires, clientID: clientID) }
+    package func longestText(clientID: String) -> Int {
+        commands.reduce(clientID.utf8.count) { max($0, $1.longestText) }
+    }
+}
+
+/// A command as the supervisor received it: SwiftProtobuf's message, or a view's property read by the batch's fast
+/// path.
+enum ReceivedCommand: Sendable, Equatable {
+    case wire(WireCommand)
+    case viewProperty(ViewPropertyCommand)
+
+    /// It as SwiftProtobuf's message.
+    var wire: WireCommand {
+        switch self {
+        case .wire(let wire): wire
+        case .viewProperty(let command): command.wire
+        }
+    }
+
+    /// The length of its longest text, in bytes (``LongestText``).
+    var longestText: Int {
+        switch self {
+        case .wire(let wire): LongestText.of(wire)
+        case .viewProperty(let command): command.longestText
+        }
+    }
 }
 
 /// A request of commands read by the batch's fast path (``ClientMessage/decodeBatch(_:)``).

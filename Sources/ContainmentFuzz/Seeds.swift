@@ -16,6 +16,12 @@ enum Seeds {
                 hosts: ["c": "h0"]
             ),
             "frame": commands([Request(.setFrame(.root("b"), Rect(x: 1, y: 2, width: 3, height: 4)), by: .natural)]),
+            // A view's properties, which the batch's fast path reads itself (ViewPropertyCommand).
+            "viewProperties": commands([
+                Request(.setAlpha(ViewID(owner: "b", name: "label"), 0.5), by: .controller("b")),
+                Request(.setHidden(.root("b"), true), by: .controller("a")),
+                Request(.setFrame(ViewID(owner: "a", name: "v"), .zero), by: .controller("a")),
+            ]),
             "present": commands([Request(.present("b", on: "a"), by: .natural)]),
             // Issue 12's commands: messages, properties, editing, rotation, input, actions, verbs, popovers.
             "interaction": commands([

@@ -12,7 +12,9 @@ public enum UntrustedInput {
 
     /// A message on the supervisor's command socket, handled by a core over a small tree (two hosts, a window, a
     /// parent and a child, one host registered), and then the passing of time: every reply and journal record made.
+    /// First, the batch's hand-written reader must read it as SwiftProtobuf does (it traps otherwise).
     public static func commandMessage(_ bytes: [UInt8]) {
+        ReceivedBatch.checkAgainstSwiftProtobuf(bytes)
         var config = RuntimeConfig(runDirectory: "/nonexistent")
         config.maxBatch = 64
         var core = SupervisorCore.quiet(config: config, clients: ClientReplies(window: 8, clients: 8))
