@@ -28,6 +28,7 @@ extension SupervisorCore {
     /// a timer), so a host's share of it is bounded.
     func prepare(_ commands: ReceivedCommands, host: String?, fromClient: Bool) -> Preparation {
         var prepared = Prepared(commands: commands)
+        prepared.requests.reserveCapacity(commands.count)
         var share: [String: Int] = [:]
         var callsInBatch = 0
         guard !commands.isEmpty else { return .refused(RemoteError(.malformed("The batch holds no command."))) }
@@ -115,7 +116,6 @@ extension SupervisorCore {
                 prepared.created[id] = assigned
                 prepared.commands.name(host: assigned, at: index)
             }
-            prepared.requests.append(request)
             // A host's share of a client's batch: the commands that create one of its controllers or name one as
             // subject (counted only when the batch is longer than a share may be; a topology is not a client's).
             if commands.count > config.maxHostShare, fromClient, let subject = request.command.subject,
@@ -140,6 +140,8 @@ extension SupervisorCore {
                     )
                 }
             }
+            // Last: the request is moved into the list, not copied.
+            prepared.requests.append(consume request)
         }
         return .ready(prepared)
     }
