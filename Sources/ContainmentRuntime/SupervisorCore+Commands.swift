@@ -118,10 +118,15 @@ extension SupervisorCore {
                 )
             )
         )
-        let stamped = events.map { publish($0, commandID: commandID, time: time) }
+        // Each event moved out of the list into its stamped form (mapping the list copied each, then freed the copy).
+        var unstamped = consume events
+        unstamped.reverse()
+        var stamped: [StampedEvent] = []
+        stamped.reserveCapacity(unstamped.count)
+        while let event = unstamped.popLast() { stamped.append(publish(event, commandID: commandID, time: time)) }
         deliver(stamped)
-        for event in events {
-            if case .controllerDestroyed(let id) = event { assign(id, to: nil) }
+        for event in stamped {
+            if case .controllerDestroyed(let id) = event.event { assign(id, to: nil) }
         }
         scheduleTransitions()
         if let sender, let call = prepared.call,

@@ -75,7 +75,7 @@ extension SupervisorCore {
     /// Stamps an event with the next sequence number and publishes it; returns it stamped, as replies and deliveries
     /// carry it.
     @discardableResult
-    mutating func publish(_ event: Event, commandID: UInt64, time: Int64) -> StampedEvent {
+    mutating func publish(_ event: consuming Event, commandID: UInt64, time: Int64) -> StampedEvent {
         seq += 1
         var host = ""
         if case .controllerCreated(let id, _) = event { host = placement[id] ?? "" }
