@@ -32,9 +32,22 @@ package final class ClientCallTransport: MethodCallTransport {
         method: String,
         arguments: [String]
     ) async throws(RemoteError) -> String {
+        try await channel.call(target, method: method, arguments: arguments, instrument: instrument)
+    }
+}
+
+extension ClientChannel {
+    /// Calls `target`'s typed method on the channel's thread, issued by the system, continuing the trace of the
+    /// calling task (``RuntimeClient/call(_:method:arguments:)``, the actor system's calls).
+    func call(
+        _ target: ControllerID,
+        method: String,
+        arguments: [String],
+        instrument: (any Instrument)?
+    ) async throws(RemoteError) -> String {
         // Begun in the caller's task: its ServiceContext is this task's, not the channel thread's.
         let trace = ClientTrace.begin(instrument: instrument ?? InstrumentationSystem.instrument, startingOne: false)
-        return try await channel.run { client throws(RemoteError) in
+        return try await run { client throws(RemoteError) in
             try client.call(target, method: method, arguments: arguments, by: .system, trace: trace)
         }
     }

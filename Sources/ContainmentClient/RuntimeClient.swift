@@ -135,11 +135,7 @@ extension RuntimeClient {
         method: String,
         arguments: [String]
     ) async throws(RemoteError) -> String {
-        // Begun here, in the caller's task, as `perform`'s: the method's span in the actor ends its trace.
-        let trace = ClientTrace.begin(instrument: instrument ?? InstrumentationSystem.instrument, startingOne: false)
-        return try await channel.run { client throws(RemoteError) in
-            try client.call(controller, method: method, arguments: arguments, by: .system, trace: trace)
-        }
+        try await channel.call(controller, method: method, arguments: arguments, instrument: instrument)
     }
 }
 
