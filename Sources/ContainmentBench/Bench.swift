@@ -8,7 +8,7 @@ import ZeroMQ
 
 /// What `containment bench` measures: everything, or one group of figures alone.
 package enum BenchMode: String, CaseIterable, Sendable {
-    case all, model, core, codec, bus, host, calls, creation, durability, replicated, peer
+    case all, model, core, loop, codec, bus, host, calls, creation, durability, replicated, peer
 }
 
 /// `containment bench`'s settings, as its command line gives them (`nil`: the default, or quick's).
@@ -80,6 +80,33 @@ package enum Bench {
                 try printJSON(core)
             } else {
                 print(BenchReport.coreLines(core).joined(separator: "\n"))
+            }
+            return
+        }
+        if mode == .loop {
+            // A warm-up run first (the journal's first mebibyte reserved, the code paged in), then the one reported.
+            let requests = max(1, settings.requests / 2)
+            let directory = FileManager.default.temporaryDirectory.path
+            _ = try SupervisorLoopBenchmark.run(
+                directory: directory,
+                requests: max(1, requests / 10),
+                clients: settings.clients,
+                window: settings.window
+            )
+            let loop = try SupervisorLoopBenchmark.run(
+                directory: directory,
+                requests: requests,
+                clients: settings.clients,
+                window: settings.window
+            )
+            if options.json {
+                try printJSON(loop)
+            } else {
+                print(
+                    "supervisor loop in-process, pipelined \(loop.clients)×\(loop.window): "
+                        + "\(BenchReport.count(loop.requestsPerSecond)) requests/s over \(BenchReport.count(Double(loop.requests))), "
+                        + String(format: "%.2f µs a request", loop.seconds * 1e6 / Double(loop.requests))
+                )
             }
             return
         }

@@ -68,6 +68,8 @@ struct ModelFigure: Codable, Sendable {
 struct RawFigures: Codable, Sendable {
     var roundTrip: Latency
     var pipelinedPerSecond: Double
+    /// The echo peer's time on a CPU per pipelined request, µs.
+    var pipelinedCPUMicros: Double
     var pubSub1: DeliveryFigure
     var pubSub8: DeliveryFigure
 }
@@ -76,6 +78,9 @@ struct RawFigures: Codable, Sendable {
 struct RuntimeFigures: Codable, Sendable {
     var roundTrip: Latency
     var pipelinedPerSecond: Double
+    /// The supervisor's time on a CPU per pipelined request (every thread of it), µs: what each costs the server,
+    /// whatever else the machine runs meanwhile.
+    var pipelinedCPUMicros: Double
     var pipelinedRefused: Int
     var delivery1: DeliveryFigure
     var delivery8: DeliveryFigure
@@ -213,18 +218,26 @@ struct BenchRunner {
         let round = max(1, settings.requests / rounds)
         var rawPipelined = Pipeline.Result()
         var pipelined = Pipeline.Result()
+        // The servers' time on a CPU over their rounds (every thread: libzmq's I/O thread too), per request.
+        let supervisor = runtime.sample().first { $0.name == "supervisor" }?.pid ?? 0
+        var (rawCPU, cpu): (UInt64, UInt64) = (0, 0)
         for _ in 0..<rounds {
             for (target, isRaw) in [(echoEndpoint, true), (endpoint, false)] {
+                let server = isRaw ? echo.process.processIdentifier : supervisor
+                let before = ProcessSample.cpuNanos(of: server)
                 let result = try Pipeline(endpoint: target, clients: settings.clients, window: settings.window).run(
                     context: context,
                     .requests(round, warmup: round / 10),
                     request: BenchMessages.request,
                     accepted: BenchMessages.isAccepted
                 )
+                let used = ProcessSample.cpuNanos(of: server) &- before
                 if isRaw { rawPipelined.add(result) } else { pipelined.add(result) }
+                if isRaw { rawCPU += used } else { cpu += used }
             }
         }
         echo.stop()
+        let requests = Double(rounds * (round + round / 10))
 
         progress(
             "Containment: event delivery to 1 and 8 subscribers"
@@ -241,12 +254,14 @@ struct BenchRunner {
             RawFigures(
                 roundTrip: Latency(rawTrips.histogram),
                 pipelinedPerSecond: rawPipelined.perSecond,
+                pipelinedCPUMicros: Double(rawCPU) / requests / 1_000,
                 pubSub1: pubSub1,
                 pubSub8: pubSub8
             ),
             RuntimeFigures(
                 roundTrip: Latency(trips.histogram),
                 pipelinedPerSecond: pipelined.perSecond,
+                pipelinedCPUMicros: Double(cpu) / requests / 1_000,
                 pipelinedRefused: pipelined.refused,
                 delivery1: delivery1,
                 delivery8: delivery8,

@@ -50,6 +50,7 @@ struct PeerFigures: Codable, Sendable {
     /// The table: each figure for Redis (both policies), Containment and raw ZeroMQ, then the targets.
     func lines(_ settings: BenchSettings) -> [String] {
         let none = "—"
+        func ratio(_ value: Double, _ baseline: Double) -> Double? { baseline > 0 ? value / baseline : nil }
         let rows: [[String]] = [
             ["figure", "Redis always", "Redis everysec", "Containment", "raw ZeroMQ", "Containment ÷ Redis always"],
             [
@@ -68,6 +69,12 @@ struct PeerFigures: Codable, Sendable {
                 BenchReport.count(redisEverysec.pipelined.perSecond),
                 BenchReport.count(runtime.pipelinedPerSecond), BenchReport.count(raw.pipelinedPerSecond),
                 BenchReport.times(pipelinedVersusRedisAlways),
+            ],
+            [
+                "  server's CPU per pipelined request", BenchReport.micros(redisAlways.pipelined.cpuMicros),
+                BenchReport.micros(redisEverysec.pipelined.cpuMicros), BenchReport.micros(runtime.pipelinedCPUMicros),
+                BenchReport.micros(raw.pipelinedCPUMicros),
+                BenchReport.times(ratio(runtime.pipelinedCPUMicros, redisAlways.pipelined.cpuMicros)),
             ],
             [
                 "events/s to 1 subscriber", none, none, BenchReport.count(runtime.delivery1.perSecond),

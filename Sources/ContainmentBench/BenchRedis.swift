@@ -57,7 +57,9 @@ struct RedisPeer {
     }
 
     /// `redis-benchmark` of `requests` SETs of `bytes`-byte values by `clients` clients, each `pipeline` outstanding.
+    /// Also times Redis's own use of a CPU meanwhile, per SET.
     func benchmark(clients: Int, pipeline: Int, requests: Int, bytes: Int) throws -> RedisRun {
+        let before = ProcessSample.cpuNanos(of: process.processIdentifier)
         let csv = try Self.run(
             .name("redis-benchmark"),
             [
@@ -65,7 +67,10 @@ struct RedisPeer {
                 "-d", String(bytes), "--csv",
             ]
         )
-        return try RedisRun(csv: csv)
+        var run = try RedisRun(csv: csv)
+        run.cpuMicros =
+            Double(ProcessSample.cpuNanos(of: process.processIdentifier) &- before) / Double(requests) / 1_000
+        return run
     }
 
     /// A program found by its name on the PATH (as Subprocess's `Executable.name`).
@@ -115,11 +120,14 @@ struct RedisRun: Codable, Sendable {
     var perSecond: Double
     var p50: Double
     var p99: Double
+    /// redis-server's time on a CPU per SET, µs (every thread of it).
+    var cpuMicros = 0.0
 
-    init(perSecond: Double, p50: Double, p99: Double) {
+    init(perSecond: Double, p50: Double, p99: Double, cpuMicros: Double) {
         self.perSecond = perSecond
         self.p50 = p50
         self.p99 = p99
+        self.cpuMicros = cpuMicros
     }
 
     /// Reads the CSV's header and its SET row: `"test","rps",…,"p50_latency_ms",…,"p99_latency_ms",…`.
@@ -146,7 +154,12 @@ struct RedisRun: Codable, Sendable {
     /// Two runs' mean: one before Containment's figures, one after, so that a change in the machine's load during
     /// the bench falls on both sides alike.
     static func mean(_ a: RedisRun, _ b: RedisRun) -> RedisRun {
-        RedisRun(perSecond: (a.perSecond + b.perSecond) / 2, p50: (a.p50 + b.p50) / 2, p99: (a.p99 + b.p99) / 2)
+        RedisRun(
+            perSecond: (a.perSecond + b.perSecond) / 2,
+            p50: (a.p50 + b.p50) / 2,
+            p99: (a.p99 + b.p99) / 2,
+            cpuMicros: (a.cpuMicros + b.cpuMicros) / 2
+        )
     }
 }
 

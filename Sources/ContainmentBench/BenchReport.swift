@@ -195,6 +195,7 @@ struct BenchReport: Codable, Sendable {
             "roundTripP99": ratio(runtime.roundTrip.p99, raw.roundTrip.p99),
             "roundTripP999": ratio(runtime.roundTrip.p999, raw.roundTrip.p999),
             "pipelined": ratio(runtime.pipelinedPerSecond, raw.pipelinedPerSecond),
+            "pipelinedCPU": ratio(runtime.pipelinedCPUMicros, raw.pipelinedCPUMicros),
             "delivery1": ratio(runtime.delivery1.perSecond, raw.pubSub1.perSecond),
             "delivery8": ratio(runtime.delivery8.perSecond, raw.pubSub8.perSecond),
         ]
@@ -223,6 +224,10 @@ struct BenchReport: Codable, Sendable {
             [
                 "pipelined \(settings.clients)×\(settings.window), replies/s", count(runtime.pipelinedPerSecond),
                 count(raw.pipelinedPerSecond), percent(r["pipelined"]),
+            ],
+            [
+                "  server's CPU per pipelined request", micros(runtime.pipelinedCPUMicros),
+                micros(raw.pipelinedCPUMicros), times(r["pipelinedCPU"]),
             ],
             [
                 "events/s to 1 subscriber", count(runtime.delivery1.perSecond), count(raw.pubSub1.perSecond),

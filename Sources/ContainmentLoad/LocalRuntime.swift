@@ -377,6 +377,8 @@ public struct ProcessSample: Sendable, Codable {
     public var peakKiB: Int
     /// Open file descriptors.
     public var descriptors: Int
+    /// Time on a CPU so far, nanoseconds (``cpuNanos(of:)``).
+    public var cpuNanos: UInt64
 
     public init(name: String, pid: Int32) {
         self.name = name
@@ -391,6 +393,18 @@ public struct ProcessSample: Sendable, Codable {
         residentKiB = field("VmRSS:").flatMap { Int($0) } ?? 0
         peakKiB = field("VmHWM:").flatMap { Int($0) } ?? 0
         descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+        cpuNanos = Self.cpuNanos(of: pid)
+    }
+
+    /// The time the threads of process `pid` have spent on a CPU, nanoseconds, to the scheduler's nanosecond
+    /// (`/proc/PID/task/TID/schedstat`, its first field): those alive now (a daemon's threads live as long as it
+    /// does). 0 when it is gone.
+    public static func cpuNanos(of pid: Int32) -> UInt64 {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(0) { total, task in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
+            return total + (text.split(separator: " ").first.flatMap { UInt64($0) } ?? 0)
+        }
     }
 
 }

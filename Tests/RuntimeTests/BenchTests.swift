@@ -104,6 +104,7 @@ import Testing
             (["model", "--model-commands", "500"], ["commands", "accepted", "commandsPerSecond", "layout"]),
             (["codec", "--model-commands", "500"], ["pairs"]),
             (["core", "--quick"], ["pipelined", "delivery"]),
+            (["loop", "--requests", "400", "--clients", "2", "--window", "4"], ["requests", "requestsPerSecond"]),
             (
                 ["creation", "--controllers", "300", "--hosts", "2"],
                 ["controllers", "hosts", "seconds", "supervisorPeakKiB", "hostPeakKiB"]
@@ -135,6 +136,11 @@ import Testing
             let figure = try #require(JSON.object(result.standardOutput), "\(arguments): not JSON")
             for key in keys { #expect(figure[key] != nil, "\(arguments): \(key) is missing") }
             if arguments[0] == "creation" { #expect(figure["controllers"] as? Int == 300) }
+            if arguments[0] == "loop" {
+                // The supervisor's loop in this process answered every request of the run it reports: half of them.
+                #expect(figure["requests"] as? Int == 200 && figure["clients"] as? Int == 2, "\(figure)")
+                #expect(Self.sane(figure["requestsPerSecond"]), "\(figure)")
+            }
             if arguments[0] == "core" {
                 // Every command of every request accepted: one event each.
                 for name in ["pipelined", "delivery"] {
@@ -159,7 +165,8 @@ import Testing
                 let ratios = figure["ratios"] as? [String: Double] ?? [:]
                 #expect(
                     Set(ratios.keys) == [
-                        "roundTripP50", "roundTripP99", "roundTripP999", "pipelined", "delivery1", "delivery8",
+                        "roundTripP50", "roundTripP99", "roundTripP999", "pipelined", "pipelinedCPU", "delivery1",
+                        "delivery8",
                     ]
                 )
                 #expect(ratios.values.allSatisfy(Self.sane), "\(ratios)")
@@ -205,6 +212,8 @@ import Testing
             #expect(Self.sane(trip["p50"]) && (trip["p50"] ?? 0) <= (trip["p99"] ?? 0), "\(key): \(trip)")
             let pipe = redis["pipelined"] as? [String: Double] ?? [:]
             #expect(Self.sane(pipe["perSecond"]), "\(key): \(pipe)")
+            // redis-server's own time on a CPU per SET, read from /proc.
+            #expect(Self.sane(pipe["cpuMicros"]), "\(key): \(pipe)")
             pipelined[key] = pipe["perSecond"]
         }
         let runtime = figure["runtime"] as? [String: Any] ?? [:]
@@ -261,5 +270,7 @@ import Testing
         let (p50, p99, p999) = (trip["p50"] as? Double ?? 0, trip["p99"] as? Double ?? 0, trip["p999"] as? Double ?? 0)
         #expect(sane(p50) && p50 <= p99 && p99 <= p999, "\(section).roundTrip: \(trip)")
         #expect(sane(figures["pipelinedPerSecond"]), "\(section).pipelinedPerSecond: \(figures)")
+        // The server's time on a CPU per pipelined request: the echo peer's or the supervisor's, read from /proc.
+        #expect(sane(figures["pipelinedCPUMicros"]), "\(section).pipelinedCPUMicros: \(figures)")
     }
 }

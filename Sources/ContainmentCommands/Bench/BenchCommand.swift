@@ -15,7 +15,8 @@ struct BenchCommand: ParsableCommand {
             figure measures.
             """,
         subcommands: [
-            Mode<All>.self, Mode<Model>.self, Mode<Core>.self, Mode<Codec>.self, Mode<Bus>.self, Mode<Host>.self,
+            Mode<All>.self, Mode<Model>.self, Mode<Core>.self, Mode<Loop>.self, Mode<Codec>.self, Mode<Bus>.self,
+            Mode<Host>.self,
             Mode<Calls>.self, Mode<Creation>.self, Mode<Durability>.self, Mode<Replicated>.self, Mode<Peer>.self,
         ],
         defaultSubcommand: Mode<All>.self
@@ -39,6 +40,14 @@ struct BenchCommand: ParsableCommand {
         static let abstract = """
             The supervisor's own work per request, on one thread, without sockets or disk (no processes): pipelined \
             requests of one command, and delivery's requests of --events-per-request commands.
+            """
+    }
+    enum Loop: Described {
+        static let mode = BenchMode.loop
+        static let abstract = """
+            The supervisor's whole loop in this process (not in `all`): its sockets, its journal synced per batch, \
+            its driver, on a thread of its own, driven over ipc by --clients × --window pipelined clients on this \
+            one for --requests ÷ 2 requests (no other processes; what scripts/callgrind-loop.sh counts).
             """
     }
     enum Codec: Described {
