@@ -20,10 +20,10 @@ extension SupervisorCore {
         resumed: AnswerWaits.Resumed? = nil,
         inTurn: Bool = false
     ) -> RemoteError? {
-        if resumed == nil { emit(.count(.request(commands: commands.count))) }
+        if resumed == nil { tally(.request(commands: commands.count)) }
         /// Refused before the model judged it: nothing changed, nothing to remember.
         func refuse(_ error: RemoteError) -> RemoteError {
-            emit(.count(.rejected(error.error.code)))
+            tally(.rejected(error.error.code))
             if let sender { reply(to: sender, requestID: requestID, .refused(error)) }
             return error
         }
@@ -73,7 +73,7 @@ extension SupervisorCore {
             )
             let rejection = RemoteError(error.error, index: error.index, commandID: commandID, seq: seq)
             noteRefusal(code: error.error.code.rawValue, message: error.error.message, seq: seq)
-            emit(.count(.rejected(error.error.code)))
+            tally(.rejected(error.error.code))
             emit(
                 .journal(
                     .rejection(
@@ -97,7 +97,7 @@ extension SupervisorCore {
         let commandID = nextCommandID
         nextCommandID += 1
         let time = self.time.unixNanos
-        emit(.count(.accepted))
+        tally(.accepted)
         let answersJournaled = given.isEmpty ? [] : journaledAnswers(given, events: events, created: &prepared.created)
         for (id, host) in prepared.created where !host.isEmpty {
             assign(id, to: host)

@@ -44,7 +44,8 @@ package struct SupervisorCore {
     static let refusalsKept = 10
     /// Connections to the event socket now, as the loop's socket monitor counts them (`status`).
     var subscribers = 0
-    /// Whether the loop keeps metrics (`metricsPort`): a `metrics` request is then its to answer.
+    /// Whether the loop keeps metrics (`metricsPort`): a `metrics` request is then its to answer, and the step tells
+    /// what its requests came to (``tally(_:)``).
     var keepsMetrics = false
     /// What the input being handled decided so far, returned by ``handle(_:at:)`` and ``tick(at:)``.
     private var emitted: [SupervisorAction] = []
@@ -206,6 +207,12 @@ package struct SupervisorCore {
     mutating func emit(_ action: SupervisorAction) {
         if case .deliver(_, let delivery) = action { handedOut.append(delivery) }
         emitted.append(action)
+    }
+
+    /// What a request came to, for the metrics — only when they are kept (``keepsMetrics``): otherwise it would cost
+    /// every request two actions for nobody.
+    mutating func tally(_ count: SupervisorCount) {
+        if keepsMetrics { emitted.append(.count(count)) }
     }
 
     /// A line for the log: the core decides what is worth saying, the loop says it.

@@ -20,8 +20,14 @@ final class SupervisorLoop {
     var metrics = SupervisorMetrics()
     /// The metrics as Prometheus text, when they are kept (`metricsPort`): the answer to a `metrics` request.
     var metricsTextSource: (@Sendable () -> [UInt8])? {
-        didSet { driver.core.keepsMetrics = metricsTextSource != nil }
+        didSet {
+            keepsMetrics = metricsTextSource != nil
+            driver.core.keepsMetrics = keepsMetrics
+        }
     }
+    /// Whether metrics are kept: otherwise nothing is counted or timed for them (swift-metrics' no-op backend would
+    /// still cost each reply a clock reading and each event a call).
+    private var keepsMetrics = false
     let router: Socket
     let publisher: Socket
     /// The publisher's connections as they come and go (a socket monitor), counted as its subscribers: at most
@@ -302,7 +308,7 @@ final class SupervisorLoop {
             // With CURVE every peer was admitted with a role (its User-Id); without, there is none. Fail closed: a
             // message under CURVE without a role it names (which the ZAP handler never admits) only reads.
             let role = message.property.flatMap(CurveSettings.Role.init) ?? .observer
-            if stepStarted == nil { stepStarted = clock.now }
+            if keepsMetrics, stepStarted == nil { stepStarted = clock.now }
             driver.handle(.message(message.frames, role: config.curve == nil ? nil : role), in: self)
             handled += 1
             if handled.isMultiple(of: Self.batchLimit) { flush() }
@@ -339,6 +345,7 @@ extension SupervisorLoop: SupervisorWorld {
     func stepBegins(_ step: SupervisorStep, core: SupervisorCore) {
         // What the core decided is worth saying: it stands even if the journal cannot take the step.
         for line in step.logs { logger.log(level: line.level, line.message, metadata: line.metadata) }
+        guard keepsMetrics else { return }
         metrics.count(step.tally, messages: step.outgoingCount)
         metrics.observe(controllers: core.state.controllers.count, hosts: core.hosts)
         replyStarted = stepStarted
@@ -351,6 +358,7 @@ extension SupervisorLoop: SupervisorWorld {
             try journal.append(serialized: record)
             bytes += record.count + 8
         }
+        guard keepsMetrics else { return try journal.flush() }
         let writing = clock.now
         try journal.flush()
         if !records.isEmpty {
@@ -377,7 +385,7 @@ extension SupervisorLoop: SupervisorWorld {
     }
 
     func publish(topic: [UInt8], body: [UInt8]) {
-        metrics.eventsPublished.increment()
+        if keepsMetrics { metrics.eventsPublished.increment() }
         do {
             _ = try publisher.send([topic, body])
         } catch {
@@ -394,7 +402,9 @@ extension SupervisorLoop: SupervisorWorld {
             // Its pipe full: a slow host's deliveries wait in the core, a slow reader's replies in the driver.
             guard try router.send([peer, body], dontWait: true) else { return .full }
             // A reply: the time since the step's first message came (decoding, the model, the journal).
-            if !delivery, let started = replyStarted { metrics.requestDuration.record(duration: clock.now - started) }
+            if !delivery, keepsMetrics, let started = replyStarted {
+                metrics.requestDuration.record(duration: clock.now - started)
+            }
             return .sent
         } catch {
             logger.debug("cannot reach a peer", metadata: ["error.message": "\(error)"])

@@ -51,7 +51,9 @@ import Testing
         recovery: Recovery = Recovery(clients: ClientReplies(window: 64, clients: 64)),
         config: RuntimeConfig = config
     ) throws -> (DrivenCore, startRecord: JournalEntry) {
-        let core = SupervisorCore(recovery: recovery, config: config, at: clock.time)
+        var core = SupervisorCore(recovery: recovery, config: config, at: clock.time)
+        // As with `metricsPort`: each step tells what its requests came to.
+        core.keepsMetrics = true
         let start = core.begin()
         guard start.count == 1, case .journal(let record) = start[0] else {
             throw ContainmentError(.malformed, "a core starts with its start record alone: \(start)")
@@ -141,6 +143,33 @@ import Testing
         // Nothing is left for the next step.
         let empty = core.take()
         #expect(empty.records.isEmpty && empty.outgoing.isEmpty && empty.tally == SupervisorTally())
+    }
+
+    @Test func aSupervisorThatKeepsNoMetricsCountsNothingAndDoesTheSame() throws {
+        let clock = ManualClock()
+        var counting = try Self.core(clock).0
+        var quiet = try Self.core(clock).0
+        quiet.core.keepsMetrics = false
+        let requests = [
+            Self.request([Self.create("a"), ClientCommand(Request(.loadView("a"), by: .natural))], id: 1),
+            Self.request([ClientCommand(.system(.destroy("ghost")))], id: 2),
+        ]
+        for request in requests {
+            counting.handle(.message([Self.peer, request]))
+            quiet.handle(.message([Self.peer, request]))
+        }
+        let (counted, untallied) = (counting.take(), quiet.take())
+        #expect(counted.tally == SupervisorTally(requestSizes: [2, 1], accepted: 1, rejected: [.unknownController]))
+        #expect(untallied.tally == SupervisorTally())
+        #expect(!untallied.actions.contains { if case .count = $0 { true } else { false } })
+        // Everything else alike: the same records, events and messages.
+        let (a, b) = (try Self.decode(counted), try Self.decode(untallied))
+        #expect(a.records.count == 2 && a.events.count >= 4)
+        #expect(
+            a.records.map(\.commandID) == b.records.map(\.commandID)
+                && a.records.map(\.firstSeq) == b.records.map(\.firstSeq)
+        )
+        #expect(a.events == b.events && a.bodies == b.bodies)
     }
 
     @Test func aResendIsAnsweredWithTheFirstAnswerAndNotAppliedAgain() throws {
