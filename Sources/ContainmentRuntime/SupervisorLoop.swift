@@ -304,15 +304,22 @@ final class SupervisorLoop {
     private func drainRouter() throws(ZMQError) {
         var handled = 0
         defer { flush() }
-        while failure == nil, let message = try router.receive(dontWait: true, property: "User-Id") {
-            // With CURVE every peer was admitted with a role (its User-Id); without, there is none. Fail closed: a
-            // message under CURVE without a role it names (which the ZAP handler never admits) only reads.
-            let role = message.property.flatMap(CurveSettings.Role.init) ?? .observer
+        let curve = config.curve != nil
+        while failure == nil, let message = try receive(withRole: curve) {
             if keepsMetrics, stepStarted == nil { stepStarted = clock.now }
-            driver.handle(.message(message.frames, role: config.curve == nil ? nil : role), in: self)
+            driver.handle(.message(message.frames, role: message.role), in: self)
             handled += 1
             if handled.isMultiple(of: Self.batchLimit) { flush() }
         }
+    }
+
+    /// The next message waiting on the ROUTER, if any. With CURVE every peer was admitted with a role (its
+    /// `User-Id`); fail closed: a message under CURVE without a role it names (which the ZAP handler never admits)
+    /// only reads. Without CURVE there is none, and the message's metadata is not looked at.
+    private func receive(withRole: Bool) throws(ZMQError) -> (frames: [[UInt8]], role: CurveSettings.Role?)? {
+        guard withRole else { return try router.receive(dontWait: true).map { ($0, nil) } }
+        guard let message = try router.receive(dontWait: true, property: "User-Id") else { return nil }
+        return (message.frames, message.property.flatMap(CurveSettings.Role.init) ?? .observer)
     }
 
     /// Carries out the core's steps (``SupervisorDriver/flush(_:)``).
