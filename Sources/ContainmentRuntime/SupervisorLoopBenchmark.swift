@@ -28,7 +28,12 @@ package enum SupervisorLoopBenchmark {
         let runDirectory = directory + "/loop-\(getpid())-\(UInt32.random(in: 0..<UInt32.max))"
         try FileManager.default.createDirectory(atPath: runDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: runDirectory) }
-        let config = RuntimeConfig(runDirectory: runDirectory)
+        let config = {
+            var config = RuntimeConfig(runDirectory: runDirectory)
+            // The stand-in host is in no topology.
+            config.acceptUnknownHosts = true
+            return config
+        }()
         let context = try Context()
         let (ready, ended) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         let failure = Mutex<String?>(nil)
@@ -57,6 +62,9 @@ package enum SupervisorLoopBenchmark {
         let host = try context.socket(.dealer)
         try host.connect(endpoint)
         try host.send(HostOutbound.hello(requestID: 1, host: "h0", pid: 1, lastSeq: 0, kinds: []).bytes)
+        // Registered once welcomed (the controllers are created on it next).
+        try host.set(.receiveTimeout, to: .seconds(30))
+        guard try host.receive() != nil else { throw LoopBenchError("the stand-in host was not welcomed") }
         let setup = try context.socket(.dealer)
         try setup.set(.receiveTimeout, to: .seconds(30))
         try setup.connect(endpoint)
@@ -66,7 +74,12 @@ package enum SupervisorLoopBenchmark {
             try setup.send(
                 PreEncoded.withField1(UInt64(index + 1), ClientRequest.commands(commands, hosts: [id: "h0"]))
             )
-            guard try setup.receive() != nil else { throw LoopBenchError("no answer to the setup's request") }
+            guard let reply = try setup.receive() else { throw LoopBenchError("no answer to the setup's request") }
+            do {
+                _ = try ServerReply.accepted(reply.last ?? [])
+            } catch {
+                throw LoopBenchError("the setup's request was refused: \(error)")
+            }
         }
         let clock = ContinuousClock()
         let start = clock.now
@@ -118,7 +131,13 @@ package enum SupervisorLoopBenchmark {
             let ready = try poller.poll(timeout: .seconds(30))
             if ready.isEmpty { throw LoopBenchError("no answer for 30 s") }
             for item in ready {
-                while try sockets[item.index].receive(dontWait: true) != nil {
+                while let reply = try sockets[item.index].receive(dontWait: true) {
+                    // Every request is accepted (the alpha alternates): a refusal would measure something else.
+                    do {
+                        _ = try ServerReply.accepted(reply.last ?? [])
+                    } catch {
+                        throw LoopBenchError("a request was refused: \(error)")
+                    }
                     answered += 1
                     if sent < requests { try send(item.index) }
                 }
