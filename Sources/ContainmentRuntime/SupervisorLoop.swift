@@ -394,20 +394,20 @@ extension SupervisorLoop: SupervisorWorld {
     func publish(topic: [UInt8], body: [UInt8]) {
         if keepsMetrics { metrics.eventsPublished.increment() }
         do {
-            _ = try publisher.send([topic, body])
+            _ = try publisher.send(topic, body)
         } catch {
             logger.error("cannot publish an event", metadata: ["error.message": "\(error)"])
         }
     }
 
     func heartbeat(_ body: [UInt8]) {
-        _ = try? publisher.send([Publication.heartbeatFrame, body], dontWait: true)
+        _ = try? publisher.send(Publication.heartbeatFrame, body, dontWait: true)
     }
 
     func send(_ body: [UInt8], to peer: [UInt8], delivery: Bool) -> SendOutcome {
         do {
             // Its pipe full: a slow host's deliveries wait in the core, a slow reader's replies in the driver.
-            guard try router.send([peer, body], dontWait: true) else { return .full }
+            guard try router.send(peer, body, dontWait: true) else { return .full }
             // A reply: the time since the step's first message came (decoding, the model, the journal).
             if !delivery, keepsMetrics, let started = replyStarted {
                 metrics.requestDuration.record(duration: clock.now - started)

@@ -96,16 +96,35 @@ public final class Socket {
         }
         let lastIndex = frames.count - 1
         for (index, frame) in frames.enumerated() {
-            var flags: CInt = dontWait ? ZMQ_DONTWAIT : 0
-            if index < lastIndex {
-                flags |= ZMQ_SNDMORE
-            }
-            let sent = try Message.withCopy(of: frame) { message throws(ZMQError) in
-                try message.send(on: handle, flags: flags, operation: operation())
-            }
-            guard sent else { return false }
+            guard try send(frame, on: handle, dontWait: dontWait, more: index < lastIndex) else { return false }
         }
         return true
+    }
+
+    /// Sends a message of two frames — a ROUTER's peer and body, a PUB's topic and body — as ``send(_:dontWait:)``
+    /// does, without gathering them in an array first.
+    @discardableResult
+    public func send(_ first: [UInt8], _ last: [UInt8], dontWait: Bool = false) throws(ZMQError) -> Bool {
+        let handle = try openHandle("zmq_msg_send(\(type))")
+        guard try send(first, on: handle, dontWait: dontWait, more: true) else { return false }
+        return try send(last, on: handle, dontWait: dontWait, more: false)
+    }
+
+    /// One frame of a message; `more`: others follow (`ZMQ_SNDMORE`). Once its first frame is queued, libzmq queues
+    /// the rest of a message (it is delivered whole or not at all).
+    private func send(
+        _ frame: [UInt8],
+        on handle: UnsafeMutableRawPointer,
+        dontWait: Bool,
+        more: Bool
+    ) throws(ZMQError)
+        -> Bool
+    {
+        let flags: CInt = (dontWait ? ZMQ_DONTWAIT : 0) | (more ? ZMQ_SNDMORE : 0)
+        return try Message.withCopy(of: frame) { message throws(ZMQError) in
+            // What was attempted, for an error: built only on failure (not for every message sent).
+            try message.send(on: handle, flags: flags, operation: "zmq_msg_send(\(type))")
+        }
     }
 
     /// Sends a single-frame message; see the multipart `send(_:dontWait:)`.
@@ -153,6 +172,8 @@ public final class Socket {
         func operation() -> String { "zmq_msg_recv(\(type))" }
         let handle = try openHandle(operation())
         var frames: [[UInt8]] = []
+        // Most messages are two frames (a ROUTER's peer and body, a PUB's topic and body): room made once.
+        frames.reserveCapacity(2)
         var value: String?
         var more = true
         while more {

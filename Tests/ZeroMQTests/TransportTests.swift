@@ -24,6 +24,31 @@ struct TransportTests {
         #expect(try left.receive() == frames("", "reply"))
     }
 
+    @Test("a message of two frames sent without an array arrives as the same two frames", arguments: Transport.allCases)
+    func twoFrames(transport: Transport) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let context = try Context()
+        let router = try context.testSocket(.router)
+        let dealer = try context.testSocket(.dealer)
+        _ = try link(router, to: dealer, over: transport, in: directory)
+        try dealer.send(Array("hello".utf8))
+        let (peer, body) = try #require(try router.receive().map { ($0[0], $0[1]) })
+        #expect(body == Array("hello".utf8))
+        // A ROUTER's peer and body, as the supervisor answers; an empty last frame too.
+        #expect(try router.send(peer, Array("answer".utf8), dontWait: true))
+        #expect(try router.send(peer, []))
+        #expect(try dealer.receive() == frames("answer"))
+        #expect(try dealer.receive() == [[]])
+        // Both frames reach the pair's other end as one message.
+        let other = try TemporaryDirectory()
+        defer { other.remove() }
+        let (left, right) = (try context.testSocket(.pair), try context.testSocket(.pair))
+        _ = try link(left, to: right, over: transport, in: other)
+        try left.send([], [0, 255])
+        #expect(try right.receive() == [[], [0, 255]])
+    }
+
     @Test("lastEndpoint resolves the endpoint that was bound", arguments: Transport.allCases)
     func lastEndpoint(transport: Transport) throws {
         let directory = try TemporaryDirectory()
