@@ -83,33 +83,6 @@ package enum Bench {
             }
             return
         }
-        if mode == .loop {
-            // A warm-up run first (the journal's first mebibyte reserved, the code paged in), then the one reported.
-            let requests = max(1, settings.requests / 2)
-            let directory = FileManager.default.temporaryDirectory.path
-            _ = try SupervisorLoopBenchmark.run(
-                directory: directory,
-                requests: max(1, requests / 10),
-                clients: settings.clients,
-                window: settings.window
-            )
-            let loop = try SupervisorLoopBenchmark.run(
-                directory: directory,
-                requests: requests,
-                clients: settings.clients,
-                window: settings.window
-            )
-            if options.json {
-                try printJSON(loop)
-            } else {
-                print(
-                    "supervisor loop in-process, pipelined \(loop.clients)×\(loop.window): "
-                        + "\(BenchReport.count(loop.requestsPerSecond)) requests/s over \(BenchReport.count(Double(loop.requests))), "
-                        + String(format: "%.2f µs a request", loop.seconds * 1e6 / Double(loop.requests))
-                )
-            }
-            return
-        }
         if mode == .model {
             let model = ModelFigure.measure(count: settings.modelCommands)
             let layout = try LayoutFigure.measure(quick: settings.quick)
@@ -142,6 +115,16 @@ package enum Bench {
                 ["figure", "Containment", "measured", ""],
                 BenchReport.hostRows(callbacks)
             )
+        }
+        if mode == .loop {
+            let loop = try runner.loop()
+            if options.json { return try printJSON(loop) }
+            print(
+                "supervisor loop in-process, pipelined \(loop.clients)×\(loop.window): "
+                    + "\(BenchReport.count(loop.requestsPerSecond)) requests/s over \(BenchReport.count(Double(loop.requests))), "
+                    + String(format: "%.2f µs a request", loop.seconds * 1e6 / Double(loop.requests))
+            )
+            return
         }
         if mode == .calls {
             let calls = try runner.calls()
