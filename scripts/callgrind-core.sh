@@ -13,31 +13,18 @@
 # (default .build: a release build beside the debug one). Installs valgrind when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 out="${OUT:-/tmp/callgrind-core}"
 bash scripts/setup.sh profile
 scratch="${SCRATCH:-.build}"
 swift build -c release --scratch-path "$scratch" --product containment >&2
 rm -rf "$out"
 mkdir -p "$out"
-binary="$out/containment"
-objcopy --strip-debug "$scratch/release/containment" "$binary"
-nm "$binary" >"$out/symbols"
-symbol="$(awk '/SupervisorCoreBenchmarkO9handleAll/ {print $3; exit}' "$out/symbols")"
-[ -n "$symbol" ] || { echo "callgrind-core: no SupervisorCoreBenchmark.handleAll in $binary" >&2; exit 1; }
-valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" --compress-strings=no --toggle-collect="$symbol" \
-    --dump-after="$symbol" "$binary" bench core --quick --json >"$out/bench.json" 2>"$out/valgrind.log"
-python3 - "$out" <<'PY'
-import glob, json, re, sys
-out = sys.argv[1]
-def counted(path):
-    with open(path) as f:
-        for line in f:
-            if line.startswith("totals:") or line.startswith("summary:"):
-                return int(line.split()[1])
-    return 0
-dumps = sorted(glob.glob(f"{out}/callgrind.out.*"), key=lambda p: int(re.search(r"\.(\d+)$", p).group(1)))
-counts = [counted(p) for p in dumps]
-counts = [c for c in counts if c > 0]
+mapfile -t counts < <(callgrind_calls "$out" SupervisorCoreBenchmarkO9handleAll "$scratch/release/containment" \
+    bench core --quick --json)
+python3 - "$out" "${counts[@]}" <<'PY'
+import json, sys
+out, counts = sys.argv[1], [int(c) for c in sys.argv[2:]]
 if len(counts) != 8:
     sys.exit(f"callgrind-core: {len(counts)} dumps of handleAll, not 8; see {out}/valgrind.log")
 figures = json.load(open(f"{out}/bench.json"))
@@ -48,5 +35,4 @@ for name, passes in (("pipelined", counts[1:4]), ("delivery", counts[5:8])):
     events = requests * figure["commandsPerRequest"]
     print(f"{name}: requests of {figure['commandsPerRequest']} set_alpha: {median:,} instructions for {requests:,} "
           f"requests, {median // requests:,} a request, {median // events:,} an event")
-print(f"profile: callgrind_annotate {out}/callgrind.out.<n> (2-4: requests of 1, 6-8: of 16)")
 PY

@@ -12,6 +12,7 @@
 # /tmp/callgrind-loop); $SCRATCH is the build's scratch path (default .build). Installs valgrind when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 out="${OUT:-/tmp/callgrind-loop}"
 requests="${REQUESTS:-20000}"
 bash scripts/setup.sh profile
@@ -22,24 +23,11 @@ if [ -z "${BINARY:-}" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out"
-binary="$out/containment"
-objcopy --strip-debug "$BINARY" "$binary"
-nm "$binary" >"$out/symbols"
-symbol="$(awk '/14SupervisorLoopC3runyyF$/ {print $3; exit}' "$out/symbols")"
-[ -n "$symbol" ] || { echo "callgrind-loop: no SupervisorLoop.run in $binary" >&2; exit 1; }
-valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" --compress-strings=no --toggle-collect="$symbol" \
-    --dump-after="$symbol" "$binary" bench loop --requests "$((requests * 2))" --json >"$out/bench.json" 2>"$out/valgrind.log"
-python3 - "$out" <<'PY'
-import glob, json, re, sys
-out = sys.argv[1]
-def counted(path):
-    with open(path) as f:
-        for line in f:
-            if line.startswith("totals:") or line.startswith("summary:"):
-                return int(line.split()[1])
-    return 0
-dumps = sorted(glob.glob(f"{out}/callgrind.out.*"), key=lambda p: int(re.search(r"\.(\d+)$", p).group(1)))
-counts = [c for c in (counted(p) for p in dumps) if c > 0]
+mapfile -t counts < <(callgrind_calls "$out" '14SupervisorLoopC3runyyF$' "$BINARY" \
+    bench loop --requests "$((requests * 2))" --json)
+python3 - "$out" "${counts[@]}" <<'PY'
+import json, sys
+out, counts = sys.argv[1], [int(c) for c in sys.argv[2:]]
 if len(counts) != 2:
     sys.exit(f"callgrind-loop: {len(counts)} dumps of SupervisorLoop.run, not 2; see {out}/valgrind.log")
 figure = json.load(open(f"{out}/bench.json"))

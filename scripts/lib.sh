@@ -286,3 +286,33 @@ stop_leftover_daemons() {  # stop_leftover_daemons PREFIX REPO [PID-TO-IGNORE...
     echo "$prefix: stopped them (SIGTERM, then SIGKILL for any still running after 5 s)" >&2
     return 1
 }
+
+# Counts with callgrind what `BUILT ARGS…` runs inside the function whose symbol matches PATTERN (an awk regex), one
+# dump after each of its calls (scripts/callgrind-core.sh, scripts/callgrind-loop.sh): the binary is copied into OUT
+# without its debug info (valgrind 3.19 cannot read the DWARF 5 the toolchain writes; the symbols stay), its
+# standard output kept in OUT/bench.json, valgrind's in OUT/valgrind.log. Prints each dump's instructions, in order.
+callgrind_calls() {
+    local out="$1" pattern="$2" built="$3" binary symbol
+    shift 3
+    binary="$out/containment"
+    objcopy --strip-debug "$built" "$binary"
+    nm "$binary" >"$out/symbols"
+    symbol="$(awk -v pattern="$pattern" '$0 ~ pattern {print $3; exit}' "$out/symbols")"
+    [ -n "$symbol" ] || { echo "callgrind: no symbol matching $pattern in $binary" >&2; return 1; }
+    valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" --compress-strings=no \
+        --toggle-collect="$symbol" --dump-after="$symbol" "$binary" "$@" >"$out/bench.json" 2>"$out/valgrind.log"
+    python3 - "$out" <<'PY'
+import glob, re, sys
+out = sys.argv[1]
+def counted(path):
+    with open(path) as f:
+        for line in f:
+            if line.startswith("totals:") or line.startswith("summary:"):
+                return int(line.split()[1])
+    return 0
+dumps = sorted(glob.glob(f"{out}/callgrind.out.*"), key=lambda p: int(re.search(r"\.(\d+)$", p).group(1)))
+for count in (counted(p) for p in dumps):
+    if count > 0:
+        print(count)
+PY
+}
