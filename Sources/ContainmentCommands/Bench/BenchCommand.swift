@@ -44,11 +44,7 @@ struct BenchCommand: ParsableCommand {
     }
     enum Loop: Described {
         static let mode = BenchMode.loop
-        static let abstract = """
-            The supervisor's whole loop in this process (not in `all`): its sockets, its journal synced per batch, \
-            its driver, on a thread of its own, driven over ipc by --clients × --window pipelined clients on this \
-            one for --requests ÷ 2 requests (no other processes; what scripts/callgrind-loop.sh counts).
-            """
+        static let abstract = "The supervisor's whole loop in-process, over ipc (not in `all`): callgrind-loop.sh's."
     }
     enum Codec: Described {
         static let mode = BenchMode.codec
