@@ -231,7 +231,7 @@ struct BenchRunner {
                     request: BenchMessages.request,
                     accepted: BenchMessages.isAccepted
                 )
-                let used = ProcessSample.cpuNanos(of: server) &- before
+                let used = ProcessSample.cpuNanos(of: server, since: before)
                 if isRaw { rawPipelined.add(result) } else { pipelined.add(result) }
                 if isRaw { rawCPU += used } else { cpu += used }
             }

@@ -69,7 +69,7 @@ struct RedisPeer {
         )
         var run = try RedisRun(csv: csv)
         run.cpuMicros =
-            Double(ProcessSample.cpuNanos(of: process.processIdentifier) &- before) / Double(requests) / 1_000
+            Double(ProcessSample.cpuNanos(of: process.processIdentifier, since: before)) / Double(requests) / 1_000
         return run
     }
 

@@ -396,15 +396,39 @@ public struct ProcessSample: Sendable, Codable {
         cpuNanos = Self.cpuNanos(of: pid)
     }
 
-    /// The time the threads of process `pid` have spent on a CPU, nanoseconds, to the scheduler's nanosecond
-    /// (`/proc/PID/task/TID/schedstat`, its first field): those alive now (a daemon's threads live as long as it
-    /// does). 0 when it is gone.
+    /// The time process `pid` has spent on a CPU, nanoseconds (0 when it is gone): its threads alive to the
+    /// scheduler's nanosecond (`/proc/PID/task/TID/schedstat`, the first field), and those that ended — a checkpoint's
+    /// writer, say — in clock ticks (`/proc/PID/stat`'s `utime` + `stime` count every thread the process ever had).
     public static func cpuNanos(of pid: Int32) -> UInt64 {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.reduce(0) { total, task in
+        var (aliveNanos, aliveTicks): (UInt64, UInt64) = (0, 0)
+        for task in tasks {
             let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
-            return total + (text.split(separator: " ").first.flatMap { UInt64($0) } ?? 0)
+            aliveNanos += text.split(separator: " ").first.flatMap { UInt64($0) } ?? 0
+            aliveTicks += ticks(of: "/proc/\(pid)/task/\(task)/stat")
         }
+        let allTicks = ticks(of: "/proc/\(pid)/stat")
+        let tick = 1_000_000_000 / UInt64(max(1, sysconf(Int32(_SC_CLK_TCK))))
+        return aliveNanos + (allTicks > aliveTicks ? (allTicks - aliveTicks) * tick : 0)
+    }
+
+    /// The CPU time of `pid` since `before` (a ``cpuNanos(of:)`` of it): never negative, though a thread that ends
+    /// meanwhile moves from nanoseconds to ticks.
+    public static func cpuNanos(of pid: Int32, since before: UInt64) -> UInt64 {
+        let now = cpuNanos(of: pid)
+        return now > before ? now - before : 0
+    }
+
+    /// `utime` + `stime` of a `stat` file, in clock ticks: its 14th and 15th fields, counted after the command's name
+    /// (in parentheses, and it may hold spaces).
+    private static func ticks(of path: String) -> UInt64 {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8), let close = text.lastIndex(of: ")") else {
+            return 0
+        }
+        // After ") " comes the state, field 3: utime and stime are the 12th and 13th from there.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 12 else { return 0 }
+        return (UInt64(fields[11]) ?? 0) + (UInt64(fields[12]) ?? 0)
     }
 
 }
