@@ -30,6 +30,7 @@ import Testing
         // count has its time then.
         let task = "/proc/" + thread.withLock { $0 }
         #expect(task.contains("/task/"))
+        // Its exit awaited: a 5 ms poll interval, at most 5 s.
         for _ in 0..<1_000 where FileManager.default.fileExists(atPath: task) { Thread.sleep(forTimeInterval: 0.005) }
         #expect(!FileManager.default.fileExists(atPath: task))
         let since = ProcessSample.cpuNanos(of: pid, since: before)
