@@ -119,10 +119,16 @@ package enum Bench {
         if mode == .loop {
             let loop = try runner.loop()
             if options.json { return try printJSON(loop) }
+            let events = loop.events
             print(
                 "supervisor loop in-process, pipelined \(loop.clients)×\(loop.window): "
                     + "\(BenchReport.count(loop.requestsPerSecond)) requests/s over \(BenchReport.count(Double(loop.requests))), "
                     + String(format: "%.2f µs a request", loop.seconds * 1e6 / Double(loop.requests))
+            )
+            print(
+                "events, requests of \(events.eventsPerRequest): \(BenchReport.count(events.perSecond)) events/s to 1 "
+                    + "subscriber, \(events.received) of \(events.requests * events.eventsPerRequest) received, "
+                    + "\(events.gaps) gaps"
             )
             return
         }

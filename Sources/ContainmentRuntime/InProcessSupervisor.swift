@@ -11,6 +11,8 @@ import ZeroMQ
 package final class InProcessSupervisor {
     /// Its command socket (ipc, in its run directory).
     package let endpoint: String
+    /// Its event socket (ipc, in its run directory).
+    package let eventEndpoint: String
     private let runDirectory: String
     private let context: Context
     private let ended = DispatchSemaphore(value: 0)
@@ -23,6 +25,7 @@ package final class InProcessSupervisor {
         var config = RuntimeConfig(runDirectory: runDirectory)
         config.acceptUnknownHosts = true
         endpoint = config.commandEndpoint
+        eventEndpoint = config.eventEndpoint
         context = try Context()
         let (context, ended, ready) = (context, ended, DispatchSemaphore(value: 0))
         let failure = Mutex<String?>(nil)

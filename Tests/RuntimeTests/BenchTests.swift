@@ -140,6 +140,10 @@ import Testing
                 // The supervisor's loop in this process answered every request of the run it reports: half of them.
                 #expect(figure["requests"] as? Int == 200 && figure["clients"] as? Int == 2, "\(figure)")
                 #expect(Self.sane(figure["requestsPerSecond"]), "\(figure)")
+                // And the event path: an eighth of the requests, 16 events each, every one received in order.
+                let events = figure["events"] as? [String: Any] ?? [:]
+                #expect(events["requests"] as? Int == 50 && events["received"] as? Int == 800, "\(events)")
+                #expect(events["gaps"] as? Int == 0 && Self.sane(events["perSecond"]), "\(events)")
             }
             if arguments[0] == "core" {
                 // Every command of every request accepted: one event each.
