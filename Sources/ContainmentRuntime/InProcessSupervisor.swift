@@ -7,7 +7,8 @@ import ZeroMQ
 /// A supervisor's whole loop — ``SupervisorLoop`` with its sockets, its journal (synced per `journalSync: batch`)
 /// and its driver — serving in this process, on a thread of its own, from a fresh run directory, until ``stop()``.
 /// What `bench loop` drives: it starts no process, so valgrind can count the loop thread's instructions
-/// (`scripts/callgrind-loop.sh`: everything inside `SupervisorLoop.run`). Any host may register (`acceptUnknownHosts`).
+/// (`scripts/callgrind-loop.sh`: everything inside `SupervisorLoop.run`). Any host may register (`acceptUnknownHosts`);
+/// each subscriber's queue holds up to 1,000,000 events.
 package final class InProcessSupervisor {
     /// Its command socket (ipc, in its run directory).
     package let endpoint: String
@@ -24,6 +25,9 @@ package final class InProcessSupervisor {
         try FileManager.default.createDirectory(atPath: runDirectory, withIntermediateDirectories: true)
         var config = RuntimeConfig(runDirectory: runDirectory)
         config.acceptUnknownHosts = true
+        // A subscriber that falls behind (bench loop's, under valgrind) loses nothing up to the largest queue allowed:
+        // every run sends the same events, so callgrind counts the same work.
+        config.subscriberQueue = 1_000_000
         endpoint = config.commandEndpoint
         eventEndpoint = config.eventEndpoint
         context = try Context()
