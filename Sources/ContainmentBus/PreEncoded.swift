@@ -67,7 +67,6 @@ package enum PreEncoded {
         bytes.append(contentsOf: value)
     }
 
-    /// Inlined: most varints are one byte (every tag, most lengths), written by one `append`.
     /// A message whose field 1 (a varint: a request's `request_id`, an event's `seq`) is `value`, followed by `tail`,
     /// the rest of the message: field 1 comes first in SwiftProtobuf's encoding, so this is the encoding of the message
     /// with that field set. For what sends one message many times, numbered (the benches).
@@ -79,6 +78,7 @@ package enum PreEncoded {
         return bytes
     }
 
+    /// Inlined: most varints are one byte (every tag, most lengths), written by one `append`.
     @inline(__always) static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
         if value < 0x80 {
             bytes.append(UInt8(value))
@@ -145,5 +145,24 @@ extension PreEncoded {
         // Fields 8 to 11 belong to other records than an accepted command's.
         for answer in answers { appendField(12, answer, to: &bytes) }
         return bytes
+    }
+}
+
+extension OutputSpan<UInt8> {
+    /// Appends a varint: for a field's bytes written into room made once (`Array.append(addingCapacity:)`), where
+    /// each `Array.append` checks the array's uniqueness and capacity again.
+    @inline(__always) mutating func appendVarint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        append(UInt8(value))
+    }
+
+    /// Appends `text`'s UTF-8 bytes.
+    @inline(__always) mutating func appendUTF8(_ text: String) {
+        let utf8 = text.utf8.span
+        for index in utf8.indices { append(utf8[index]) }
     }
 }
