@@ -38,6 +38,11 @@ extension ClientMessage {
             case 10 << 3 | 2:  // commands: Batch
                 guard let batchEnd = reader.lengthDelimited(bytes) else { return nil }
                 var batch = FieldReader(offset: reader.offset, end: batchEnd)
+                // Room for a command every 16 bytes (a view's alpha by a short id is ~28), up to 256 (a large message
+                // reserves no more than a small one's), rather than growing from one.
+                let room = commands.count + min((batchEnd - reader.offset) / 16 + 1, 256)
+                commands.reserveCapacity(room)
+                encoded.reserveCapacity(room)
                 while batch.offset < batch.end {
                     // Batch.commands, field 1, length-delimited
                     guard batch.varint(bytes) == 1 << 3 | 2, let commandEnd = batch.lengthDelimited(bytes) else {

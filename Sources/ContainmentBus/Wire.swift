@@ -67,8 +67,12 @@ extension Containment_V1_Rect {
 
 func viewID(_ text: String, field: String) throws(ContainmentError) -> ViewID {
     // A root view, the usual case, without `ViewID(parsing:)`'s search by Character: with no "/" byte in its UTF-8,
-    // the text holds no "/" character either, and parses as the root view of the controller it names.
-    if !text.isEmpty, !text.utf8.contains(UInt8(ascii: "/")) { return .root(ControllerID(text)) }
+    // the text holds no "/" character either, and parses as the root view of the controller it names (the id looks
+    // for the byte as it is made).
+    if !text.isEmpty {
+        let id = ControllerID(text)
+        if !id.hasSlash { return .root(id) }
+    }
     guard let view = ViewID(parsing: text) else {
         throw .malformed("\(field) \"\(text)\" is not a view (ID or ID/NAME).")
     }

@@ -15,7 +15,7 @@ public struct ControllerID: TableKey, Comparable, Sendable, CustomStringConverti
     }
 
     /// Whether the text has a `/`.
-    var hasSlash: Bool { textHash & 1 == 1 }
+    package var hasSlash: Bool { textHash & 1 == 1 }
     public init(stringLiteral value: String) { self.init(value) }
 
     public var description: String { rawValue }
