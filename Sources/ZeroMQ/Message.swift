@@ -5,8 +5,8 @@ internal import CZeroMQ
 ///
 /// The `zmq_msg_t` lives in temporary storage (on the stack) that does not move during the call, because libzmq keeps
 /// small frames inside the structure and forbids copying or moving it; a Swift value could be moved between calls.
-/// Temporary rather than heap storage: sending or receiving a frame allocates nothing of its own but what libzmq
-/// allocates for a frame's content.
+/// Temporary rather than heap storage: receiving a frame allocates nothing of its own but what libzmq allocates for
+/// the frame's content. (A frame is sent with `zmq_send`, which makes its message itself: ``Socket``.)
 struct Message: ~Copyable {
     private let pointer: UnsafeMutablePointer<zmq_msg_t>
 
@@ -20,24 +20,6 @@ struct Message: ~Copyable {
             // zmq_msg_init always succeeds (it only fills in the structure).
             _ = try? zmqCall("zmq_msg_init") { zmq_msg_init(pointer) }
             defer { close(pointer) }
-            return try body(Message(pointer))
-        }
-    }
-
-    /// Runs `body` with a message holding a copy of `bytes` (`zmq_msg_init_size` and one copy; any size), and closes
-    /// it afterwards (after a send, libzmq has taken its content and the message is empty).
-    static func withCopy<R>(
-        of bytes: [UInt8],
-        _ body: (borrowing Message) throws(ZMQError) -> R
-    ) throws(ZMQError) -> R {
-        try withStorage { pointer throws(ZMQError) -> R in
-            try zmqCall("zmq_msg_init_size(\(bytes.count))") { zmq_msg_init_size(pointer, bytes.count) }
-            defer { close(pointer) }
-            bytes.withUnsafeBytes { source in
-                if let base = source.baseAddress, let destination = zmq_msg_data(pointer) {
-                    destination.copyMemory(from: base, byteCount: source.count)
-                }
-            }
             return try body(Message(pointer))
         }
     }
@@ -79,22 +61,6 @@ struct Message: ~Copyable {
     /// Whether more frames of the same multipart message follow (`zmq_msg_more`, valid after a receive).
     var hasMore: Bool {
         zmq_msg_more(pointer) != 0
-    }
-
-    /// Sends the message on `socket` (`zmq_msg_send`); libzmq takes its content on success.
-    ///
-    /// - Returns: `false` when libzmq reports `EAGAIN` (non-blocking send or send timeout).
-    func send(
-        on socket: UnsafeMutableRawPointer,
-        flags: CInt,
-        operation: @autoclosure () -> String
-    ) throws(ZMQError) -> Bool {
-        do {
-            try zmqCall(operation()) { zmq_msg_send(pointer, socket, flags) }
-            return true
-        } catch let error where error.code == .again {
-            return false
-        }
     }
 
     /// Receives the next frame from `socket` into the message (`zmq_msg_recv`).
