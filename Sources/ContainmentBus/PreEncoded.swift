@@ -147,22 +147,3 @@ extension PreEncoded {
         return bytes
     }
 }
-
-extension OutputSpan<UInt8> {
-    /// Appends a varint: for a field's bytes written into room made once (`Array.append(addingCapacity:)`), where
-    /// each `Array.append` checks the array's uniqueness and capacity again.
-    @inline(__always) mutating func appendVarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        append(UInt8(value))
-    }
-
-    /// Appends `text`'s UTF-8 bytes.
-    @inline(__always) mutating func appendUTF8(_ text: String) {
-        let utf8 = text.utf8.span
-        for index in utf8.indices { append(utf8[index]) }
-    }
-}
