@@ -216,6 +216,12 @@ extension PreEncoded {
         if let controller = event.controller { appendUTF8(controller.rawValue, to: &topic) }
         return topic
     }
+
+    /// Appends the topic frame of `event` to `topic` (a buffer its caller keeps, to make no array for each event).
+    package static func appendTopic(of event: Event, to topic: inout [UInt8]) {
+        topic.append(contentsOf: EventKind.topicPrefixes[event.eventKind.rawValue])
+        if let controller = event.controller { appendUTF8(controller.rawValue, to: &topic) }
+    }
 }
 
 extension EventKind {

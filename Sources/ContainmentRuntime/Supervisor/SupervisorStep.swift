@@ -84,7 +84,7 @@ package struct SupervisorStep {
         for index in actions.indices {
             switch actions[index] {
             case .publish(let event):
-                body(.publish(topic: PreEncoded.topic(of: event.event), body: events.published(event)), index)
+                body(.publish(topic: events.topic(of: event.event), body: events.published(event)), index)
             case .heartbeat(let epoch, let seq, let time):
                 body(.heartbeat(Publication.heartbeatBody(epoch: epoch, seq: seq, timeUnixNanos: time)), index)
             case .reply(let peer, let requestID, let reply):
@@ -126,6 +126,16 @@ enum OutgoingMessage {
 struct EventBytes {
     private var first: UInt64 = 0
     private var encoded: [[UInt8]] = []
+    /// The last topic made, its storage used again for the next (an array a publication, not one an event).
+    private var topicBuffer: [UInt8] = []
+
+    /// The topic frame of `event`. Made in a buffer kept from one event to the next: one no longer held when the next
+    /// is made is not allocated again (one still held is copied first, as any array is).
+    mutating func topic(of event: Event) -> [UInt8] {
+        topicBuffer.removeAll(keepingCapacity: true)
+        PreEncoded.appendTopic(of: event, to: &topicBuffer)
+        return topicBuffer
+    }
 
     /// The bytes of an event the step publishes (events are published before they are delivered or replied).
     mutating func published(_ event: StampedEvent) -> [UInt8] {
