@@ -66,7 +66,11 @@ enum BenchMessages {
     static func event(seq: UInt64) -> [UInt8] { withField1(seq, eventTail) }
 
     /// The reply the supervisor sends to ``request(client:sequence:)``: accepted, with its one event.
-    static let reply = PreEncoded.accepted(requestID: 123_456, commandID: 1_234_567, events: [event(seq: 2_345_678)])
+    static let reply = PreEncoded.accepted(
+        requestID: 123_456,
+        commandID: 1_234_567,
+        events: [event(seq: 2_345_678)[...]]
+    )
 
     /// Whether a reply accepts its command: its body is `ServerMessage.accepted` (field 10). Read with
     /// ``ProtobufScan``, the same way for the supervisor's replies and the echo's.

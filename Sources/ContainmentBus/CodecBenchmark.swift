@@ -107,7 +107,11 @@ package struct CodecFigure: Codable, Sendable {
         // The reply to an accepted request, around its events already encoded to publish them (or, with
         // SwiftProtobuf alone, around their messages, which it serializes again).
         func reply(_ step: Int, _ range: Range<Int>) -> [UInt8] {
-            PreEncoded.accepted(requestID: UInt64(step + 1), commandID: UInt64(step + 1), events: Array(encoded[range]))
+            PreEncoded.accepted(
+                requestID: UInt64(step + 1),
+                commandID: UInt64(step + 1),
+                events: encoded[range].map { $0[...] }
+            )
         }
         func slowReply(_ step: Int, _ range: Range<Int>) -> [UInt8] {
             ServerMessage.with {

@@ -14,20 +14,50 @@ extension PreEncoded {
         host: String = "",
         epoch: UInt64 = 0
     ) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(96)
+        appendEvent(
+            event,
+            seq: seq,
+            timeUnixNanos: timeUnixNanos,
+            commandID: commandID,
+            host: host,
+            epoch: epoch,
+            to: &bytes
+        )
+        return bytes
+    }
+
+    /// Appends the serialized `Event` message of `event` to `bytes`: what ``event(_:seq:timeUnixNanos:commandID:host:epoch:)``
+    /// returns, written where its caller keeps a step's events one after another.
+    package static func appendEvent(
+        _ event: Event,
+        seq: UInt64,
+        timeUnixNanos: Int64,
+        commandID: UInt64,
+        host: String,
+        epoch: UInt64,
+        to bytes: inout [UInt8]
+    ) {
         // A change of properties carries them all, a nested message: rare, so SwiftProtobuf writes it.
         if case .propertiesChanged = event {
-            return WireEvent(
-                event,
-                seq: seq,
-                timeUnixNanos: timeUnixNanos,
-                commandID: commandID,
-                host: host,
-                epoch: epoch
-            ).bytes
+            bytes.append(
+                contentsOf: WireEvent(
+                    event,
+                    seq: seq,
+                    timeUnixNanos: timeUnixNanos,
+                    commandID: commandID,
+                    host: host,
+                    epoch: epoch
+                ).bytes
+            )
+            return
         }
         let kind = event.eventKind
+        // The writer appends to the caller's array, moved in and back out (no copy).
         var writer = EventWriter()
-        writer.bytes.reserveCapacity(96)
+        swap(&writer.bytes, &bytes)
+        defer { swap(&writer.bytes, &bytes) }
         writer.varint(1, seq)
         writer.varint(2, UInt64(bitPattern: timeUnixNanos))
         writer.varint(3, commandID)
@@ -205,7 +235,6 @@ extension PreEncoded {
         default:
             break
         }
-        return writer.bytes
     }
 
     /// The topic frame `event` is published under, `CATEGORY/NAME/CONTROLLER`: what `WireEvent.topic` is for its

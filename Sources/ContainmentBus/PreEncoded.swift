@@ -1,13 +1,14 @@
 /// The messages the supervisor sends most, assembled from events it has already serialized (to publish them): byte
 /// for byte what SwiftProtobuf writes for the same message — fields in field-number order, proto3 defaults left out,
-/// a set `oneof` message written even when empty — without encoding every event a second and a third time.
+/// a set `oneof` message written even when empty — without encoding every event a second and a third time. Events are
+/// given as slices: a step's are encoded one after another into one array (the supervisor's `EventBytes`).
 package enum PreEncoded {
     /// `ServerMessage{request_id, accepted: {command_id, events}}`, the events given serialized; `elided`: the seqs
     /// of events it stands for but does not carry (a resend's answer kept without them).
     package static func accepted(
         requestID: UInt64,
         commandID: UInt64,
-        events: [[UInt8]],
+        events: [ArraySlice<UInt8>],
         result: String? = nil,
         elided: (firstSeq: UInt64, count: UInt32)? = nil
     ) -> [UInt8] {
@@ -34,7 +35,7 @@ package enum PreEncoded {
     }
 
     /// `ServerMessage{delivery: {events}}` (request id 0), the events given serialized.
-    package static func delivery(events: [[UInt8]]) -> [UInt8] {
+    package static func delivery(events: [ArraySlice<UInt8>]) -> [UInt8] {
         var body: [UInt8] = []
         body.reserveCapacity(events.reduce(0) { $0 + $1.count + 3 })
         for event in events { appendField(1, event, to: &body) }

@@ -117,7 +117,8 @@ extension SupervisorStep {
         var events = EventBytes()
         forEachMessage(events: &events, metricsText: []) { message, _ in
             switch message {
-            case .publish(_, let body), .heartbeat(let body), .send(_, let body, _): total += body.count
+            case .publish(_, let body): total += body.count
+            case .heartbeat(let body), .send(_, let body, _): total += body.count
             }
         }
         return total

@@ -391,7 +391,7 @@ extension SupervisorLoop: SupervisorWorld {
         )
     }
 
-    func publish(topic: [UInt8], body: [UInt8]) {
+    func publish(topic: [UInt8], body: ArraySlice<UInt8>) {
         if keepsMetrics { metrics.eventsPublished.increment() }
         do {
             _ = try publisher.send(topic, body)

@@ -311,7 +311,8 @@ extension SimSupervisor: SupervisorWorld {
         sim.log("supervisor \(name) stops: \(failure.description)")
     }
 
-    func publish(topic: [UInt8], body: [UInt8]) {
+    func publish(topic: [UInt8], body: ArraySlice<UInt8>) {
+        let body = Array(body)
         goesOut { [self] in
             checkStillLeads("published an event")
             sim.publish([topic, body], from: self)

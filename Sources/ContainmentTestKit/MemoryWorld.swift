@@ -341,7 +341,7 @@ private final class MemorySupervisor: SupervisorWorld {
     func journal(_ records: [[UInt8]]) throws(JournalFailure) { journal.append(contentsOf: records) }
     var barred: JournalFailure? { nil }
     func failed(_ failure: JournalFailure) {}
-    func publish(topic: [UInt8], body: [UInt8]) { published.append(body) }
+    func publish(topic: [UInt8], body: ArraySlice<UInt8>) { published.append(Array(body)) }
     func heartbeat(_ body: [UInt8]) {}
 
     func send(_ body: [UInt8], to peer: [UInt8], delivery: Bool) -> SendOutcome {

@@ -110,6 +110,17 @@ public final class Socket {
         return try send(last, on: handle, dontWait: dontWait, more: false)
     }
 
+    /// ``send(_:_:dontWait:)`` with its last frame a slice of a larger array (the supervisor's events, encoded one
+    /// after another).
+    @discardableResult
+    package func send(_ first: [UInt8], _ last: ArraySlice<UInt8>, dontWait: Bool = false) throws(ZMQError) -> Bool {
+        let handle = try openHandle("zmq_msg_send(\(type))")
+        guard try send(first, on: handle, dontWait: dontWait, more: true) else { return false }
+        return try send(on: handle, dontWait: dontWait, more: false) { flags in
+            last.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
+        }
+    }
+
     /// One frame of a message; `more`: others follow (`ZMQ_SNDMORE`). Once its first frame is queued, libzmq queues
     /// the rest of a message (it is delivered whole or not at all).
     private func send(
@@ -120,15 +131,25 @@ public final class Socket {
     ) throws(ZMQError)
         -> Bool
     {
+        try send(on: handle, dontWait: dontWait, more: more) { flags in
+            frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
+        }
+    }
+
+    /// Sends one frame with `zmqSend`, a `zmq_send` of its bytes with the flags given; false on `EAGAIN`.
+    private func send(
+        on handle: UnsafeMutableRawPointer,
+        dontWait: Bool,
+        more: Bool,
+        _ zmqSend: (CInt) -> CInt
+    ) throws(ZMQError) -> Bool {
         let flags: CInt = (dontWait ? ZMQ_DONTWAIT : 0) | (more ? ZMQ_SNDMORE : 0)
         // `zmq_send` copies the bytes into a message of its own and sends it (closing it if it cannot): what a
-        // `zmq_msg_t` made, filled and sent from here did, in one call (scripts/callgrind-loop.sh: ~250 instructions
+        // `zmq_msg_t` made, filled and sent from here did, in one call (scripts/callgrind-loop.sh: ~100 instructions
         // less a frame).
         do {
             // What was attempted, for an error: built only on failure (not for every message sent).
-            _ = try zmqCall("zmq_send(\(type))") {
-                frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
-            }
+            _ = try zmqCall("zmq_send(\(type))") { zmqSend(flags) }
             return true
         } catch let error where error.code == .again {
             return false

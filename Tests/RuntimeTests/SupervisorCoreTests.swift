@@ -95,7 +95,7 @@ import Testing
         for message in messages {
             switch message {
             case .publish(let topic, let body):
-                guard case .event(let event)? = Publication(frames: [topic, body]) else {
+                guard case .event(let event)? = Publication(frames: [topic, Array(body)]) else {
                     throw ContainmentError(.malformed, "a published event does not decode")
                 }
                 decoded.events.append(event)

@@ -25,7 +25,7 @@ import W3CTraceContext
         func journal(_ records: [[UInt8]]) throws(JournalFailure) { clock.advance(.microseconds(100)) }
         var barred: JournalFailure? { nil }
         func failed(_ failure: JournalFailure) {}
-        func publish(topic: [UInt8], body: [UInt8]) {}
+        func publish(topic: [UInt8], body: ArraySlice<UInt8>) {}
         func heartbeat(_ body: [UInt8]) {}
         func send(_ body: [UInt8], to peer: [UInt8], delivery: Bool) -> SendOutcome {
             sent.append((peer, body))

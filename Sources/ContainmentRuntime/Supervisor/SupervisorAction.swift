@@ -59,6 +59,19 @@ package struct StampedEvent: Equatable {
             epoch: epoch
         )
     }
+
+    /// Appends its bytes to `bytes`.
+    func append(to bytes: inout [UInt8]) {
+        PreEncoded.appendEvent(
+            event,
+            seq: seq,
+            timeUnixNanos: timeUnixNanos,
+            commandID: commandID,
+            host: host,
+            epoch: epoch,
+            to: &bytes
+        )
+    }
 }
 
 /// The answer to a request, as the core decides it.
@@ -76,7 +89,10 @@ package enum SupervisorReply {
     case snapshot(SharedSnapshot)
 
     /// Its bytes for `requestID`; `events` gives each event's bytes (encoded once per step by ``SupervisorStep``).
-    func bytes(requestID: UInt64, events encode: (StampedEvent) -> [UInt8] = { $0.encoded() }) -> [UInt8] {
+    func bytes(
+        requestID: UInt64,
+        events encode: (StampedEvent) -> ArraySlice<UInt8> = { $0.encoded()[...] }
+    ) -> [UInt8] {
         switch self {
         case .message(let message): message.bytes(requestID: requestID)
         case .accepted(let commandID, let events, let result):

@@ -16,7 +16,8 @@ package protocol SupervisorWorld: AnyObject {
     var barred: JournalFailure? { get }
     /// The journal cannot be written, or the step is barred: the supervisor stops (fail-stop).
     func failed(_ failure: JournalFailure)
-    func publish(topic: [UInt8], body: [UInt8])
+    /// An event on the PUB: its topic frame and its bytes.
+    func publish(topic: [UInt8], body: ArraySlice<UInt8>)
     func heartbeat(_ body: [UInt8])
     /// Sends a message to a peer of the command socket without waiting: a reply or a question, or (`delivery`) a
     /// host's callbacks.

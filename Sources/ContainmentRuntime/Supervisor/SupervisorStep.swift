@@ -113,7 +113,7 @@ package struct SupervisorStep {
 /// A message of a step as a socket carries it.
 enum OutgoingMessage {
     /// An event, for the PUB.
-    case publish(topic: [UInt8], body: [UInt8])
+    case publish(topic: [UInt8], body: ArraySlice<UInt8>)
     /// The idle PUB's heartbeat (topic `heartbeat`).
     case heartbeat([UInt8])
     /// A message to a peer of the ROUTER; a delivery says what it carries, given back to the core if it cannot go.
@@ -121,13 +121,19 @@ enum OutgoingMessage {
 }
 
 /// Each event's bytes, encoded once for its publication, its delivery and its reply: the events a step publishes have
-/// consecutive seqs, so they are kept by their offset from the first; an older one (a delivery kept while its host was
-/// away, a call's answer) is encoded again.
+/// consecutive seqs, so they are kept by their offset from the first, encoded one after another into one array (no
+/// array of its own for each event); an older one (a delivery kept while its host was away, a call's answer) is
+/// encoded again.
 struct EventBytes {
     private var first: UInt64 = 0
-    private var encoded: [[UInt8]] = []
+    /// The step's published events, one after another, and where each ends.
+    private var buffer: [UInt8] = []
+    private var ends: [Int] = []
     /// The last topic made, its storage used again for the next (an array a publication, not one an event).
     private var topicBuffer: [UInt8] = []
+
+    /// A step's buffer larger than this is not kept for the next step.
+    private static let keptCapacity = 1 << 20
 
     /// The topic frame of `event`. Made in a buffer kept from one event to the next: one no longer held when the next
     /// is made is not allocated again (one still held is copied first, as any array is).
@@ -137,22 +143,28 @@ struct EventBytes {
         return topicBuffer
     }
 
-    /// The bytes of an event the step publishes (events are published before they are delivered or replied).
-    mutating func published(_ event: StampedEvent) -> [UInt8] {
-        if encoded.isEmpty { first = event.seq }
-        guard event.seq == first + UInt64(encoded.count) else { return self(event) }
-        let bytes = event.encoded()
-        encoded.append(bytes)
-        return bytes
+    /// The bytes of an event the step publishes (events are published before they are delivered or replied). The
+    /// slice is to be let go of before the next event is published, or the next one copies the buffer.
+    mutating func published(_ event: StampedEvent) -> ArraySlice<UInt8> {
+        if ends.isEmpty { first = event.seq }
+        guard event.seq == first + UInt64(ends.count) else { return self(event) }
+        let start = buffer.count
+        event.append(to: &buffer)
+        ends.append(buffer.count)
+        return buffer[start...]
     }
 
     /// The bytes of an event: those it was published with in this step, or encoded now.
-    func callAsFunction(_ event: StampedEvent) -> [UInt8] {
-        if event.seq >= first, event.seq - first < UInt64(encoded.count) { return encoded[Int(event.seq - first)] }
-        return event.encoded()
+    func callAsFunction(_ event: StampedEvent) -> ArraySlice<UInt8> {
+        guard event.seq >= first, event.seq - first < UInt64(ends.count) else { return event.encoded()[...] }
+        let index = Int(event.seq - first)
+        return buffer[(index == 0 ? 0 : ends[index - 1])..<ends[index]]
     }
 
-    mutating func removeAll() { encoded.removeAll(keepingCapacity: true) }
+    mutating func removeAll() {
+        ends.removeAll(keepingCapacity: true)
+        if buffer.capacity > Self.keptCapacity { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
+    }
 }
 
 /// What the requests of a step came to: the loop's metrics count it.
