@@ -48,7 +48,7 @@ package struct SupervisorCore {
     /// what its requests came to (``tally(_:)``).
     var keepsMetrics = false
     /// What the input being handled decided so far, returned by ``handle(_:at:)`` and ``tick(at:)``.
-    private var emitted: [SupervisorAction] = []
+    private var emitted = SupervisorStep()
     /// Deliveries returned since the loop last took its step to carry it out (``stepTaken()``): those a host's return
     /// or loss takes back (``withdrawDeliveries(to:)``) before they went.
     private var handedOut: [OutgoingDelivery] = []
@@ -198,9 +198,9 @@ package struct SupervisorCore {
 
     /// Runs `body` with `step`'s actions as those it emits to, so each is appended where it ends once.
     mutating func emitting(into step: inout SupervisorStep, _ body: (inout SupervisorCore) -> Void) {
-        swap(&emitted, &step.actions)
+        swap(&emitted, &step)
         body(&self)
-        swap(&emitted, &step.actions)
+        swap(&emitted, &step)
     }
 
     /// Adds an action to those the input being handled returns.
@@ -221,11 +221,11 @@ package struct SupervisorCore {
     }
 
     /// How many actions the input being handled emitted so far.
-    var emittedCount: Int { emitted.count }
+    var emittedCount: Int { emitted.actions.count }
 
     /// The id of the command whose actions were emitted from `since` on: its first event's, or its reply's to `peer`.
     func commandID(emittedSince since: Int, to peer: [UInt8], requestID: UInt64) -> UInt64 {
-        for action in emitted[min(since, emitted.count)...] {
+        for action in emitted.actions[min(since, emitted.actions.count)...] {
             switch action {
             case .publish(let event): return event.commandID
             case .reply(peer, requestID, .accepted(let commandID, _, _)): return commandID
@@ -238,8 +238,8 @@ package struct SupervisorCore {
 
     /// What the input being handled decided, handed over and forgotten.
     mutating func takeEmitted() -> [SupervisorAction] {
-        defer { emitted = [] }
-        return emitted
+        defer { emitted = SupervisorStep() }
+        return emitted.actions
     }
 
     /// The loop is carrying out every action returned so far: none can be taken back any more (one that cannot go

@@ -22,9 +22,10 @@ struct DrivenCore {
 
     subscript<Value>(dynamicMember path: KeyPath<SupervisorCore, Value>) -> Value { core[keyPath: path] }
 
-    mutating func handle(_ input: SupervisorInput) { step.add(core.handle(input, at: clock.time)) }
+    /// Appended to the step where the core emits them, as the loop's driver has it do.
+    mutating func handle(_ input: SupervisorInput) { core.handle(input, at: clock.time, into: &step) }
 
-    mutating func tick() { step.add(core.tick(at: clock.time)) }
+    mutating func tick() { core.tick(at: clock.time, into: &step) }
 
     /// The step gathered since the last one, as the loop takes it to carry it out.
     mutating func take() -> SupervisorStep {
