@@ -50,14 +50,10 @@ package struct StampedEvent: Equatable {
 
     /// Its bytes, as published, delivered and replied.
     func encoded() -> [UInt8] {
-        PreEncoded.event(
-            event,
-            seq: seq,
-            timeUnixNanos: timeUnixNanos,
-            commandID: commandID,
-            host: host,
-            epoch: epoch
-        )
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(96)
+        append(to: &bytes)
+        return bytes
     }
 
     /// Appends its bytes to `bytes`.
