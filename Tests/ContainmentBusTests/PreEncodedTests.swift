@@ -36,6 +36,46 @@ struct PreEncodedTests {
         )
     }
 
+    /// A typed call's result (empty, short, longer than a one-byte length), and a resend's answer kept without its
+    /// events: the body's length is counted before it is written.
+    @Test(arguments: ["", "42", String(repeating: "r", count: 200)])
+    func anAcceptedResultOrElisionIsSwiftProtobufs(result: String) {
+        let events = Array(Self.events.prefix(2))
+        let withResult = ServerMessage.with {
+            $0.requestID = 9
+            $0.accepted = .with {
+                $0.commandID = 300
+                $0.events = events
+                $0.result = result
+            }
+        }.bytes
+        let bytes = events.map { $0.bytes[...] }
+        #expect(PreEncoded.accepted(requestID: 9, commandID: 300, events: bytes, result: result) == withResult)
+        let elided = ServerMessage.with {
+            $0.requestID = 1 << 40
+            $0.accepted = .with {
+                $0.commandID = 5
+                $0.elidedFirstSeq = UInt64(result.count) << 30 + 1
+                $0.elidedCount = UInt32(result.count + 1)
+            }
+        }.bytes
+        let elision = (firstSeq: UInt64(result.count) << 30 + 1, count: UInt32(result.count + 1))
+        #expect(PreEncoded.accepted(requestID: 1 << 40, commandID: 5, events: [], elided: elision) == elided)
+    }
+
+    /// An empty snapshot, one of a few bytes, one of many (a length of three bytes).
+    @Test(arguments: [0, 1, 5_000])
+    func aSnapshotIsSwiftProtobufs(hosts: Int) throws {
+        var snapshot = WireSnapshot()
+        snapshot.refusals = (0..<hosts).map { index in .with { $0.seq = UInt64(index + 1) } }
+        snapshot.seq = UInt64(hosts)
+        let expected = ServerMessage.with {
+            $0.requestID = 3
+            $0.snapshot = snapshot
+        }.bytes
+        #expect(PreEncoded.snapshot(requestID: 3, encoded: snapshot.bytes) == expected)
+    }
+
     @Test(arguments: [0, 1, 4])
     func deliveryIsSwiftProtobufs(count: Int) {
         let events = Array(Self.events.prefix(count))
