@@ -31,7 +31,7 @@ EOF
 (cd "$out/src" && swiftc -O -wmo -module-name ModelBench -package-name containment ./*.swift -o "$out/model-bench")
 nm "$out/model-bench" >"$out/symbols"
 symbol="$(awk '/ModelBench8measured/ {print $3; exit}' "$out/symbols")"
-valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" --toggle-collect="$symbol" \
+SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.out" --toggle-collect="$symbol" \
     "$out/model-bench" "$steps" 2>"$out/valgrind.log"
 total="$(awk '/I *refs:/ {gsub(",", "", $NF); print $NF}' "$out/valgrind.log")"
 echo "instructions: $total in all, $((total / steps)) per step ($steps steps)"

@@ -63,21 +63,30 @@ extension ControllerID {
 /// construction. Written `C` for the root view of `C` and `C/NAME` for a named subview.
 public struct ViewID: TableKey, Sendable, CustomStringConvertible {
     public let owner: ControllerID
+    /// The name's text and hash; `nil` for the root view. A reference keeps the id four words: an optional of five
+    /// words is copied and destroyed through the runtime's generic witnesses, ~60 instructions more a copy
+    /// (callgrind, docs/BENCH.md), and the rules copy `ViewID?`s all the time (`superview`, stacks' `popLast`).
+    private let nameBox: ViewName?
+
     /// `nil` for the root view.
-    public let name: String?
+    public var name: String? { nameBox?.text }
 
     public init(owner: ControllerID, name: String? = nil) {
         self.owner = owner
-        self.name = name
+        nameBox = name.map(ViewName.named)
     }
 
-    /// The owner's text hash, mixed with the name's when there is one (hashed here: root views are the common case).
+    /// The owner's text hash, mixed with the name's (hashed once, when the id was made).
     private var textHash: Int {
-        guard let name else { return owner.textHash }
-        return (owner.textHash &* 31) ^ name.hashValue
+        guard let nameBox else { return owner.textHash }
+        return (owner.textHash &* 31) ^ nameBox.hash
     }
 
-    public static func == (lhs: ViewID, rhs: ViewID) -> Bool { lhs.owner == rhs.owner && lhs.name == rhs.name }
+    public static func == (lhs: ViewID, rhs: ViewID) -> Bool {
+        guard lhs.owner == rhs.owner else { return false }
+        if lhs.nameBox === rhs.nameBox { return true }
+        return lhs.nameBox?.hash == rhs.nameBox?.hash && lhs.nameBox?.text == rhs.nameBox?.text
+    }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
 
@@ -86,7 +95,7 @@ public struct ViewID: TableKey, Sendable, CustomStringConvertible {
     /// The root view of `controller`.
     public static func root(_ controller: ControllerID) -> ViewID { ViewID(owner: controller) }
 
-    public var isRoot: Bool { name == nil }
+    public var isRoot: Bool { nameBox == nil }
 
     /// Parses `C` or `C/NAME`, where C is an app's controller (no `/`) or a tab container's More controller
     /// (`T/more`, `T/more-list`: SPEC §16), so the text splits at its last `/` unless it names such a controller's
@@ -112,6 +121,33 @@ public struct ViewID: TableKey, Sendable, CustomStringConvertible {
     public var description: String {
         guard let name else { return owner.rawValue }
         return "\(owner.rawValue)/\(name)"
+    }
+}
+
+/// A view's name and its hash, shared by every id that names it; the names the rules make most often (a container's
+/// `bar`, `transition`, `menu`, `back`) are made once.
+private final class ViewName: Sendable {
+    let text: String
+    let hash: Int
+
+    private init(_ text: String) {
+        self.text = text
+        hash = text.hashValue
+    }
+
+    private static let bar = ViewName("bar")
+    private static let transition = ViewName("transition")
+    private static let menu = ViewName("menu")
+    private static let back = ViewName("back")
+
+    static func named(_ text: String) -> ViewName {
+        switch text {
+        case "bar": bar
+        case "transition": transition
+        case "menu": menu
+        case "back": back
+        default: ViewName(text)
+        }
     }
 }
 
