@@ -247,17 +247,63 @@ public enum TransitionEnd: Hashable, Sendable {
 }
 
 /// A presented controller's presentation (SPEC §7): who asked, which controller's context it covers, how.
+///
+/// Its fields are kept in one shared, immutable box: a `Presentation?` of one word is copied inline, where one of
+/// seven words went through the runtime's generic witnesses at every lookup (docs/BENCH.md, the model).
 public struct Presentation: Hashable, Sendable {
+    private final class Fields: Sendable {
+        let presenter: ControllerID
+        let context: ControllerID
+        let style: ModalPresentationStyle
+        let transitionStyle: ModalTransitionStyle
+        let hidesContext: Bool
+        let anchor: ViewID?
+
+        init(
+            presenter: ControllerID,
+            context: ControllerID,
+            style: ModalPresentationStyle,
+            transitionStyle: ModalTransitionStyle,
+            hidesContext: Bool,
+            anchor: ViewID?
+        ) {
+            self.presenter = presenter
+            self.context = context
+            self.style = style
+            self.transitionStyle = transitionStyle
+            self.hidesContext = hidesContext
+            self.anchor = anchor
+        }
+    }
+
+    private let fields: Fields
+
     /// The controller that asked to present.
-    public let presenter: ControllerID
+    public var presenter: ControllerID { fields.presenter }
     /// The context controller: `presented.presenting`, the one whose `presented` it is.
-    public let context: ControllerID
-    public let style: ModalPresentationStyle
-    public let transitionStyle: ModalTransitionStyle
+    public var context: ControllerID { fields.context }
+    public var style: ModalPresentationStyle { fields.style }
+    public var transitionStyle: ModalTransitionStyle { fields.transitionStyle }
     /// Whether it takes the context's subtree off screen (full screen, current context, a sheet that fell back).
-    public let hidesContext: Bool
+    public var hidesContext: Bool { fields.hidesContext }
     /// A popover's anchor: the view of the presenter's tree it stands beside (SPEC §13); `nil` for other styles.
-    public let anchor: ViewID?
+    public var anchor: ViewID? { fields.anchor }
+
+    public static func == (lhs: Presentation, rhs: Presentation) -> Bool {
+        lhs.fields === rhs.fields
+            || (lhs.presenter == rhs.presenter && lhs.context == rhs.context && lhs.style == rhs.style
+                && lhs.transitionStyle == rhs.transitionStyle && lhs.hidesContext == rhs.hidesContext
+                && lhs.anchor == rhs.anchor)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(presenter)
+        hasher.combine(context)
+        hasher.combine(style)
+        hasher.combine(transitionStyle)
+        hasher.combine(hidesContext)
+        hasher.combine(anchor)
+    }
 
     /// Whether it covers the whole window, whatever its context: full screen (over or not), or a sheet that fell back
     /// to full screen. The top-most such presented controller decides the window's orientation (SPEC §13).
@@ -288,11 +334,13 @@ public struct Presentation: Hashable, Sendable {
         hidesContext: Bool,
         anchor: ViewID? = nil
     ) {
-        self.presenter = presenter
-        self.context = context
-        self.style = style
-        self.transitionStyle = transitionStyle
-        self.hidesContext = hidesContext
-        self.anchor = anchor
+        fields = Fields(
+            presenter: presenter,
+            context: context,
+            style: style,
+            transitionStyle: transitionStyle,
+            hidesContext: hidesContext,
+            anchor: anchor
+        )
     }
 }
