@@ -10,7 +10,7 @@ struct Journal: Sendable {
         case viewField(View.FieldUndo, slot: Int)
         indirect case window(WindowID, Window?)
         case transitions([RunningTransition])
-        indirect case presentation(ControllerID, Presentation?, slot: Int)
+        case presentation(ControllerID, Presentation?, slot: Int)
         case nextSerial(Int)
         indirect case layout(ControllerID, Layout?)
     }
