@@ -118,16 +118,25 @@ extension SupervisorCore {
                 )
             )
         )
-        // Each event moved out of the list into its stamped form (mapping the list copied each, then freed the copy).
+        // Each event moved out of the list into its stamped form: reversed in place through a span (which moves its
+        // elements; `reverse()` copied each and destroyed the copy), then taken from the end.
         var unstamped = consume events
-        unstamped.reverse()
+        var span = unstamped.mutableSpan
+        var (low, high) = (0, span.count - 1)
+        while low < high {
+            span.swapAt(low, high)
+            (low, high) = (low + 1, high - 1)
+        }
+        _ = consume span
         var stamped: [StampedEvent] = []
         stamped.reserveCapacity(unstamped.count)
-        while let event = unstamped.popLast() { stamped.append(publish(event, commandID: commandID, time: time)) }
-        deliver(stamped)
-        for event in stamped {
-            if case .controllerDestroyed(let id) = event.event { assign(id, to: nil) }
+        var destroyed: [ControllerID] = []
+        while let event = unstamped.popLast() {
+            if case .controllerDestroyed(let id) = event { destroyed.append(id) }
+            stamped.append(publish(event, commandID: commandID, time: time))
         }
+        deliver(stamped)
+        for id in destroyed { assign(id, to: nil) }
         scheduleTransitions()
         if let sender, let call = prepared.call,
             awaitCall(
