@@ -264,7 +264,7 @@ extension ContainmentState {
     /// `T/more` and `T/more-list` are their tab container's own (SPEC §16): no request is made by them or names
     /// them — as its subject, a presenter, or a side of a raw transition, nor a tab shown in `T/more` as such a side
     /// — but `select` of `T/more` in T (More's item). Their views are read and tapped like any other.
-    func checkMoreTabUntouched(_ command: Command, by party: Party) throws(ContainmentError) {
+    func checkMoreTabUntouched(_ request: borrowing Request, by party: Party) throws(ContainmentError) {
         if let asker = party.controller, isMoreController(asker) {
             throw ContainmentError(
                 .unauthorized,
@@ -272,7 +272,7 @@ extension ContainmentState {
                     "\(asker) is \(asker.moreTab.map { "\($0)" } ?? "")'s own More controller; it asks for nothing."
             )
         }
-        switch command {
+        switch request.command {
         case .select:
             return
         case .present(_, let presenter, _, _, _, _):
@@ -290,7 +290,9 @@ extension ContainmentState {
         default:
             break
         }
-        if let subject = command.subject { try checkNotMoreController(subject, verb: "\(command.name) it") }
+        if let subject = request.command.subject {
+            try checkNotMoreController(subject, verb: "\(request.command.name) it")
+        }
     }
 
     /// A tab container's own verb that rebuilds its More tab (`setChildren`) waits for its switches and T/more's.

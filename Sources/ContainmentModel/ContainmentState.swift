@@ -116,7 +116,7 @@ public struct ContainmentState: Sendable {
 
     mutating func perform(_ request: Request) throws(ContainmentError) {
         let by = request.by == .natural ? naturalParty(for: request.command) : request.by
-        try checkMoreTabUntouched(request.command, by: by)
+        try checkMoreTabUntouched(request, by: by)
         switch request.command {
         case .create(let id, let kind, let properties): try create(id, kind: kind, properties: properties, by: by)
         case .destroy(let id): try destroy(id, by: by)
