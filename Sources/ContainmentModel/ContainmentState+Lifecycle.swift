@@ -192,7 +192,7 @@ extension ContainmentState {
             emit(.didReceiveMemoryWarning(id))
             guard isViewLoaded(id), controllers[id]?.presenting == nil,
                 !isPlaced(view: .root(id)),
-                window(rootedAt: id) == nil,
+                !isWindowRoot(id),
                 !transitions.contains(where: { $0.parent == id || $0.from == id || $0.to == id })
             else { continue }
             unloadViews(of: id)

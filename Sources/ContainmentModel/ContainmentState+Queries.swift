@@ -38,6 +38,17 @@ extension ContainmentState {
         return nil
     }
 
+    /// Whether `id` is a window's root: ``window(rootedAt:)`` without its window, which is copied out as an optional
+    /// of more than four words (through the runtime's witnesses) — the placement checks ask this of most views.
+    func isWindowRoot(_ id: ControllerID) -> Bool {
+        var index = windows.startIndex
+        while index != windows.endIndex {
+            if windows.values[index].root == id { return true }
+            windows.formIndex(after: &index)
+        }
+        return false
+    }
+
     /// The controllers without a parent, in creation order (the table's order).
     public var topLevelControllers: [ControllerID] {
         controllers.values.filter { $0.parent == nil }.map(\.id)
@@ -102,7 +113,7 @@ extension ContainmentState {
     /// controller whose context is placed.
     private func isPlacedTop(_ top: ViewID) -> Bool {
         guard top.isRoot else { return false }
-        if window(rootedAt: top.owner) != nil { return true }
+        if isWindowRoot(top.owner) { return true }
         if let presentation = presentations[top.owner] { return isPlaced(view: .root(presentation.context)) }
         return false
     }
