@@ -25,6 +25,9 @@ struct CallFigures: Codable, Sendable {
     var answered: Latency?
     var toActor: Latency?
     var relay: Latency?
+    /// The same relay making each message durable before passing it on (``SyncedLog``): the floor of a call that is
+    /// journaled on its way.
+    var syncedRelay: Latency?
 }
 
 extension BenchRunner {
@@ -70,8 +73,8 @@ extension BenchRunner {
             }
             return Latency(histogram)
         }
-        progress("Containment: \(count) calls timed to their method, alternating with a raw two-hop relay")
-        let (toActor, relay) = try oneWay(to: id, system: system, count: count)
+        progress("Containment: \(count) calls timed to their method, alternating with two raw relays (one syncing)")
+        let (toActor, relay, syncedRelay) = try oneWay(to: id, system: system, count: count)
         progress("Containment: \(count) resizes of a content controller, then of a form whose code lays it out")
         let unasked = try resizes(of: "plain", kind: .content, host: host, client: client, count: count)
         let answered = try resizes(of: "form", kind: "form", host: host, client: client, count: count)
@@ -81,18 +84,19 @@ extension BenchRunner {
             unasked: unasked,
             answered: answered,
             toActor: toActor,
-            relay: relay
+            relay: relay,
+            syncedRelay: syncedRelay
         )
     }
 
     /// From a send to the arrival, one way: a typed call to `id`'s `runsAt()` (its method running in the actor), and
     /// a message through a raw relay process to a stamping one — alternating, so a burst of load elsewhere on the
-    /// machine weighs on both alike.
+    /// machine weighs on both alike; and through a second relay that journals each message first, the floor.
     private func oneWay(
         to id: ControllerID,
         system: ContainmentActorSystem,
         count: Int
-    ) throws -> (toActor: Latency, relay: Latency) {
+    ) throws -> (toActor: Latency, relay: Latency, syncedRelay: Latency) {
         let stampEndpoint = "ipc://\(directory)/stamp.sock"
         let relayEndpoint = "ipc://\(directory)/relay.sock"
         let stamp = try BenchProcess(
@@ -108,9 +112,20 @@ extension BenchRunner {
             log: directory + "/relay.log"
         )
         defer { relay.stop() }
+        let syncedEndpoint = "ipc://\(directory)/synced-relay.sock"
+        let syncFile = directory + "/synced-relay.journal"
+        let synced = try BenchProcess(
+            [
+                "bench-peer", "relay", "--frontend", syncedEndpoint, "--backend", stampEndpoint, "--sync-file",
+                syncFile,
+                "--ready-file", directory + "/synced-relay.ready",
+            ],
+            log: directory + "/synced-relay.log"
+        )
+        defer { synced.stop() }
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)
-        for (process, ready) in [(stamp, "stamp"), (relay, "relay")] {
+        for (process, ready) in [(stamp, "stamp"), (relay, "relay"), (synced, "synced-relay")] {
             while !FileManager.default.fileExists(atPath: "\(directory)/\(ready).ready") {
                 guard clock.now < deadline, process.process.isRunning else {
                     throw LoadError("the \(ready) peer did not start")
@@ -124,30 +139,36 @@ extension BenchRunner {
             try client.set(.receiveTimeout, to: .seconds(10))
             try client.connect(relayEndpoint)
             defer { client.close() }
+            let syncedClient = try context.socket(.dealer)
+            try syncedClient.set(.receiveTimeout, to: .seconds(10))
+            try syncedClient.connect(syncedEndpoint)
+            defer { syncedClient.close() }
             let counter = try CounterController.resolve(id: id, using: system)
             var toActor = Histogram<UInt64>(
                 highestTrackableValue: 60_000_000_000,
                 numberOfSignificantValueDigits: .three
             )
-            var relayed = Histogram<UInt64>(
-                highestTrackableValue: 60_000_000_000,
-                numberOfSignificantValueDigits: .three
+            var relayed = [Histogram<UInt64>](
+                repeating: Histogram(highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three),
+                count: 2
             )
             for round in 0..<(count + count / 10) {
                 let sent = DispatchTime.now().uptimeNanoseconds
                 let ran = try await counter.runsAt()
-                let relaySent = DispatchTime.now().uptimeNanoseconds
-                try client.send([[0]])
-                guard let reply = try client.receive(), let frame = reply.last, frame.count == 8 else {
-                    throw LoadError("the relay did not answer")
-                }
-                let arrived = frame.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
                 // The first tenth warms up.
-                guard round >= count / 10 else { continue }
-                _ = toActor.record(ran >= sent ? ran - sent : 0)
-                _ = relayed.record(arrived >= relaySent ? arrived - relaySent : 0)
+                let recording = round >= count / 10
+                if recording { _ = toActor.record(ran >= sent ? ran - sent : 0) }
+                for (index, socket) in [client, syncedClient].enumerated() {
+                    let relaySent = DispatchTime.now().uptimeNanoseconds
+                    try socket.send([[0]])
+                    guard let reply = try socket.receive(), let frame = reply.last, frame.count == 8 else {
+                        throw LoadError("a relay did not answer")
+                    }
+                    let arrived = frame.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                    if recording { _ = relayed[index].record(arrived >= relaySent ? arrived - relaySent : 0) }
+                }
             }
-            return (Latency(toActor), Latency(relayed))
+            return (Latency(toActor), Latency(relayed[0]), Latency(relayed[1]))
         }
     }
 
@@ -224,6 +245,18 @@ extension BenchReport {
                 "call to its method in the actor p99", micros(toActor.p99), micros(relay.p99),
                 times(toActor.p99 / relay.p99),
             ],
+        ] + syncedRelayRows(calls)
+    }
+
+    /// The one-way call beside the relay that journals each message before passing it on: the floor of the way.
+    static func syncedRelayRows(_ calls: CallFigures) -> [[String]] {
+        guard let toActor = calls.toActor, let relay = calls.relay, let synced = calls.syncedRelay else { return [] }
+        return [
+            [
+                "  beside a relay that syncs each message (floor) p50", micros(toActor.p50), micros(synced.p50),
+                times(toActor.p50 / synced.p50),
+            ],
+            ["  the floor ÷ the raw relay p50", micros(synced.p50), micros(relay.p50), times(synced.p50 / relay.p50)],
         ]
     }
 

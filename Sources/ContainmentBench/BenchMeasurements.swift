@@ -72,6 +72,19 @@ struct RawFigures: Codable, Sendable {
     var pipelinedCPUMicros: Double
     var pubSub1: DeliveryFigure
     var pubSub8: DeliveryFigure
+    /// The same echo writing each drained batch of requests `O_DSYNC` before answering it: the floor.
+    var synced: SyncedFigures
+}
+
+/// Raw ZeroMQ with the journal's synchronous write (``SyncedLog``): the round trip and pipelined rate of an echo that
+/// makes each request durable before its reply and does nothing else — what no sequencer on this transport and disk,
+/// with the same guarantee, can beat (docs/BENCH.md, "The floor").
+struct SyncedFigures: Codable, Sendable {
+    var roundTrip: Latency
+    var pipelinedPerSecond: Double
+    var pipelinedCPUMicros: Double
+    /// The requests the echo wrote to its log (read back from it): every one it answered.
+    var journaled: Int
 }
 
 /// Containment: the same traffic through a real supervisor and hosts.
@@ -180,7 +193,7 @@ struct BenchRunner {
     /// Round trips and pipelined commands through a supervisor, and the same traffic to the raw echo peer, in
     /// alternating blocks (so a change in the machine's load weighs on both); then event delivery.
     func commands() throws -> (raw: RawFigures, runtime: RuntimeFigures) {
-        progress("raw ZeroMQ: starting the echo peer; Containment: starting a supervisor and a host")
+        progress("raw ZeroMQ: starting the echo peers (one syncing); Containment: starting a supervisor and a host")
         let echoEndpoint = "ipc://\(directory)/echo.sock"
         let replyFile = directory + "/reply.bin"
         try Data(BenchMessages.reply).write(to: URL(fileURLWithPath: replyFile))
@@ -190,40 +203,60 @@ struct BenchRunner {
             log: directory + "/echo.log"
         )
         defer { echo.stop() }
+        let syncedEndpoint = "ipc://\(directory)/synced-echo.sock"
+        let syncFile = directory + "/synced-echo.journal"
+        let syncedReady = directory + "/synced-echo.ready"
+        let syncedEcho = try BenchProcess(
+            [
+                "bench-peer", "echo", "--endpoint", syncedEndpoint, "--reply-file", replyFile, "--sync-file", syncFile,
+                "--ready-file", syncedReady,
+            ],
+            log: directory + "/synced-echo.log"
+        )
+        defer { syncedEcho.stop() }
         let runtime = try LocalRuntime(hosts: 1, settings: "requestTimeoutMs: 30000\n")
         defer { runtime.stop() }
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)
-        while !FileManager.default.fileExists(atPath: ready) {
-            guard clock.now < deadline, echo.process.isRunning else { throw LoadError("the echo peer did not start") }
-            Thread.sleep(forTimeInterval: 0.01)
+        for (peer, file) in [(echo, ready), (syncedEcho, syncedReady)] {
+            while !FileManager.default.fileExists(atPath: file) {
+                guard clock.now < deadline, peer.process.isRunning else {
+                    throw LoadError("an echo peer did not start")
+                }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
         }
         let endpoint = runtime.config.commandEndpoint
         let client = try CommandClient(context: context, endpoint: endpoint, timeout: .seconds(30))
         try prepareClients(endpoint: endpoint)
 
-        progress("round trips, raw and Containment alternating")
+        progress("round trips, raw, raw + sync and Containment alternating")
         let rawTrips = try RoundTrips(context: context, endpoint: echoEndpoint)
+        let syncedTrips = try RoundTrips(context: context, endpoint: syncedEndpoint)
         let trips = try RoundTrips(context: context, endpoint: endpoint)
-        // One raw round trip, one through Containment, and so on: a burst of load elsewhere on the machine lands on
-        // both alike, which matters for the tail percentiles on a shared machine.
+        // One raw round trip, one synced, one through Containment, and so on: a burst of load elsewhere on the
+        // machine lands on all alike, which matters for the tail percentiles on a shared machine.
         let warmup = max(1, settings.roundTrips / 10)
         for index in 0..<(warmup + settings.roundTrips) {
             try rawTrips.run(1, record: index >= warmup)
+            try syncedTrips.run(1, record: index >= warmup)
             try trips.run(1, record: index >= warmup)
         }
 
-        progress("pipelined requests, raw and Containment in alternating rounds")
+        progress("pipelined requests, raw, raw + sync and Containment in alternating rounds")
         let rounds = 4
         let round = max(1, settings.requests / rounds)
-        var rawPipelined = Pipeline.Result()
-        var pipelined = Pipeline.Result()
-        // The servers' time on a CPU over their rounds (every thread: libzmq's I/O thread too), per request.
+        // Raw, synced and Containment: each one's replies and its server's time on a CPU over its rounds (every
+        // thread: libzmq's I/O thread too).
         let supervisor = runtime.sample().first { $0.name == "supervisor" }?.pid ?? 0
-        var (rawCPU, cpu): (UInt64, UInt64) = (0, 0)
+        let servers = [
+            (echoEndpoint, echo.process.processIdentifier), (syncedEndpoint, syncedEcho.process.processIdentifier),
+            (endpoint, supervisor),
+        ]
+        var results = [Pipeline.Result](repeating: Pipeline.Result(), count: servers.count)
+        var used = [UInt64](repeating: 0, count: servers.count)
         for _ in 0..<rounds {
-            for (target, isRaw) in [(echoEndpoint, true), (endpoint, false)] {
-                let server = isRaw ? echo.process.processIdentifier : supervisor
+            for (index, (target, server)) in servers.enumerated() {
                 let before = ProcessSample.cpuNanos(of: server)
                 let result = try Pipeline(endpoint: target, clients: settings.clients, window: settings.window).run(
                     context: context,
@@ -231,13 +264,20 @@ struct BenchRunner {
                     request: BenchMessages.request,
                     accepted: BenchMessages.isAccepted
                 )
-                let used = ProcessSample.cpuNanos(of: server, since: before)
-                if isRaw { rawPipelined.add(result) } else { pipelined.add(result) }
-                if isRaw { rawCPU += used } else { cpu += used }
+                used[index] += ProcessSample.cpuNanos(of: server, since: before)
+                results[index].add(result)
             }
         }
         echo.stop()
+        syncedEcho.stop()
         let requests = Double(rounds * (round + round / 10))
+        // Every request the synced echo answered was written first: its log holds each of them.
+        let journaled = try SyncedLog.records(in: syncFile)
+        let sentToSynced = warmup + settings.roundTrips + rounds * (round + round / 10)
+        guard journaled == sentToSynced else {
+            throw LoadError("the synced echo wrote \(journaled) requests of the \(sentToSynced) it answered")
+        }
+        let cpuMicros = used.map { Double($0) / requests / 1_000 }
 
         progress(
             "Containment: event delivery to 1 and 8 subscribers"
@@ -253,16 +293,22 @@ struct BenchRunner {
         return (
             RawFigures(
                 roundTrip: Latency(rawTrips.histogram),
-                pipelinedPerSecond: rawPipelined.perSecond,
-                pipelinedCPUMicros: Double(rawCPU) / requests / 1_000,
+                pipelinedPerSecond: results[0].perSecond,
+                pipelinedCPUMicros: cpuMicros[0],
                 pubSub1: pubSub1,
-                pubSub8: pubSub8
+                pubSub8: pubSub8,
+                synced: SyncedFigures(
+                    roundTrip: Latency(syncedTrips.histogram),
+                    pipelinedPerSecond: results[1].perSecond,
+                    pipelinedCPUMicros: cpuMicros[1],
+                    journaled: journaled
+                )
             ),
             RuntimeFigures(
                 roundTrip: Latency(trips.histogram),
-                pipelinedPerSecond: pipelined.perSecond,
-                pipelinedCPUMicros: Double(cpu) / requests / 1_000,
-                pipelinedRefused: pipelined.refused,
+                pipelinedPerSecond: results[2].perSecond,
+                pipelinedCPUMicros: cpuMicros[2],
+                pipelinedRefused: results[2].refused,
                 delivery1: delivery1,
                 delivery8: delivery8,
                 stalled: stalled

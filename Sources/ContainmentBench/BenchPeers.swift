@@ -6,9 +6,11 @@ import ZeroMQ
 /// The other processes of `containment bench`'s measurements (`containment bench-peer`, started by bench itself).
 package enum BenchPeers {
     /// A ROUTER that answers every request with the same reply (`reply`, or the request itself): the raw libzmq
-    /// counterpart of the supervisor. Runs until its parent (bench) ends.
-    package static func echo(endpoint: String, replyFile: String?, readyFile: String?) throws {
+    /// counterpart of the supervisor. Runs until its parent (bench) ends. With `syncFile`, the requests it drained in
+    /// one go are written to it and made durable before any of them is answered (``SyncedLog``): the floor.
+    package static func echo(endpoint: String, replyFile: String?, syncFile: String? = nil, readyFile: String?) throws {
         let reply = try replyFile.map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
+        let log = try syncFile.map(SyncedLog.init(path:))
         let context = try Context()
         let router = try context.socket(.router)
         try router.set(.sendHighWaterMark, to: 0)
@@ -17,10 +19,25 @@ package enum BenchPeers {
         try router.bind(endpoint)
         if let readyFile { _ = FileManager.default.createFile(atPath: readyFile, contents: nil) }
         let parent = getppid()
+        var batch: [[[UInt8]]] = []
         while getppid() == parent {
-            guard let frames = try router.receive() else { continue }
-            guard frames.count == 2 else { continue }
-            try router.send([frames[0], reply ?? frames[1]])
+            guard let first = try router.receive() else { continue }
+            guard let log else {
+                if first.count == 2 { try router.send([first[0], reply ?? first[1]]) }
+                continue
+            }
+            // Everything that came meanwhile, journaled in one synchronous write, then answered.
+            var next: [[UInt8]]? = first
+            while let frames = next {
+                if frames.count == 2 {
+                    log.append(frames[1])
+                    batch.append(frames)
+                }
+                next = try router.receive(dontWait: true)
+            }
+            try log.write()
+            for frames in batch { try router.send([frames[0], reply ?? frames[1]]) }
+            batch.removeAll(keepingCapacity: true)
         }
     }
 
@@ -130,8 +147,10 @@ extension BenchPeers {
     }
 
     /// A ROUTER in front of a DEALER: each message from a client goes on to `backend`, each answer back to its client
-    /// — the supervisor's place on a command's way to a host, as raw libzmq.
-    package static func relay(frontend: String, backend: String, readyFile: String?) throws {
+    /// — the supervisor's place on a command's way to a host, as raw libzmq. With `syncFile`, the clients' messages
+    /// drained in one go are made durable there before any goes on (``SyncedLog``).
+    package static func relay(frontend: String, backend: String, syncFile: String? = nil, readyFile: String?) throws {
+        let log = try syncFile.map(SyncedLog.init(path:))
         let context = try Context()
         let clients = try context.socket(.router)
         try clients.bind(frontend)
@@ -145,7 +164,17 @@ extension BenchPeers {
         while getppid() == parent {
             for ready in try poller.poll(timeout: .seconds(1)) {
                 let other = ready.index == 0 ? onward : clients
-                while let frames = try ready.socket.receive(dontWait: true) { try other.send(frames) }
+                guard ready.index == 0, let log else {
+                    while let frames = try ready.socket.receive(dontWait: true) { try other.send(frames) }
+                    continue
+                }
+                var batch: [[[UInt8]]] = []
+                while let frames = try ready.socket.receive(dontWait: true) {
+                    if let last = frames.last { log.append(last) }
+                    batch.append(frames)
+                }
+                try log.write()
+                for frames in batch { try other.send(frames) }
             }
         }
     }

@@ -198,6 +198,9 @@ struct BenchReport: Codable, Sendable {
             "pipelinedCPU": ratio(runtime.pipelinedCPUMicros, raw.pipelinedCPUMicros),
             "delivery1": ratio(runtime.delivery1.perSecond, raw.pubSub1.perSecond),
             "delivery8": ratio(runtime.delivery8.perSecond, raw.pubSub8.perSecond),
+            // Beside the floor: raw ZeroMQ with the journal's synchronous write per drained batch.
+            "roundTripP50VersusFloor": ratio(runtime.roundTrip.p50, raw.synced.roundTrip.p50),
+            "pipelinedVersusFloor": ratio(runtime.pipelinedPerSecond, raw.synced.pipelinedPerSecond),
         ]
     }
 
@@ -222,12 +225,20 @@ struct BenchReport: Codable, Sendable {
                 times(r["roundTripP999"]),
             ],
             [
+                "  round trip p50 beside raw + the journal's sync (floor)", micros(runtime.roundTrip.p50),
+                micros(raw.synced.roundTrip.p50), times(r["roundTripP50VersusFloor"]),
+            ],
+            [
                 "pipelined \(settings.clients)×\(settings.window), replies/s", count(runtime.pipelinedPerSecond),
                 count(raw.pipelinedPerSecond), percent(r["pipelined"]),
             ],
             [
                 "  server's CPU per pipelined request", micros(runtime.pipelinedCPUMicros),
                 micros(raw.pipelinedCPUMicros), times(r["pipelinedCPU"]),
+            ],
+            [
+                "  pipelined beside raw + the journal's sync (floor)", count(runtime.pipelinedPerSecond),
+                count(raw.synced.pipelinedPerSecond), percent(r["pipelinedVersusFloor"]),
             ],
             [
                 "events/s to 1 subscriber", count(runtime.delivery1.perSecond), count(raw.pubSub1.perSecond),

@@ -31,10 +31,13 @@ import Testing
             "model": ["commandsPerSecond", "eventsPerSecond"],
             "layout": ["addsPerSecond", "removesPerSecond", "fromScratchMilliseconds", "resizeMicroseconds"],
             "core": ["pipelined", "delivery"],
-            "raw": ["roundTrip", "pipelinedPerSecond", "pubSub1", "pubSub8"],
+            "raw": ["roundTrip", "pipelinedPerSecond", "pubSub1", "pubSub8", "synced"],
             "runtime": ["roundTrip", "pipelinedPerSecond", "delivery1", "delivery8"],
             "creation": ["controllers", "hosts", "seconds", "supervisorBytesPerController", "hostBytesPerController"],
-            "ratios": ["roundTripP50", "roundTripP99", "roundTripP999", "pipelined", "delivery1", "delivery8"],
+            "ratios": [
+                "roundTripP50", "roundTripP99", "roundTripP999", "pipelined", "delivery1", "delivery8",
+                "roundTripP50VersusFloor", "pipelinedVersusFloor",
+            ],
             "calls": ["invoke", "call"],
         ]
         for (section, keys) in sections {
@@ -69,7 +72,7 @@ import Testing
         )
         // Every typed call and every invoke timed answered (a tenth more warmed up first).
         let calls = report["calls"] as? [String: Any]
-        for figure in ["invoke", "call", "toActor", "relay"] {
+        for figure in ["invoke", "call", "toActor", "relay", "syncedRelay"] {
             #expect((calls?[figure] as? [String: Any])?["count"] as? Int == 200, "calls.\(figure)")
         }
         // Recovery recovers what was written: every event's seq and every controller.
@@ -170,7 +173,7 @@ import Testing
                 #expect(
                     Set(ratios.keys) == [
                         "roundTripP50", "roundTripP99", "roundTripP999", "pipelined", "pipelinedCPU", "delivery1",
-                        "delivery8",
+                        "delivery8", "roundTripP50VersusFloor", "pipelinedVersusFloor",
                     ]
                 )
                 #expect(ratios.values.allSatisfy(Self.sane), "\(ratios)")
@@ -226,6 +229,14 @@ import Testing
         let ratio = try #require(figure["pipelinedVersusRedisAlways"] as? Double)
         let containment = try #require(runtime["pipelinedPerSecond"] as? Double)
         #expect(abs(ratio - containment / (pipelined["redisAlways"] ?? 1)) < 1e-9 * max(1, ratio))
+        // The floor: raw ZeroMQ writing each drained batch O_DSYNC before answering it. Its log holds every request
+        // it answered: 200 round trips after 20 to warm up, and 4 pipelined rounds of 100 after 10.
+        let synced = (figure["raw"] as? [String: Any])?["synced"] as? [String: Any] ?? [:]
+        Self.expectSane(synced, section: "raw.synced")
+        #expect(synced["journaled"] as? Int == 220 + 4 * 110, "\(synced)")
+        for key in ["floorPipelinedVersusRedisAlways", "floorRoundTripP50VersusRedisAlways"] {
+            #expect(Self.sane(figure[key]), "\(key)")
+        }
         let targets = figure["targets"] as? [[String: Any]] ?? []
         #expect(targets.count == 4 && targets.allSatisfy { $0["met"] is Bool }, "\(targets)")
         #expect((targets.first?["target"] as? String)?.hasPrefix("pipelined ≥ 1.0× Redis always") == true)
@@ -245,6 +256,8 @@ import Testing
         #expect(text.hasPrefix("figure") && text.contains("Redis always") && text.contains("Redis everysec"), "\(text)")
         #expect(text.contains("\ntarget: pipelined ≥ 1.0× Redis always: "), "\(text)")
         #expect(text.components(separatedBy: "\ntarget: ").count == 5, "\(text)")
+        #expect(text.contains("raw + sync (floor)"), "\(text)")
+        #expect(text.components(separatedBy: "\nthe floor (raw ZeroMQ + the journal's sync), ").count == 3, "\(text)")
     }
 
     /// Without redis-server on the PATH, `bench peer` says what installs it and measures nothing.

@@ -15,10 +15,11 @@ struct BenchPeerCommand: ParsableCommand {
 
         @Option(help: "The endpoint to bind.") var endpoint: String
         @Option(help: "A file holding the reply frame (default: echo the request).") var replyFile: String?
+        @Option(help: "Write each drained batch of requests here, O_DSYNC, before answering.") var syncFile: String?
         @Option(help: "Create this file once bound.") var readyFile: String?
 
         func run() throws {
-            try BenchPeers.echo(endpoint: endpoint, replyFile: replyFile, readyFile: readyFile)
+            try BenchPeers.echo(endpoint: endpoint, replyFile: replyFile, syncFile: syncFile, readyFile: readyFile)
         }
     }
 
@@ -60,8 +61,11 @@ struct BenchPeerCommand: ParsableCommand {
 
         @Option(help: "The endpoint clients connect to.") var frontend: String
         @Option(help: "The endpoint to pass messages on to.") var backend: String
+        @Option(help: "Write each drained batch here, O_DSYNC, before passing it on.") var syncFile: String?
         @Option(help: "Create this file once bound.") var readyFile: String?
 
-        func run() throws { try BenchPeers.relay(frontend: frontend, backend: backend, readyFile: readyFile) }
+        func run() throws {
+            try BenchPeers.relay(frontend: frontend, backend: backend, syncFile: syncFile, readyFile: readyFile)
+        }
     }
 }
