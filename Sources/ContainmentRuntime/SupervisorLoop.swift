@@ -187,12 +187,11 @@ final class SupervisorLoop {
         )
         while failure == nil {
             do {
-                var wait = core.nextWakeUp(at: clock.now)
+                var wait = driver.nextWakeUp(at: clock.now)
                 if config.journalSync == .interval { wait = min(wait, config.journalSyncInterval) }
                 // A host that ended is noticed within 50 ms.
                 if hostSupervisor != nil { wait = min(wait, .milliseconds(50)) }
                 if let trimDue { wait = min(wait, max(.zero, trimDue - clock.now)) }
-                if let retry = driver.nextReplyTry { wait = min(wait, max(.zero, retry - clock.now)) }
                 let ready = try poller.poll(timeout: wait)
                 if ready.contains(where: { $0.index == 1 }) { try admit() }
                 if ready.contains(where: { $0.index == 0 }) { try drainRouter() }
