@@ -71,11 +71,6 @@ struct Message: ~Copyable {
         flags: CInt,
         operation: @autoclosure () -> String
     ) throws(ZMQError) -> Bool {
-        do {
-            try zmqCall(operation()) { zmq_msg_recv(pointer, socket, flags) }
-            return true
-        } catch let error where error.code == .again {
-            return false
-        }
+        try zmqCallUnlessAgain(operation()) { zmq_msg_recv(pointer, socket, flags) } != nil
     }
 }

@@ -147,13 +147,8 @@ public final class Socket {
         // `zmq_send` copies the bytes into a message of its own and sends it (closing it if it cannot): what a
         // `zmq_msg_t` made, filled and sent from here did, in one call (scripts/callgrind-loop.sh: ~100 instructions
         // less a frame).
-        do {
-            // What was attempted, for an error: built only on failure (not for every message sent).
-            _ = try zmqCall("zmq_send(\(type))") { zmqSend(flags) }
-            return true
-        } catch let error where error.code == .again {
-            return false
-        }
+        // What was attempted, for an error: built only on failure (not for every message sent, nor for a full pipe).
+        return try zmqCallUnlessAgain("zmq_send(\(type))") { zmqSend(flags) } != nil
     }
 
     /// Sends a single-frame message; see the multipart `send(_:dontWait:)`.

@@ -21,6 +21,27 @@ func zmqCall(_ operation: @autoclosure () -> String, _ body: () -> CInt) throws(
     }
 }
 
+/// ``zmqCall(_:_:)`` for a call whose `EAGAIN` is an answer rather than a failure (a non-blocking receive with nothing
+/// waiting, a send to a full pipe): `nil` then, without the error being made. Its text (`zmq_strerror`, the operation's
+/// description) cost ~1,300 instructions, and the loops meet `EAGAIN` several times a turn (scripts/callgrind-loop.sh).
+@inline(__always)
+func zmqCallUnlessAgain(_ operation: @autoclosure () -> String, _ body: () -> CInt) throws(ZMQError) -> CInt? {
+    while true {
+        let result = body()
+        if result != -1 {
+            return result
+        }
+        let code = zmq_errno()
+        if code == EINTR {
+            continue
+        }
+        if code == EAGAIN {
+            return nil
+        }
+        throw ZMQError(ZMQError.Code(rawValue: code), operation: operation())
+    }
+}
+
 /// Calls a libzmq function that reports failure by returning `NULL` and setting `zmq_errno()`.
 ///
 /// - Parameters:
