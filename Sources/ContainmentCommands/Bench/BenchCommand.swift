@@ -22,83 +22,26 @@ struct BenchCommand: ParsableCommand {
         defaultSubcommand: Mode<All>.self
     )
 
-    /// One mode: its name and what it measures.
+    /// One mode: its name, and what it measures (``BenchMode/abstract``).
     protocol Described {
         static var mode: BenchMode { get }
-        static var abstract: String { get }
     }
-    enum All: Described {
-        static let mode = BenchMode.all
-        static let abstract = "Every figure (the default)."
-    }
-    enum Model: Described {
-        static let mode = BenchMode.model
-        static let abstract = "The model alone (no processes): the figure to profile."
-    }
-    enum Core: Described {
-        static let mode = BenchMode.core
-        static let abstract = """
-            The supervisor's own work per request, on one thread, without sockets or disk (no processes): pipelined \
-            requests of one command, and delivery's requests of --events-per-request commands.
-            """
-    }
-    enum Loop: Described {
-        static let mode = BenchMode.loop
-        static let abstract = "The supervisor's whole loop in-process, over ipc (not in `all`): callgrind-loop.sh's."
-    }
-    enum Codec: Described {
-        static let mode = BenchMode.codec
-        static let abstract = "The codec: the hand-written protobuf paths beside SwiftProtobuf (no processes)."
-    }
-    enum Bus: Described {
-        static let mode = BenchMode.bus
-        static let abstract = """
-            The figures over the bus, each beside raw ZeroMQ: round trips, pipelined requests, event delivery to 1 \
-            and 8 subscribers.
-            """
-    }
-    enum Host: Described {
-        static let mode = BenchMode.host
-        static let abstract = "The callbacks through one host: 1 and 1,000 actors, content and busy."
-    }
-    enum Calls: Described {
-        static let mode = BenchMode.calls
-        static let abstract = """
-            A typed method call's round trip beside an invoke's, and a resize answered by code beside one that asks \
-            nobody (--round-trips of each).
-            """
-    }
-    enum Creation: Described {
-        static let mode = BenchMode.creation
-        static let abstract = "The creation of --controllers controllers over --hosts hosts, with memory and peak RSS."
-    }
-    enum Durability: Described {
-        static let mode = BenchMode.durability
-        static let abstract = "The durability figures: recovery, and each journalSync mode."
-    }
-
-    enum Replicated: Described {
-        static let mode = BenchMode.replicated
-        static let abstract = """
-            The replicated journal (not in `all`; needs etcd-server and containment-etcd): round trips and pipelined requests with the \
-            local journal, then with journal: etcd (three members on this machine, supervisors a and b), then \
-            --failovers kills of the leader, each timed to the first command the new leader accepts.
-            """
-    }
-
-    enum Peer: Described {
-        static let mode = BenchMode.peer
-        static let abstract = """
-            Redis beside Containment (not in `all`; needs redis-server and redis-benchmark): Debian's redis-server \
-            with appendfsync always and everysec on a unix socket in the bench's directory, driven by \
-            redis-benchmark in the bus figures' shapes (SETs one at a time; --clients × --window outstanding), \
-            before and after the bus figures, beside which it prints them with the ratios and issue 45's targets.
-            """
-    }
+    enum All: Described { static let mode = BenchMode.all }
+    enum Model: Described { static let mode = BenchMode.model }
+    enum Core: Described { static let mode = BenchMode.core }
+    enum Loop: Described { static let mode = BenchMode.loop }
+    enum Codec: Described { static let mode = BenchMode.codec }
+    enum Bus: Described { static let mode = BenchMode.bus }
+    enum Host: Described { static let mode = BenchMode.host }
+    enum Calls: Described { static let mode = BenchMode.calls }
+    enum Creation: Described { static let mode = BenchMode.creation }
+    enum Durability: Described { static let mode = BenchMode.durability }
+    enum Replicated: Described { static let mode = BenchMode.replicated }
+    enum Peer: Described { static let mode = BenchMode.peer }
 
     struct Mode<Which: Described>: ParsableCommand {
         static var configuration: CommandConfiguration {
-            CommandConfiguration(commandName: Which.mode.rawValue, abstract: Which.abstract)
+            CommandConfiguration(commandName: Which.mode.rawValue, abstract: Which.mode.abstract)
         }
 
         @OptionGroup var arguments: BenchArguments
