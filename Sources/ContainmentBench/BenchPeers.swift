@@ -19,25 +19,11 @@ package enum BenchPeers {
         try router.bind(endpoint)
         if let readyFile { _ = FileManager.default.createFile(atPath: readyFile, contents: nil) }
         let parent = getppid()
-        var batch: [[[UInt8]]] = []
         while getppid() == parent {
             guard let first = try router.receive() else { continue }
-            guard let log else {
-                if first.count == 2 { try router.send([first[0], reply ?? first[1]]) }
-                continue
-            }
-            // Everything that came meanwhile, journaled in one synchronous write, then answered.
-            var next: [[UInt8]]? = first
-            while let frames = next {
-                if frames.count == 2 {
-                    log.append(frames[1])
-                    batch.append(frames)
-                }
-                next = try router.receive(dontWait: true)
-            }
-            try log.write()
-            for frames in batch { try router.send([frames[0], reply ?? frames[1]]) }
-            batch.removeAll(keepingCapacity: true)
+            // Synced: everything that came meanwhile, journaled in one synchronous write, then answered.
+            let batch = try log?.journal(first, andWaitingOn: router) ?? [first]
+            for frames in batch where frames.count == 2 { try router.send([frames[0], reply ?? frames[1]]) }
         }
     }
 
@@ -168,13 +154,7 @@ extension BenchPeers {
                     while let frames = try ready.socket.receive(dontWait: true) { try other.send(frames) }
                     continue
                 }
-                var batch: [[[UInt8]]] = []
-                while let frames = try ready.socket.receive(dontWait: true) {
-                    if let last = frames.last { log.append(last) }
-                    batch.append(frames)
-                }
-                try log.write()
-                for frames in batch { try other.send(frames) }
+                for frames in try log.journal(nil, andWaitingOn: ready.socket) { try other.send(frames) }
             }
         }
     }

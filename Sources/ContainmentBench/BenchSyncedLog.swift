@@ -1,5 +1,6 @@
 import ContainmentLoad
 import Foundation
+import ZeroMQ
 
 /// The journal's discipline without the rest of the supervisor, for the bench's peers: each batch of messages a peer
 /// drained in one go is written in one `write` to a file opened `O_DSYNC`, over space reserved a mebibyte ahead with
@@ -25,14 +26,14 @@ final class SyncedLog {
     }
 
     /// Adds a message to the batch the next ``write()`` makes durable.
-    func append(_ message: [UInt8]) {
+    private func append(_ message: [UInt8]) {
         let length = UInt32(message.count)
         for shift in stride(from: 0, to: 32, by: 8) { batch.append(UInt8(truncatingIfNeeded: length >> UInt32(shift))) }
         batch.append(contentsOf: message)
     }
 
     /// Writes the batch in one synchronous write; returns once it is durable.
-    func write() throws {
+    private func write() throws {
         guard !batch.isEmpty else { return }
         while offset + batch.count > reserved {
             guard posix_fallocate(handle.fileDescriptor, off_t(reserved), off_t(Self.reserveStep)) == 0 else {
@@ -44,6 +45,21 @@ final class SyncedLog {
         try handle.write(contentsOf: batch)
         offset += batch.count
         batch.removeAll(keepingCapacity: true)
+    }
+
+    /// Takes `first` (if any) and every message waiting on `socket`, makes their last frames durable in one write, and
+    /// returns them, in order, to be answered or passed on.
+    func journal(_ first: [[UInt8]]?, andWaitingOn socket: Socket) throws -> [[[UInt8]]] {
+        var batch: [[[UInt8]]] = []
+        var next = first
+        if next == nil { next = try socket.receive(dontWait: true) }
+        while let frames = next {
+            if let last = frames.last { append(last) }
+            batch.append(frames)
+            next = try socket.receive(dontWait: true)
+        }
+        try write()
+        return batch
     }
 
     /// How many records the log at `path` holds: those before the first zero length (or the file's end).

@@ -1,9 +1,9 @@
 internal import CZeroMQ
 
-// Every libzmq call that can fail goes through one of the two entry points below, which share one retry loop:
+// Every libzmq call that can fail goes through one of the entry points below, which share one retry loop:
 // the errno is read with `zmq_errno()` straight after the call (nothing can run in between that could change it),
 // `EINTR` (a signal arrived while libzmq was blocked) is retried, and every other failure becomes a `ZMQError`
-// naming the operation. Modelled on `syscall(blocking:where:_:)` in swift-nio's `Sources/NIOPosix/System.swift`.
+// naming the operation (but `EAGAIN` where it is an answer, ``zmqCallUnlessAgain(_:_:)``). Modelled on `syscall(blocking:where:_:)` in swift-nio's `Sources/NIOPosix/System.swift`.
 
 /// Calls a libzmq function that reports failure by returning -1 and setting `zmq_errno()`.
 ///
@@ -26,20 +26,11 @@ func zmqCall(_ operation: @autoclosure () -> String, _ body: () -> CInt) throws(
 /// description) cost ~1,300 instructions, and the loops meet `EAGAIN` several times a turn (scripts/callgrind-loop.sh).
 @inline(__always)
 func zmqCallUnlessAgain(_ operation: @autoclosure () -> String, _ body: () -> CInt) throws(ZMQError) -> CInt? {
-    while true {
+    let call = { () -> CInt?? in
         let result = body()
-        if result != -1 {
-            return result
-        }
-        let code = zmq_errno()
-        if code == EINTR {
-            continue
-        }
-        if code == EAGAIN {
-            return nil
-        }
-        throw ZMQError(ZMQError.Code(rawValue: code), operation: operation())
+        return result == -1 ? nil : .some(result)
     }
+    return try retryingInterruptedCalls(operation, again: { nil }, call)
 }
 
 /// Calls a libzmq function that reports failure by returning `NULL` and setting `zmq_errno()`.
@@ -57,11 +48,13 @@ func zmqPointerCall<Pointer>(
     try retryingInterruptedCalls(operation, body)
 }
 
-/// The one retry loop behind ``zmqCall(_:_:)`` and ``zmqPointerCall(_:_:)``: `body` returns `nil` on failure, and
-/// `zmq_errno()` is read before anything else runs.
+/// The one retry loop behind ``zmqCall(_:_:)``, ``zmqCallUnlessAgain(_:_:)`` and ``zmqPointerCall(_:_:)``: `body`
+/// returns `nil` on failure, and `zmq_errno()` is read before anything else runs; `again`, when given, is what an
+/// `EAGAIN` returns instead of an error.
 @inline(__always)
 private func retryingInterruptedCalls<Result>(
     _ operation: () -> String,
+    again: (() -> Result)? = nil,
     _ body: () -> Result?
 ) throws(ZMQError) -> Result {
     while true {
@@ -71,6 +64,9 @@ private func retryingInterruptedCalls<Result>(
         let code = zmq_errno()
         if code == EINTR {
             continue
+        }
+        if code == EAGAIN, let again {
+            return again()
         }
         throw ZMQError(ZMQError.Code(rawValue: code), operation: operation())
     }
